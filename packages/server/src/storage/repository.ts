@@ -1,0 +1,130 @@
+export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
+export type PetStatus = (typeof PET_STATUSES)[number];
+
+/** int64 values travel as bigint so the whole signed 64-bit range survives. */
+export interface NewPet {
+  name: string;
+  categoryId: bigint;
+  status?: PetStatus;
+}
+
+export interface Pet extends NewPet {
+  id: bigint;
+}
+
+export interface ListQuery {
+  status?: PetStatus;
+  /** Keyset cursor: only pets with id strictly greater than this. */
+  afterId?: bigint;
+  limit: number;
+}
+
+export const PLANS = ['free', 'pro', 'business', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export interface ApiKeyRecord {
+  /** Public identifier, safe to show and log (e.g. `key_3f9a…`). */
+  id: string;
+  /** Hex SHA-256 digest of the secret key; the key itself is never stored. */
+  digest: string;
+  plan: Plan;
+  /** Custom limits; set for enterprise keys, null means "the plan's default". */
+  perMinute: number | null;
+  perDay: number | null;
+  label: string | null;
+  environment: 'live' | 'test';
+  createdAt: number;
+  revokedAt: number | null;
+  expiresAt: number | null;
+  /** Epoch ms until which the key is temporarily banned; null when not banned. */
+  bannedUntil: number | null;
+  /** Epoch ms at which an operator last lifted a ban (lets instances drop a ban they still hold). */
+  banLiftedAt: number | null;
+}
+
+export interface NewApiKey {
+  id: string;
+  digest: string;
+  plan: Plan;
+  perMinute: number | null;
+  perDay: number | null;
+  label: string | null;
+  environment: 'live' | 'test';
+  createdAt: number;
+  expiresAt: number | null;
+}
+
+/** A stored response for an Idempotency-Key, scoped to one API key. */
+export interface IdempotencyRecord {
+  apiKeyId: string;
+  key: string;
+  /** Hex SHA-256 of the canonical request body. */
+  requestHash: string;
+  statusCode: number;
+  /** The exact response body sent the first time. */
+  responseBody: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export type CreateResult =
+  | { kind: 'created'; pet: Pet }
+  /** The idempotency key was already used (possibly by another instance); the pet was not created. */
+  | { kind: 'idempotency_conflict'; existing: IdempotencyRecord };
+
+export interface CreateOptions {
+  /** Stored in the same transaction as the pet; responseBody is built from the assigned pet. */
+  idempotency?: {
+    apiKeyId: string;
+    key: string;
+    requestHash: string;
+    createdAt: number;
+    expiresAt: number;
+    responseBody: (pet: Pet) => string;
+  };
+}
+
+export interface PetRepository {
+  /** Resolves only after the pet (and its idempotency record) is durably committed. */
+  createPet(pet: NewPet, options?: CreateOptions): Promise<CreateResult>;
+  getPet(id: bigint): Promise<Pet | undefined>;
+  /** Pets in ascending id order, at most `limit` of them. */
+  listPets(query: ListQuery): Promise<Pet[]>;
+  countPets(): Promise<number>;
+}
+
+export interface KeyRepository {
+  createKey(key: NewApiKey): Promise<ApiKeyRecord>;
+  findKeyByDigest(digest: string): Promise<ApiKeyRecord | undefined>;
+  getKey(id: string): Promise<ApiKeyRecord | undefined>;
+  listKeys(): Promise<ApiKeyRecord[]>;
+  /** Returns false when no such key exists. */
+  revokeKey(id: string, at: number): Promise<boolean>;
+  updateKeyPlan(id: string, plan: Plan, perMinute: number | null, perDay: number | null): Promise<boolean>;
+  /** Records a ban until the given instant. */
+  banKey(id: string, until: number): Promise<boolean>;
+  /** Lifts a ban: bannedUntil becomes null and banLiftedAt = at. */
+  unbanKey(id: string, at: number): Promise<boolean>;
+}
+
+export interface IdempotencyRepository {
+  /** Unexpired record, or undefined. */
+  findIdempotency(apiKeyId: string, key: string, now: number): Promise<IdempotencyRecord | undefined>;
+  /** Deletes records whose expiresAt <= now; returns how many. */
+  purgeIdempotency(now: number): Promise<number>;
+}
+
+export interface Storage extends PetRepository, KeyRepository, IdempotencyRepository {
+  readonly kind: 'sqlite' | 'postgres';
+  /** Applies pending migrations; returns the names applied. */
+  migrate(): Promise<string[]>;
+  /** Throws when the database cannot answer (used by /readyz). */
+  ping(): Promise<void>;
+  /**
+   * A number that changes whenever another connection or process has committed since the last call
+   * (SQLite `PRAGMA data_version`); lets callers keep caches exactly consistent. Postgres returns
+   * undefined (no cross-process signal; callers must not cache).
+   */
+  changeToken(): number | undefined;
+  close(): Promise<void>;
+}
