@@ -4,7 +4,8 @@ import net from 'node:net';
  * Where the PostgreSQL and Redis suites find their servers. Without them a plain `npm test` skips
  * those suites and says so; with PETSTORE_REQUIRE_SERVICES=1 (set by CI) a missing server fails.
  */
-export const POSTGRES_URL = process.env.PETSTORE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const POSTGRES_URL =
+  process.env.PETSTORE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.PETSTORE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const required = process.env.PETSTORE_REQUIRE_SERVICES === '1';
@@ -34,7 +35,8 @@ export async function service(name: 'postgres' | 'redis'): Promise<{ url: string
   const url = name === 'postgres' ? POSTGRES_URL : REDIS_URL;
   if (await reachable(url)) return { url };
   const how = `start ${name} on ${new URL(url).host} (or set PETSTORE_TEST_${name.toUpperCase()}_URL)`;
-  if (required) throw new Error(`${name} is required (PETSTORE_REQUIRE_SERVICES=1) but unreachable at ${url}`);
+  if (required)
+    throw new Error(`${name} is required (PETSTORE_REQUIRE_SERVICES=1) but unreachable at ${url}`);
   console.warn(`# SKIPPED: ${name} suites: ${name} is not reachable at ${url}; ${how} to run them`);
   return { skip: `${name} not reachable at ${url}` };
 }

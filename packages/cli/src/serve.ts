@@ -1,0 +1,31 @@
+import { closeOnSignals, loadConfig, startServer } from '@petstore/server';
+import { parseCommand } from './usage.ts';
+
+const HELP = `petstore serve [--port N] [--host H] [--database URL] [--redis URL] [--workers N]
+
+Serves the Pet Store API. Flags win over the environment.
+--port N         TCP port (PORT, default 8080)
+--host H         address to bind (HOST, default 127.0.0.1; 0.0.0.0 in containers)
+--database URL   postgres://… or a SQLite file path (DATABASE_URL, default ./data/petstore.db)
+--redis URL      redis://… for rate-limit state shared by instances (REDIS_URL; default in-process)
+--workers N      processes on this machine sharing the port (PETSTORE_WORKERS, default 1)`;
+
+export async function runServe(args: string[]): Promise<number> {
+  const parsed = parseCommand(
+    args,
+    {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      database: { type: 'string' },
+      redis: { type: 'string' },
+      workers: { type: 'string' },
+    },
+    HELP,
+  );
+  if (!parsed) return 0;
+  const { port, host, database, redis, workers } = parsed.values as Record<string, string | undefined>;
+  const config = loadConfig(process.env, { port, host, database, redis, workers });
+  const server = await startServer(config);
+  closeOnSignals(server);
+  return 0;
+}

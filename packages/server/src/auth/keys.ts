@@ -1,0 +1,36 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+export type KeyEnvironment = 'live' | 'test';
+
+/** `ps_live_` or `ps_test_` followed by 32 random bytes in base64url (256 bits). */
+const KEY_FORMAT = /^ps_(live|test)_[A-Za-z0-9_-]{43}$/;
+
+export interface GeneratedKey {
+  /** The secret, shown once to the operator and never stored. */
+  secret: string;
+  /** Public identifier for listing, revoking and logs. */
+  id: string;
+  digest: string;
+}
+
+export function digestKey(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export function generateKey(environment: KeyEnvironment): GeneratedKey {
+  const secret = `ps_${environment}_${randomBytes(32).toString('base64url')}`;
+  return { secret, id: `key_${randomBytes(8).toString('hex')}`, digest: digestKey(secret) };
+}
+
+/** The environment named by a well-formed key, or undefined for anything malformed. */
+export function keyEnvironment(secret: string): KeyEnvironment | undefined {
+  const match = KEY_FORMAT.exec(secret);
+  return match ? (match[1] as KeyEnvironment) : undefined;
+}
+
+/** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive), if any. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined || header.length > 200) return undefined;
+  const match = /^Bearer +(\S+) *$/i.exec(header);
+  return match?.[1];
+}

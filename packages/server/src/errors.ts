@@ -1,0 +1,61 @@
+/** The closed catalogue of error codes and the HTTP status each one maps to. */
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  invalid_body: 400,
+  invalid_parameter: 400,
+  invalid_cursor: 400,
+  unauthorized: 401,
+  not_found: 404,
+  method_not_allowed: 405,
+  idempotency_in_progress: 409,
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  temporarily_banned: 429,
+  internal_error: 500,
+  not_implemented: 501,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ApiErrorOptions {
+  /** The offending body field, query parameter, path parameter or header. */
+  param?: string;
+  /** Response headers that belong to this error (Allow, Retry-After, WWW-Authenticate, …). */
+  headers?: Record<string, string>;
+}
+
+/** Thrown at the HTTP edge; the error handler turns it into the Error body. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly param: string | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.param = options.param;
+    this.headers = options.headers;
+  }
+}
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  status: number;
+  param?: string;
+  requestId?: string;
+}
+
+export function errorBody(error: ApiError, requestId?: string): ErrorBody {
+  const body: ErrorBody = { code: error.code, message: error.message, status: error.status };
+  if (error.param !== undefined) body.param = error.param;
+  if (requestId !== undefined) body.requestId = requestId;
+  return body;
+}

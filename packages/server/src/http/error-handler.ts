@@ -1,0 +1,44 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError } from '../errors.ts';
+import { StorageUnavailableError } from '../storage/errors.ts';
+import { sendError } from './send-error.ts';
+
+const BODY_LIMIT_KIB = 64;
+
+/** Maps what Fastify and the layers below throw onto the error catalogue; nothing internal leaks. */
+function toApiError(error: FastifyError | Error): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof StorageUnavailableError) {
+    return new ApiError('service_unavailable', 'the database is unavailable; retry later', {
+      headers: { 'retry-after': '1' },
+    });
+  }
+  switch ((error as FastifyError).code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('payload_too_large', `the request body exceeds ${BODY_LIMIT_KIB} KiB`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('unsupported_media_type', 'the request body must be application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('invalid_json', 'the request body is empty; send a JSON object');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('invalid_body', 'the Content-Length header does not match the body');
+    default:
+      if ((error as FastifyError).statusCode === 400) {
+        return new ApiError('invalid_body', 'the request could not be read');
+      }
+      return new ApiError(
+        'internal_error',
+        'an unexpected error occurred; quote the requestId when reporting it',
+      );
+  }
+}
+
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(request, reply, apiError);
+  });
+}
+
+export { BODY_LIMIT_KIB };

@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { ApiError } from '../errors.ts';
+import { limitsFor, PLAN_LIMITS } from '../ratelimit/plans.ts';
+import type { RateLimiter } from '../ratelimit/limiter.ts';
+import type { ApiKeyRecord, KeyRepository } from '../storage/repository.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKey?: ApiKeyRecord;
+  }
+}
+
+export interface GuardDeps {
+  authenticator: Authenticator;
+  limiter: RateLimiter;
+  keys: Pick<KeyRepository, 'banKey'>;
+}
+
+/** Paths under /v1 that are public: no key, no rate limit. */
+const PUBLIC_PATHS = new Set(['/v1/openapi.json']);
+
+export function isGuardedPath(url: string): boolean {
+  const path = url.split('?', 1)[0] ?? url;
+  return (path === '/v1' || path.startsWith('/v1/')) && !PUBLIC_PATHS.has(path);
+}
+
+const UNAUTHORIZED_MESSAGE = 'a valid API key is required: send Authorization: Bearer <API key>';
+
+/**
+ * Every /v1 request (known route or not) is authenticated and rate limited before anything else, so
+ * every /v1 response carries the rate-limit headers. Requests without a valid key share a per-address
+ * bucket at the Free plan's rates, which also throttles key guessing.
+ */
+export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
+  const { authenticator, limiter, keys } = deps;
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!isGuardedPath(request.url)) return;
+    const key = await authenticator.authenticate(request.headers.authorization);
+    const subject = key
+      ? {
+          bucket: `key:${key.id}`,
+          ...limitsFor(key),
+          banLiftedAt: key.banLiftedAt,
+          bannedUntil: key.bannedUntil,
+        }
+      : { bucket: `ip:${request.ip}`, ...PLAN_LIMITS.free };
+    const decision = await limiter.check(subject);
+    reply.headers(decision.headers);
+    if (decision.bannedNow && key) {
+      await keys.banKey(key.id, decision.bannedNow.until);
+      authenticator.invalidate();
+      request.log.warn(
+        { keyId: key.id, until: new Date(decision.bannedNow.until).toISOString() },
+        'key banned',
+      );
+    }
+    if (!decision.allowed) {
+      const banned = decision.reason === 'temporarily_banned';
+      const retryAfter = String(decision.retryAfterSeconds ?? 1);
+      throw new ApiError(
+        banned ? 'temporarily_banned' : 'rate_limited',
+        banned
+          ? `too many requests after being rate limited: temporarily banned, retry after ${retryAfter} s`
+          : `rate limit exceeded: retry after ${retryAfter} s`,
+        { headers: { 'retry-after': retryAfter } },
+      );
+    }
+    if (!key)
+      throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE, { headers: { 'www-authenticate': 'Bearer' } });
+    request.apiKey = key;
+  });
+}

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import type { NewPet, Pet, PetStatus, Storage } from '../storage/repository.ts';
+import type { Clock } from '../time/clock.ts';
+import { petJson } from './pet-json.ts';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
+
+export interface PetPage {
+  pets: Pet[];
+  /** Id to continue after when more pets match, else undefined. */
+  nextAfter: bigint | undefined;
+}
+
+export type CreateOutcome =
+  | { kind: 'created'; pet: Pet; body: string }
+  | { kind: 'replayed'; statusCode: number; body: string }
+  | { kind: 'in_progress' }
+  | { kind: 'key_reused' };
+
+export interface IdempotencyScope {
+  apiKeyId: string;
+  key: string;
+}
+
+export interface PetService {
+  list(query: { status?: PetStatus; afterId?: bigint; limit: number }): Promise<PetPage>;
+  get(id: bigint): Promise<Pet | undefined>;
+  create(pet: NewPet, idempotency?: IdempotencyScope): Promise<CreateOutcome>;
+}
+
+/** Same pet data means same request, whatever the JSON formatting or key order. */
+function requestHash(pet: NewPet): string {
+  return createHash('sha256')
+    .update(`${pet.name}\u0000${pet.categoryId}\u0000${pet.status ?? ''}`)
+    .digest('hex');
+}
+
+export function createPetService(deps: {
+  storage: Storage;
+  clock: Clock;
+  idempotencyTtlMs?: number;
+}): PetService {
+  const { storage, clock } = deps;
+  const ttl = deps.idempotencyTtlMs ?? IDEMPOTENCY_TTL_MS;
+  /** Idempotency keys with a create running in this process: a concurrent duplicate gets 409. */
+  const inFlight = new Set<string>();
+
+  const replayOrRefuse = (
+    record: { requestHash: string; statusCode: number; responseBody: string },
+    hash: string,
+  ) =>
+    record.requestHash === hash
+      ? ({ kind: 'replayed', statusCode: record.statusCode, body: record.responseBody } as const)
+      : ({ kind: 'key_reused' } as const);
+
+  return {
+    async list({ status, afterId, limit }) {
+      const rows = await storage.listPets({ status, afterId, limit: limit + 1 });
+      const pets = rows.slice(0, limit);
+      const nextAfter = rows.length > limit ? pets[pets.length - 1]?.id : undefined;
+      return { pets, nextAfter };
+    },
+
+    get: (id) => storage.getPet(id),
+
+    async create(pet, idempotency) {
+      if (!idempotency) {
+        const result = await storage.createPet(pet);
+        if (result.kind !== 'created') throw new Error('a create without an idempotency key cannot conflict');
+        return { kind: 'created', pet: result.pet, body: petJson(result.pet) };
+      }
+      const hash = requestHash(pet);
+      const scope = `${idempotency.apiKeyId}\u0000${idempotency.key}`;
+      if (inFlight.has(scope)) return { kind: 'in_progress' };
+      inFlight.add(scope);
+      try {
+        const now = clock.now();
+        const existing = await storage.findIdempotency(idempotency.apiKeyId, idempotency.key, now);
+        if (existing) return replayOrRefuse(existing, hash);
+        const result = await storage.createPet(pet, {
+          idempotency: {
+            ...idempotency,
+            requestHash: hash,
+            createdAt: now,
+            expiresAt: now + ttl,
+            responseBody: petJson,
+          },
+        });
+        if (result.kind === 'idempotency_conflict') return replayOrRefuse(result.existing, hash);
+        return { kind: 'created', pet: result.pet, body: petJson(result.pet) };
+      } finally {
+        inFlight.delete(scope);
+      }
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { FakeClock } from '../time/clock.ts';
+import { createRateLimiter } from './limiter.ts';
+import type { RateLimitStore } from './store.ts';
+import { createMemoryStore } from './memory-store.ts';
+
+const subject = { bucket: 'key:a', perMinute: 60, perDay: 1_000 };
+
+/** A memory store that can be told to hang or to fail, counting the calls it receives. */
+function flakyStore() {
+  const inner = createMemoryStore();
+  const state = { mode: 'ok' as 'ok' | 'fail' | 'hang', calls: 0 };
+  const store: RateLimitStore = {
+    name: 'flaky',
+    consume(input) {
+      state.calls += 1;
+      if (state.mode === 'fail') return Promise.reject(new Error('store down'));
+      if (state.mode === 'hang') return new Promise(() => {});
+      return inner.consume(input);
+    },
+    unban: (bucket) => inner.unban(bucket),
+    close: () => inner.close(),
+  };
+  return { store, state };
+}
+
+test('store hangs → check answered from the fallback after the store timeout', async () => {
+  const { store, state } = flakyStore();
+  state.mode = 'hang';
+  const limiter = createRateLimiter({
+    store,
+    clock: new FakeClock(),
+    storeTimeoutMs: 50,
+    onStoreError: () => {},
+  });
+  const started = performance.now();
+  const decision = await limiter.check(subject);
+  const elapsed = performance.now() - started;
+  assert.ok(elapsed >= 45 && elapsed < 500, `answered after ${elapsed} ms`);
+  assert.equal(decision.allowed, true);
+  assert.deepEqual(limiter.status(), { store: 'flaky', degraded: true });
+  await limiter.close();
+});
+
+test('store failing → reported once, probed at most once per interval, recovery reported once', async () => {
+  const { store, state } = flakyStore();
+  const clock = new FakeClock();
+  const events: string[] = [];
+  const limiter = createRateLimiter({
+    store,
+    clock,
+    storeRetryIntervalMs: 1_000,
+    onStoreError: (err) => events.push(`error: ${(err as Error).message}`),
+    onStoreRecovered: () => events.push('recovered'),
+  });
+  state.mode = 'fail';
+  for (let i = 0; i < 5; i++) await limiter.check(subject);
+  assert.equal(state.calls, 1, 'later checks go straight to the fallback');
+  clock.advance(999);
+  await limiter.check(subject);
+  assert.equal(state.calls, 1);
+  clock.advance(1);
+  await limiter.check(subject);
+  assert.equal(state.calls, 2, 'one probe once the interval has passed');
+  state.mode = 'ok';
+  clock.advance(1_000);
+  await limiter.check(subject);
+  await limiter.check(subject);
+  assert.equal(state.calls, 4);
+  assert.deepEqual(events, ['error: store down', 'recovered']);
+  assert.equal(limiter.status().degraded, false);
+  await limiter.close();
+});
+
+test('store failing while a probe is in flight → other checks do not wait for it', async () => {
+  const { store, state } = flakyStore();
+  const clock = new FakeClock();
+  const limiter = createRateLimiter({ store, clock, storeTimeoutMs: 200, onStoreError: () => {} });
+  state.mode = 'fail';
+  await limiter.check(subject);
+  state.mode = 'hang';
+  clock.advance(1_000);
+  const probe = limiter.check(subject);
+  const started = performance.now();
+  await limiter.check(subject);
+  assert.ok(performance.now() - started < 100);
+  await probe;
+  assert.equal(state.calls, 2);
+  await limiter.close();
+});
+
+test('options → an invalid ban threshold or duration is refused at creation', () => {
+  const store = createMemoryStore();
+  const clock = new FakeClock();
+  assert.throws(() => createRateLimiter({ store, clock, banThreshold: -1 }), /banThreshold/);
+  assert.throws(() => createRateLimiter({ store, clock, banDurationMs: 0 }), /banDurationMs/);
+});

@@ -1,0 +1,42 @@
+import type { Config } from '../config.ts';
+import type { Clock } from '../time/clock.ts';
+import { createRateLimiter, type RateLimiter } from './limiter.ts';
+import { createMemoryStore } from './memory-store.ts';
+import { createRedisStore } from './redis-store.ts';
+
+export interface LimiterLogger {
+  warn(obj: object, msg: string): void;
+  info(msg: string): void;
+}
+
+export interface ConfiguredLimiter {
+  limiter: RateLimiter;
+  /** Store failures are logged to the console until the app's logger exists. */
+  attachLogger(log: LimiterLogger): void;
+}
+
+/** Redis when configured (limits shared by every instance), otherwise this process's memory. */
+export function createLimiterFromConfig(
+  config: Pick<Config, 'redisUrl' | 'banThreshold' | 'banDurationMs'>,
+  clock: Clock,
+): ConfiguredLimiter {
+  let log: LimiterLogger | undefined;
+  const limiter = createRateLimiter({
+    store: config.redisUrl ? createRedisStore({ url: config.redisUrl }) : createMemoryStore(),
+    clock,
+    banThreshold: config.banThreshold,
+    banDurationMs: config.banDurationMs,
+    onStoreError: (err) => {
+      const msg = 'rate-limit store unreachable: limiting from the in-process fallback';
+      if (log) log.warn({ err }, msg);
+      else console.warn(msg, err);
+    },
+    onStoreRecovered: () => log?.info('rate-limit store answering again'),
+  });
+  return {
+    limiter,
+    attachLogger: (logger) => {
+      log = logger;
+    },
+  };
+}

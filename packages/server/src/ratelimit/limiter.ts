@@ -1,0 +1,155 @@
+import type { Clock } from '../time/clock.ts';
+import { createFailoverStore } from './failover.ts';
+import {
+  closestToExhaustion,
+  type Policy,
+  type ReportedWindow,
+  rateLimitHeaders,
+  secondsUntil,
+} from './headers.ts';
+import { createMemoryStore } from './memory-store.ts';
+import type { ConsumeOutcome, RateLimitStore } from './store.ts';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+export interface LimitSubject {
+  /** Whose quota: e.g. `key:<id>` for an API key, `ip:<address>` for requests without one. */
+  bucket: string;
+  perMinute: number;
+  perDay: number;
+  /** When an operator last lifted the subject's ban; a stored ban that started by then is dropped. */
+  banLiftedAt?: number | null;
+  /** A ban recorded elsewhere (the key's record); refused without consulting the store until then. */
+  bannedUntil?: number | null;
+}
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  reason?: 'rate_limited' | 'temporarily_banned';
+  retryAfterSeconds?: number;
+  /** X-RateLimit-*, RateLimit-Policy, RateLimit, and Retry-After when refused. */
+  headers: Record<string, string>;
+  /** Set only on the request that started a ban, so the caller can record it once. */
+  bannedNow?: { until: number };
+}
+
+export interface RateLimiter {
+  check(subject: LimitSubject): Promise<RateLimitDecision>;
+  /** Drops a bucket's ban in the store (and the fallback); rejects when the store cannot be reached. */
+  unban(bucket: string): Promise<void>;
+  /** Which store answers checks, and whether the fallback is answering for it now. */
+  status(): { store: string; degraded: boolean };
+  close(): Promise<void>;
+}
+
+export interface RateLimiterOptions {
+  store: RateLimitStore;
+  clock: Clock;
+  /** A ban starts when a subject's refusals within one window exceed this (default 30). */
+  banThreshold?: number;
+  banDurationMs?: number;
+  /** Answers while `store` fails; default: a new memory store. */
+  fallback?: RateLimitStore;
+  /** Called once when the store starts failing (not on every failed request). */
+  onStoreError?: (err: unknown) => void;
+  /** Called once when the store answers again. */
+  onStoreRecovered?: () => void;
+  storeTimeoutMs?: number;
+  storeRetryIntervalMs?: number;
+}
+
+/**
+ * Two windows per subject: a minute window anchored at the first request after the previous one
+ * expired, and a day window aligned to UTC days. A request is allowed when both have room and then
+ * uses one unit of each; a refused request uses none.
+ */
+export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
+  const { clock } = options;
+  const banThreshold = options.banThreshold ?? 30;
+  const banDurationMs = options.banDurationMs ?? 15 * MINUTE_MS;
+  if (!Number.isInteger(banThreshold) || banThreshold < 0)
+    throw new Error('banThreshold must be an integer >= 0');
+  if (!(banDurationMs > 0)) throw new Error('banDurationMs must be > 0');
+  const store = createFailoverStore({
+    primary: options.store,
+    fallback: options.fallback ?? createMemoryStore(),
+    clock,
+    timeoutMs: options.storeTimeoutMs ?? 250,
+    retryIntervalMs: options.storeRetryIntervalMs ?? 1_000,
+    onStoreError:
+      options.onStoreError ??
+      ((err) => console.warn('rate-limit store failed; limiting from the in-process fallback:', err)),
+    onStoreRecovered: options.onStoreRecovered ?? (() => {}),
+  });
+
+  return {
+    async check(subject) {
+      const now = clock.now();
+      const policies: Policy[] = [
+        { name: 'minute', limit: subject.perMinute, windowSeconds: MINUTE_MS / 1_000 },
+        { name: 'day', limit: subject.perDay, windowSeconds: DAY_MS / 1_000 },
+      ];
+      if (subject.bannedUntil != null && now < subject.bannedUntil) {
+        return banned(policies, subject.bannedUntil, now, false);
+      }
+      const outcome = await store.consume({
+        bucket: subject.bucket,
+        now,
+        windows: [
+          { name: 'minute', limit: subject.perMinute, resetAtIfNew: now + MINUTE_MS },
+          { name: 'day', limit: subject.perDay, resetAtIfNew: (Math.floor(now / DAY_MS) + 1) * DAY_MS },
+        ],
+        banLiftedAt: subject.banLiftedAt ?? null,
+        banThreshold,
+        banUntilIfStarted: now + banDurationMs,
+      });
+      if (outcome.kind === 'banned') return banned(policies, outcome.until, now, outcome.startedNow);
+      return counted(policies, outcome, now);
+    },
+    unban: (bucket) => store.unban(bucket),
+    status: () => ({ store: store.name, degraded: store.degraded() }),
+    close: () => store.close(),
+  };
+}
+
+function counted(
+  policies: Policy[],
+  outcome: Extract<ConsumeOutcome, { kind: 'counted' }>,
+  now: number,
+): RateLimitDecision {
+  const windows: ReportedWindow[] = outcome.windows.map((w, i) => {
+    const { name, limit } = policies[i]!;
+    return { name, limit, remaining: Math.max(0, limit - w.count), resetAt: w.resetAt };
+  });
+  if (outcome.allowed) {
+    return { allowed: true, headers: rateLimitHeaders(policies, closestToExhaustion(windows), now) };
+  }
+  const refusing = { ...windows[outcome.refusing]!, remaining: 0 };
+  const retryAfterSeconds = secondsUntil(refusing.resetAt, now);
+  return {
+    allowed: false,
+    reason: 'rate_limited',
+    retryAfterSeconds,
+    headers: rateLimitHeaders(policies, refusing, now, retryAfterSeconds),
+  };
+}
+
+/** A ban is reported against the minute policy, with nothing remaining until the ban ends. */
+function banned(policies: Policy[], until: number, now: number, startedNow: boolean): RateLimitDecision {
+  const { name, limit } = policies[0]!;
+  const retryAfterSeconds = secondsUntil(until, now);
+  const decision: RateLimitDecision = {
+    allowed: false,
+    reason: 'temporarily_banned',
+    retryAfterSeconds,
+    headers: rateLimitHeaders(
+      policies,
+      { name, limit, remaining: 0, resetAt: until },
+      now,
+      retryAfterSeconds,
+    ),
+  };
+  if (startedNow) decision.bannedNow = { until };
+  return decision;
+}

@@ -1,0 +1,104 @@
+import { once } from 'node:events';
+import { Redis } from 'ioredis';
+import { CONSUME_SCRIPT } from './redis-script.ts';
+import type { ConsumeOutcome, RateLimitStore } from './store.ts';
+
+export interface RedisStore extends RateLimitStore {
+  readonly client: Redis;
+}
+
+export type RedisStoreOptions = ({ url: string } | { client: Redis }) & {
+  /** Prepended to every key; default `petstore:rl:`. */
+  prefix?: string;
+};
+
+interface ConsumeCommand {
+  petstoreRateLimit(numKeys: number, ...keysAndArgs: string[]): Promise<(string | number)[]>;
+}
+
+/**
+ * A client that fails fast while Redis is unreachable: commands are refused at once instead of
+ * queueing, so the limiter can answer from its fallback. It reconnects in the background.
+ */
+export function createRedisClient(url: string): Redis {
+  const client = new Redis(url, {
+    enableOfflineQueue: false,
+    connectTimeout: 1_000,
+    maxRetriesPerRequest: 1,
+  });
+  // Failures surface through the commands that fail, and the limiter reports those.
+  client.on('error', () => {});
+  return client;
+}
+
+/** Resolves once the client takes commands; rejects on a connection error or after `timeoutMs`. */
+export async function whenReady(client: Redis, timeoutMs = 2_000): Promise<void> {
+  if (client.status === 'ready') return;
+  await once(client, 'ready', { signal: AbortSignal.timeout(timeoutMs) });
+}
+
+/**
+ * Limits shared by every instance using the same Redis and prefix. One round trip per check: the
+ * script is sent by EVALSHA, falling back to EVAL when Redis does not hold it yet. A client passed in
+ * stays open on close(); one created from `url` is closed.
+ */
+export function createRedisStore(options: RedisStoreOptions): RedisStore {
+  const prefix = options.prefix ?? 'petstore:rl:';
+  const client = 'client' in options ? options.client : createRedisClient(options.url);
+  client.defineCommand('petstoreRateLimit', { lua: CONSUME_SCRIPT });
+  const commands = client as unknown as ConsumeCommand;
+  // The hash tag keeps a subject's keys in one Redis Cluster slot, as a script needs.
+  const keyOf = (bucket: string, name: string) => `${prefix}{${bucket}}:${name}`;
+  // Checks arriving while a connection is being made wait for it (within the limiter's timeout)
+  // rather than fail; a connection that fails rejects them at once.
+  let connecting: Promise<void> | undefined;
+  const connected = async () => {
+    if (client.status !== 'connecting' && client.status !== 'connect') return;
+    connecting ??= whenReady(client).finally(() => {
+      connecting = undefined;
+    });
+    await connecting;
+  };
+
+  return {
+    name: 'redis',
+    client,
+    async consume(input) {
+      await connected();
+      const keys = [keyOf(input.bucket, 'ban'), ...input.windows.map((w) => keyOf(input.bucket, w.name))];
+      const args = [
+        String(input.now),
+        input.banLiftedAt === null ? '' : String(input.banLiftedAt),
+        String(input.banThreshold),
+        String(input.banUntilIfStarted),
+        ...input.windows.flatMap((w) => [String(w.limit), String(w.resetAtIfNew)]),
+      ];
+      const reply = (await commands.petstoreRateLimit(keys.length, ...keys, ...args)).map(Number);
+      return parseReply(reply);
+    },
+    async unban(bucket) {
+      await client.del(keyOf(bucket, 'ban'));
+    },
+    async close() {
+      if ('url' in options) client.disconnect();
+    },
+  };
+}
+
+function parseReply([kind, a, b, ...rest]: number[]): ConsumeOutcome {
+  if (kind === 1) return { kind: 'banned', until: a!, startedNow: b === 1 };
+  const windows = [];
+  for (let i = 0; i < rest.length; i += 2) windows.push({ count: rest[i]!, resetAt: rest[i + 1]! });
+  return { kind: 'counted', allowed: a === 1, refusing: b! - 1, windows };
+}
+
+/** Lifts a ban in a shared Redis store from outside the server (the `keys unban` command). */
+export async function liftBanInRedis(url: string, bucket: string, prefix?: string): Promise<void> {
+  const client = createRedisClient(url);
+  try {
+    await whenReady(client);
+    await createRedisStore({ client, prefix }).unban(bucket);
+  } finally {
+    client.disconnect();
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * A rate-limit store performs one atomic update per request. The limiter decides what the windows
+ * are (their limits and where a new one would end) and turns the outcome into a decision; the store
+ * only rolls expired windows, counts, and starts, drops or reports bans. Every implementation must
+ * pass `runLimiterContract` (packages/server/test/ratelimit-contract.ts).
+ */
+export interface WindowSpec {
+  /** Distinguishes the subject's windows in storage, e.g. `minute`, `day`. */
+  name: string;
+  limit: number;
+  /** When a window opened by this request would reset (epoch ms, after `now`). */
+  resetAtIfNew: number;
+}
+
+export interface ConsumeInput {
+  bucket: string;
+  now: number;
+  windows: readonly WindowSpec[];
+  /** A stored ban that started at or before this instant is dropped. */
+  banLiftedAt: number | null;
+  /** More refusals than this within the refusing window start a ban. */
+  banThreshold: number;
+  /** When a ban started by this request ends. */
+  banUntilIfStarted: number;
+}
+
+export interface WindowState {
+  /** Requests allowed in the window, including this one when allowed. */
+  count: number;
+  resetAt: number;
+}
+
+export type ConsumeOutcome =
+  | { kind: 'banned'; until: number; startedNow: boolean }
+  | {
+      kind: 'counted';
+      allowed: boolean;
+      /** Index of the window that refused (the exhausted one resetting last); -1 when allowed. */
+      refusing: number;
+      /** In the order of `ConsumeInput.windows`. */
+      windows: WindowState[];
+    };
+
+export interface RateLimitStore {
+  readonly name: string;
+  consume(input: ConsumeInput): Promise<ConsumeOutcome>;
+  /** Drops the bucket's ban, if any. */
+  unban(bucket: string): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../errors.ts';
+import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
+import type { PetService } from '../pets/pet-service.ts';
+import type { NewPet } from '../storage/repository.ts';
+import { bodyChecker } from '../validation/contract-input.ts';
+
+const checkNewPet = bodyChecker('NewPet');
+const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/;
+
+/** The checked body as a NewPet; `12.0` is the integer 12 in JSON, so numbers are normalised to bigint. */
+function toNewPet(body: Record<string, unknown>): NewPet {
+  const pet: NewPet = { name: body.name as string, categoryId: BigInt(body.categoryId as bigint | number) };
+  if (body.status !== undefined) pet.status = body.status as NewPet['status'];
+  return pet;
+}
+
+function readIdempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !IDEMPOTENCY_KEY.test(header)) {
+    throw new ApiError('invalid_parameter', 'Idempotency-Key must be 1 to 255 printable ASCII characters', {
+      param: 'Idempotency-Key',
+    });
+  }
+  return header;
+}
+
+/** createPet: validated strictly, acknowledged only once durable, optionally idempotent. */
+export function registerCreatePet(app: FastifyInstance, pets: PetService): void {
+  app.post('/v1/pets', async (request, reply) => {
+    if (request.body === undefined) {
+      if (request.headers['content-type'] === undefined && !request.headers['content-length']) {
+        throw new ApiError('invalid_body', 'a JSON body with name and categoryId is required');
+      }
+      throw new ApiError('unsupported_media_type', 'the request body must be application/json');
+    }
+    checkNewPet(request.body);
+    const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
+    const outcome = await pets.create(
+      toNewPet(request.body as Record<string, unknown>),
+      idempotencyKey === undefined ? undefined : { apiKeyId: request.apiKey!.id, key: idempotencyKey },
+    );
+    switch (outcome.kind) {
+      case 'in_progress':
+        throw new ApiError(
+          'idempotency_in_progress',
+          'a request with this Idempotency-Key is still being processed',
+          {
+            param: 'Idempotency-Key',
+          },
+        );
+      case 'key_reused':
+        throw new ApiError(
+          'idempotency_key_reused',
+          'this Idempotency-Key was used with a different request body',
+          {
+            param: 'Idempotency-Key',
+          },
+        );
+      case 'replayed': {
+        const id = /"id":(\d+)/.exec(outcome.body)?.[1];
+        if (id) reply.header('location', `/v1/pets/${id}`);
+        return reply
+          .code(outcome.statusCode)
+          .header('idempotent-replayed', 'true')
+          .header('content-type', JSON_CONTENT_TYPE)
+          .send(outcome.body);
+      }
+      case 'created':
+        return reply
+          .code(201)
+          .header('location', `/v1/pets/${outcome.pet.id}`)
+          .header('content-type', JSON_CONTENT_TYPE)
+          .send(outcome.body);
+    }
+  });
+}

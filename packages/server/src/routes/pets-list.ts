@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
+import { decodeCursor, encodeCursor } from '../pets/cursor.ts';
+import { petsJson } from '../pets/pet-json.ts';
+import type { PetService } from '../pets/pet-service.ts';
+import type { PetStatus } from '../storage/repository.ts';
+import { queryReader } from '../validation/query.ts';
+
+const readQuery = queryReader('/pets', 'get');
+
+function nextLink(limit: number, status: PetStatus | undefined, cursor: string): string {
+  const filter = status === undefined ? '' : `&status=${status}`;
+  return `</v1/pets?limit=${limit}${filter}&cursor=${cursor}>; rel="next"`;
+}
+
+/** listPets: keyset pages in ascending id order; `Link: <…>; rel="next"` while more pets match. */
+export function registerListPets(app: FastifyInstance, pets: PetService): void {
+  app.get('/v1/pets', async (request, reply) => {
+    const query = readQuery(request.query as Record<string, string | string[]>);
+    const status = query.status as PetStatus | undefined;
+    const limit = Number(query.limit);
+    const afterId = typeof query.cursor === 'string' ? decodeCursor(query.cursor, status) : undefined;
+    const page = await pets.list({ status, afterId, limit });
+    if (page.nextAfter !== undefined)
+      reply.header('link', nextLink(limit, status, encodeCursor(page.nextAfter, status)));
+    return reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(petsJson(page.pets));
+  });
+}

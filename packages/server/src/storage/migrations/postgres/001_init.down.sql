@@ -1,0 +1,3 @@
+DROP TABLE idempotency_keys;
+DROP TABLE api_keys;
+DROP TABLE pets;

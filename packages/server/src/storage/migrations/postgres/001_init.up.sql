@@ -1,0 +1,34 @@
+CREATE TABLE pets (
+  id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  name TEXT NOT NULL,
+  category_id BIGINT NOT NULL,
+  status TEXT NULL CHECK (status IN ('available', 'pending', 'sold'))
+);
+CREATE INDEX pets_status_id ON pets (status, id);
+
+CREATE TABLE api_keys (
+  id TEXT PRIMARY KEY,
+  digest TEXT NOT NULL UNIQUE,
+  plan TEXT NOT NULL CHECK (plan IN ('free', 'pro', 'business', 'enterprise')),
+  per_minute BIGINT NULL,
+  per_day BIGINT NULL,
+  label TEXT NULL,
+  environment TEXT NOT NULL CHECK (environment IN ('live', 'test')),
+  created_at BIGINT NOT NULL,
+  revoked_at BIGINT NULL,
+  expires_at BIGINT NULL,
+  banned_until BIGINT NULL,
+  ban_lifted_at BIGINT NULL
+);
+
+CREATE TABLE idempotency_keys (
+  api_key_id TEXT NOT NULL,
+  key TEXT NOT NULL,
+  request_hash TEXT NOT NULL,
+  status_code INTEGER NOT NULL,
+  response_body TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL,
+  PRIMARY KEY (api_key_id, key)
+);
+CREATE INDEX idempotency_keys_expires_at ON idempotency_keys (expires_at);

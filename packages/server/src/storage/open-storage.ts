@@ -1,0 +1,59 @@
+import type { Clock } from '../time/clock.ts';
+import type { ReversibleStorage } from './migrations.ts';
+import { PostgresStorage } from './postgres.ts';
+import { SqliteStorage } from './sqlite.ts';
+
+export const DEFAULT_DATABASE = './data/petstore.db';
+
+export interface OpenStorageOptions {
+  clock?: Clock;
+  /** PostgreSQL only: most connections held at once (default 10). */
+  poolSize?: number;
+  /** PostgreSQL only: the schema to work in instead of the default search_path. */
+  schema?: string;
+}
+
+function isPostgres(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+/** `sqlite:` / `file:` prefixes are optional; `file:///abs/x.db` and `sqlite://./x.db` keep their path. */
+function sqlitePath(url: string): string {
+  const path = url.replace(/^(sqlite|file):/i, '');
+  return path.startsWith('//') ? path.slice(2) : path;
+}
+
+/**
+ * `postgres://` or `postgresql://` opens PostgreSQL; anything else is a SQLite file path. Nothing is
+ * migrated here: call `migrate()` before use.
+ */
+export async function openStorage(
+  databaseUrl: string | undefined,
+  options: OpenStorageOptions = {},
+): Promise<ReversibleStorage> {
+  const url = databaseUrl ?? DEFAULT_DATABASE;
+  if (isPostgres(url)) {
+    return new PostgresStorage({
+      url,
+      clock: options.clock,
+      poolSize: options.poolSize,
+      schema: options.schema,
+    });
+  }
+  return new SqliteStorage(sqlitePath(url), { clock: options.clock });
+}
+
+/** A description of the database that is safe to log: never the password. */
+export function describeDatabase(databaseUrl: string | undefined): string {
+  const url = databaseUrl ?? DEFAULT_DATABASE;
+  if (!isPostgres(url)) return `sqlite ${sqlitePath(url)}`;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'postgres (unparseable URL)';
+  }
+  parsed.password = '';
+  parsed.searchParams.delete('password');
+  return `postgres ${parsed.href}`;
+}

@@ -1,0 +1,209 @@
+import type { Pool, PoolClient, QueryResult } from 'pg';
+import { type Clock, systemClock } from '../time/clock.ts';
+import type { ReversibleStorage } from './migrations.ts';
+import { insertPet } from './postgres-create.ts';
+import { migrateDown, migrateUp } from './postgres-migrate.ts';
+import { createPool, mapPostgresError, type PoolSettings } from './postgres-pool.ts';
+import type {
+  ApiKeyRecord,
+  CreateOptions,
+  CreateResult,
+  IdempotencyRecord,
+  ListQuery,
+  NewApiKey,
+  NewPet,
+  Pet,
+  Plan,
+} from './repository.ts';
+import {
+  IDEMPOTENCY_COLUMNS,
+  KEY_COLUMNS,
+  PET_COLUMNS,
+  type Row,
+  toApiKey,
+  toIdempotency,
+  toPet,
+} from './rows.ts';
+
+export interface PostgresOptions extends PoolSettings {
+  clock?: Clock;
+}
+
+/** Storage in PostgreSQL through a pool; every write is its own transaction with synchronous_commit=on. */
+export class PostgresStorage implements ReversibleStorage {
+  readonly kind = 'postgres';
+  readonly #pool: Pool;
+  readonly #schema: string | undefined;
+  readonly #clock: Clock;
+  #closed = false;
+
+  constructor(options: PostgresOptions) {
+    this.#pool = createPool(options);
+    this.#schema = options.schema;
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  async migrate(): Promise<string[]> {
+    return this.#transaction((client) => migrateUp(client, this.#schema, this.#clock));
+  }
+
+  async rollback(): Promise<string | undefined> {
+    return this.#transaction((client) => migrateDown(client, this.#schema));
+  }
+
+  async ping(): Promise<void> {
+    await this.#query('SELECT 1');
+  }
+
+  changeToken(): undefined {
+    return undefined;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#pool.end();
+  }
+
+  async createPet(pet: NewPet, options?: CreateOptions): Promise<CreateResult> {
+    const result = await this.#transaction(
+      (client) => insertPet(client, pet, options),
+      (outcome) => outcome?.kind === 'created',
+    );
+    return result ?? this.createPet(pet, options);
+  }
+
+  async getPet(id: bigint): Promise<Pet | undefined> {
+    const [row] = await this.#query(`SELECT ${PET_COLUMNS} FROM pets WHERE id = $1`, [id]);
+    return row && toPet(row);
+  }
+
+  async listPets({ status, afterId = 0n, limit }: ListQuery): Promise<Pet[]> {
+    const rows =
+      status === undefined
+        ? await this.#query(`SELECT ${PET_COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`, [
+            afterId,
+            limit,
+          ])
+        : await this.#query(
+            `SELECT ${PET_COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
+            [status, afterId, limit],
+          );
+    return rows.map(toPet);
+  }
+
+  async countPets(): Promise<number> {
+    const [row] = await this.#query('SELECT count(*) AS n FROM pets');
+    return Number(row!.n);
+  }
+
+  async createKey(key: NewApiKey): Promise<ApiKeyRecord> {
+    const [row] = await this.#query(
+      `INSERT INTO api_keys (id, digest, plan, per_minute, per_day, label, environment, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${KEY_COLUMNS}`,
+      [
+        key.id,
+        key.digest,
+        key.plan,
+        key.perMinute,
+        key.perDay,
+        key.label,
+        key.environment,
+        key.createdAt,
+        key.expiresAt,
+      ],
+    );
+    return toApiKey(row!);
+  }
+
+  async findKeyByDigest(digest: string): Promise<ApiKeyRecord | undefined> {
+    const [row] = await this.#query(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE digest = $1`, [digest]);
+    return row && toApiKey(row);
+  }
+
+  async getKey(id: string): Promise<ApiKeyRecord | undefined> {
+    const [row] = await this.#query(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1`, [id]);
+    return row && toApiKey(row);
+  }
+
+  async listKeys(): Promise<ApiKeyRecord[]> {
+    return (await this.#query(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`)).map(toApiKey);
+  }
+
+  async revokeKey(id: string, at: number): Promise<boolean> {
+    return this.#update('UPDATE api_keys SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1', [id, at]);
+  }
+
+  async updateKeyPlan(
+    id: string,
+    plan: Plan,
+    perMinute: number | null,
+    perDay: number | null,
+  ): Promise<boolean> {
+    const sql = 'UPDATE api_keys SET plan = $2, per_minute = $3, per_day = $4 WHERE id = $1';
+    return this.#update(sql, [id, plan, perMinute, perDay]);
+  }
+
+  async banKey(id: string, until: number): Promise<boolean> {
+    return this.#update('UPDATE api_keys SET banned_until = $2 WHERE id = $1', [id, until]);
+  }
+
+  async unbanKey(id: string, at: number): Promise<boolean> {
+    return this.#update('UPDATE api_keys SET banned_until = NULL, ban_lifted_at = $2 WHERE id = $1', [
+      id,
+      at,
+    ]);
+  }
+
+  async findIdempotency(apiKeyId: string, key: string, now: number): Promise<IdempotencyRecord | undefined> {
+    const [row] = await this.#query(
+      `SELECT ${IDEMPOTENCY_COLUMNS} FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND expires_at > $3`,
+      [apiKeyId, key, now],
+    );
+    return row && toIdempotency(row);
+  }
+
+  async purgeIdempotency(now: number): Promise<number> {
+    return (await this.#run('DELETE FROM idempotency_keys WHERE expires_at <= $1', [now])).rowCount ?? 0;
+  }
+
+  /** Commits when `keep(result)` holds (by default always), rolls back otherwise or on any error. */
+  async #transaction<T>(
+    work: (client: PoolClient) => Promise<T>,
+    keep: (result: T) => boolean = () => true,
+  ): Promise<T> {
+    const client = await this.#pool
+      .connect()
+      .catch((error: unknown) => Promise.reject(mapPostgresError(error)));
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query(keep(result) ? 'COMMIT' : 'ROLLBACK');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      throw mapPostgresError(error);
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async #update(sql: string, params: unknown[]): Promise<boolean> {
+    return ((await this.#run(sql, params)).rowCount ?? 0) > 0;
+  }
+
+  async #query(sql: string, params?: unknown[]): Promise<Row[]> {
+    return (await this.#run(sql, params)).rows;
+  }
+
+  async #run(sql: string, params?: unknown[]): Promise<QueryResult<Row>> {
+    try {
+      return await this.#pool.query<Row>(sql, params);
+    } catch (error) {
+      throw mapPostgresError(error);
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import type { ApiKeyRecord, IdempotencyRecord, Pet, PetStatus, Plan } from './repository.ts';
+
+/**
+ * Row-to-record mapping shared by both dialects. Integer columns arrive as number or bigint depending
+ * on the driver and column width, so ids become bigint and instants become number here.
+ */
+export type Row = Record<string, unknown>;
+
+export const PET_COLUMNS = 'id, name, category_id, status';
+export const KEY_COLUMNS =
+  'id, digest, plan, per_minute, per_day, label, environment, created_at, revoked_at, expires_at, banned_until, ban_lifted_at';
+export const IDEMPOTENCY_COLUMNS =
+  'api_key_id, key, request_hash, status_code, response_body, created_at, expires_at';
+
+/** The status stored with an idempotency record: the only response createPet stores is 201 Created. */
+export const CREATED_STATUS = 201;
+
+function nullableNumber(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
+export function toPet(row: Row): Pet {
+  const pet: Pet = {
+    id: BigInt(row.id as bigint),
+    name: row.name as string,
+    categoryId: BigInt(row.category_id as bigint),
+  };
+  if (row.status !== null && row.status !== undefined) pet.status = row.status as PetStatus;
+  return pet;
+}
+
+export function toApiKey(row: Row): ApiKeyRecord {
+  return {
+    id: row.id as string,
+    digest: row.digest as string,
+    plan: row.plan as Plan,
+    perMinute: nullableNumber(row.per_minute),
+    perDay: nullableNumber(row.per_day),
+    label: (row.label as string | null) ?? null,
+    environment: row.environment as ApiKeyRecord['environment'],
+    createdAt: Number(row.created_at),
+    revokedAt: nullableNumber(row.revoked_at),
+    expiresAt: nullableNumber(row.expires_at),
+    bannedUntil: nullableNumber(row.banned_until),
+    banLiftedAt: nullableNumber(row.ban_lifted_at),
+  };
+}
+
+export function toIdempotency(row: Row): IdempotencyRecord {
+  return {
+    apiKeyId: row.api_key_id as string,
+    key: row.key as string,
+    requestHash: row.request_hash as string,
+    statusCode: Number(row.status_code),
+    responseBody: row.response_body as string,
+    createdAt: Number(row.created_at),
+    expiresAt: Number(row.expires_at),
+  };
+}

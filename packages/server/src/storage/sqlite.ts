@@ -1,0 +1,203 @@
+import { type Clock, systemClock } from '../time/clock.ts';
+import type { ReversibleStorage } from './migrations.ts';
+import type {
+  ApiKeyRecord,
+  CreateOptions,
+  CreateResult,
+  IdempotencyRecord,
+  ListQuery,
+  NewApiKey,
+  NewPet,
+  Pet,
+  Plan,
+} from './repository.ts';
+import {
+  CREATED_STATUS,
+  IDEMPOTENCY_COLUMNS,
+  KEY_COLUMNS,
+  PET_COLUMNS,
+  toApiKey,
+  toIdempotency,
+  toPet,
+} from './rows.ts';
+import { SqliteDatabase } from './sqlite-database.ts';
+import { GroupCommit } from './sqlite-group-commit.ts';
+import { migrateDown, migrateUp } from './sqlite-migrate.ts';
+
+export interface SqliteOptions {
+  clock?: Clock;
+  /** How long a write waits for another process's write lock before failing as unavailable. */
+  busyTimeoutMs?: number;
+}
+
+/** Storage in one SQLite file; pet creates are group-committed (see GroupCommit). */
+export class SqliteStorage implements ReversibleStorage {
+  readonly kind = 'sqlite';
+  readonly #db: SqliteDatabase;
+  readonly #clock: Clock;
+  readonly #writes: GroupCommit;
+
+  constructor(path: string, options: SqliteOptions = {}) {
+    this.#clock = options.clock ?? systemClock;
+    this.#db = new SqliteDatabase(path, options.busyTimeoutMs ?? 5_000);
+    this.#writes = new GroupCommit(this.#db, { create: (pet, create) => this.#insertPet(pet, create) });
+  }
+
+  async migrate(): Promise<string[]> {
+    return migrateUp(this.#db, this.#clock);
+  }
+
+  async rollback(): Promise<string | undefined> {
+    return migrateDown(this.#db);
+  }
+
+  async ping(): Promise<void> {
+    this.#db.get('SELECT 1');
+  }
+
+  changeToken(): number {
+    return Number(this.#db.get('PRAGMA data_version')!.data_version);
+  }
+
+  async close(): Promise<void> {
+    if (!this.#db.isOpen) return;
+    this.#writes.flush();
+    this.#db.close();
+  }
+
+  createPet(pet: NewPet, options?: CreateOptions): Promise<CreateResult> {
+    return this.#writes.submit(pet, options);
+  }
+
+  async getPet(id: bigint): Promise<Pet | undefined> {
+    const row = this.#db.get(`SELECT ${PET_COLUMNS} FROM pets WHERE id = ?`, id);
+    return row && toPet(row);
+  }
+
+  async listPets({ status, afterId = 0n, limit }: ListQuery): Promise<Pet[]> {
+    const rows =
+      status === undefined
+        ? this.#db.all(`SELECT ${PET_COLUMNS} FROM pets WHERE id > ? ORDER BY id LIMIT ?`, afterId, limit)
+        : this.#db.all(
+            `SELECT ${PET_COLUMNS} FROM pets WHERE status = ? AND id > ? ORDER BY id LIMIT ?`,
+            status,
+            afterId,
+            limit,
+          );
+    return rows.map(toPet);
+  }
+
+  async countPets(): Promise<number> {
+    return Number(this.#db.get('SELECT count(*) AS n FROM pets')!.n);
+  }
+
+  async createKey(key: NewApiKey): Promise<ApiKeyRecord> {
+    const row = this.#db.get(
+      `INSERT INTO api_keys (id, digest, plan, per_minute, per_day, label, environment, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${KEY_COLUMNS}`,
+      key.id,
+      key.digest,
+      key.plan,
+      key.perMinute,
+      key.perDay,
+      key.label,
+      key.environment,
+      key.createdAt,
+      key.expiresAt,
+    );
+    return toApiKey(row!);
+  }
+
+  async findKeyByDigest(digest: string): Promise<ApiKeyRecord | undefined> {
+    const row = this.#db.get(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE digest = ?`, digest);
+    return row && toApiKey(row);
+  }
+
+  async getKey(id: string): Promise<ApiKeyRecord | undefined> {
+    const row = this.#db.get(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`, id);
+    return row && toApiKey(row);
+  }
+
+  async listKeys(): Promise<ApiKeyRecord[]> {
+    return this.#db.all(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`).map(toApiKey);
+  }
+
+  async revokeKey(id: string, at: number): Promise<boolean> {
+    return this.#db.run('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?', at, id) > 0;
+  }
+
+  async updateKeyPlan(
+    id: string,
+    plan: Plan,
+    perMinute: number | null,
+    perDay: number | null,
+  ): Promise<boolean> {
+    const sql = 'UPDATE api_keys SET plan = ?, per_minute = ?, per_day = ? WHERE id = ?';
+    return this.#db.run(sql, plan, perMinute, perDay, id) > 0;
+  }
+
+  async banKey(id: string, until: number): Promise<boolean> {
+    return this.#db.run('UPDATE api_keys SET banned_until = ? WHERE id = ?', until, id) > 0;
+  }
+
+  async unbanKey(id: string, at: number): Promise<boolean> {
+    return (
+      this.#db.run('UPDATE api_keys SET banned_until = NULL, ban_lifted_at = ? WHERE id = ?', at, id) > 0
+    );
+  }
+
+  async findIdempotency(apiKeyId: string, key: string, now: number): Promise<IdempotencyRecord | undefined> {
+    const row = this.#db.get(
+      `SELECT ${IDEMPOTENCY_COLUMNS} FROM idempotency_keys WHERE api_key_id = ? AND key = ? AND expires_at > ?`,
+      apiKeyId,
+      key,
+      now,
+    );
+    return row && toIdempotency(row);
+  }
+
+  async purgeIdempotency(now: number): Promise<number> {
+    return this.#db.run('DELETE FROM idempotency_keys WHERE expires_at <= ?', now);
+  }
+
+  /** One create inside the group-commit transaction. */
+  #insertPet(pet: NewPet, options: CreateOptions | undefined): CreateResult {
+    const idempotency = options?.idempotency;
+    if (idempotency) {
+      // An expired record that was not purged yet must not block reuse of its key.
+      this.#db.run(
+        'DELETE FROM idempotency_keys WHERE api_key_id = ? AND key = ? AND expires_at <= ?',
+        idempotency.apiKeyId,
+        idempotency.key,
+        idempotency.createdAt,
+      );
+    }
+    const created = toPet(
+      this.#db.get(
+        `INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?) RETURNING ${PET_COLUMNS}`,
+        pet.name,
+        pet.categoryId,
+        pet.status ?? null,
+      )!,
+    );
+    if (!idempotency) return { kind: 'created', pet: created };
+    const stored = this.#db.run(
+      `INSERT INTO idempotency_keys (${IDEMPOTENCY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (api_key_id, key) DO NOTHING`,
+      idempotency.apiKeyId,
+      idempotency.key,
+      idempotency.requestHash,
+      CREATED_STATUS,
+      idempotency.responseBody(created),
+      idempotency.createdAt,
+      idempotency.expiresAt,
+    );
+    if (stored === 1) return { kind: 'created', pet: created };
+    const existing = this.#db.get(
+      `SELECT ${IDEMPOTENCY_COLUMNS} FROM idempotency_keys WHERE api_key_id = ? AND key = ?`,
+      idempotency.apiKeyId,
+      idempotency.key,
+    );
+    return { kind: 'idempotency_conflict', existing: toIdempotency(existing!) };
+  }
+}

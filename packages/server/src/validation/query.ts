@@ -1,0 +1,74 @@
+import { ApiError } from '../errors.ts';
+import { parseInt64 } from '../json/int64.ts';
+import { operationParameters, resolveSchema } from './contract-input.ts';
+import { compileSchema, type Schema } from './schema-check.ts';
+
+type RawQuery = Record<string, string | string[] | undefined>;
+
+interface QueryField {
+  name: string;
+  schema: Schema;
+  check: ReturnType<typeof compileSchema>;
+}
+
+function effectiveSchema(schema: Schema): Schema {
+  return schema.$ref ? effectiveSchema(resolveSchema(schema.$ref)) : schema;
+}
+
+function convert(field: QueryField, text: string): unknown {
+  const type = effectiveSchema(field.schema).type;
+  if (type !== 'integer') return text;
+  const value = parseInt64(text);
+  if (value === undefined) {
+    throw new ApiError('invalid_parameter', `${field.name} must be an integer written in decimal digits`, {
+      param: field.name,
+    });
+  }
+  return value;
+}
+
+/**
+ * Reads an operation's query string by its declared parameters: unknown or repeated parameters are a
+ * 400, values are converted only from canonical text (integers) and then checked against the schema.
+ */
+export function queryReader(path: string, method: string): (query: RawQuery) => Record<string, unknown> {
+  const fields: QueryField[] = operationParameters(path, method)
+    .filter((parameter) => parameter.in === 'query')
+    .map((parameter) => ({
+      name: parameter.name,
+      schema: parameter.schema,
+      check: compileSchema(parameter.schema, resolveSchema),
+    }));
+  const byName = new Map(fields.map((field) => [field.name, field]));
+  const known = fields.map((field) => field.name).join(', ');
+
+  return (query) => {
+    const result: Record<string, unknown> = {};
+    for (const [name, raw] of Object.entries(query)) {
+      const field = byName.get(name);
+      if (!field) {
+        throw new ApiError('invalid_parameter', `unknown query parameter '${name}' (known: ${known})`, {
+          param: name,
+        });
+      }
+      if (typeof raw !== 'string') {
+        throw new ApiError('invalid_parameter', `query parameter '${name}' must be given once`, {
+          param: name,
+        });
+      }
+      const value = convert(field, raw);
+      const violation = field.check(value);
+      if (violation) {
+        throw new ApiError('invalid_parameter', violation.message.replace(/^the body/, name), {
+          param: name,
+        });
+      }
+      result[name] = value;
+    }
+    for (const field of fields) {
+      const fallback = (effectiveSchema(field.schema) as { default?: unknown }).default;
+      if (!(field.name in result) && fallback !== undefined) result[field.name] = fallback;
+    }
+    return result;
+  };
+}

@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { describe, test } from 'node:test';
+import type { Redis } from 'ioredis';
+import { createRateLimiter } from '../src/ratelimit/limiter.ts';
+import {
+  createRedisClient,
+  createRedisStore,
+  liftBanInRedis,
+  whenReady,
+} from '../src/ratelimit/redis-store.ts';
+import { FakeClock } from '../src/time/clock.ts';
+import { runLimiterContract } from './ratelimit-contract.ts';
+import { checks, freeSubject, NOON } from './ratelimit-harness.ts';
+import { service } from './services.ts';
+
+const redis = await service('redis');
+const skip = 'skip' in redis ? redis.skip : undefined;
+const url = 'url' in redis ? redis.url : '';
+
+async function connect(): Promise<Redis> {
+  const client = createRedisClient(url);
+  await whenReady(client);
+  return client;
+}
+
+async function deleteKeys(client: Redis, prefix: string): Promise<void> {
+  for await (const keys of client.scanStream({ match: `${prefix}*`, count: 500 })) {
+    if (keys.length > 0) await client.del(...keys);
+  }
+}
+
+/** A limiter instance of its own (own client, own fallback) on a shared prefix, closed after the test. */
+async function instance(t: test.TestContext, prefix: string, clock: FakeClock) {
+  const client = await connect();
+  const limiter = createRateLimiter({
+    store: createRedisStore({ client, prefix }),
+    clock,
+    onStoreError: (err) => {
+      throw err;
+    },
+  });
+  t.after(async () => {
+    await limiter.close();
+    await deleteKeys(client, prefix);
+    client.disconnect();
+  });
+  return { limiter, client };
+}
+
+const newPrefix = () => `petstore-test:${crypto.randomUUID()}:`;
+
+runLimiterContract(
+  'redis',
+  async () => {
+    const prefix = newPrefix();
+    const client = await connect();
+    return {
+      store: createRedisStore({ client, prefix }),
+      close: async () => {
+        await deleteKeys(client, prefix);
+        client.disconnect();
+      },
+    };
+  },
+  { skip, propertyRuns: 30 },
+);
+
+describe('rate limiter on Redis shared by several instances', { skip }, () => {
+  test('two instances on one prefix → one shared limit of 60', async (t) => {
+    const prefix = newPrefix();
+    const clock = new FakeClock(NOON);
+    const [a, b] = [await instance(t, prefix, clock), await instance(t, prefix, clock)];
+    const subject = freeSubject('key:a');
+    for (let i = 0; i < 30; i++) {
+      assert.equal((await a.limiter.check(subject)).allowed, true);
+      assert.equal((await b.limiter.check(subject)).allowed, true);
+    }
+    assert.equal((await a.limiter.check(subject)).allowed, false);
+    assert.equal((await b.limiter.check(subject)).allowed, false);
+  });
+
+  test('two instances, 100 concurrent checks split between them → exactly 60 allowed', async (t) => {
+    const prefix = newPrefix();
+    const clock = new FakeClock(NOON);
+    const [a, b] = [await instance(t, prefix, clock), await instance(t, prefix, clock)];
+    const subject = freeSubject('key:a');
+    const decisions = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).limiter.check(subject)),
+    );
+    assert.equal(decisions.filter((d) => d.allowed).length, 60);
+  });
+
+  test('ban started on one instance → enforced by the other, lifted for both', async (t) => {
+    const prefix = newPrefix();
+    const clock = new FakeClock(NOON);
+    const [a, b] = [await instance(t, prefix, clock), await instance(t, prefix, clock)];
+    const subject = freeSubject('key:a');
+    await checks(a.limiter, subject, 90);
+    assert.ok((await b.limiter.check(subject)).bannedNow, 'the 31st refusal counted across instances');
+    const seen = await a.limiter.check(subject);
+    assert.equal(seen.reason, 'temporarily_banned');
+    assert.equal(seen.bannedNow, undefined);
+    await b.limiter.unban(subject.bucket);
+    assert.equal((await a.limiter.check(subject)).reason, 'rate_limited');
+    await checks(a.limiter, subject, 30);
+    assert.equal((await b.limiter.check(subject)).reason, 'temporarily_banned');
+    await liftBanInRedis(url, subject.bucket, prefix);
+    assert.equal((await b.limiter.check(subject)).reason, 'rate_limited');
+  });
+
+  test('every key the store writes → carries an expiry', async (t) => {
+    const prefix = newPrefix();
+    const { limiter, client } = await instance(t, prefix, new FakeClock(NOON));
+    await checks(limiter, freeSubject('key:a'), 91);
+    const keys = await client.keys(`${prefix}*`);
+    assert.equal(keys.length, 3);
+    for (const key of keys) assert.ok((await client.pttl(key)) > 0, `${key} expires`);
+  });
+});
+
+describe('rate limiter when Redis fails', { skip }, () => {
+  test('unreachable Redis → answers fast from the fallback, degraded, failure reported once', async (t) => {
+    const errors: unknown[] = [];
+    const limiter = createRateLimiter({
+      store: createRedisStore({ url: 'redis://127.0.0.1:1' }),
+      clock: new FakeClock(NOON),
+      onStoreError: (err) => errors.push(err),
+    });
+    t.after(() => limiter.close());
+    const started = performance.now();
+    const decisions = await checks(limiter, freeSubject('key:a'), 61);
+    assert.ok(performance.now() - started < 1_000, 'no check waits for Redis');
+    assert.equal(decisions.filter((d) => d.allowed).length, 60, 'the fallback still limits');
+    assert.deepEqual(limiter.status(), { store: 'redis', degraded: true });
+    assert.equal(errors.length, 1);
+  });
+
+  test('checks sent while the client is still connecting → wait for the connection, not degraded', async (t) => {
+    const prefix = newPrefix();
+    const limiter = createRateLimiter({
+      store: createRedisStore({ url, prefix }),
+      clock: new FakeClock(NOON),
+      onStoreError: (err) => {
+        throw err;
+      },
+    });
+    t.after(async () => {
+      await limiter.close();
+      const cleaner = await connect();
+      await deleteKeys(cleaner, prefix);
+      cleaner.disconnect();
+    });
+    const decisions = await Promise.all([1, 2, 3].map(() => limiter.check(freeSubject('key:a'))));
+    assert.deepEqual(decisions.map((d) => d.headers['X-RateLimit-Remaining']).sort(), ['57', '58', '59']);
+    assert.equal(limiter.status().degraded, false);
+  });
+
+  test('client disconnected → degraded; reconnected → back on Redis, each reported once', async (t) => {
+    const prefix = newPrefix();
+    const client = await connect();
+    const clock = new FakeClock(NOON);
+    const events: string[] = [];
+    const limiter = createRateLimiter({
+      store: createRedisStore({ client, prefix }),
+      clock,
+      onStoreError: () => events.push('error'),
+      onStoreRecovered: () => events.push('recovered'),
+    });
+    t.after(async () => {
+      await limiter.close();
+      await deleteKeys(client, prefix);
+      client.disconnect();
+    });
+    const subject = freeSubject('key:a');
+    await checks(limiter, subject, 10);
+    client.disconnect();
+    const during = await checks(limiter, subject, 5);
+    assert.ok(during.every((d) => d.allowed));
+    assert.equal(during[0]!.headers['X-RateLimit-Remaining'], '59', 'the fallback counts on its own');
+    assert.equal(limiter.status().degraded, true);
+    if (client.status !== 'end') await once(client, 'end');
+    await client.connect();
+    clock.advance(1_000);
+    const back = await limiter.check(subject);
+    assert.equal(back.headers['X-RateLimit-Remaining'], '49', 'Redis kept its count');
+    assert.deepEqual(limiter.status(), { store: 'redis', degraded: false });
+    assert.deepEqual(events, ['error', 'recovered']);
+  });
+});

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import type { CreateOptions, IdempotencyRecord, Pet } from '../src/storage/repository.ts';
+import type { StorageFixture } from './storage-contract.ts';
+
+const T0 = Date.UTC(2026, 0, 1);
+const DAY = 86_400_000;
+
+function withKey(apiKeyId: string, key: string, createdAt = T0, requestHash = 'a'.repeat(64)): CreateOptions {
+  return {
+    idempotency: {
+      apiKeyId,
+      key,
+      requestHash,
+      createdAt,
+      expiresAt: createdAt + DAY,
+      responseBody: (pet) => JSON.stringify({ id: pet.id.toString(), name: pet.name }),
+    },
+  };
+}
+
+function petOf(result: Awaited<ReturnType<StorageFixture['storage']['createPet']>>): Pet {
+  assert.equal(result.kind, 'created');
+  return (result as { pet: Pet }).pet;
+}
+
+function conflictOf(result: Awaited<ReturnType<StorageFixture['storage']['createPet']>>): IdempotencyRecord {
+  assert.equal(result.kind, 'idempotency_conflict');
+  return (result as { existing: IdempotencyRecord }).existing;
+}
+
+export function idempotencyContract(fixture: () => StorageFixture): void {
+  it('createPet with a key → the record is stored with the response built from the new pet', async () => {
+    const { storage } = fixture();
+    const pet = petOf(await storage.createPet({ name: 'Rex', categoryId: 1n }, withKey('key_a', 'k1')));
+    const record = await storage.findIdempotency('key_a', 'k1', T0 + 1);
+    assert.deepEqual(record, {
+      apiKeyId: 'key_a',
+      key: 'k1',
+      requestHash: 'a'.repeat(64),
+      statusCode: 201,
+      responseBody: JSON.stringify({ id: pet.id.toString(), name: 'Rex' }),
+      createdAt: T0,
+      expiresAt: T0 + DAY,
+    });
+    assert.equal(await storage.findIdempotency('key_a', 'other', T0 + 1), undefined);
+  });
+
+  it('createPet with a used key → idempotency_conflict with the stored record, no extra pet', async () => {
+    const { storage } = fixture();
+    await storage.createPet({ name: 'Rex', categoryId: 1n }, withKey('key_a', 'k1'));
+    const first = await storage.findIdempotency('key_a', 'k1', T0);
+    const second = await storage.createPet(
+      { name: 'Max', categoryId: 2n },
+      withKey('key_a', 'k1', T0 + 5, 'b'),
+    );
+    assert.deepEqual(conflictOf(second), first);
+    assert.equal(await storage.countPets(), 1);
+  });
+
+  it('createPet → 50 concurrent creates with one key make exactly one pet', async () => {
+    const { storage } = fixture();
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        storage.createPet({ name: `p${i}`, categoryId: 1n }, withKey('key_a', 'same')),
+      ),
+    );
+    const created = results.filter((result) => result.kind === 'created');
+    assert.equal(created.length, 1);
+    const record = await storage.findIdempotency('key_a', 'same', T0);
+    for (const result of results) if (result.kind !== 'created') assert.deepEqual(result.existing, record);
+    assert.equal(await storage.countPets(), 1);
+  });
+
+  it('findIdempotency → expired records are not found; purgeIdempotency deletes them', async () => {
+    const { storage } = fixture();
+    await storage.createPet({ name: 'old', categoryId: 1n }, withKey('key_a', 'old', T0));
+    await storage.createPet({ name: 'new', categoryId: 1n }, withKey('key_a', 'new', T0 + DAY / 2));
+    assert.equal(await storage.findIdempotency('key_a', 'old', T0 + DAY), undefined);
+    assert.ok(await storage.findIdempotency('key_a', 'new', T0 + DAY));
+    assert.equal(await storage.purgeIdempotency(T0 + DAY), 1);
+    assert.equal(await storage.purgeIdempotency(T0 + DAY), 0);
+    assert.ok(await storage.findIdempotency('key_a', 'new', T0 + DAY));
+  });
+
+  it('createPet → an expired but unpurged key can be used again', async () => {
+    const { storage } = fixture();
+    await storage.createPet({ name: 'old', categoryId: 1n }, withKey('key_a', 'k1', T0));
+    const pet = petOf(
+      await storage.createPet({ name: 'new', categoryId: 1n }, withKey('key_a', 'k1', T0 + DAY)),
+    );
+    const record = await storage.findIdempotency('key_a', 'k1', T0 + DAY);
+    assert.equal(record!.responseBody, JSON.stringify({ id: pet.id.toString(), name: 'new' }));
+  });
+
+  it('createPet → the same key under another API key is independent', async () => {
+    const { storage } = fixture();
+    petOf(await storage.createPet({ name: 'a', categoryId: 1n }, withKey('key_a', 'k1')));
+    petOf(await storage.createPet({ name: 'b', categoryId: 1n }, withKey('key_b', 'k1')));
+    assert.equal((await storage.findIdempotency('key_a', 'k1', T0))!.responseBody.includes('"a"'), true);
+    assert.equal((await storage.findIdempotency('key_b', 'k1', T0))!.responseBody.includes('"b"'), true);
+    assert.equal(await storage.countPets(), 2);
+  });
+}

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { it } from 'node:test';
+import type { NewApiKey } from '../src/storage/repository.ts';
+import type { StorageFixture } from './storage-contract.ts';
+
+const T0 = Date.UTC(2026, 0, 1);
+
+function newKey(id: string, overrides: Partial<NewApiKey> = {}): NewApiKey {
+  return {
+    id,
+    digest: createHash('sha256').update(`secret-${id}`).digest('hex'),
+    plan: 'free',
+    perMinute: null,
+    perDay: null,
+    label: null,
+    environment: 'test',
+    createdAt: T0,
+    expiresAt: null,
+    ...overrides,
+  };
+}
+
+export function keyContract(fixture: () => StorageFixture): void {
+  it('createKey → the record has every field, nothing revoked or banned', async () => {
+    const { storage } = fixture();
+    const input = newKey('key_1', {
+      plan: 'enterprise',
+      perMinute: 5_000,
+      perDay: 10_000_000_000,
+      label: 'ops "main" ✓',
+      environment: 'live',
+      expiresAt: T0 + 86_400_000,
+    });
+    const created = await storage.createKey(input);
+    assert.deepEqual(created, { ...input, revokedAt: null, bannedUntil: null, banLiftedAt: null });
+    assert.deepEqual(await storage.getKey('key_1'), created);
+    assert.deepEqual(await storage.findKeyByDigest(input.digest), created);
+    assert.equal(await storage.getKey('key_missing'), undefined);
+    assert.equal(await storage.findKeyByDigest('0'.repeat(64)), undefined);
+  });
+
+  it('createKey → a second key with the same digest is refused', async () => {
+    const { storage } = fixture();
+    await storage.createKey(newKey('key_1'));
+    await assert.rejects(storage.createKey({ ...newKey('key_2'), digest: newKey('key_1').digest }));
+  });
+
+  it('listKeys → every key in creation order', async () => {
+    const { storage } = fixture();
+    await storage.createKey(newKey('key_b', { createdAt: T0 + 2 }));
+    await storage.createKey(newKey('key_a', { createdAt: T0 + 1 }));
+    await storage.createKey(newKey('key_c', { createdAt: T0 + 3 }));
+    assert.deepEqual(
+      (await storage.listKeys()).map((key) => key.id),
+      ['key_a', 'key_b', 'key_c'],
+    );
+  });
+
+  it('revokeKey → sets revokedAt once; false for an unknown key', async () => {
+    const { storage } = fixture();
+    await storage.createKey(newKey('key_1'));
+    assert.equal(await storage.revokeKey('key_1', T0 + 10), true);
+    assert.equal(await storage.revokeKey('key_1', T0 + 20), true);
+    assert.equal((await storage.getKey('key_1'))!.revokedAt, T0 + 10);
+    assert.equal(await storage.revokeKey('key_missing', T0), false);
+  });
+
+  it('updateKeyPlan → changes plan and custom limits; false for an unknown key', async () => {
+    const { storage } = fixture();
+    await storage.createKey(newKey('key_1'));
+    assert.equal(await storage.updateKeyPlan('key_1', 'enterprise', 2_000, 3_000_000), true);
+    const key = (await storage.getKey('key_1'))!;
+    assert.deepEqual([key.plan, key.perMinute, key.perDay], ['enterprise', 2_000, 3_000_000]);
+    assert.equal(await storage.updateKeyPlan('key_1', 'pro', null, null), true);
+    const pro = (await storage.getKey('key_1'))!;
+    assert.deepEqual([pro.plan, pro.perMinute, pro.perDay], ['pro', null, null]);
+    assert.equal(await storage.updateKeyPlan('key_missing', 'pro', null, null), false);
+  });
+
+  it('banKey / unbanKey → bannedUntil set, then cleared with banLiftedAt recorded', async () => {
+    const { storage } = fixture();
+    await storage.createKey(newKey('key_1'));
+    assert.equal(await storage.banKey('key_1', T0 + 900_000), true);
+    assert.equal((await storage.getKey('key_1'))!.bannedUntil, T0 + 900_000);
+    assert.equal(await storage.unbanKey('key_1', T0 + 60_000), true);
+    const key = (await storage.getKey('key_1'))!;
+    assert.equal(key.bannedUntil, null);
+    assert.equal(key.banLiftedAt, T0 + 60_000);
+    assert.equal(await storage.banKey('key_missing', T0), false);
+    assert.equal(await storage.unbanKey('key_missing', T0), false);
+  });
+}

@@ -1,0 +1,36 @@
+import { afterEach, beforeEach, describe } from 'node:test';
+import type { ReversibleStorage } from '../src/storage/migrations.ts';
+import { idempotencyContract } from './storage-contract-idempotency.ts';
+import { keyContract } from './storage-contract-keys.ts';
+import { lifecycleContract } from './storage-contract-lifecycle.ts';
+import { petContract } from './storage-contract-pets.ts';
+
+export interface StorageFixture {
+  /** A migrated storage over a fresh, empty database. */
+  storage: ReversibleStorage;
+  /** Another instance over the same database, as a second process or a restart would open it. */
+  open(): Promise<ReversibleStorage>;
+  /** Closes every instance and removes the database. */
+  dispose(): Promise<void>;
+}
+
+export type FixtureFactory = () => Promise<StorageFixture>;
+
+/** The behaviour every Storage implementation must share; each test gets its own fresh database. */
+export function runStorageContract(name: string, makeStorage: FixtureFactory): void {
+  describe(`${name} storage contract`, () => {
+    let current: StorageFixture | undefined;
+    beforeEach(async () => {
+      current = await makeStorage();
+    });
+    afterEach(async () => {
+      await current?.dispose();
+      current = undefined;
+    });
+    const fixture = (): StorageFixture => current!;
+    petContract(fixture);
+    keyContract(fixture);
+    idempotencyContract(fixture);
+    lifecycleContract(fixture);
+  });
+}

@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { StorageUnavailableError } from '../src/storage/errors.ts';
+import type { ReversibleStorage } from '../src/storage/migrations.ts';
+import { PostgresStorage } from '../src/storage/postgres.ts';
+import { service } from './services.ts';
+import { runStorageContract, type StorageFixture } from './storage-contract.ts';
+
+const postgres = await service('postgres');
+const skip = 'skip' in postgres ? postgres.skip : false;
+const url = 'url' in postgres ? postgres.url : '';
+
+describe('postgres storage', { skip }, () => {
+  let admin: pg.Pool;
+  before(() => {
+    admin = new pg.Pool({ connectionString: url, max: 2 });
+  });
+  after(async () => {
+    await admin.end();
+  });
+
+  /** Every test works in its own schema, dropped afterwards, so suites sharing the database never meet. */
+  async function postgresFixture(): Promise<StorageFixture & { schema: string }> {
+    const schema = `petstore_test_${randomBytes(6).toString('hex')}`;
+    const opened: ReversibleStorage[] = [];
+    const open = async () => {
+      const storage = new PostgresStorage({ url, schema, poolSize: 5 });
+      opened.push(storage);
+      await storage.migrate();
+      return storage;
+    };
+    return {
+      schema,
+      storage: await open(),
+      open,
+      async dispose() {
+        for (const storage of opened) await storage.close();
+        await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      },
+    };
+  }
+
+  runStorageContract('postgres', postgresFixture);
+
+  it('migrate → instances starting together apply each migration exactly once', async () => {
+    const schema = `petstore_test_${randomBytes(6).toString('hex')}`;
+    const instances = Array.from({ length: 4 }, () => new PostgresStorage({ url, schema, poolSize: 2 }));
+    try {
+      const applied = await Promise.all(instances.map((storage) => storage.migrate()));
+      assert.deepEqual(applied.flat(), ['001_init']);
+    } finally {
+      for (const storage of instances) await storage.close();
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    }
+  });
+
+  it('a server that drops idle connections → no crash, and the next query reconnects', async () => {
+    const applicationName = `petstore_test_${randomBytes(6).toString('hex')}`;
+    const storage = new PostgresStorage({ url, applicationName });
+    try {
+      await storage.ping();
+      const { rows } = await admin.query(
+        'SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = $1',
+        [applicationName],
+      );
+      assert.equal(rows.length, 1);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await storage.ping();
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('schema option → tables are created in that schema, not in public', async () => {
+    const fixture = await postgresFixture();
+    try {
+      const { rows } = await admin.query(
+        "SELECT table_schema FROM information_schema.tables WHERE table_name = 'pets' AND table_schema = $1",
+        [fixture.schema],
+      );
+      assert.equal(rows.length, 1);
+    } finally {
+      await fixture.dispose();
+    }
+  });
+});
+
+describe('postgres storage when the server is unreachable', () => {
+  it('ping and createPet → StorageUnavailableError within a few seconds, not a hang', async () => {
+    const storage = new PostgresStorage({ url: 'postgres://postgres@127.0.0.1:1/test' });
+    const started = performance.now();
+    try {
+      await assert.rejects(storage.ping(), StorageUnavailableError);
+      await assert.rejects(storage.createPet({ name: 'x', categoryId: 1n }), StorageUnavailableError);
+      await assert.rejects(storage.migrate(), StorageUnavailableError);
+    } finally {
+      await storage.close();
+    }
+    assert.ok(performance.now() - started < 5_000);
+  });
+});

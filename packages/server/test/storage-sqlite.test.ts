@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { StorageUnavailableError } from '../src/storage/errors.ts';
+import type { ReversibleStorage } from '../src/storage/migrations.ts';
+import { SqliteStorage, type SqliteOptions } from '../src/storage/sqlite.ts';
+import { runStorageContract, type StorageFixture } from './storage-contract.ts';
+import { create } from './storage-contract-pets.ts';
+
+async function sqliteFixture(): Promise<
+  StorageFixture & { path: string; open(options?: SqliteOptions): Promise<ReversibleStorage> }
+> {
+  const dir = await mkdtemp(join(tmpdir(), 'petstore-storage-'));
+  const path = join(dir, 'nested', 'petstore.db');
+  const opened: ReversibleStorage[] = [];
+  const open = async (options?: SqliteOptions) => {
+    const storage = new SqliteStorage(path, options);
+    opened.push(storage);
+    await storage.migrate();
+    return storage;
+  };
+  return {
+    path,
+    storage: await open(),
+    open,
+    async dispose() {
+      for (const storage of opened) await storage.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+runStorageContract('sqlite', sqliteFixture);
+
+describe('sqlite storage', () => {
+  let fixture: Awaited<ReturnType<typeof sqliteFixture>>;
+  let raw: DatabaseSync | undefined;
+  beforeEach(async () => {
+    fixture = await sqliteFixture();
+  });
+  afterEach(async () => {
+    raw?.close();
+    raw = undefined;
+    await fixture.dispose();
+  });
+
+  it('changeToken → changes after another connection commits, not after our own writes', async () => {
+    const { storage, open } = fixture;
+    const other = await open();
+    const before = storage.changeToken();
+    await create(storage, { name: 'own', categoryId: 1n });
+    assert.equal(storage.changeToken(), before);
+    await create(other, { name: 'theirs', categoryId: 1n });
+    const after = storage.changeToken();
+    assert.notEqual(after, before);
+    assert.equal(storage.changeToken(), after);
+  });
+
+  it('createPet → a batch whose commit fails rejects every create and leaves nothing', async () => {
+    raw = new DatabaseSync(fixture.path, { enableForeignKeyConstraints: true });
+    // A deferred foreign-key violation passes each statement and fails only at COMMIT.
+    raw.exec(`
+      CREATE TABLE guard_parent (id INTEGER PRIMARY KEY);
+      CREATE TABLE guard (parent INTEGER REFERENCES guard_parent (id) DEFERRABLE INITIALLY DEFERRED);
+      CREATE TRIGGER guard_boom AFTER INSERT ON pets WHEN NEW.name = 'boom'
+      BEGIN INSERT INTO guard (parent) VALUES (-1); END;
+    `);
+    const { storage } = fixture;
+    const results = await Promise.allSettled(
+      ['a', 'boom', 'c'].map((name) => storage.createPet({ name, categoryId: 1n })),
+    );
+    assert.deepEqual(
+      results.map((result) => result.status),
+      ['rejected', 'rejected', 'rejected'],
+    );
+    assert.match(String((results[0] as PromiseRejectedResult).reason), /FOREIGN KEY/);
+    assert.equal(await storage.countPets(), 0);
+    assert.equal(await storage.purgeIdempotency(Number.MAX_SAFE_INTEGER), 0);
+    await create(storage, { name: 'after', categoryId: 1n });
+    assert.equal(await storage.countPets(), 1);
+  });
+
+  it('createPet → StorageUnavailableError while another process holds the write lock', async () => {
+    const storage = await fixture.open({ busyTimeoutMs: 50 });
+    raw = new DatabaseSync(fixture.path);
+    raw.exec('BEGIN IMMEDIATE');
+    await assert.rejects(storage.createPet({ name: 'blocked', categoryId: 1n }), StorageUnavailableError);
+    await assert.rejects(storage.revokeKey('key_1', 0), StorageUnavailableError);
+    raw.exec('COMMIT');
+    await create(storage, { name: 'after', categoryId: 1n });
+    assert.equal(await storage.countPets(), 1);
+  });
+
+  it('createPet → more concurrent creates than one batch holds all commit', async () => {
+    const { storage } = fixture;
+    const results = await Promise.all(
+      Array.from({ length: 600 }, (_, i) => storage.createPet({ name: `b${i}`, categoryId: BigInt(i) })),
+    );
+    assert.ok(results.every((result) => result.kind === 'created'));
+    assert.equal(await storage.countPets(), 600);
+  });
+
+  it('close → creates still queued are committed first', async () => {
+    const { storage, open } = fixture;
+    const pending = storage.createPet({ name: 'queued', categoryId: 1n });
+    await storage.close();
+    assert.equal((await pending).kind, 'created');
+    assert.equal(await (await open()).countPets(), 1);
+  });
+
+  it('listPets → keyset pages read an index in id order, with no sort', () => {
+    raw = new DatabaseSync(fixture.path);
+    const plan = (sql: string) =>
+      raw!
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all()
+        .map((row) => String(row.detail))
+        .join('; ');
+    const filtered = plan('SELECT * FROM pets WHERE status = ? AND id > ? ORDER BY id LIMIT ?');
+    assert.match(filtered, /USING INDEX pets_status_id \(status=\? AND id>\?\)/);
+    const unfiltered = plan('SELECT * FROM pets WHERE id > ? ORDER BY id LIMIT ?');
+    assert.match(unfiltered, /USING INTEGER PRIMARY KEY \(rowid>\?\)/);
+    assert.doesNotMatch(`${filtered}; ${unfiltered}`, /TEMP B-TREE/);
+  });
+
+  it('open → WAL journal and the file in a directory created on demand', () => {
+    raw = new DatabaseSync(fixture.path);
+    assert.equal(raw.prepare('PRAGMA journal_mode').get()!.journal_mode, 'wal');
+  });
+});
