@@ -38,6 +38,8 @@ const OPTIONS = {
 
 type Values = Record<string, string | boolean | undefined>;
 
+const DONE: Record<string, string> = { revoke: 'revoked', unban: 'unbanned', 'set-plan': 'plan changed for' };
+
 function positiveInteger(name: string, text: string | boolean | undefined): number | null {
   if (text === undefined) return null;
   if (typeof text !== 'string' || !/^[1-9]\d{0,9}$/.test(text))
@@ -148,7 +150,7 @@ async function change(
     found = await storage.updateKeyPlan(id, limits.plan, limits.perMinute, limits.perDay);
   }
   if (!found) throw new UsageError(`no key with id ${id}`);
-  console.log(`${action === 'set-plan' ? 'plan changed for' : `${action}d`} ${id}`);
+  console.log(`${DONE[action]} ${id}`);
 }
 
 export async function runKeys(args: string[]): Promise<number> {

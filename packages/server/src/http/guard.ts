@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { ApiError } from '../errors.ts';
-import { limitsFor, PLAN_LIMITS } from '../ratelimit/plans.ts';
+import { ANONYMOUS_LIMITS, limitsFor } from '../ratelimit/plans.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { ApiKeyRecord, KeyRepository } from '../storage/repository.ts';
 
@@ -37,7 +37,14 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isGuardedPath(request.url)) return;
-    const key = await authenticator.authenticate(request.headers.authorization);
+    let key: ApiKeyRecord | undefined;
+    try {
+      key = await authenticator.authenticate(request.headers.authorization);
+    } catch (error) {
+      // The key store is down: the 503 still reports (and counts against) the address's bucket.
+      reply.headers((await limiter.check({ bucket: `ip:${request.ip}`, ...ANONYMOUS_LIMITS })).headers);
+      throw error;
+    }
     const subject = key
       ? {
           bucket: `key:${key.id}`,
@@ -45,17 +52,11 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
           banLiftedAt: key.banLiftedAt,
           bannedUntil: key.bannedUntil,
         }
-      : { bucket: `ip:${request.ip}`, ...PLAN_LIMITS.free };
+      : { bucket: `ip:${request.ip}`, ...ANONYMOUS_LIMITS };
     const decision = await limiter.check(subject);
     reply.headers(decision.headers);
-    if (decision.bannedNow && key) {
-      await keys.banKey(key.id, decision.bannedNow.until);
-      authenticator.invalidate();
-      request.log.warn(
-        { keyId: key.id, until: new Date(decision.bannedNow.until).toISOString() },
-        'key banned',
-      );
-    }
+    if (decision.bannedNow && key)
+      await recordBan(request, keys, authenticator, key.id, decision.bannedNow.until);
     if (!decision.allowed) {
       const banned = decision.reason === 'temporarily_banned';
       const retryAfter = String(decision.retryAfterSeconds ?? 1);
@@ -71,4 +72,26 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
       throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE, { headers: { 'www-authenticate': 'Bearer' } });
     request.apiKey = key;
   });
+}
+
+/**
+ * Records a ban on the key so `keys list` shows it and every instance and restart honours it. The
+ * limiter already holds the ban, so a database that cannot take the write is logged, not answered
+ * with a 5xx: the request still gets its 429 temporarily_banned.
+ */
+async function recordBan(
+  request: FastifyRequest,
+  keys: GuardDeps['keys'],
+  authenticator: Authenticator,
+  keyId: string,
+  until: number,
+): Promise<void> {
+  const log = { keyId, until: new Date(until).toISOString() };
+  try {
+    await keys.banKey(keyId, until);
+    authenticator.invalidate();
+    request.log.warn(log, 'key banned');
+  } catch (err) {
+    request.log.error({ ...log, err }, 'key banned, but the ban could not be recorded in the database');
+  }
 }
