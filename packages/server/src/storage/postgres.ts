@@ -14,6 +14,7 @@ import type {
   NewPet,
   Pet,
   Plan,
+  PoolStats,
 } from './repository.ts';
 import {
   IDEMPOTENCY_COLUMNS,
@@ -57,6 +58,10 @@ export class PostgresStorage implements ReversibleStorage {
 
   changeToken(): undefined {
     return undefined;
+  }
+
+  poolStats(): PoolStats {
+    return { total: this.#pool.totalCount, idle: this.#pool.idleCount, waiting: this.#pool.waitingCount };
   }
 
   async close(): Promise<void> {
@@ -176,6 +181,12 @@ export class PostgresStorage implements ReversibleStorage {
       .connect()
       .catch((error: unknown) => Promise.reject(mapPostgresError(error)));
     let broken = false;
+    // The pool listens for errors on idle clients only: a connection lost while checked out (server
+    // crash or shutdown) would otherwise be an unhandled 'error' event and end the process.
+    const onError = () => {
+      broken = true;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await work(client);
@@ -188,6 +199,7 @@ export class PostgresStorage implements ReversibleStorage {
       throw mapPostgresError(error);
     } finally {
       client.release(broken);
+      client.removeListener('error', onError);
     }
   }
 

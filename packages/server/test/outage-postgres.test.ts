@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  call,
+  createKey,
+  eventually,
+  type Instance,
+  nextLink,
+  type Reply,
+  settleAll,
+  startInstance,
+} from './scaleout-instance.ts';
+import { type PrivatePostgres, privatePostgres, privatePostgresAvailable } from './scaleout-servers.ts';
+
+// One instance on a private PostgreSQL cluster, which the test stops (as a crash would) and starts again
+// while the instance serves. Rate limits stay in the instance's memory.
+const cluster = privatePostgresAvailable('PostgreSQL outage suite');
+const skip = 'skip' in cluster ? cluster.skip : false;
+
+const OUTAGE_ANSWER_MS = 5_000;
+/** Longer than the authenticator caches a key record, so the key lookup itself meets the outage. */
+const KEY_CACHE_EXPIRY_MS = 1_100;
+
+describe('PostgreSQL outage: one instance whose database goes away and comes back', { skip }, () => {
+  let postgres: PrivatePostgres | undefined;
+  let instance: Instance | undefined;
+  let key: string;
+  const acknowledged: number[] = [];
+
+  before(async () => {
+    postgres = await privatePostgres('binDir' in cluster ? cluster.binDir : '');
+    const env = { DATABASE_URL: postgres.url };
+    const plan = ['--plan', 'enterprise', '--per-minute', '100000', '--per-day', '1000000'];
+    const start = async () => {
+      instance = await startInstance(env);
+    };
+    const created = createKey(env, plan);
+    await settleAll([created, start()]);
+    ({ key } = await created);
+  });
+
+  after(async () => {
+    await instance?.stop();
+    await postgres?.dispose();
+  });
+
+  const create = (i: number) =>
+    call(instance!.url, '/v1/pets', { method: 'POST', key, body: { name: `pet ${i}`, categoryId: 1 } });
+  const acknowledge = (replies: Reply[]) => {
+    for (const reply of replies) if (reply.status === 201) acknowledged.push(Number(reply.json().id));
+  };
+
+  function assertUnavailable(reply: Reply, what: string): void {
+    assert.equal(reply.status, 503, `${what}: ${reply.body}`);
+    assert.equal(reply.json().code, 'service_unavailable');
+    assert.ok(reply.elapsedMs < OUTAGE_ANSWER_MS, `${what} answered in ${Math.round(reply.elapsedMs)} ms`);
+  }
+
+  it('POST /v1/pets → 201 while PostgreSQL answers', async () => {
+    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => create(i)));
+    assert.deepEqual(new Set(replies.map((reply) => reply.status)), new Set([201]));
+    acknowledge(replies);
+  });
+
+  it('GET/POST /v1/pets → 503 service_unavailable within 5 s while PostgreSQL is down; /healthz 200', async () => {
+    // Writes racing the crash may land or fail; whichever got a 201 must survive it.
+    const racing = Promise.all(Array.from({ length: 20 }, (_, i) => create(100 + i)));
+    await postgres!.stop('immediate');
+    const raced = await racing;
+    assert.ok(raced.every((reply) => reply.status === 201 || reply.status === 503));
+    acknowledge(raced);
+
+    const both = () =>
+      Promise.all([
+        ...Array.from({ length: 5 }, (_, i) => create(200 + i)),
+        ...Array.from({ length: 5 }, () => call(instance!.url, '/v1/pets?limit=5', { key })),
+      ]);
+    for (const reply of await both()) assertUnavailable(reply, 'a /v1/pets request');
+    await new Promise((resolve) => setTimeout(resolve, KEY_CACHE_EXPIRY_MS));
+    for (const reply of await both()) assertUnavailable(reply, 'a /v1/pets request needing the key lookup');
+    assertUnavailable(await call(instance!.url, '/readyz'), '/readyz');
+    const health = await call(instance!.url, '/healthz');
+    assert.equal(health.status, 200);
+  });
+
+  it('GET /v1/pets → 200 again without a restart once PostgreSQL is back, every acknowledged pet listed', async () => {
+    await postgres!.start();
+    await eventually('requests succeed after PostgreSQL starts', 20_000, async () => {
+      return (await call(instance!.url, '/v1/pets?limit=1', { key })).status === 200;
+    });
+    assert.equal((await call(instance!.url, '/readyz')).status, 200);
+    const after = await create(300);
+    assert.equal(after.status, 201);
+    acknowledge([after]);
+
+    const listed = new Set<number>();
+    let path: string | undefined = '/v1/pets?limit=100';
+    while (path !== undefined) {
+      const reply = await call(instance!.url, path, { key });
+      assert.equal(reply.status, 200);
+      for (const pet of JSON.parse(reply.body) as { id: number }[]) listed.add(pet.id);
+      path = nextLink(reply.headers);
+    }
+    const lost = acknowledged.filter((id) => !listed.has(id));
+    assert.deepEqual(lost, [], `all ${acknowledged.length} acknowledged pets are listed`);
+  });
+});

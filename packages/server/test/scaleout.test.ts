@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { call, createKey, type Instance, nextLink, settleAll, startInstance } from './scaleout-instance.ts';
+import { type PrivateRedis, privateRedis, privateRedisAvailable } from './scaleout-servers.ts';
+import { service } from './services.ts';
+
+// Three `petstore serve` processes share one fresh PostgreSQL database and one Redis. The server has no
+// setting for a Redis key prefix, so this suite runs its own redis-server rather than share (and never
+// flush) the common one; the database is created for the run and dropped after.
+const postgres = await service('postgres');
+const redisServer = privateRedisAvailable('scale-out suite');
+const skip = 'skip' in postgres ? postgres.skip : 'skip' in redisServer ? redisServer.skip : false;
+
+const BAN_THRESHOLD = 3;
+const PER_INSTANCE = 100;
+
+describe('scale-out: three instances on one PostgreSQL and one Redis', { skip }, () => {
+  const database = `petstore_test_${randomBytes(6).toString('hex')}`;
+  let admin: pg.Client | undefined;
+  let redis: PrivateRedis | undefined;
+  const instances: Instance[] = [];
+  let busyKey: string;
+  /** Free keys (60 a minute): one for the shared limit, one to be banned. */
+  let limitedKey: string;
+  let bannedKey: string;
+  const created: number[] = [];
+
+  before(async () => {
+    const url = 'url' in postgres ? postgres.url : '';
+    admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
+    const databaseUrl = new URL(url);
+    databaseUrl.pathname = `/${database}`;
+    redis = await privateRedis('binary' in redisServer ? redisServer.binary : '');
+    const env = {
+      DATABASE_URL: databaseUrl.href,
+      REDIS_URL: redis.url,
+      PETSTORE_BAN_THRESHOLD: String(BAN_THRESHOLD),
+    };
+    // Every process migrates the new database on start; the migration lock lets one of them apply it.
+    const busy = ['--plan', 'enterprise', '--per-minute', '100000', '--per-day', '1000000'];
+    const start = async () => {
+      instances.push(await startInstance(env));
+    };
+    const keys = Promise.all([createKey(env, busy), createKey(env), createKey(env)]);
+    await settleAll([keys, start(), start(), start()]);
+    [busyKey, limitedKey, bannedKey] = (await keys).map(({ key }) => key) as [string, string, string];
+  });
+
+  after(async () => {
+    await Promise.all(instances.map((instance) => instance.stop()));
+    await redis?.dispose();
+    if (admin) {
+      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+
+  const at = (i: number) => instances[i % instances.length]!.url;
+
+  it('POST /v1/pets → 201 with unique ids under 3×100 concurrent creates on all instances', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: PER_INSTANCE * instances.length }, (_, i) =>
+        call(at(i), '/v1/pets', {
+          method: 'POST',
+          key: busyKey,
+          body: { name: `pet ${i}`, categoryId: i % 7, status: 'available' },
+        }),
+      ),
+    );
+    const failed = replies.find((reply) => reply.status !== 201);
+    assert.equal(failed, undefined, `every create succeeds; got ${failed?.status} ${failed?.body}`);
+    created.push(...replies.map((reply) => Number(reply.json().id)));
+    assert.equal(new Set(created).size, created.length, 'every id is distinct');
+  });
+
+  it('GET /v1/pets → every pet exactly once, ascending, following rel="next" across instances', async () => {
+    assert.equal(created.length, PER_INSTANCE * instances.length, 'needs the pets of the previous test');
+    const seen: number[] = [];
+    let path: string | undefined = '/v1/pets?limit=37';
+    for (let page = 0; path !== undefined; page++) {
+      assert.ok(page < 20, 'paging ends');
+      const reply = await call(at(page), path, { key: busyKey });
+      assert.equal(reply.status, 200);
+      seen.push(...(JSON.parse(reply.body) as { id: number }[]).map((pet) => pet.id));
+      path = nextLink(reply.headers);
+    }
+    assert.deepEqual(
+      seen,
+      [...created].sort((a, b) => a - b),
+      'each pet once, in ascending id order',
+    );
+  });
+
+  it('GET /v1/pets → exactly 60 of 90 concurrent requests with one free key succeed across instances', async () => {
+    const key = limitedKey;
+    const replies = await Promise.all(
+      Array.from({ length: 90 }, (_, i) => call(at(i), '/v1/pets?limit=1', { key })),
+    );
+    const statuses = replies.map((reply) => reply.status);
+    assert.equal(statuses.filter((status) => status === 200).length, 60, 'the free plan allows 60 a minute');
+    assert.equal(statuses.filter((status) => status === 429).length, 30, 'the rest are refused');
+    for (const reply of replies.filter((r) => r.status === 429)) {
+      assert.match(String(reply.json().code), /^(rate_limited|temporarily_banned)$/);
+      assert.equal(reply.headers.get('x-ratelimit-remaining'), '0');
+    }
+  });
+
+  it('GET /v1/pets → 429 temporarily_banned on every instance after a ban made on one', async () => {
+    const key = bannedKey;
+    const [a, b, c] = instances.map((instance) => instance.url) as [string, string, string];
+    const allowed = await Promise.all(Array.from({ length: 60 }, () => call(a, '/v1/pets?limit=1', { key })));
+    assert.ok(allowed.every((reply) => reply.status === 200));
+    const codes: string[] = [];
+    for (let i = 0; i <= BAN_THRESHOLD; i++) {
+      codes.push(String((await call(a, '/v1/pets?limit=1', { key })).json().code));
+    }
+    assert.deepEqual(codes, [...Array(BAN_THRESHOLD).fill('rate_limited'), 'temporarily_banned']);
+    for (const base of [b, c, a]) {
+      const reply = await call(base, '/v1/pets?limit=1', { key });
+      assert.equal(reply.status, 429);
+      assert.equal(reply.json().code, 'temporarily_banned');
+      assert.ok(Number(reply.headers.get('retry-after')) > 60, 'the ban outlasts the minute window');
+    }
+  });
+});
