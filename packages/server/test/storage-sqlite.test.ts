@@ -59,6 +59,24 @@ describe('sqlite storage', () => {
     assert.equal(storage.changeToken(), after);
   });
 
+  it('changeToken → changes after a key change made through this connection', async () => {
+    const { storage } = fixture;
+    const key = await storage.createKey({
+      id: 'key_own',
+      digest: 'a'.repeat(64),
+      plan: 'free',
+      perMinute: null,
+      perDay: null,
+      label: null,
+      environment: 'test',
+      createdAt: 0,
+      expiresAt: null,
+    });
+    const before = storage.changeToken();
+    await storage.updateKeyPlan(key.id, 'pro', null, null);
+    assert.notEqual(storage.changeToken(), before);
+  });
+
   it('createPet → a batch whose commit fails rejects every create and leaves nothing', async () => {
     raw = new DatabaseSync(fixture.path, { enableForeignKeyConstraints: true });
     // A deferred foreign-key violation passes each statement and fails only at COMMIT.

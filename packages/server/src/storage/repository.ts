@@ -122,9 +122,21 @@ export interface Storage extends PetRepository, KeyRepository, IdempotencyReposi
   ping(): Promise<void>;
   /**
    * A number that changes whenever another connection or process has committed since the last call
-   * (SQLite `PRAGMA data_version`); lets callers keep caches exactly consistent. Postgres returns
+   * (SQLite `PRAGMA data_version`), or this one changed a key; lets callers keep caches exactly
+   * consistent (own pet creates are signalled by the create itself). Postgres returns
    * undefined (no cross-process signal; callers must not cache).
    */
   changeToken(): number | undefined;
+  /** Connection pool occupancy, for metrics; absent where there is no pool (SQLite: one connection). */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  /** Connections open. */
+  total: number;
+  /** Open connections not in use. */
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
 }

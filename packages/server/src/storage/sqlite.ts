@@ -36,6 +36,8 @@ export class SqliteStorage implements ReversibleStorage {
   readonly #db: SqliteDatabase;
   readonly #clock: Clock;
   readonly #writes: GroupCommit;
+  /** Key changes made through this connection, which data_version does not count. */
+  #keyWrites = 0;
 
   constructor(path: string, options: SqliteOptions = {}) {
     this.#clock = options.clock ?? systemClock;
@@ -55,8 +57,14 @@ export class SqliteStorage implements ReversibleStorage {
     this.#db.get('SELECT 1');
   }
 
+  /** data_version moves on other connections' commits; own key changes are added so caches see them. */
   changeToken(): number {
-    return Number(this.#db.get('PRAGMA data_version')!.data_version);
+    return Number(this.#db.get('PRAGMA data_version')!.data_version) + this.#keyWrites;
+  }
+
+  #keyWritten(changed: number): boolean {
+    if (changed > 0) this.#keyWrites++;
+    return changed > 0;
   }
 
   async close(): Promise<void> {
@@ -105,6 +113,7 @@ export class SqliteStorage implements ReversibleStorage {
       key.createdAt,
       key.expiresAt,
     );
+    this.#keyWrites++;
     return toApiKey(row!);
   }
 
@@ -123,7 +132,9 @@ export class SqliteStorage implements ReversibleStorage {
   }
 
   async revokeKey(id: string, at: number): Promise<boolean> {
-    return this.#db.run('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?', at, id) > 0;
+    return this.#keyWritten(
+      this.#db.run('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?', at, id),
+    );
   }
 
   async updateKeyPlan(
@@ -133,16 +144,16 @@ export class SqliteStorage implements ReversibleStorage {
     perDay: number | null,
   ): Promise<boolean> {
     const sql = 'UPDATE api_keys SET plan = ?, per_minute = ?, per_day = ? WHERE id = ?';
-    return this.#db.run(sql, plan, perMinute, perDay, id) > 0;
+    return this.#keyWritten(this.#db.run(sql, plan, perMinute, perDay, id));
   }
 
   async banKey(id: string, until: number): Promise<boolean> {
-    return this.#db.run('UPDATE api_keys SET banned_until = ? WHERE id = ?', until, id) > 0;
+    return this.#keyWritten(this.#db.run('UPDATE api_keys SET banned_until = ? WHERE id = ?', until, id));
   }
 
   async unbanKey(id: string, at: number): Promise<boolean> {
-    return (
-      this.#db.run('UPDATE api_keys SET banned_until = NULL, ban_lifted_at = ? WHERE id = ?', at, id) > 0
+    return this.#keyWritten(
+      this.#db.run('UPDATE api_keys SET banned_until = NULL, ban_lifted_at = ? WHERE id = ?', at, id),
     );
   }
 
