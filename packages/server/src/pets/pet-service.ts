@@ -1,15 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { NewPet, Pet, PetStatus, Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
-import { petJson } from './pet-json.ts';
+import { petJson, petsJson } from './pet-json.ts';
+import { type CachedPage, createReadCache } from './read-cache.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
 
-export interface PetPage {
-  pets: Pet[];
-  /** Id to continue after when more pets match, else undefined. */
-  nextAfter: bigint | undefined;
-}
+/** A page as sent: the serialised Pets body and the id to continue after when more pets match. */
+export type PetPage = CachedPage;
 
 export type CreateOutcome =
   | { kind: 'created'; pet: Pet; body: string }
@@ -24,7 +22,8 @@ export interface IdempotencyScope {
 
 export interface PetService {
   list(query: { status?: PetStatus; afterId?: bigint; limit: number }): Promise<PetPage>;
-  get(id: bigint): Promise<Pet | undefined>;
+  /** The pet's JSON, or undefined when no such pet exists. */
+  get(id: bigint): Promise<string | undefined>;
   create(pet: NewPet, idempotency?: IdempotencyScope): Promise<CreateOutcome>;
 }
 
@@ -44,6 +43,14 @@ export function createPetService(deps: {
   const ttl = deps.idempotencyTtlMs ?? IDEMPOTENCY_TTL_MS;
   /** Idempotency keys with a create running in this process: a concurrent duplicate gets 409. */
   const inFlight = new Set<string>();
+  const cache = createReadCache({
+    changeToken: () => storage.changeToken(),
+    pages: storage.kind === 'sqlite',
+  });
+  const created = (pet: Pet): CreateOutcome => {
+    cache.written();
+    return { kind: 'created', pet, body: petJson(pet) };
+  };
 
   const replayOrRefuse = (
     record: { requestHash: string; statusCode: number; responseBody: string },
@@ -55,19 +62,36 @@ export function createPetService(deps: {
 
   return {
     async list({ status, afterId, limit }) {
+      cache.sync();
+      const key = `${status ?? ''}|${afterId ?? ''}|${limit}`;
+      const cached = cache.getPage(key);
+      if (cached) return cached;
+      const generation = cache.generation();
       const rows = await storage.listPets({ status, afterId, limit: limit + 1 });
       const pets = rows.slice(0, limit);
-      const nextAfter = rows.length > limit ? pets[pets.length - 1]?.id : undefined;
-      return { pets, nextAfter };
+      const page = {
+        body: petsJson(pets),
+        nextAfter: rows.length > limit ? pets[pets.length - 1]?.id : undefined,
+      };
+      cache.putPage(key, page, generation);
+      return page;
     },
 
-    get: (id) => storage.getPet(id),
+    async get(id) {
+      const cached = cache.getPet(id);
+      if (cached !== undefined) return cached;
+      const pet = await storage.getPet(id);
+      if (!pet) return undefined;
+      const json = petJson(pet);
+      cache.putPet(id, json);
+      return json;
+    },
 
     async create(pet, idempotency) {
       if (!idempotency) {
         const result = await storage.createPet(pet);
         if (result.kind !== 'created') throw new Error('a create without an idempotency key cannot conflict');
-        return { kind: 'created', pet: result.pet, body: petJson(result.pet) };
+        return created(result.pet);
       }
       const hash = requestHash(pet);
       const scope = `${idempotency.apiKeyId}\u0000${idempotency.key}`;
@@ -87,7 +111,7 @@ export function createPetService(deps: {
           },
         });
         if (result.kind === 'idempotency_conflict') return replayOrRefuse(result.existing, hash);
-        return { kind: 'created', pet: result.pet, body: petJson(result.pet) };
+        return created(result.pet);
       } finally {
         inFlight.delete(scope);
       }

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
 import { parseInt64 } from '../json/int64.ts';
-import { petJson } from '../pets/pet-json.ts';
 import type { PetService } from '../pets/pet-service.ts';
 import type { Clock } from '../time/clock.ts';
 
@@ -39,7 +38,7 @@ export function registerGetPet(app: FastifyInstance, pets: PetService, clock: Cl
       });
     }
     const pet = await pets.get(id);
-    if (!pet) throw new ApiError('not_found', `pet ${id} does not exist`);
-    return reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(petJson(pet));
+    if (pet === undefined) throw new ApiError('not_found', `pet ${id} does not exist`);
+    return reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(pet);
   });
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
 import { decodeCursor, encodeCursor } from '../pets/cursor.ts';
-import { petsJson } from '../pets/pet-json.ts';
 import type { PetService } from '../pets/pet-service.ts';
 import type { PetStatus } from '../storage/repository.ts';
 import { queryReader } from '../validation/query.ts';
@@ -23,6 +22,6 @@ export function registerListPets(app: FastifyInstance, pets: PetService): void {
     const page = await pets.list({ status, afterId, limit });
     if (page.nextAfter !== undefined)
       reply.header('link', nextLink(limit, status, encodeCursor(page.nextAfter, status)));
-    return reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(petsJson(page.pets));
+    return reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(page.body);
   });
 }

@@ -1,0 +1,83 @@
+/**
+ * Serialised read results kept in memory, exactly consistent with what was acknowledged.
+ *
+ * Pets are immutable once created and ids only grow, so a page that is full and has a next page can
+ * never change: it is kept until evicted. The last page of a listing can grow; it is dropped whenever
+ * this process commits a create (before the 201 goes out) and whenever the storage's change token says
+ * another process committed. Single pets never change, so they are kept too (misses are not cached).
+ * Only a storage whose ids become visible in id order may use page caching (SQLite: one writer at a
+ * time); others pass `pages: false`.
+ */
+export interface CachedPage {
+  body: string;
+  nextAfter: bigint | undefined;
+}
+
+export interface ReadCacheOptions {
+  /** Changes when another process committed (SQLite data_version); undefined: no signal. */
+  changeToken: () => number | undefined;
+  pages: boolean;
+  maxPages?: number;
+  maxPets?: number;
+}
+
+export interface ReadCache {
+  /** Call once per read request before consulting the cache. */
+  sync(): void;
+  /** Call after this process committed a write, before acknowledging it. */
+  written(): void;
+  /** A token to pass back to putPage; a page read before a write must not be stored after it. */
+  generation(): number;
+  getPage(key: string): CachedPage | undefined;
+  putPage(key: string, page: CachedPage, generation: number): void;
+  getPet(id: bigint): string | undefined;
+  putPet(id: bigint, json: string): void;
+}
+
+function boundedSet<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  if (map.size >= max) {
+    const oldest = map.keys().next();
+    if (!oldest.done) map.delete(oldest.value);
+  }
+  map.set(key, value);
+}
+
+export function createReadCache(options: ReadCacheOptions): ReadCache {
+  const maxPages = options.maxPages ?? 20_000;
+  const maxPets = options.maxPets ?? 100_000;
+  const stablePages = new Map<string, CachedPage>();
+  const lastPages = new Map<string, CachedPage>();
+  const pets = new Map<bigint, string>();
+  let token = options.changeToken();
+  let generation = 0;
+
+  const dropGrowingPages = () => {
+    generation++;
+    lastPages.clear();
+  };
+
+  return {
+    sync() {
+      const current = options.changeToken();
+      if (current !== token) {
+        token = current;
+        dropGrowingPages();
+      }
+    },
+    written: dropGrowingPages,
+    generation: () => generation,
+    getPage(key) {
+      if (!options.pages) return undefined;
+      return stablePages.get(key) ?? lastPages.get(key);
+    },
+    putPage(key, page, pageGeneration) {
+      if (!options.pages || pageGeneration !== generation) return;
+      if (page.nextAfter !== undefined) boundedSet(stablePages, key, page, maxPages);
+      else boundedSet(lastPages, key, page, maxPages);
+    },
+    getPet: (id) => pets.get(id),
+    putPet(id, json) {
+      boundedSet(pets, id, json, maxPets);
+    },
+  };
+}
