@@ -2,13 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { parseJsonLossless } from '../json/int64.ts';
 
+/** Refuses malformed UTF-8 instead of silently replacing it with U+FFFD. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
  * The only body parser: application/json in UTF-8, integers kept exact. Other media types fall through
  * to Fastify's 415; a body that is not JSON is `invalid_json`.
  */
 export function installJsonBody(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1];
     if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
       done(
@@ -18,9 +21,9 @@ export function installJsonBody(app: FastifyInstance): void {
       return;
     }
     try {
-      done(null, parseJsonLossless(body as string));
+      done(null, parseJsonLossless(UTF8.decode(body as Buffer)));
     } catch {
-      done(new ApiError('invalid_json', 'the request body is not valid JSON'), undefined);
+      done(new ApiError('invalid_json', 'the request body is not valid JSON in UTF-8'), undefined);
     }
   });
 }

@@ -24,7 +24,9 @@ export function decodeCursor(cursor: string, status: PetStatus | undefined): big
   const invalid = (why: string) => new ApiError('invalid_cursor', `cursor ${why}`, { param: 'cursor' });
   if (cursor.length === 0 || cursor.length > 200 || !/^[A-Za-z0-9_-]+$/.test(cursor))
     throw invalid('is malformed');
-  const parts = Buffer.from(cursor, 'base64url').toString('utf8').split('.');
+  const bytes = Buffer.from(cursor, 'base64url');
+  if (bytes.toString('base64url') !== cursor) throw invalid('is malformed');
+  const parts = bytes.toString('utf8').split('.');
   if (parts.length !== 4) throw invalid('is malformed');
   const [version, filter, id, signature] = parts as [string, string, string, string];
   if (version !== VERSION || signature !== mac(`${version}.${filter}.${id}`)) {

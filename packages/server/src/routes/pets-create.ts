@@ -29,7 +29,8 @@ function readIdempotencyKey(header: string | string[] | undefined): string | und
 export function registerCreatePet(app: FastifyInstance, pets: PetService): void {
   app.post('/v1/pets', async (request, reply) => {
     if (request.body === undefined) {
-      if (request.headers['content-type'] === undefined && !request.headers['content-length']) {
+      const length = request.headers['content-length'];
+      if (request.headers['content-type'] === undefined && (length === undefined || length === '0')) {
         throw new ApiError('invalid_body', 'a JSON body with name and categoryId is required');
       }
       throw new ApiError('unsupported_media_type', 'the request body must be application/json');

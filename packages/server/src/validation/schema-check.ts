@@ -119,6 +119,7 @@ export function compileSchema(
       }
       case 'string': {
         if (typeof value !== 'string') return wrongType();
+        if (!value.isWellFormed()) return { path, message: `${label} contains a lone UTF-16 surrogate` };
         const length =
           node.minLength !== undefined || node.maxLength !== undefined ? codePointLength(value) : 0;
         if (node.minLength !== undefined && length < node.minLength) {
