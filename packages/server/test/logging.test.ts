@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.ts';
+import { generateKey } from '../src/auth/keys.ts';
+import { createRateLimiter } from '../src/ratelimit/limiter.ts';
+import { createMemoryStore } from '../src/ratelimit/memory-store.ts';
+import { openStorage } from '../src/storage/open-storage.ts';
+import type { Storage } from '../src/storage/repository.ts';
+import { FakeClock } from '../src/time/clock.ts';
+import { assertMatchesContract } from './openapi-validator.ts';
+
+/**
+ * The app with a pino logger at `trace` (everything it would ever log) writing into `lines`. No redaction
+ * is configured here: what the app logs must be free of secrets by itself. getPet of id 500 throws, so
+ * an unexpected failure (500) and its log line can be observed.
+ */
+async function loggedApp(lines: string[]) {
+  const dir = await mkdtemp(join(tmpdir(), 'petstore-logging-'));
+  const storage = await openStorage(join(dir, 'petstore.db'));
+  await storage.migrate();
+  const clock = new FakeClock(Date.UTC(2026, 10, 22, 12, 0, 0));
+  const limiter = createRateLimiter({ store: createMemoryStore(), clock });
+  const getPet: Storage['getPet'] = async (id) => {
+    if (id === 500n) throw new Error('database exploded at /var/lib/petstore/secret-path');
+    return storage.getPet(id);
+  };
+  const failing = new Proxy(storage, {
+    get(target, name) {
+      if (name === 'getPet') return getPet;
+      const value = Reflect.get(target, name, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const app = buildApp({
+    storage: failing,
+    limiter,
+    clock,
+    keyEnvironment: 'test',
+    logger: { level: 'trace', stream: { write: (line: string) => lines.push(line) } },
+  });
+  await app.ready();
+  const { secret, id, digest } = generateKey('test');
+  await storage.createKey({
+    id,
+    digest,
+    plan: 'business',
+    perMinute: null,
+    perDay: null,
+    label: null,
+    environment: 'test',
+    createdAt: clock.now(),
+    expiresAt: null,
+  });
+  const close = async () => {
+    await app.close();
+    await limiter.close();
+    await storage.close();
+    await rm(dir, { recursive: true, force: true });
+  };
+  return { app, secret, keyId: id, close };
+}
+
+async function send(
+  app: FastifyInstance,
+  method: string,
+  url: string,
+  authorization?: string,
+  body?: string,
+) {
+  const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await app.inject({ method: method as 'GET', url, headers, payload: body });
+  assertMatchesContract({
+    method,
+    path: url,
+    status: response.statusCode,
+    headers: response.headers as Record<string, string>,
+    body: response.body,
+  });
+  return response;
+}
+
+describe('request logging', () => {
+  const lines: string[] = [];
+  let fixture: Awaited<ReturnType<typeof loggedApp>>;
+  const unknownKey = generateKey('test').secret;
+  const garbageToken = 'my-very-secret-token-0123456789';
+
+  before(async () => {
+    fixture = await loggedApp(lines);
+    const { app, secret } = fixture;
+    const requests: [string, string, string | undefined, string?][] = [
+      ['GET', '/v1/pets', `Bearer ${secret}`],
+      ['POST', '/v1/pets', `Bearer ${secret}`, '{"name":"Rex","categoryId":1}'],
+      ['POST', '/v1/pets', `Bearer ${secret}`, '{"name":'],
+      ['GET', '/v1/pets/1', `Bearer ${secret}`],
+      ['GET', '/v1/pets/500', `Bearer ${secret}`],
+      ['GET', '/v1/pets', `Bearer ${unknownKey}`],
+      ['GET', '/v1/pets', `Bearer ${garbageToken}`],
+      ['GET', '/v1/pets/1', `Basic ${Buffer.from(`user:${garbageToken}`).toString('base64')}`],
+      ['GET', '/v1/pets', undefined],
+    ];
+    for (const [method, url, authorization, body] of requests)
+      await send(app, method, url, authorization, body);
+  });
+  after(() => fixture.close());
+
+  it('every /v1 request → one JSON log line with its reqId, method, url and status', async () => {
+    const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const requests = records.filter((record) => record.msg === 'request');
+    assert.equal(requests.length, 9);
+    for (const record of requests) {
+      assert.equal(typeof record.reqId, 'string');
+      assert.ok((record.reqId as string).length > 0);
+      assert.equal(typeof record.method, 'string');
+      assert.match(record.url as string, /^\/v1\/pets/);
+      assert.equal(typeof record.statusCode, 'number');
+    }
+    assert.deepEqual(
+      requests.map((record) => record.statusCode),
+      [200, 201, 400, 200, 500, 401, 401, 401, 401],
+    );
+    assert.equal(new Set(requests.map((record) => record.reqId)).size, 9, 'one reqId per request');
+    assert.equal(requests[0]!.keyId, fixture.keyId, 'the public key id is logged for a valid key');
+  });
+
+  it('every /v1 request → no API key secret and no Authorization header in any log line, for 401s and 500s too', async () => {
+    const all = lines.join('\n');
+    for (const secret of [
+      fixture.secret,
+      unknownKey,
+      garbageToken,
+      Buffer.from(`user:${garbageToken}`).toString('base64'),
+    ]) {
+      assert.equal(all.includes(secret), false, 'a secret was logged');
+    }
+    assert.doesNotMatch(all, /authorization/i);
+    assert.doesNotMatch(all, /Bearer /);
+  });
+
+  it('GET /v1/pets/{petId} → 500 logged with its error under the response requestId; the body holds no internals', async () => {
+    const response = await send(fixture.app, 'GET', '/v1/pets/500', `Bearer ${fixture.secret}`);
+    assert.equal(response.statusCode, 500);
+    const body = JSON.parse(response.body) as { code: string; message: string; requestId: string };
+    assert.equal(body.code, 'internal_error');
+    assert.doesNotMatch(response.body, /exploded|secret-path|Error:/);
+    const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const failure = records.find(
+      (record) => record.msg === 'request failed' && record.reqId === body.requestId,
+    );
+    assert.ok(failure, 'the failure is logged under the request id');
+    assert.match(JSON.stringify(failure.err), /exploded/);
+    assert.equal(response.headers['x-request-id'], body.requestId);
+  });
+
+  it('GET /v1/pets → the client X-Request-Id is the reqId of its log line', async () => {
+    const response = await fixture.app.inject({
+      url: '/v1/pets',
+      headers: { authorization: `Bearer ${fixture.secret}`, 'x-request-id': 'trace-me-42' },
+    });
+    assert.equal(response.statusCode, 200);
+    const record = lines.map((line) => JSON.parse(line)).find((r) => r.reqId === 'trace-me-42');
+    assert.equal(record?.msg, 'request');
+  });
+});

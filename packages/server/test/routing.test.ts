@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { makeTestApp, type TestApp } from './harness.ts';
+import { assertUnknownRouteResponse } from './openapi-validator.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('routing', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await makeTestApp();
+  });
+  after(() => app.close());
+
+  /** A request to something that is no operation of the contract, checked as an unknown route. */
+  async function unknownRoute(method: string, url: string) {
+    const response = await app.request({ method, url, unchecked: true });
+    assertUnknownRouteResponse({ method, path: url, ...response });
+    return response;
+  }
+
+  for (const url of [
+    '/nope',
+    '/v1/categories',
+    '/v1/categories/1',
+    '/v1/store/orders/1',
+    '/v1/pets/1/tags',
+    '/V1/pets',
+    '/v1',
+    '/',
+  ]) {
+    it(`GET ${url} → 404 not_found Error body when no route has this path`, async () => {
+      const response = await unknownRoute('GET', url);
+      assert.match(response.headers['content-type']!, /^application\/json/);
+    });
+  }
+
+  it('GET /v1/categories → 401 (not 404) without a key: /v1 is authenticated before routing', async () => {
+    const response = await app.request({ url: '/v1/categories', key: null, unchecked: true });
+    assert.equal(response.status, 401);
+    assert.equal(response.headers['www-authenticate'], 'Bearer');
+    assert.equal((response.json() as { code: string }).code, 'unauthorized');
+  });
+
+  it('GET /nope → 404 without a key: paths outside /v1 are not authenticated', async () => {
+    const response = await app.request({ url: '/nope', key: null, unchecked: true });
+    assert.equal(response.status, 404);
+  });
+
+  const notAllowed: [string, string, string][] = [
+    ['DELETE', '/v1/pets', 'GET, POST, HEAD'],
+    ['PUT', '/v1/pets', 'GET, POST, HEAD'],
+    ['PATCH', '/v1/pets', 'GET, POST, HEAD'],
+    ['PUT', '/v1/pets/1', 'GET, HEAD'],
+    ['DELETE', '/v1/pets/1', 'GET, HEAD'],
+    ['POST', '/v1/pets/1', 'GET, HEAD'],
+    ['POST', '/v1/store/orders', 'GET, HEAD'],
+    ['DELETE', '/v1/openapi.json', 'GET, HEAD'],
+  ];
+  for (const [method, url, allow] of notAllowed) {
+    it(`${method} ${url} → 405 method_not_allowed with Allow: ${allow}`, async () => {
+      const response = await unknownRoute(method, url);
+      assert.equal(response.headers.allow, allow);
+    });
+  }
+
+  it('PUT /v1/pets/1 → 405 sends no pet and creates none', async () => {
+    const before = await app.storage.countPets();
+    await unknownRoute('PUT', '/v1/pets/1');
+    await app.request({ method: 'DELETE', url: '/v1/pets', unchecked: true });
+    assert.equal(await app.storage.countPets(), before);
+  });
+
+  for (const id of ['abc-123', 'req:1.2_3', 'A'.repeat(128), '0']) {
+    it(`GET /v1/pets → X-Request-Id ${id.slice(0, 12)} echoed in the header and in error bodies`, async () => {
+      const ok = await app.request({ url: '/v1/pets', headers: { 'x-request-id': id } });
+      assert.equal(ok.headers['x-request-id'], id);
+      const error = await app.request({ url: '/v1/pets?limit=0', headers: { 'x-request-id': id } });
+      assert.equal(error.headers['x-request-id'], id);
+      assert.equal((error.json() as { requestId: string }).requestId, id);
+    });
+  }
+
+  for (const [why, id] of [
+    ['empty', ''],
+    ['129 characters', 'A'.repeat(129)],
+    ['a space', 'a b'],
+    ['a slash', 'a/b'],
+    ['a comma', 'a,b'],
+    ['non-ASCII', 'ünï'],
+    ['a CRLF-looking escape', 'a%0d%0ab'],
+  ]) {
+    it(`GET /v1/pets → a generated X-Request-Id when the client's has ${why}`, async () => {
+      const response = await app.request({ url: '/v1/pets?limit=0', headers: { 'x-request-id': id! } });
+      const sent = response.headers['x-request-id']!;
+      assert.match(sent, UUID);
+      assert.equal((response.json() as { requestId: string }).requestId, sent);
+    });
+  }
+
+  it('GET /v1/pets → a new generated X-Request-Id on every request without one', async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 5; i++) ids.add((await app.request({ url: '/v1/pets' })).headers['x-request-id']!);
+    assert.equal(ids.size, 5);
+    for (const id of ids) assert.match(id, UUID);
+  });
+
+  it('GET /nope → the 404 carries an X-Request-Id too', async () => {
+    const response = await unknownRoute('GET', '/nope');
+    assert.match(response.headers['x-request-id']!, UUID);
+  });
+
+  // The router would refuse these before any hook ran; they must still get the catalogue's 400.
+  const frameworkErrors = [
+    ['/v1/pets/%ZZ', 'the path has invalid percent-encoding'],
+    ['/v1/pets/%C3%28', 'the path percent-encodes invalid UTF-8'],
+    [`/v1/pets/${'1'.repeat(101)}`, 'petId is longer than 100 characters'],
+  ];
+  for (const [url, why] of frameworkErrors) {
+    it(`GET ${url!.slice(0, 24)} → 400 invalid_parameter Error body when ${why}`, async () => {
+      const response = await app.request({ url: url! });
+      assert.equal(response.status, 400);
+      assert.equal((response.json() as { code: string }).code, 'invalid_parameter');
+      assert.ok(response.headers['x-request-id']);
+      assert.ok(response.headers['x-ratelimit-limit']);
+      assert.ok(response.headers.deprecation);
+      const anonymous = await app.request({ url: url!, key: null });
+      assert.equal(anonymous.status, 401);
+    });
+  }
+});
