@@ -1,4 +1,5 @@
-import { closeOnSignals, loadConfig, startServer } from '@petstore/server';
+import cluster from 'node:cluster';
+import { closeOnSignals, loadConfig, runPrimary, startServer, WORKER_SLOT_ENV } from '@petstore/server';
 import { parseCommand } from './usage.ts';
 
 const HELP = `petstore serve [--port N] [--host H] [--database URL] [--redis URL] [--workers N]
@@ -8,7 +9,8 @@ Serves the Pet Store API. Flags win over the environment.
 --host H         address to bind (HOST, default 127.0.0.1; 0.0.0.0 in containers)
 --database URL   postgres://… or a SQLite file path (DATABASE_URL, default ./data/petstore.db)
 --redis URL      redis://… for rate-limit state shared by instances (REDIS_URL; default in-process)
---workers N      processes on this machine sharing the port (PETSTORE_WORKERS, default 1)`;
+--workers N      processes on this machine sharing the port (PETSTORE_WORKERS, default 1); without
+                 REDIS_URL each worker counts rate limits on its own`;
 
 export async function runServe(args: string[]): Promise<number> {
   const parsed = parseCommand(
@@ -25,7 +27,14 @@ export async function runServe(args: string[]): Promise<number> {
   if (!parsed) return 0;
   const { port, host, database, redis, workers } = parsed.values as Record<string, string | undefined>;
   const config = loadConfig(process.env, { port, host, database, redis, workers });
-  const server = await startServer(config);
+  if (cluster.isPrimary && config.workers > 1) {
+    await runPrimary(config);
+    return 0;
+  }
+  const server = await startServer(
+    config,
+    cluster.isWorker ? { migrate: false, workerSlot: process.env[WORKER_SLOT_ENV] } : {},
+  );
   closeOnSignals(server);
   return 0;
 }

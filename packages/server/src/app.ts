@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { createAuthenticator } from './auth/authenticator.ts';
 import type { KeyEnvironment } from './auth/keys.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installGuard } from './http/guard.ts';
 import { installJsonBody } from './http/json-body.ts';
 import { installNotFound } from './http/not-found.ts';
+import type { Family } from './metrics/exposition.ts';
+import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { createPetService } from './pets/pet-service.ts';
 import type { RateLimiter } from './ratelimit/limiter.ts';
+import { registerDocs } from './routes/docs.ts';
 import { registerHealth } from './routes/health.ts';
+import { registerMetrics } from './routes/metrics.ts';
 import { registerOpenapi } from './routes/openapi.ts';
 import { DEPRECATION_HEADERS, isGetPetPath, registerGetPet } from './routes/pets-get.ts';
 import { registerCreatePet } from './routes/pets-create.ts';
@@ -26,6 +30,10 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Honour X-Forwarded-For from these proxies (see Fastify's trustProxy). */
   trustProxy?: FastifyServerOptions['trustProxy'];
+  /** This process's metrics; by default the app makes its own. */
+  metrics?: Metrics;
+  /** What /metrics reports; by default this process's metrics (a cluster worker reports every worker's). */
+  gatherMetrics?: () => Promise<Family[]>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -38,14 +46,37 @@ const ROUTES = [
   { pattern: /^\/(healthz|readyz|metrics|docs)$/, methods: ['GET'] },
 ];
 
+/**
+ * A path whose percent-escapes do not decode (`/v1/pets/%ZZ`) would be refused by the router before
+ * any hook runs; escaping its `%` lets it through auth, rate limiting and the route's own 400.
+ */
+function escapeUndecodablePath(request: { url?: string }): string {
+  const url = request.url ?? '/';
+  const queryAt = url.indexOf('?');
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  if (!path.includes('%')) return url;
+  try {
+    decodeURIComponent(path);
+    return url;
+  } catch {
+    return path.replaceAll('%', '%25') + (queryAt === -1 ? '' : url.slice(queryAt));
+  }
+}
+
 /** Builds the application; it never listens (server.ts does). */
 export function buildApp(deps: AppDeps): FastifyInstance {
   const app = Fastify({
     logger: deps.logger ?? false,
-    disableRequestLogging: true,
+    // One line per request is written by the onResponse hook below instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    // Ids of any length reach the route, which answers 400 for non-int64 ones (not a bare 414).
+    routerOptions: { maxParamLength: 2048 },
+    rewriteUrl: escapeUndecodablePath,
     bodyLimit: 64 * 1024,
     trustProxy: deps.trustProxy ?? false,
-    return503OnClosing: true,
+    // While closing, requests still arriving on open connections are served (with Connection: close)
+    // rather than refused: the database stays open until the server has closed.
+    return503OnClosing: false,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -59,12 +90,15 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     changeToken: () => deps.storage.changeToken(),
   });
   const pets = createPetService({ storage: deps.storage, clock: deps.clock });
+  const metrics = deps.metrics ?? createMetrics({ storage: deps.storage, limiter: deps.limiter });
+  app.addHook('onClose', async () => metrics.close());
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (isGetPetPath(request.url)) reply.headers(DEPRECATION_HEADERS);
   });
   app.addHook('onResponse', async (request, reply) => {
+    metrics.observeResponse(request, reply);
     request.log.info(
       {
         method: request.method,
@@ -79,7 +113,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   installJsonBody(app);
   installErrorHandler(app);
-  installGuard(app, { authenticator, limiter: deps.limiter, keys: deps.storage });
+  installGuard(app, { authenticator, limiter: metrics.instrumentLimiter(deps.limiter), keys: deps.storage });
   installNotFound(app, ROUTES);
 
   registerListPets(app, pets);
@@ -87,6 +121,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   registerGetPet(app, pets, deps.clock);
   registerStoreOrders(app);
   registerOpenapi(app);
+  registerDocs(app);
   registerHealth(app, { storage: deps.storage, limiter: deps.limiter });
+  registerMetrics(app, deps.gatherMetrics ?? (async () => metrics.families()));
   return app;
 }

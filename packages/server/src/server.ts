@@ -1,11 +1,18 @@
+import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { type Config, keyEnvironmentOf } from './config.ts';
+import { workerMetrics } from './metrics/cluster-metrics.ts';
+import { createMetrics } from './metrics/metrics.ts';
 import { createLimiterFromConfig } from './ratelimit/from-config.ts';
 import { describeDatabase, openStorage } from './storage/open-storage.ts';
 import { systemClock } from './time/clock.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60_000;
+/** A graceful shutdown taking longer than this is abandoned and the process exits with status 1. */
+export const SHUTDOWN_TIMEOUT_MS = 10_000;
+/** While closing, connections that finished their last response are closed this often. */
+const IDLE_REAP_INTERVAL_MS = 100;
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -14,16 +21,29 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  /** Apply pending migrations before listening (default true; a cluster's primary does it for its workers). */
+  migrate?: boolean;
+  /** Set in a cluster worker: its slot, logged on every line and labelling its metrics. */
+  workerSlot?: string;
+}
+
 /** Config → dependencies → app → listen. Migrations run first, so a fresh database just works. */
-export async function startServer(config: Config): Promise<RunningServer> {
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const clock = systemClock;
+  const { workerSlot } = options;
   const logger = {
     level: config.logLevel,
     redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
+    ...(workerSlot === undefined
+      ? {}
+      : { base: { pid: process.pid, hostname: hostname(), worker: workerSlot } }),
   };
   const storage = await openStorage(config.databaseUrl);
-  await storage.migrate();
+  if (options.migrate ?? true) await storage.migrate();
   const limiter = createLimiterFromConfig(config, clock);
+  const metrics = createMetrics({ storage, limiter: limiter.limiter });
+  const cluster = workerSlot === undefined ? undefined : workerMetrics(workerSlot, metrics.families);
   const app = buildApp({
     storage,
     limiter: limiter.limiter,
@@ -31,6 +51,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     keyEnvironment: keyEnvironmentOf(config.environment),
     logger,
     trustProxy: config.trustProxy,
+    metrics,
+    gatherMetrics: cluster?.gather,
   });
   limiter.attachLogger(app.log);
 
@@ -60,7 +82,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const close = () => {
     closing ??= (async () => {
       clearInterval(purgeTimer);
-      await app.close();
+      // Keep-alive connections would hold the close open until they time out: close each one as
+      // soon as its in-flight request has been answered.
+      const reaper = setInterval(() => app.server.closeIdleConnections(), IDLE_REAP_INTERVAL_MS);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(reaper);
+      }
+      cluster?.close();
       await limiter.limiter.close();
       await storage.close();
     })();
@@ -69,18 +99,32 @@ export async function startServer(config: Config): Promise<RunningServer> {
   return { app, url, close };
 }
 
-/** SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the database, exit. */
-export function closeOnSignals(server: RunningServer): void {
+/**
+ * SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the database, exit 0. A signal
+ * repeated meanwhile (a terminal's Ctrl-C reaching a cluster's workers and their primary) changes
+ * nothing; a shutdown still running after SHUTDOWN_TIMEOUT_MS exits 1.
+ */
+export function closeOnSignals(server: RunningServer, timeoutMs = SHUTDOWN_TIMEOUT_MS): void {
+  let stopping = false;
   const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     server.app.log.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      server.app.log.error({ timeoutMs }, 'shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, timeoutMs).unref();
     server.close().then(
-      () => process.exit(0),
+      () => {
+        server.app.log.info('shut down');
+        process.exit(0);
+      },
       (error) => {
         server.app.log.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 }

@@ -5,6 +5,11 @@ import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { Storage } from '../storage/repository.ts';
 
 const PING_TIMEOUT_MS = 2000;
+/**
+ * Readiness asks the limiter store itself: its failover notices a store that died while no /v1 request
+ * came, and probes it again after an outage, so an instance taken out of rotation can come back.
+ */
+const STORE_PROBE = { bucket: 'readiness-probe', perMinute: 1_000_000_000, perDay: 1_000_000_000 };
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -16,6 +21,12 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /** /healthz: the process is alive. /readyz: the database answers and the limiter store is in use. */
 export function registerHealth(app: FastifyInstance, deps: { storage: Storage; limiter: RateLimiter }): void {
+  // From the start of a graceful shutdown, so a load balancer still asking stops sending traffic here.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+
   app.get('/healthz', async (_request, reply) =>
     reply
       .header('content-type', JSON_CONTENT_TYPE)
@@ -25,6 +36,9 @@ export function registerHealth(app: FastifyInstance, deps: { storage: Storage; l
 
   app.get('/readyz', async (request, reply) => {
     reply.header('cache-control', 'no-store');
+    if (closing)
+      return sendError(request, reply, new ApiError('service_unavailable', 'not ready: shutting down'));
+    await deps.limiter.check(STORE_PROBE);
     const limiter = deps.limiter.status();
     let database = 'ok';
     try {

@@ -1,0 +1,40 @@
+# The Pet Store API. Node.js 24 runs the TypeScript sources directly (type stripping): no build step.
+#   docker build -t petstore .
+#   docker run --rm -p 8080:8080 -v petstore-data:/data petstore
+# With PostgreSQL and Redis: DATABASE_URL=postgres://… REDIS_URL=redis://… (see compose.yaml and
+# docs/operations.md).
+
+FROM node:24-slim AS dependencies
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY packages/server/package.json packages/server/
+COPY packages/cli/package.json packages/cli/
+# Runtime dependencies only: the image's own Node.js 24 replaces the `node` dev dependency that pins it
+# for development.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+FROM node:24-slim
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    DATABASE_URL=/data/petstore.db
+WORKDIR /app
+COPY --from=dependencies /app/node_modules ./node_modules
+COPY package.json package-lock.json ./
+COPY openapi/petstore.yaml openapi/
+COPY packages/server/package.json packages/server/
+COPY packages/server/src packages/server/src
+COPY packages/cli/package.json packages/cli/
+COPY packages/cli/bin packages/cli/bin
+COPY packages/cli/src packages/cli/src
+# The embedded SQLite database lives in a volume owned by the unprivileged user.
+RUN mkdir /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 8080
+# Liveness only; orchestrators should use GET /readyz for readiness (see docs/operations.md).
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# SIGTERM drains in-flight requests and closes the database (at most 10 s): give it longer than that.
+STOPSIGNAL SIGTERM
+CMD ["node", "packages/cli/src/main.ts", "serve"]

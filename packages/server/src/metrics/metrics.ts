@@ -1,0 +1,78 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimiter } from '../ratelimit/limiter.ts';
+import type { Storage } from '../storage/repository.ts';
+import { type Family, formatLabels } from './exposition.ts';
+import { createHttpMetrics, type HttpMetrics } from './http-metrics.ts';
+import { createProcessMetrics } from './process-metrics.ts';
+
+export interface MetricsDeps {
+  storage: Pick<Storage, 'poolStats'>;
+  limiter: Pick<RateLimiter, 'status'>;
+}
+
+export interface Metrics {
+  readonly http: HttpMetrics;
+  /** Called from the app's onResponse hook: counts the request, its duration and created pets. */
+  observeResponse(request: FastifyRequest, reply: FastifyReply): void;
+  /** The limiter, counting the refusals and bans it decides. */
+  instrumentLimiter(limiter: RateLimiter): RateLimiter;
+  /** Everything this process knows, read now. */
+  families(): Family[];
+  close(): void;
+}
+
+export function createMetrics(deps: MetricsDeps): Metrics {
+  const http = createHttpMetrics();
+  const processMetrics = createProcessMetrics();
+
+  const dependencyFamilies = (): Family[] => {
+    const families: Family[] = [
+      {
+        name: 'petstore_rate_limit_store_degraded',
+        help: '1 while the rate-limit store does not answer and the in-process fallback limits instead, else 0.',
+        type: 'gauge',
+        samples: [{ suffix: '', labels: '', value: deps.limiter.status().degraded ? 1 : 0 }],
+      },
+    ];
+    const pool = deps.storage.poolStats?.();
+    if (pool) {
+      families.push({
+        name: 'petstore_db_pool_connections',
+        help: 'PostgreSQL pool: connections open (total), of which idle, and queries waiting for one (waiting).',
+        type: 'gauge',
+        samples: (['total', 'idle', 'waiting'] as const).map((state) => ({
+          suffix: '',
+          labels: formatLabels({ state }),
+          value: pool[state],
+        })),
+      });
+    }
+    return families;
+  };
+
+  return {
+    http,
+    observeResponse(request, reply) {
+      const route = request.routeOptions.url;
+      const status = reply.statusCode;
+      http.observe(route, request.method, status, reply.elapsedTime);
+      if (status === 201 && route === '/v1/pets' && !reply.hasHeader('idempotent-replayed'))
+        http.petCreated();
+    },
+    instrumentLimiter(limiter) {
+      return {
+        async check(subject) {
+          const decision = await limiter.check(subject);
+          if (!decision.allowed) http.refused(decision.reason ?? 'rate_limited');
+          if (decision.bannedNow) http.banned();
+          return decision;
+        },
+        unban: (bucket) => limiter.unban(bucket),
+        status: () => limiter.status(),
+        close: () => limiter.close(),
+      };
+    },
+    families: () => [...http.families(), ...dependencyFamilies(), ...processMetrics.families()],
+    close: () => processMetrics.close(),
+  };
+}
