@@ -39,11 +39,12 @@ export class GroupCommit {
     return new Promise((resolve, reject) => {
       this.#queue.push({ pet, options, resolve, reject });
       if (this.#queue.length >= this.#maxBatch) this.flush();
-      else
-        this.#timer ??= setImmediate(() => {
+      else if (this.#timer === undefined) {
+        this.#timer = setImmediate(() => {
           this.#timer = undefined;
           this.flush();
         });
+      }
     });
   }
 
