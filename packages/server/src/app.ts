@@ -93,11 +93,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const metrics = deps.metrics ?? createMetrics({ storage: deps.storage, limiter: deps.limiter });
   app.addHook('onClose', async () => metrics.close());
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Synchronous hooks take Fastify's callback form: no promise per request on the hot path.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     if (isGetPetPath(request.url)) reply.headers(DEPRECATION_HEADERS);
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.observeResponse(request, reply);
     request.log.info(
       {
@@ -109,6 +111,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       },
       'request',
     );
+    done();
   });
 
   installJsonBody(app);

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, keyEnvironmentOf } from './config.ts';
 import { workerMetrics } from './metrics/cluster-metrics.ts';
@@ -13,6 +14,39 @@ const PURGE_INTERVAL_MS = 60 * 60_000;
 export const SHUTDOWN_TIMEOUT_MS = 10_000;
 /** While closing, connections that finished their last response are closed this often. */
 const IDLE_REAP_INTERVAL_MS = 100;
+/**
+ * Log lines are written in batches of at least this many bytes, and at least this often. Kept well
+ * under PIPE_BUF (4096) so that a batch, which may overshoot by one line, still reaches a pipe shared
+ * by several workers in one atomic write.
+ */
+const LOG_BUFFER_BYTES = 2048;
+const LOG_FLUSH_INTERVAL_MS = 250;
+
+/**
+ * A write to standard output per log line costs as much as answering the request; buffering lines
+ * into larger writes removes most of that. At most LOG_FLUSH_INTERVAL_MS of lines wait, and everything
+ * is flushed synchronously on shutdown and at exit.
+ */
+function bufferedStdout() {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES });
+  const timer = setInterval(() => destination.flush(), LOG_FLUSH_INTERVAL_MS).unref();
+  const flushNow = () => {
+    try {
+      destination.flushSync();
+    } catch {
+      // Nothing more can be done about a log that cannot be written at exit.
+    }
+  };
+  process.once('exit', flushNow);
+  return {
+    destination,
+    flushNow,
+    close() {
+      clearInterval(timer);
+      flushNow();
+    },
+  };
+}
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -32,8 +66,10 @@ export interface StartOptions {
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const clock = systemClock;
   const { workerSlot } = options;
+  const log = bufferedStdout();
   const logger = {
     level: config.logLevel,
+    stream: log.destination,
     redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
     ...(workerSlot === undefined
       ? {}
@@ -41,7 +77,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   };
   const storage = await openStorage(config.databaseUrl);
   if (options.migrate ?? true) await storage.migrate();
-  const limiter = createLimiterFromConfig(config, clock);
+  const limiter = await createLimiterFromConfig(config, clock);
   const metrics = createMetrics({ storage, limiter: limiter.limiter });
   const cluster = workerSlot === undefined ? undefined : workerMetrics(workerSlot, metrics.families);
   const app = buildApp({
@@ -77,6 +113,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     },
     'petstore listening',
   );
+  log.flushNow();
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -93,6 +130,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       cluster?.close();
       await limiter.limiter.close();
       await storage.close();
+      log.close();
     })();
     return closing;
   };

@@ -91,6 +91,8 @@ export async function makeTestApp(
       payload = typeof req.body === 'string' ? req.body : toJson(req.body);
       headers['content-type'] ??= 'application/json';
     }
+    // A request from a socket starts a new event-loop turn; inject would otherwise run in the caller's.
+    await new Promise((resolve) => setImmediate(resolve));
     const response = await app.inject({
       method: (req.method ?? 'GET') as 'GET',
       url: req.url,

@@ -153,13 +153,12 @@ describe('petstore serve --workers 2 on SQLite', () => {
       assert.equal(answer.status, 201, answer.body);
       created.push(JSON.parse(answer.body).id);
     }
-    await served.waitFor((e) => e.msg === 'request' && e.statusCode === 201, 'request lines', from);
-    const pids = new Set(
-      served.entries
-        .slice(from)
-        .filter((e) => e.msg === 'request' && e.statusCode === 201)
-        .map((e) => e.pid),
-    );
+    // Log lines are written in batches (at least every 250 ms): wait for all ten.
+    const createdLines = () =>
+      served.entries.slice(from).filter((e) => e.msg === 'request' && e.statusCode === 201);
+    const deadline = Date.now() + 5_000;
+    while (createdLines().length < 10 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const pids = new Set(createdLines().map((e) => e.pid));
     assert.equal(pids.size, 2, `201s served by ${[...pids].join(', ')}`);
 
     for (let i = 0; i < 4; i++) {

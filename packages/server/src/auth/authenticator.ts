@@ -41,17 +41,24 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     return token !== undefined || now - entry.loadedAt < ttlMs;
   };
 
-  const lookup = async (digest: string, now: number): Promise<ApiKeyRecord | undefined> => {
+  /** Cached by the presented token, so a hit costs a Map lookup rather than a SHA-256. */
+  const lookup = async (secret: string, now: number): Promise<ApiKeyRecord | undefined> => {
     const current = changeToken();
     if (current !== token) {
       cache.clear();
       token = current;
     }
-    const cached = cache.get(digest);
+    const cached = cache.get(secret);
     if (fresh(cached, now)) return cached.record;
-    const record = await keys.findKeyByDigest(digest);
+    const digest = digestKey(secret);
+    const found = await keys.findKeyByDigest(digest);
+    // The lookup is by digest; comparing digests again in constant time keeps the check explicit.
+    const record =
+      found && timingSafeEqual(Buffer.from(found.digest, 'hex'), Buffer.from(digest, 'hex'))
+        ? found
+        : undefined;
     if (cache.size >= maxEntries) cache.clear();
-    cache.set(digest, { record, loadedAt: now });
+    cache.set(secret, { record, loadedAt: now });
     return record;
   };
 
@@ -59,11 +66,9 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     async authenticate(header) {
       const secret = bearerToken(header);
       if (secret === undefined || keyEnvironment(secret) !== environment) return undefined;
-      const digest = digestKey(secret);
       const now = clock.now();
-      const record = await lookup(digest, now);
+      const record = await lookup(secret, now);
       if (!record) return undefined;
-      if (!timingSafeEqual(Buffer.from(record.digest, 'hex'), Buffer.from(digest, 'hex'))) return undefined;
       if (record.revokedAt !== null && record.revokedAt <= now) return undefined;
       if (record.expiresAt !== null && record.expiresAt <= now) return undefined;
       return record;

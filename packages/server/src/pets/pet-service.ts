@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { NewPet, Pet, PetStatus, Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
+import { encodeCursor } from './cursor.ts';
 import { petJson, petsJson } from './pet-json.ts';
 import { type CachedPage, createReadCache } from './read-cache.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
 
-/** A page as sent: the serialised Pets body and the id to continue after when more pets match. */
+/** A page as sent: the serialised Pets body and the cursor of the next page when more pets match. */
 export type PetPage = CachedPage;
 
 export type CreateOutcome =
@@ -69,10 +70,8 @@ export function createPetService(deps: {
       const generation = cache.generation();
       const rows = await storage.listPets({ status, afterId, limit: limit + 1 });
       const pets = rows.slice(0, limit);
-      const page = {
-        body: petsJson(pets),
-        nextAfter: rows.length > limit ? pets[pets.length - 1]?.id : undefined,
-      };
+      const last = rows.length > limit ? pets[pets.length - 1] : undefined;
+      const page = { body: petsJson(pets), nextCursor: last && encodeCursor(last.id, status) };
       cache.putPage(key, page, generation);
       return page;
     },

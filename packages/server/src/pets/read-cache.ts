@@ -10,7 +10,8 @@
  */
 export interface CachedPage {
   body: string;
-  nextAfter: bigint | undefined;
+  /** Opaque cursor of the next page when more pets match, else undefined. */
+  nextCursor: string | undefined;
 }
 
 export interface ReadCacheOptions {
@@ -72,7 +73,7 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
     },
     putPage(key, page, pageGeneration) {
       if (!options.pages || pageGeneration !== generation) return;
-      if (page.nextAfter !== undefined) boundedSet(stablePages, key, page, maxPages);
+      if (page.nextCursor !== undefined) boundedSet(stablePages, key, page, maxPages);
       else boundedSet(lastPages, key, page, maxPages);
     },
     getPet: (id) => pets.get(id),

@@ -34,7 +34,9 @@ export function createFailoverStore(options: FailoverOptions): FailoverStore {
     const isProbe = degraded;
     if (isProbe) probing = true;
     try {
-      const outcome = await withTimeout(primary.consume(input), timeoutMs);
+      const outcome = await (primary.name === 'memory'
+        ? primary.consume(input)
+        : withTimeout(primary.consume(input), timeoutMs));
       if (degraded) {
         degraded = false;
         options.onStoreRecovered();

@@ -2,7 +2,6 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../time/clock.ts';
 import { createRateLimiter, type RateLimiter } from './limiter.ts';
 import { createMemoryStore } from './memory-store.ts';
-import { createRedisStore } from './redis-store.ts';
 
 export interface LimiterLogger {
   warn(obj: object, msg: string): void;
@@ -16,13 +15,17 @@ export interface ConfiguredLimiter {
 }
 
 /** Redis when configured (limits shared by every instance), otherwise this process's memory. */
-export function createLimiterFromConfig(
+export async function createLimiterFromConfig(
   config: Pick<Config, 'redisUrl' | 'banThreshold' | 'banDurationMs'>,
   clock: Clock,
-): ConfiguredLimiter {
+): Promise<ConfiguredLimiter> {
   let log: LimiterLogger | undefined;
+  // Loaded on demand: a single process without Redis never pays for the client at start-up.
+  const store = config.redisUrl
+    ? (await import('./redis-store.ts')).createRedisStore({ url: config.redisUrl })
+    : createMemoryStore();
   const limiter = createRateLimiter({
-    store: config.redisUrl ? createRedisStore({ url: config.redisUrl }) : createMemoryStore(),
+    store,
     clock,
     banThreshold: config.banThreshold,
     banDurationMs: config.banDurationMs,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
-import { decodeCursor, encodeCursor } from '../pets/cursor.ts';
+import { decodeCursor } from '../pets/cursor.ts';
 import type { PetService } from '../pets/pet-service.ts';
 import type { PetStatus } from '../storage/repository.ts';
 import { queryReader } from '../validation/query.ts';
@@ -20,8 +20,7 @@ export function registerListPets(app: FastifyInstance, pets: PetService): void {
     const limit = Number(query.limit);
     const afterId = typeof query.cursor === 'string' ? decodeCursor(query.cursor, status) : undefined;
     const page = await pets.list({ status, afterId, limit });
-    if (page.nextAfter !== undefined)
-      reply.header('link', nextLink(limit, status, encodeCursor(page.nextAfter, status)));
+    if (page.nextCursor !== undefined) reply.header('link', nextLink(limit, status, page.nextCursor));
     return reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(page.body);
   });
 }

@@ -1,6 +1,5 @@
 import type { Clock } from '../time/clock.ts';
 import type { ReversibleStorage } from './migrations.ts';
-import { PostgresStorage } from './postgres.ts';
 import { SqliteStorage } from './sqlite.ts';
 
 export const DEFAULT_DATABASE = './data/petstore.db';
@@ -33,6 +32,8 @@ export async function openStorage(
 ): Promise<ReversibleStorage> {
   const url = databaseUrl ?? DEFAULT_DATABASE;
   if (isPostgres(url)) {
+    // Loaded on demand: the embedded default never pays for the PostgreSQL driver at start-up.
+    const { PostgresStorage } = await import('./postgres.ts');
     return new PostgresStorage({
       url,
       clock: options.clock,

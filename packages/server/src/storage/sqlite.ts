@@ -38,6 +38,7 @@ export class SqliteStorage implements ReversibleStorage {
   readonly #writes: GroupCommit;
   /** Key changes made through this connection, which data_version does not count. */
   #keyWrites = 0;
+  #dataVersion: number | undefined;
 
   constructor(path: string, options: SqliteOptions = {}) {
     this.#clock = options.clock ?? systemClock;
@@ -57,9 +58,19 @@ export class SqliteStorage implements ReversibleStorage {
     this.#db.get('SELECT 1');
   }
 
-  /** data_version moves on other connections' commits; own key changes are added so caches see them. */
+  /**
+   * data_version moves on other connections' commits; own key changes are added so caches see them.
+   * It is read once per event-loop turn: a request arriving after another process acknowledged a
+   * write is handled in a later turn, so it always sees that write.
+   */
   changeToken(): number {
-    return Number(this.#db.get('PRAGMA data_version')!.data_version) + this.#keyWrites;
+    if (this.#dataVersion === undefined) {
+      this.#dataVersion = Number(this.#db.get('PRAGMA data_version')!.data_version);
+      setImmediate(() => {
+        this.#dataVersion = undefined;
+      });
+    }
+    return this.#dataVersion + this.#keyWrites;
   }
 
   #keyWritten(changed: number): boolean {

@@ -7,7 +7,8 @@ type RawQuery = Record<string, string | string[] | undefined>;
 
 interface QueryField {
   name: string;
-  schema: Schema;
+  /** The parameter's schema with `$ref`s resolved, read once when the reader is built. */
+  schema: Schema & { default?: unknown };
   check: ReturnType<typeof compileSchema>;
 }
 
@@ -16,8 +17,7 @@ function effectiveSchema(schema: Schema): Schema {
 }
 
 function convert(field: QueryField, text: string): unknown {
-  const type = effectiveSchema(field.schema).type;
-  if (type !== 'integer') return text;
+  if (field.schema.type !== 'integer') return text;
   const value = parseInt64(text);
   if (value === undefined) {
     throw new ApiError('invalid_parameter', `${field.name} must be an integer written in decimal digits`, {
@@ -36,7 +36,7 @@ export function queryReader(path: string, method: string): (query: RawQuery) => 
     .filter((parameter) => parameter.in === 'query')
     .map((parameter) => ({
       name: parameter.name,
-      schema: parameter.schema,
+      schema: effectiveSchema(parameter.schema),
       check: compileSchema(parameter.schema, resolveSchema),
     }));
   const byName = new Map(fields.map((field) => [field.name, field]));
@@ -66,7 +66,7 @@ export function queryReader(path: string, method: string): (query: RawQuery) => 
       result[name] = value;
     }
     for (const field of fields) {
-      const fallback = (effectiveSchema(field.schema) as { default?: unknown }).default;
+      const fallback = field.schema.default;
       if (!(field.name in result) && fallback !== undefined) result[field.name] = fallback;
     }
     return result;

@@ -76,6 +76,7 @@ export function compileSchema(
   resolve: SchemaResolver,
 ): (value: unknown) => SchemaViolation | undefined {
   const patterns = new Map<string, RegExp>();
+  const resolved = new Map<string, Schema>();
   const patternFor = (source: string) => {
     let regex = patterns.get(source);
     if (!regex) {
@@ -86,7 +87,14 @@ export function compileSchema(
   };
 
   const check = (node: Schema, value: unknown, path: string): SchemaViolation | undefined => {
-    if (node.$ref) return check(resolve(node.$ref), value, path);
+    if (node.$ref) {
+      let target = resolved.get(node.$ref);
+      if (!target) {
+        target = resolve(node.$ref);
+        resolved.set(node.$ref, target);
+      }
+      return check(target, value, path);
+    }
     const label = path === '' ? 'the body' : path;
     const wrongType = (): SchemaViolation => ({
       path,
