@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Core } from './processes.ts';
+import type { Tool } from './options.ts';
+
+export interface LoadSpec {
+  /** Base URL of the server, e.g. http://127.0.0.1:8080 */
+  origin: string;
+  method: 'GET' | 'POST';
+  /** Request path; with `randomIdUpTo`, `{id}` in it is replaced by a random id from 1 to that. */
+  path: string;
+  randomIdUpTo?: number;
+  headers: Record<string, string>;
+  body?: string;
+  connections: number;
+  durationSeconds: number;
+}
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Responses outside 2xx/3xx. */
+  non2xx: number;
+  /** Connect, read, write errors and timeouts. */
+  errors: number;
+}
+
+const MARK = 'BENCH_JSON ';
+
+const luaString = (text: string) => JSON.stringify(text);
+
+/** A wrk script: method, headers, body, random ids, and a `done` that prints the figures as JSON. */
+function wrkScript(spec: LoadSpec): string {
+  const lines = [`wrk.method = ${luaString(spec.method)}`];
+  for (const [name, value] of Object.entries(spec.headers))
+    lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`);
+  if (spec.body !== undefined) lines.push(`wrk.body = ${luaString(spec.body)}`);
+  if (spec.randomIdUpTo !== undefined) {
+    const [before, after] = spec.path.split('{id}') as [string, string];
+    lines.push(
+      'math.randomseed(os.time())',
+      `request = function() return wrk.format(nil, ${luaString(before)} .. math.random(1, ${spec.randomIdUpTo}) .. ${luaString(after)}) end`,
+    );
+  }
+  lines.push(
+    'done = function(summary, latency, requests)',
+    '  local e = summary.errors',
+    `  io.write(string.format('${MARK}{"requests":%d,"durationUs":%d,"p50Us":%d,"p99Us":%d,"non2xx":%d,"errors":%d}\\n',`,
+    '    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), e.status,',
+    '    e.connect + e.read + e.write + e.timeout))',
+    'end',
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** Runs `command` pinned to `core` to completion; resolves with its standard output. */
+export function runPinned(core: Core, command: string, args: string[]): Promise<string> {
+  const [file, argv] = core === undefined ? [command, args] : ['taskset', ['-c', core, command, ...args]];
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+    });
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${command} exited with ${code}: ${err || out}`)),
+    );
+  });
+}
+
+/** The JSON of the result line a load generator or walker printed. */
+export function readResult(output: string): Record<string, number> {
+  const line = output.split('\n').find((candidate) => candidate.startsWith(MARK));
+  if (!line) throw new Error(`the load generator printed no result:\n${output}`);
+  return JSON.parse(line.slice(MARK.length)) as Record<string, number>;
+}
+
+async function runWrk(spec: LoadSpec, core: Core, workDir: string): Promise<LoadResult> {
+  const script = join(workDir, `wrk-${process.hrtime.bigint()}.lua`);
+  writeFileSync(script, wrkScript(spec));
+  const path = spec.path.replace('{id}', '1');
+  const args = [
+    '-t1',
+    `-c${spec.connections}`,
+    `-d${spec.durationSeconds}s`,
+    '--timeout',
+    '10s',
+    '-s',
+    script,
+  ];
+  const raw = readResult(await runPinned(core, 'wrk', [...args, `${spec.origin}${path}`]));
+  return {
+    requests: raw.requests!,
+    rps: raw.requests! / (raw.durationUs! / 1e6),
+    p50Ms: raw.p50Us! / 1000,
+    p99Ms: raw.p99Us! / 1000,
+    non2xx: raw.non2xx!,
+    errors: raw.errors!,
+  };
+}
+
+async function runAutocannon(spec: LoadSpec, core: Core): Promise<LoadResult> {
+  const worker = new URL('./load-autocannon.ts', import.meta.url).pathname;
+  const raw = readResult(await runPinned(core, process.execPath, [worker, JSON.stringify(spec)]));
+  return raw as unknown as LoadResult;
+}
+
+/** Runs the load generator pinned to `core` for spec.durationSeconds and reads its figures. */
+export function runLoad(tool: Tool, spec: LoadSpec, core: Core, workDir: string): Promise<LoadResult> {
+  return tool === 'wrk' ? runWrk(spec, core, workDir) : runAutocannon(spec, core);
+}
+
+export { MARK as RESULT_MARK };

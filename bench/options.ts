@@ -1,0 +1,151 @@
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { parseArgs } from 'node:util';
+
+export const SCENARIOS = [
+  'list',
+  'list-1m',
+  'get',
+  'create',
+  'paging',
+  'workers',
+  'startup',
+  'postgres',
+] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+export type Tool = 'wrk' | 'autocannon';
+
+export interface BenchOptions {
+  scenarios: ScenarioName[];
+  durationSeconds: number;
+  warmupSeconds: number;
+  rounds: number;
+  connections: number;
+  pets: number;
+  tool: Tool;
+  logLevel: string | undefined;
+  markdown: boolean;
+  out: string | undefined;
+  profileDir: string | undefined;
+  startupRuns: number;
+  postgresUrl: string;
+  keep: boolean;
+  /** Where the temporary directory (databases, logs) is made. */
+  dir: string;
+}
+
+export const HELP = `npm run bench -- [options]
+
+Load benchmarks of the real server (petstore serve, pinned to core 0) against a raw node:http
+baseline (bench/raw-baseline.ts, same body size and content type, pinned to core 0), driven by wrk or
+autocannon pinned to core 1. Prints one table: scenario, req/s, p50, p99, ratio to the baseline, RSS.
+
+Scenarios (--scenario, comma-separated; default: all of them):
+  list       GET /v1/pets?limit=20 with --pets pets
+  list-1m    GET /v1/pets?limit=20&status=available at 10,000 and at 1,000,000 pets (cost growth)
+  get        GET /v1/pets/{id}, random ids among the seeded pets
+  create     POST /v1/pets (durable 201s)
+  paging     time to walk every page (limit=100) via Link at 10,000 and --pets pets
+  workers    serve --workers 2 vs one process, neither pinned
+  startup    spawn to first 200 of GET /v1/pets?limit=20, median of --startup-runs
+  postgres   list and create with DATABASE_URL=--postgres-url (skipped when unreachable)
+
+Options:
+  --scenario LIST      which scenarios to run (default: all)
+  --duration S         seconds of measured load per run (default 10)
+  --warmup S           seconds of unmeasured load before each run (default 2)
+  --rounds N           server and baseline take turns N times; each reports its median round
+                       (default 1; use 3 or 5 on a machine that is busy with other work)
+  --connections N      concurrent connections (default 64)
+  --pets N             pets seeded for list, get, create and paging (default 100000)
+  --tool wrk|autocannon  load generator (default: wrk when on PATH, else autocannon)
+  --log-level L        LOG_LEVEL of the server (default: unset, i.e. the server's default, info)
+  --markdown           print the table as Markdown
+  --out FILE           also write the table (as printed) to FILE
+  --profile DIR        run the server with --cpu-prof and write its profiles to DIR
+                       (summarise one with: node bench/profile-summary.ts DIR/<file>.cpuprofile)
+  --startup-runs N     start-ups measured by the startup scenario (default 5)
+  --postgres-url URL   database for the postgres scenario; it is dropped and re-created
+                       (default postgres://postgres@127.0.0.1:5432/petstore_bench)
+  --dir DIR            where to make the temporary directory for databases and logs (default: the
+                       system's, ${tmpdir()}); its file system decides what a durable commit costs
+  --keep               keep the temporary directory (databases, logs, wrk scripts)
+  -h, --help           this text
+
+wrk is not installed by this script: on Debian, apt-get install wrk. Without it autocannon (a dev
+dependency) is used; it is a Node process and saturates one core sooner, so baselines read lower.`;
+
+function wrkOnPath(): boolean {
+  return spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
+}
+
+function positive(name: string, text: string | undefined, fallback: number, allowZero = false): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new Error(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got "${text}"`);
+  }
+  return value;
+}
+
+function scenarios(text: string | undefined): ScenarioName[] {
+  if (text === undefined || text === 'all') return [...SCENARIOS];
+  const names = text.split(',').map((name) => name.trim());
+  for (const name of names) {
+    if (!SCENARIOS.includes(name as ScenarioName)) {
+      throw new Error(`unknown scenario "${name}"; known: ${SCENARIOS.join(', ')}`);
+    }
+  }
+  return names as ScenarioName[];
+}
+
+/** Parses the command line; undefined means --help was printed. */
+export function readOptions(args: string[]): BenchOptions | undefined {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      scenario: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      rounds: { type: 'string' },
+      connections: { type: 'string' },
+      pets: { type: 'string' },
+      tool: { type: 'string' },
+      'log-level': { type: 'string' },
+      markdown: { type: 'boolean' },
+      out: { type: 'string' },
+      profile: { type: 'string' },
+      'startup-runs': { type: 'string' },
+      'postgres-url': { type: 'string' },
+      keep: { type: 'boolean' },
+      dir: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return undefined;
+  }
+  const tool = values.tool ?? (wrkOnPath() ? 'wrk' : 'autocannon');
+  if (tool !== 'wrk' && tool !== 'autocannon')
+    throw new Error(`--tool must be wrk or autocannon, got "${tool}"`);
+  if (tool === 'wrk' && !wrkOnPath()) throw new Error('--tool wrk: wrk is not on PATH (apt-get install wrk)');
+  return {
+    scenarios: scenarios(values.scenario),
+    durationSeconds: positive('duration', values.duration, 10),
+    warmupSeconds: positive('warmup', values.warmup, 2, true),
+    rounds: Math.round(positive('rounds', values.rounds, 1)),
+    connections: Math.round(positive('connections', values.connections, 64)),
+    pets: Math.round(positive('pets', values.pets, 100_000)),
+    tool,
+    logLevel: values['log-level'],
+    markdown: values.markdown ?? false,
+    out: values.out,
+    profileDir: values.profile,
+    startupRuns: Math.round(positive('startup-runs', values['startup-runs'], 5)),
+    postgresUrl: values['postgres-url'] ?? 'postgres://postgres@127.0.0.1:5432/petstore_bench',
+    keep: values.keep ?? false,
+    dir: values.dir ?? tmpdir(),
+  };
+}

@@ -1,0 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
+import { openStorage } from '../packages/server/src/storage/open-storage.ts';
+
+export const CLI = new URL('../packages/cli/src/main.ts', import.meta.url).pathname;
+
+/**
+ * Every pet gets a name, a category among 50 and a status: 40 % available, 20 % pending, 30 % sold,
+ * 10 % none. The same SQL text seeds SQLite and PostgreSQL (both know recursive CTEs and `%`).
+ */
+const STATUS_OF_N = `CASE n % 10 WHEN 0 THEN NULL WHEN 1 THEN 'pending' WHEN 2 THEN 'pending'
+  WHEN 3 THEN 'sold' WHEN 4 THEN 'sold' WHEN 5 THEN 'sold' ELSE 'available' END`;
+
+/**
+ * The storage layer has no batch insert (createPet is one pet per call, group-committed), so seeding
+ * migrates through `openStorage` and then fills the table with one INSERT … SELECT in one transaction.
+ */
+export async function seedSqlite(path: string, pets: number): Promise<void> {
+  const storage = await openStorage(path);
+  await storage.migrate();
+  await storage.close();
+  const db = new DatabaseSync(path);
+  db.exec('PRAGMA synchronous = OFF');
+  db.exec('BEGIN');
+  db.prepare(
+    `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?)
+     INSERT INTO pets (name, category_id, status) SELECT 'pet ' || n, n % 50 + 1, ${STATUS_OF_N} FROM seq`,
+  ).run(pets);
+  db.exec('COMMIT');
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  db.close();
+}
+
+/** Drops and re-creates the database named by `url`, migrates it and seeds `pets` pets. */
+export async function seedPostgres(url: string, pets: number): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`refusing to drop database "${name}"`);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.href });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const storage = await openStorage(url);
+  await storage.migrate();
+  await storage.close();
+  const seeder = new pg.Client({ connectionString: url });
+  await seeder.connect();
+  try {
+    await seeder.query(
+      `INSERT INTO pets (name, category_id, status)
+       SELECT 'pet ' || n, n % 50 + 1, ${STATUS_OF_N} FROM generate_series(1, $1::int) AS n`,
+      [pets],
+    );
+    await seeder.query('VACUUM ANALYZE pets');
+  } finally {
+    await seeder.end();
+  }
+}
+
+/**
+ * An enterprise key from the CLI, as an operator makes one: rate limiting stays on, with limits no
+ * benchmark reaches. The key is the last line the command prints.
+ */
+export function createKey(databaseUrl: string): string {
+  const output = execFileSync(
+    process.execPath,
+    [
+      CLI,
+      'keys',
+      'create',
+      '--plan',
+      'enterprise',
+      '--per-minute',
+      '100000000',
+      '--per-day',
+      '1000000000',
+      '--label',
+      'bench',
+    ],
+    { env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8' },
+  );
+  const key = output.trim().split('\n').at(-1);
+  if (!key?.startsWith('ps_')) throw new Error(`keys create printed no key: ${output}`);
+  return key;
+}
