@@ -21,7 +21,9 @@ export interface GuardDeps {
 const PUBLIC_PATHS = new Set(['/v1/openapi.json']);
 
 export function isGuardedPath(url: string): boolean {
-  const path = url.split('?', 1)[0] ?? url;
+  if (!url.startsWith('/v1')) return false;
+  const queryAt = url.indexOf('?');
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
   return (path === '/v1' || path.startsWith('/v1/')) && !PUBLIC_PATHS.has(path);
 }
 

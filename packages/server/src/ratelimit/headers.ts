@@ -4,6 +4,19 @@ export interface Policy {
   windowSeconds: number;
 }
 
+/** A subject's policies and their `RateLimit-Policy` field, built once per pair of limits. */
+export interface PolicySet {
+  policies: Policy[];
+  header: string;
+}
+
+export function policySet(policies: Policy[]): PolicySet {
+  return {
+    policies,
+    header: policies.map((p) => `"${p.name}";q=${p.limit};w=${p.windowSeconds}`).join(', '),
+  };
+}
+
 /** The window a response reports: the one closer to exhaustion, the one that refused, or the ban. */
 export interface ReportedWindow {
   name: string;
@@ -30,7 +43,7 @@ export function closestToExhaustion(windows: readonly ReportedWindow[]): Reporte
  * RateLimit. A refusal also carries Retry-After.
  */
 export function rateLimitHeaders(
-  policies: readonly Policy[],
+  policies: PolicySet,
   reported: ReportedWindow,
   now: number,
   retryAfterSeconds?: number,
@@ -39,7 +52,7 @@ export function rateLimitHeaders(
     'X-RateLimit-Limit': String(reported.limit),
     'X-RateLimit-Remaining': String(reported.remaining),
     'X-RateLimit-Reset': String(Math.ceil(reported.resetAt / 1_000)),
-    'RateLimit-Policy': policies.map((p) => `"${p.name}";q=${p.limit};w=${p.windowSeconds}`).join(', '),
+    'RateLimit-Policy': policies.header,
     RateLimit: `"${reported.name}";r=${reported.remaining};t=${secondsUntil(reported.resetAt, now)}`,
   };
   if (retryAfterSeconds !== undefined) headers['Retry-After'] = String(retryAfterSeconds);

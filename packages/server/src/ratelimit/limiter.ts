@@ -2,7 +2,8 @@ import type { Clock } from '../time/clock.ts';
 import { createFailoverStore } from './failover.ts';
 import {
   closestToExhaustion,
-  type Policy,
+  type PolicySet,
+  policySet,
   type ReportedWindow,
   rateLimitHeaders,
   secondsUntil,
@@ -83,13 +84,25 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     onStoreRecovered: options.onStoreRecovered ?? (() => {}),
   });
 
+  const policySets = new Map<string, PolicySet>();
+  const policiesOf = (perMinute: number, perDay: number): PolicySet => {
+    const key = `${perMinute}/${perDay}`;
+    let set = policySets.get(key);
+    if (!set) {
+      if (policySets.size >= 10_000) policySets.clear();
+      set = policySet([
+        { name: 'minute', limit: perMinute, windowSeconds: MINUTE_MS / 1_000 },
+        { name: 'day', limit: perDay, windowSeconds: DAY_MS / 1_000 },
+      ]);
+      policySets.set(key, set);
+    }
+    return set;
+  };
+
   return {
     async check(subject) {
       const now = clock.now();
-      const policies: Policy[] = [
-        { name: 'minute', limit: subject.perMinute, windowSeconds: MINUTE_MS / 1_000 },
-        { name: 'day', limit: subject.perDay, windowSeconds: DAY_MS / 1_000 },
-      ];
+      const policies = policiesOf(subject.perMinute, subject.perDay);
       if (subject.bannedUntil != null && now < subject.bannedUntil) {
         return banned(policies, subject.bannedUntil, now, false);
       }
@@ -114,12 +127,12 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
 }
 
 function counted(
-  policies: Policy[],
+  policies: PolicySet,
   outcome: Extract<ConsumeOutcome, { kind: 'counted' }>,
   now: number,
 ): RateLimitDecision {
   const windows: ReportedWindow[] = outcome.windows.map((w, i) => {
-    const { name, limit } = policies[i]!;
+    const { name, limit } = policies.policies[i]!;
     return { name, limit, remaining: Math.max(0, limit - w.count), resetAt: w.resetAt };
   });
   if (outcome.allowed) {
@@ -136,8 +149,8 @@ function counted(
 }
 
 /** A ban is reported against the minute policy, with nothing remaining until the ban ends. */
-function banned(policies: Policy[], until: number, now: number, startedNow: boolean): RateLimitDecision {
-  const { name, limit } = policies[0]!;
+function banned(policies: PolicySet, until: number, now: number, startedNow: boolean): RateLimitDecision {
+  const { name, limit } = policies.policies[0]!;
   const retryAfterSeconds = secondsUntil(until, now);
   const decision: RateLimitDecision = {
     allowed: false,

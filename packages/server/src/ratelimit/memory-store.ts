@@ -46,7 +46,9 @@ export function createMemoryStore(options: { sweepIntervalMs?: number } = {}): M
         entries.set(input.bucket, entry);
       }
       const outcome = step(entry, input);
-      entry.expiresAt = Math.max(entry.ban?.until ?? 0, ...[...entry.windows.values()].map((w) => w.resetAt));
+      let expiresAt = entry.ban?.until ?? 0;
+      for (const window of entry.windows.values()) if (window.resetAt > expiresAt) expiresAt = window.resetAt;
+      entry.expiresAt = expiresAt;
       return outcome;
     },
     async unban(bucket) {
