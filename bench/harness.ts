@@ -36,6 +36,8 @@ export interface Measured extends LoadResult {
 export interface Database {
   url: string;
   key: string;
+  /** REDIS_URL for the server, when the scenario runs with Redis. */
+  redisUrl?: string;
 }
 
 /** Shared state of one `npm run bench`: options, the temporary directory, seeded templates, children. */
@@ -98,6 +100,8 @@ export class Harness {
     const args = [...nodeFlags, CLI, 'serve', '--port', String(port)];
     if (options.workers !== undefined) args.push('--workers', String(options.workers));
     const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url };
+    if (db.redisUrl !== undefined) env.REDIS_URL = db.redisUrl;
+    else delete env.REDIS_URL;
     if (this.options.logLevel !== undefined) env.LOG_LEVEL = this.options.logLevel;
     else delete env.LOG_LEVEL;
     const logFile = join(this.workDir, `${options.label}.log`);

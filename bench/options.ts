@@ -29,6 +29,8 @@ export interface BenchOptions {
   profileDir: string | undefined;
   startupRuns: number;
   postgresUrl: string;
+  /** Rate-limit store for the postgres scenario (the scale-out setup); empty string: none. */
+  redisUrl: string;
   keep: boolean;
   /** Where the temporary directory (databases, logs) is made. */
   dir: string;
@@ -48,7 +50,8 @@ Scenarios (--scenario, comma-separated; default: all of them):
   paging     time to walk every page (limit=100) via Link at 10,000 and --pets pets
   workers    serve --workers 2 vs one process, neither pinned
   startup    spawn to first 200 of GET /v1/pets?limit=20, median of --startup-runs
-  postgres   list and create with DATABASE_URL=--postgres-url (skipped when unreachable)
+  postgres   list and create with DATABASE_URL=--postgres-url and REDIS_URL=--redis-url (skipped when
+             PostgreSQL is unreachable; without Redis when it is)
 
 Options:
   --scenario LIST      which scenarios to run (default: all)
@@ -67,6 +70,8 @@ Options:
   --startup-runs N     start-ups measured by the startup scenario (default 5)
   --postgres-url URL   database for the postgres scenario; it is dropped and re-created
                        (default postgres://postgres@127.0.0.1:5432/petstore_bench)
+  --redis-url URL      rate-limit store for the postgres scenario (default redis://127.0.0.1:6379;
+                       used when it answers)
   --dir DIR            where to make the temporary directory for databases and logs (default: the
                        system's, ${tmpdir()}); its file system decides what a durable commit costs
   --keep               keep the temporary directory (databases, logs, wrk scripts)
@@ -118,6 +123,7 @@ export function readOptions(args: string[]): BenchOptions | undefined {
       profile: { type: 'string' },
       'startup-runs': { type: 'string' },
       'postgres-url': { type: 'string' },
+      'redis-url': { type: 'string' },
       keep: { type: 'boolean' },
       dir: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -145,6 +151,7 @@ export function readOptions(args: string[]): BenchOptions | undefined {
     profileDir: values.profile,
     startupRuns: Math.round(positive('startup-runs', values['startup-runs'], 5)),
     postgresUrl: values['postgres-url'] ?? 'postgres://postgres@127.0.0.1:5432/petstore_bench',
+    redisUrl: values['redis-url'] ?? 'redis://127.0.0.1:6379',
     keep: values.keep ?? false,
     dir: values.dir ?? tmpdir(),
   };

@@ -160,9 +160,12 @@ async function postgres(harness: Harness): Promise<Row[]> {
     ];
   }
   await seedPostgres(url, harness.options.pets);
-  const db = { url, key: createKey(url) };
-  const listed = await versusRaw(harness, 'postgres list', db, listSpec(db.key, 'limit=20'));
-  const created = await versusRaw(harness, 'postgres create', db, createSpec(db.key));
+  const redisUrl = harness.options.redisUrl;
+  const withRedis = redisUrl !== '' && (await reachable(redisUrl));
+  const db = { url, key: createKey(url), redisUrl: withRedis ? redisUrl : undefined };
+  const mode = withRedis ? 'postgres+redis' : 'postgres';
+  const listed = await versusRaw(harness, `${mode} list`, db, listSpec(db.key, 'limit=20'));
+  const created = await versusRaw(harness, `${mode} create`, db, createSpec(db.key));
   return [...listed.rows, ...created.rows];
 }
 

@@ -71,6 +71,15 @@ export class PostgresStorage implements ReversibleStorage {
   }
 
   async createPet(pet: NewPet, options?: CreateOptions): Promise<CreateResult> {
+    if (!options?.idempotency) {
+      // One statement is atomic on its own: no BEGIN/COMMIT round trips for a plain create.
+      const [row] = await this.#query(
+        `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${PET_COLUMNS}`,
+        [pet.name, pet.categoryId, pet.status ?? null],
+        'petstore_insert_pet',
+      );
+      return { kind: 'created', pet: toPet(row!) };
+    }
     const result = await this.#transaction(
       (client) => insertPet(client, pet, options),
       (outcome) => outcome?.kind === 'created',
@@ -79,20 +88,26 @@ export class PostgresStorage implements ReversibleStorage {
   }
 
   async getPet(id: bigint): Promise<Pet | undefined> {
-    const [row] = await this.#query(`SELECT ${PET_COLUMNS} FROM pets WHERE id = $1`, [id]);
+    const [row] = await this.#query(
+      `SELECT ${PET_COLUMNS} FROM pets WHERE id = $1`,
+      [id],
+      'petstore_get_pet',
+    );
     return row && toPet(row);
   }
 
   async listPets({ status, afterId = 0n, limit }: ListQuery): Promise<Pet[]> {
     const rows =
       status === undefined
-        ? await this.#query(`SELECT ${PET_COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`, [
-            afterId,
-            limit,
-          ])
+        ? await this.#query(
+            `SELECT ${PET_COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`,
+            [afterId, limit],
+            'petstore_list_pets',
+          )
         : await this.#query(
             `SELECT ${PET_COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
             [status, afterId, limit],
+            'petstore_list_pets_by_status',
           );
     return rows.map(toPet);
   }
@@ -122,7 +137,11 @@ export class PostgresStorage implements ReversibleStorage {
   }
 
   async findKeyByDigest(digest: string): Promise<ApiKeyRecord | undefined> {
-    const [row] = await this.#query(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE digest = $1`, [digest]);
+    const [row] = await this.#query(
+      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE digest = $1`,
+      [digest],
+      'petstore_find_key',
+    );
     return row && toApiKey(row);
   }
 
@@ -207,13 +226,14 @@ export class PostgresStorage implements ReversibleStorage {
     return ((await this.#run(sql, params)).rowCount ?? 0) > 0;
   }
 
-  async #query(sql: string, params?: unknown[]): Promise<Row[]> {
-    return (await this.#run(sql, params)).rows;
+  /** `name` makes it a prepared statement, parsed and planned once per connection (hot paths only). */
+  async #query(sql: string, params?: unknown[], name?: string): Promise<Row[]> {
+    return (await this.#run(sql, params, name)).rows;
   }
 
-  async #run(sql: string, params?: unknown[]): Promise<QueryResult<Row>> {
+  async #run(sql: string, params?: unknown[], name?: string): Promise<QueryResult<Row>> {
     try {
-      return await this.#pool.query<Row>(sql, params);
+      return await this.#pool.query<Row>({ text: sql, values: params, name });
     } catch (error) {
       throw mapPostgresError(error);
     }
