@@ -1,5 +1,6 @@
 import type { Clock } from '../time/clock.ts';
 import type { ConsumeInput, RateLimitStore } from './store.ts';
+import { withTimeout } from '../time/with-timeout.ts';
 
 export interface FailoverOptions {
   primary: RateLimitStore;
@@ -36,7 +37,7 @@ export function createFailoverStore(options: FailoverOptions): FailoverStore {
     try {
       const outcome = await (primary.name === 'memory'
         ? primary.consume(input)
-        : withTimeout(primary.consume(input), timeoutMs));
+        : withTimeout(primary.consume(input), timeoutMs, 'rate-limit store did not answer'));
       if (degraded) {
         degraded = false;
         options.onStoreRecovered();
@@ -59,19 +60,11 @@ export function createFailoverStore(options: FailoverOptions): FailoverStore {
     consume,
     async unban(bucket) {
       await fallback.unban(bucket);
-      await withTimeout(primary.unban(bucket), timeoutMs);
+      await withTimeout(primary.unban(bucket), timeoutMs, 'rate-limit store did not answer');
     },
     async close() {
       await Promise.all([primary.close(), fallback.close()]);
     },
     degraded: () => degraded,
   };
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`rate-limit store did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

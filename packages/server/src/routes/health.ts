@@ -3,6 +3,7 @@ import { ApiError } from '../errors.ts';
 import { JSON_CONTENT_TYPE, sendError } from '../http/send-error.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { Storage } from '../storage/repository.ts';
+import { withTimeout } from '../time/with-timeout.ts';
 
 const PING_TIMEOUT_MS = 2000;
 /**
@@ -10,14 +11,6 @@ const PING_TIMEOUT_MS = 2000;
  * came, and probes it again after an outage, so an instance taken out of rotation can come back.
  */
 const STORE_PROBE = { bucket: 'readiness-probe', perMinute: 1_000_000_000, perDay: 1_000_000_000 };
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 /** /healthz: the process is alive. /readyz: the database answers and the limiter store is in use. */
 export function registerHealth(app: FastifyInstance, deps: { storage: Storage; limiter: RateLimiter }): void {
