@@ -109,6 +109,8 @@ describe('Redis outage: one instance whose rate-limit store goes away and comes 
     const other = createRateLimiter({
       store: createRedisStore({ url: redis!.url }),
       clock: systemClock,
+      // A fresh client's first call includes connecting; on a busy machine that can exceed 250 ms.
+      storeTimeoutMs: 5_000,
       onStoreError: (err) => assert.fail(`the second limiter cannot reach Redis: ${err}`),
     });
     try {
