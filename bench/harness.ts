@@ -13,7 +13,7 @@ import {
   stop,
   waitForStatus,
 } from './processes.ts';
-import { CLI, createKey, seedSqlite } from './seed.ts';
+import { CLI, createKey, seedSqlite, startNodeFlags } from './seed.ts';
 
 /** Server on core 0, load generator (and page walker) on core 1. */
 export const SERVER_CORE: Core = '0';
@@ -91,7 +91,7 @@ export class Harness {
     options: { core: Core; label: string; workers?: number; profile?: boolean },
   ): Promise<Target> {
     const port = await freePort();
-    const nodeFlags: string[] = [];
+    const nodeFlags = startNodeFlags();
     if (options.profile !== false && this.options.profileDir !== undefined) {
       const dir = join(this.options.profileDir, options.label);
       mkdirSync(dir, { recursive: true });

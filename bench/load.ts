@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Core } from './processes.ts';
 import type { Tool } from './options.ts';
@@ -87,8 +88,11 @@ async function runWrk(spec: LoadSpec, core: Core, workDir: string): Promise<Load
   const script = join(workDir, `wrk-${process.hrtime.bigint()}.lua`);
   writeFileSync(script, wrkScript(spec));
   const path = spec.path.replace('{id}', '1');
+  // Pinned to one core, one thread; unpinned (the workers scenario), a thread per core, or a single
+  // wrk thread descheduled behind busy workers stalls all connections at once.
+  const threads = core === undefined ? availableParallelism() : 1;
   const args = [
-    '-t1',
+    `-t${threads}`,
     `-c${spec.connections}`,
     `-d${spec.durationSeconds}s`,
     '--timeout',

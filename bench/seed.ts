@@ -1,10 +1,23 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { openStorage } from '../packages/server/src/storage/open-storage.ts';
 
 /** The command `npm start` and `npx petstore` run (it turns on Node's compile cache first). */
 export const CLI = new URL('../packages/cli/bin/petstore.js', import.meta.url).pathname;
+
+/** The Node flags `npm start` runs the CLI with (package.json scripts.start), so the bench starts it alike. */
+export function startNodeFlags(): string[] {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const words = manifest.scripts.start.trim().split(/\s+/);
+  const script = words.findIndex((word) => word.endsWith('petstore.js'));
+  if (words[0] !== 'node' || script === -1)
+    throw new Error(`unexpected start script: ${manifest.scripts.start}`);
+  return words.slice(1, script);
+}
 
 /**
  * Every pet gets a name, a category among 50 and a status: 40 % available, 20 % pending, 30 % sold,
