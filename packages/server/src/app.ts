@@ -8,7 +8,7 @@ import { installJsonBody } from './http/json-body.ts';
 import { installNotFound } from './http/not-found.ts';
 import type { Family } from './metrics/exposition.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
-import { createPetService } from './pets/pet-service.ts';
+import { createPetService, type PetService } from './pets/pet-service.ts';
 import type { RateLimiter } from './ratelimit/limiter.ts';
 import { registerDocs } from './routes/docs.ts';
 import { registerHealth } from './routes/health.ts';
@@ -34,6 +34,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** What /metrics reports; by default this process's metrics (a cluster worker reports every worker's). */
   gatherMetrics?: () => Promise<Family[]>;
+  /** On the first getPet, read existing pets into memory in the background (then getPet needs no query). */
+  warmPetCache?: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -63,6 +65,37 @@ function escapeUndecodablePath(request: { url?: string }): string {
   }
 }
 
+/**
+ * getPet is deprecated, so its pets are read into memory only once a client asks for one: the first
+ * getPet starts the warm-up in the background, and a deployment whose clients moved on pays nothing.
+ */
+function warmingOnFirstGet(app: FastifyInstance, pets: PetService): PetService {
+  let closing = false;
+  let started = false;
+  app.addHook('onClose', (_instance, done) => {
+    closing = true;
+    done();
+  });
+  const start = () => {
+    started = true;
+    const begun = performance.now();
+    pets
+      .warm(() => closing)
+      .then(
+        (loaded) =>
+          app.log.info({ loaded, ms: Math.round(performance.now() - begun) }, 'pets loaded into memory'),
+        (error: unknown) => app.log.warn({ err: error }, 'loading pets into memory stopped early'),
+      );
+  };
+  return {
+    ...pets,
+    get(id) {
+      if (!started) start();
+      return pets.get(id);
+    },
+  };
+}
+
 /** Builds the application; it never listens (server.ts does). */
 export function buildApp(deps: AppDeps): FastifyInstance {
   const app = Fastify({
@@ -89,7 +122,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     environment: deps.keyEnvironment,
     changeToken: () => deps.storage.changeToken(),
   });
-  const pets = createPetService({ storage: deps.storage, clock: deps.clock });
+  const petService = createPetService({ storage: deps.storage, clock: deps.clock });
+  const pets = deps.warmPetCache ? warmingOnFirstGet(app, petService) : petService;
   const metrics = deps.metrics ?? createMetrics({ storage: deps.storage, limiter: deps.limiter });
   app.addHook('onClose', async () => metrics.close());
 

@@ -89,6 +89,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     trustProxy: config.trustProxy,
     metrics,
     gatherMetrics: cluster?.gather,
+    warmPetCache: true,
   });
   limiter.attachLogger(app.log);
 

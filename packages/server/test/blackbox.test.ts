@@ -46,6 +46,7 @@ describe('petstore as a user runs it', () => {
 
   it('serve → logs JSON lines, the listening one naming an http URL on 127.0.0.1', () => {
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.ok(!server.lines.some((line) => line.includes('pets loaded')), 'no pet is loaded before a getPet');
     for (const line of server.lines) JSON.parse(line);
   });
 
@@ -61,6 +62,8 @@ describe('petstore as a user runs it', () => {
     assert.equal(fetched.status, 200);
     assert.equal(fetched.body, created.body, 'int64 digits survive the round trip');
     assert.equal(fetched.headers.get('sunset'), 'Thu, 05 Dec 2030 00:00:00 GMT');
+    const warmed = await server.waitForLine((line) => line.includes('"pets loaded into memory"'));
+    assert.equal(JSON.parse(warmed).loaded, 1, 'the first getPet loads the existing pets into memory');
     const listed = await call('GET', '/v1/pets?status=sold&limit=100');
     assert.equal(listed.status, 200);
     assert.ok(listed.body.includes(created.body));

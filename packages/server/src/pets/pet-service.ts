@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { NewPet, Pet, PetStatus, Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { encodeCursor } from './cursor.ts';
+import { createPetArena, type PetArenaOptions } from './pet-arena.ts';
 import { petJson, petsJson } from './pet-json.ts';
 import { type CachedPage, createReadCache } from './read-cache.ts';
 
@@ -26,7 +28,16 @@ export interface PetService {
   /** The pet's JSON, or undefined when no such pet exists. */
   get(id: bigint): Promise<string | undefined>;
   create(pet: NewPet, idempotency?: IdempotencyScope): Promise<CreateOutcome>;
+  /**
+   * Reads existing pets into memory in small batches, one per event-loop turn so requests keep
+   * being served, until all are held, the in-memory room is used up or `stopped()` says so.
+   * Resolves with how many pets were loaded.
+   */
+  warm(stopped: () => boolean): Promise<number>;
 }
+
+/** Pets read per warm-up batch: about a quarter of a millisecond of SQLite work. */
+const WARM_BATCH = 256;
 
 /** Same pet data means same request, whatever the JSON formatting or key order. */
 function requestHash(pet: NewPet): string {
@@ -39,6 +50,7 @@ export function createPetService(deps: {
   storage: Storage;
   clock: Clock;
   idempotencyTtlMs?: number;
+  arena?: PetArenaOptions;
 }): PetService {
   const { storage, clock } = deps;
   const ttl = deps.idempotencyTtlMs ?? IDEMPOTENCY_TTL_MS;
@@ -48,9 +60,12 @@ export function createPetService(deps: {
     changeToken: () => storage.changeToken(),
     pages: storage.kind === 'sqlite',
   });
+  const arena = createPetArena(deps.arena);
   const created = (pet: Pet): CreateOutcome => {
     cache.written();
-    return { kind: 'created', pet, body: petJson(pet) };
+    const body = petJson(pet);
+    arena.put(pet.id, body);
+    return { kind: 'created', pet, body };
   };
 
   const replayOrRefuse = (
@@ -77,13 +92,29 @@ export function createPetService(deps: {
     },
 
     async get(id) {
-      const cached = cache.getPet(id);
-      if (cached !== undefined) return cached;
+      const held = arena.get(id);
+      if (held !== undefined) return held;
       const pet = await storage.getPet(id);
       if (!pet) return undefined;
       const json = petJson(pet);
-      cache.putPet(id, json);
+      arena.put(id, json);
       return json;
+    },
+
+    async warm(stopped) {
+      let afterId = 0n;
+      let loaded = 0;
+      while (!stopped()) {
+        const batch = await storage.listPets({ afterId, limit: WARM_BATCH });
+        for (const pet of batch) {
+          if (!arena.tryPut(pet.id, petJson(pet))) return loaded;
+          loaded++;
+        }
+        if (batch.length < WARM_BATCH) break;
+        afterId = batch[batch.length - 1]!.id;
+        await nextTurn();
+      }
+      return loaded;
     },
 
     async create(pet, idempotency) {

@@ -4,7 +4,7 @@
  * Pets are immutable once created and ids only grow, so a page that is full and has a next page can
  * never change: it is kept until evicted. The last page of a listing can grow; it is dropped whenever
  * this process commits a create (before the 201 goes out) and whenever the storage's change token says
- * another process committed. Single pets never change, so they are kept too (misses are not cached).
+ * another process committed. (Single pets are kept by pet-arena.ts.)
  * Only a storage whose ids become visible in id order may use page caching (SQLite: one writer at a
  * time); others pass `pages: false`.
  */
@@ -19,7 +19,6 @@ export interface ReadCacheOptions {
   changeToken: () => number | undefined;
   pages: boolean;
   maxPages?: number;
-  maxPets?: number;
 }
 
 export interface ReadCache {
@@ -31,8 +30,6 @@ export interface ReadCache {
   generation(): number;
   getPage(key: string): CachedPage | undefined;
   putPage(key: string, page: CachedPage, generation: number): void;
-  getPet(id: bigint): string | undefined;
-  putPet(id: bigint, json: string): void;
 }
 
 function boundedSet<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
@@ -45,10 +42,8 @@ function boundedSet<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
 
 export function createReadCache(options: ReadCacheOptions): ReadCache {
   const maxPages = options.maxPages ?? 20_000;
-  const maxPets = options.maxPets ?? 100_000;
   const stablePages = new Map<string, CachedPage>();
   const lastPages = new Map<string, CachedPage>();
-  const pets = new Map<bigint, string>();
   let token = options.changeToken();
   let generation = 0;
 
@@ -75,10 +70,6 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
       if (!options.pages || pageGeneration !== generation) return;
       if (page.nextCursor !== undefined) boundedSet(stablePages, key, page, maxPages);
       else boundedSet(lastPages, key, page, maxPages);
-    },
-    getPet: (id) => pets.get(id),
-    putPet(id, json) {
-      boundedSet(pets, id, json, maxPets);
     },
   };
 }
