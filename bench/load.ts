@@ -27,6 +27,8 @@ export interface LoadResult {
   non2xx: number;
   /** Connect, read, write errors and timeouts. */
   errors: number;
+  /** CPU time (user + system) the load generator itself used, in seconds. */
+  loadCpuSeconds: number;
 }
 
 const MARK = 'BENCH_JSON ';
@@ -77,6 +79,20 @@ export function runPinned(core: Core, command: string, args: string[]): Promise<
   });
 }
 
+const CPU_MARK = 'LOADGEN_CPU_TICKS ';
+
+/**
+ * Runs a load generator like runPinned and also measures its CPU time: a shell runs it, waits for it,
+ * and prints its own `cutime + cstime` (fields 16 and 17 of /proc/self/stat: the CPU time of the
+ * children it has waited for, in clock ticks of 1/100 s).
+ */
+async function runMeasured(core: Core, command: string, args: string[]) {
+  const script = `"$@"; status=$?; set -- $(cat /proc/$$/stat); echo "${CPU_MARK}$((\${16} + \${17}))"; exit $status`;
+  const out = await runPinned(core, 'sh', ['-c', script, 'sh', command, ...args]);
+  const line = out.split('\n').find((candidate) => candidate.startsWith(CPU_MARK));
+  return { out, cpuSeconds: line === undefined ? Number.NaN : Number(line.slice(CPU_MARK.length)) / 100 };
+}
+
 /** The JSON of the result line a load generator or walker printed. */
 export function readResult(output: string): Record<string, number> {
   const line = output.split('\n').find((candidate) => candidate.startsWith(MARK));
@@ -100,7 +116,8 @@ async function runWrk(spec: LoadSpec, core: Core, workDir: string): Promise<Load
     '-s',
     script,
   ];
-  const raw = readResult(await runPinned(core, 'wrk', [...args, `${spec.origin}${path}`]));
+  const { out, cpuSeconds } = await runMeasured(core, 'wrk', [...args, `${spec.origin}${path}`]);
+  const raw = readResult(out);
   return {
     requests: raw.requests!,
     rps: raw.requests! / (raw.durationUs! / 1e6),
@@ -108,13 +125,17 @@ async function runWrk(spec: LoadSpec, core: Core, workDir: string): Promise<Load
     p99Ms: raw.p99Us! / 1000,
     non2xx: raw.non2xx!,
     errors: raw.errors!,
+    loadCpuSeconds: cpuSeconds,
   };
 }
 
 async function runAutocannon(spec: LoadSpec, core: Core): Promise<LoadResult> {
   const worker = new URL('./load-autocannon.ts', import.meta.url).pathname;
-  const raw = readResult(await runPinned(core, process.execPath, [worker, JSON.stringify(spec)]));
-  return raw as unknown as LoadResult;
+  const { out, cpuSeconds } = await runMeasured(core, process.execPath, [worker, JSON.stringify(spec)]);
+  return {
+    ...(readResult(out) as unknown as Omit<LoadResult, 'loadCpuSeconds'>),
+    loadCpuSeconds: cpuSeconds,
+  };
 }
 
 /** Runs the load generator pinned to `core` for spec.durationSeconds and reads its figures. */
