@@ -56,7 +56,8 @@ Scenarios (--scenario, comma-separated; default: all of them):
 Options:
   --scenario LIST      which scenarios to run (default: all)
   --duration S         seconds of measured load per run (default 10)
-  --warmup S           seconds of unmeasured load before each run (default 2)
+  --warmup S           seconds of unmeasured load before each run (default 5: V8 is still
+                       optimising the hot paths for the first 2 to 3 s under load)
   --rounds N           server and baseline take turns N times; each reports its median round
                        (default 1; use 3 or 5 on a machine that is busy with other work)
   --connections N      concurrent connections (default 64)
@@ -140,7 +141,7 @@ export function readOptions(args: string[]): BenchOptions | undefined {
   return {
     scenarios: scenarios(values.scenario),
     durationSeconds: positive('duration', values.duration, 10),
-    warmupSeconds: positive('warmup', values.warmup, 2, true),
+    warmupSeconds: positive('warmup', values.warmup, 5, true),
     rounds: Math.round(positive('rounds', values.rounds, 1)),
     connections: Math.round(positive('connections', values.connections, 64)),
     pets: Math.round(positive('pets', values.pets, 100_000)),
