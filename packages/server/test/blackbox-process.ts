@@ -1,10 +1,7 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { type ChildProcess, execFile } from 'node:child_process';
+import { MAIN, ROOT, spawnServe } from './serve-process.ts';
 
-/** The repository root, where a user runs the `petstore` command from. */
-export const ROOT = join(import.meta.dirname, '..', '..', '..');
-const MAIN = join(ROOT, 'packages', 'cli', 'src', 'main.ts');
+export { ROOT };
 
 /** A clean environment: nothing from the developer's shell leaks into the service under test. */
 export function cleanEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
@@ -49,47 +46,16 @@ export async function startServe(
   env: NodeJS.ProcessEnv,
   children: Set<ChildProcess>,
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0'], { cwd: ROOT, env, stdio: 'pipe' });
-  children.add(child);
-  const lines: string[] = [];
-  const waiters = new Set<() => void>();
-  createInterface({ input: child.stdout! }).on('line', (line) => {
-    lines.push(line);
-    for (const wake of waiters) wake();
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => {
-    stderr += String(chunk);
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-
-  const waitForLine = (match: (line: string) => boolean, timeoutMs = 15_000) =>
-    new Promise<string>((resolve, reject) => {
-      const check = () => {
-        const found = lines.find(match);
-        if (found === undefined) return false;
-        waiters.delete(check);
-        clearTimeout(timer);
-        resolve(found);
-        return true;
-      };
-      const timer = setTimeout(() => {
-        waiters.delete(check);
-        reject(
-          new Error(`no such line within ${timeoutMs} ms; stdout:\n${lines.join('\n')}\nstderr:\n${stderr}`),
-        );
-      }, timeoutMs);
-      if (!check()) waiters.add(check);
-    });
-
-  const listening = await Promise.race([
-    waitForLine((line) => line.includes('"petstore listening"')),
-    exited.then((code) => {
-      throw new Error(`petstore serve exited with ${code} before listening:\n${stderr}`);
-    }),
-  ]);
-  const { url } = JSON.parse(listening) as { url: string };
-  return { child, url, lines, waitForLine, exited };
+  const server = spawnServe(env);
+  children.add(server.child);
+  const url = await server.listening();
+  return {
+    child: server.child,
+    url,
+    lines: server.lines,
+    waitForLine: server.waitForLine,
+    exited: server.exited,
+  };
 }
 
 /** Ends every child still running (after hooks): no process outlives the suite. */

@@ -1,15 +1,12 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { TestContext } from 'node:test';
 import { promisify } from 'node:util';
 import { assertMatchesContract } from './openapi-validator.ts';
+import { MAIN, ROOT, spawnServe } from './serve-process.ts';
 
-const ROOT = join(import.meta.dirname, '../../..');
-const MAIN = join(ROOT, 'packages/cli/src/main.ts');
 const run = promisify(execFile);
 
 export interface WireResponse {
@@ -45,16 +42,12 @@ export async function servePetstore(
     PETSTORE_WORKERS: '1',
     ...env,
   };
-  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0'], {
-    cwd: ROOT,
-    env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const server = spawnServe(childEnv);
   t.after(async () => {
-    await stop(child);
+    await server.stop();
     await rm(dir, { recursive: true, force: true });
   });
-  const url = await listeningUrl(child);
+  const url = await server.listening();
 
   return {
     url,
@@ -76,45 +69,4 @@ export async function servePetstore(
       return { status: response.status, headers: response.headers, body, code };
     },
   };
-}
-
-/** Resolves to the URL of the "petstore listening" line; the output is drained for the child's life. */
-function listeningUrl(child: ChildProcess): Promise<string> {
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`petstore serve did not listen in 15 s: ${stderr}`)),
-      15_000,
-    );
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const entry = parseLog(line);
-      if (entry?.msg !== 'petstore listening' || typeof entry.url !== 'string') return;
-      clearTimeout(timer);
-      resolve(entry.url);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`petstore serve exited with ${code} before listening: ${stderr}`));
-    });
-  });
-}
-
-function parseLog(line: string): Record<string, unknown> | undefined {
-  try {
-    return JSON.parse(line) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
 }

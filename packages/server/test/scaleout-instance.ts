@@ -1,12 +1,9 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { assertMatchesContract } from './openapi-validator.ts';
+import { MAIN, parseLogLine, ROOT, spawnServe } from './serve-process.ts';
 
 const run = promisify(execFile);
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-const MAIN = join(ROOT, 'packages', 'cli', 'src', 'main.ts');
 
 /** Inherited settings that would change how a spawned process behaves (the test's own stay). */
 const SERVER_SETTING =
@@ -48,70 +45,33 @@ export interface Instance {
 
 /** `petstore serve --port 0` in its own process; resolves with the URL from the `petstore listening` line. */
 export async function startInstance(env: Record<string, string>, timeoutMs = 20_000): Promise<Instance> {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0'], {
-    cwd: ROOT,
-    env: environment(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => {
-    stderr += chunk;
-  });
+  const server = spawnServe(environment(env));
   let stopping = false;
   const stop = () => {
     stopping = true;
-    return stopProcess(child);
+    return server.stop();
   };
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => fail(`no 'petstore listening' line within ${timeoutMs} ms`), timeoutMs);
-    const fail = (why: string) => {
-      clearTimeout(timer);
-      void stop();
-      reject(new Error(`petstore serve: ${why}\n${stderr}${lines.join('\n')}`));
-    };
-    child.once('exit', (code, signal) => fail(`exited (${code ?? signal}) before listening`));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      lines.push(line);
-      const entry = parseLine(line);
-      if (entry?.msg === 'petstore listening') {
-        clearTimeout(timer);
-        child.removeAllListeners('exit');
-        // A crash while serving shows up as failed requests; say why.
-        child.once('exit', (code, signal) => {
-          if (!stopping) console.error(`petstore serve exited while serving (${code ?? signal}):\n${stderr}`);
-        });
-        resolve(String(entry.url));
-      }
-    });
-  });
-  return { url, lines, stop };
-}
-
-function parseLine(line: string): Record<string, unknown> | undefined {
+  let url: string;
   try {
-    return JSON.parse(line) as Record<string, unknown>;
-  } catch {
-    return undefined;
+    url = await server.listening(timeoutMs);
+  } catch (error) {
+    await stop();
+    throw error;
   }
+  // A crash while serving shows up as failed requests; say why.
+  void server.exited.then((code) => {
+    if (!stopping) console.error(`petstore serve exited while serving (${code}):\n${server.stderr()}`);
+  });
+  return { url, lines: server.lines, stop };
 }
 
 /** The parsed log entries whose message matches. */
 export function logEntries(instance: Instance, message: RegExp): Record<string, unknown>[] {
   return instance.lines
-    .map(parseLine)
+    .map(parseLogLine)
     .filter(
       (entry): entry is Record<string, unknown> => entry !== undefined && message.test(String(entry.msg)),
     );
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 export interface Reply {
