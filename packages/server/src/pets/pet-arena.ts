@@ -15,7 +15,6 @@ export interface PetArena {
   /** Stores the pet's JSON, starting over when the arena is full. */
   put(id: bigint, json: string): void;
   readonly count: number;
-  readonly bytesUsed: number;
 }
 
 export interface PetArenaOptions {
@@ -27,6 +26,7 @@ export interface PetArenaOptions {
 
 const LENGTH_PREFIX = 2;
 const MAX_ENTRY = 0xffff;
+const MAX_HELD_ID = BigInt(Number.MAX_SAFE_INTEGER);
 
 export function createPetArena(options: PetArenaOptions = {}): PetArena {
   const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
@@ -55,7 +55,7 @@ export function createPetArena(options: PetArenaOptions = {}): PetArena {
   };
 
   const store = (id: bigint, json: string, overflow: 'refuse' | 'start-over'): boolean => {
-    if (id > BigInt(Number.MAX_SAFE_INTEGER)) return false;
+    if (id > MAX_HELD_ID) return false;
     const key = Number(id);
     if (offsets.has(key)) return true;
     const length = Buffer.byteLength(json);
@@ -86,9 +86,6 @@ export function createPetArena(options: PetArenaOptions = {}): PetArena {
     },
     get count() {
       return offsets.size;
-    },
-    get bytesUsed() {
-      return used;
     },
   };
 }
