@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
-import { parseJsonLossless } from '../json/int64.ts';
+import { parseJson } from '@petstore/json';
+
+/** The largest request body accepted; a larger one is 413 payload_too_large. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Refuses malformed UTF-8 instead of silently replacing it with U+FFFD. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -21,7 +24,7 @@ export function installJsonBody(app: FastifyInstance): void {
       return;
     }
     try {
-      done(null, parseJsonLossless(UTF8.decode(body as Buffer)));
+      done(null, parseJson(UTF8.decode(body as Buffer)));
     } catch {
       done(new ApiError('invalid_json', 'the request body is not valid JSON in UTF-8'), undefined);
     }

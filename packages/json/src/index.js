@@ -1,0 +1,72 @@
+// Lossless JSON, shared by the server, the typed client and the docs page (served to browsers as it
+// is, so this file is plain JavaScript with its types in index.d.ts). Integer literals are read from
+// the reviver's `context.source`, so 9223372036854775807 never becomes 9223372036854775808.
+
+const INTEGER_LITERAL = /^-?(?:0|[1-9]\d*)$/;
+
+/** Whether this runtime hands the reviver the source text of each value (V8 11.4+, Node 21+). */
+export const losslessParsingSupported = (() => {
+  let supported = false;
+  JSON.parse('1', (_key, value, context) => {
+    supported = typeof context?.source === 'string';
+    return value;
+  });
+  return supported;
+})();
+
+/**
+ * A JSON parser that turns integer literals into bigint: every one (`integers: 'all'`, the default),
+ * or only those a number cannot hold exactly (`'unsafe'`); with `keys`, only values of those property
+ * names. Fractions and exponents (`1.5`, `1e3`, `12.0`) stay numbers.
+ */
+export function jsonParser(options = {}) {
+  const unsafeOnly = options.integers === 'unsafe';
+  const keys = options.keys === undefined ? undefined : new Set(options.keys);
+  const revive = (key, value, context) => {
+    if (typeof value !== 'number' || (keys !== undefined && !keys.has(key))) return value;
+    const source = context?.source;
+    if (source === undefined || !INTEGER_LITERAL.test(source)) return value;
+    if (unsafeOnly && Number.isSafeInteger(value)) return value;
+    return BigInt(source);
+  };
+  return (text) => JSON.parse(text, revive);
+}
+
+/** JSON.parse with every integer literal as bigint. */
+export const parseJson = jsonParser();
+
+function write(value, indent, depth) {
+  if (value !== null && typeof value === 'object' && typeof value.toJSON === 'function') {
+    return write(value.toJSON(), indent, depth);
+  }
+  switch (typeof value) {
+    case 'bigint':
+      return value.toString();
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return JSON.stringify(value);
+    case 'object':
+      break;
+    default:
+      return undefined;
+  }
+  if (value === null) return 'null';
+  const inner = indent ? `\n${indent.repeat(depth + 1)}` : '';
+  const outer = indent ? `\n${indent.repeat(depth)}` : '';
+  const colon = indent ? ': ' : ':';
+  const items = Array.isArray(value)
+    ? value.map((item) => write(item, indent, depth + 1) ?? 'null')
+    : Object.keys(value).flatMap((key) => {
+        const text = write(value[key], indent, depth + 1);
+        return text === undefined ? [] : [`${JSON.stringify(key)}${colon}${text}`];
+      });
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+  if (items.length === 0) return open + close;
+  return `${open}${inner}${items.join(`,${inner}`)}${outer}${close}`;
+}
+
+/** JSON.stringify that writes bigints as plain JSON numbers, digit for digit; `indent` spaces per level. */
+export function stringifyJson(value, indent = 0) {
+  return write(value, ' '.repeat(indent), 0);
+}

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { jsonParser, losslessParsingSupported, parseJson, stringifyJson } from '@petstore/json';
+
+const MAX = '9223372036854775807';
+const MIN = '-9223372036854775808';
+
+describe('parseJson', () => {
+  it('keeps integers at the int64 bounds digit for digit', () => {
+    assert.deepEqual(parseJson(`{"a":${MAX},"b":${MIN}}`), { a: BigInt(MAX), b: BigInt(MIN) });
+  });
+
+  it('leaves fractions and exponents as numbers so validation can reject them', () => {
+    const value = parseJson('[1.5, 1e3, 12.0]') as unknown[];
+    assert.deepEqual(value, [1.5, 1000, 12]);
+    assert.equal(typeof value[2], 'number');
+  });
+
+  it('keeps strings that look like numbers as strings', () => {
+    assert.deepEqual(parseJson('{"a":"12"}'), { a: '12' });
+  });
+
+  it('is supported by this runtime', () => {
+    assert.equal(losslessParsingSupported, true);
+  });
+});
+
+describe('jsonParser', () => {
+  it("integers: 'unsafe' → only integers beyond 2^53 become bigint", () => {
+    const parse = jsonParser({ integers: 'unsafe' });
+    assert.deepEqual(parse(`[1, ${MAX}, 9007199254740991, 9007199254740992]`), [
+      1,
+      BigInt(MAX),
+      9007199254740991,
+      9007199254740992n,
+    ]);
+  });
+
+  it('keys → only values of those properties become bigint', () => {
+    const parse = jsonParser({ keys: ['id', 'categoryId'] });
+    assert.deepEqual(parse(`{"id":${MAX},"name":"x","categoryId":${MIN},"status":400}`), {
+      id: BigInt(MAX),
+      name: 'x',
+      categoryId: BigInt(MIN),
+      status: 400,
+    });
+    assert.deepEqual(parse('[{"id":1,"categoryId":2}]'), [{ id: 1n, categoryId: 2n }]);
+  });
+});
+
+describe('stringifyJson', () => {
+  it('writes bigints digit for digit, so the int64 extremes round-trip', () => {
+    const text = stringifyJson({ name: 'x', categoryId: BigInt(MAX), other: BigInt(MIN) });
+    assert.equal(text, `{"name":"x","categoryId":${MAX},"other":${MIN}}`);
+    assert.deepEqual(parseJson(text), { name: 'x', categoryId: BigInt(MAX), other: BigInt(MIN) });
+  });
+
+  it('indents like JSON.stringify and skips undefined properties', () => {
+    assert.equal(
+      stringifyJson({ a: [1n, {}], b: undefined, c: [] }, 2),
+      '{\n  "a": [\n    1,\n    {}\n  ],\n  "c": []\n}',
+    );
+  });
+
+  it('equals JSON.stringify for any JSON value without bigints, compact and indented', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.constantFrom(0, 2), (value, indent) => {
+        assert.equal(stringifyJson(value, indent), JSON.stringify(value, null, indent));
+      }),
+    );
+  });
+
+  it('parse ∘ stringify is the identity on values with bigints anywhere', () => {
+    const withBigints = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+        fc.string(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('value')),
+        fc.dictionary(fc.string(), tie('value'), { noNullPrototype: true }),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(withBigints, (value) => {
+        assert.deepEqual(parseJson(stringifyJson(value)), value);
+      }),
+    );
+  });
+});
