@@ -4,22 +4,31 @@ import { createAuthenticator } from './auth/authenticator.ts';
 import type { KeyEnvironment } from './auth/keys.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installGuard } from './http/guard.ts';
-import { installJsonBody } from './http/json-body.ts';
+import { BODY_LIMIT_BYTES, installJsonBody } from './http/json-body.ts';
 import { installNotFound } from './http/not-found.ts';
 import type { Family } from './metrics/exposition.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
+import { contract } from './openapi/contract.ts';
 import { createPetService, type PetService } from './pets/pet-service.ts';
 import type { RateLimiter } from './ratelimit/limiter.ts';
-import { registerDocs } from './routes/docs.ts';
-import { registerHealth } from './routes/health.ts';
-import { registerMetrics } from './routes/metrics.ts';
-import { registerOpenapi } from './routes/openapi.ts';
-import { DEPRECATION_HEADERS, isGetPetPath, registerGetPet } from './routes/pets-get.ts';
-import { registerCreatePet } from './routes/pets-create.ts';
-import { registerListPets } from './routes/pets-list.ts';
-import { registerStoreOrders } from './routes/store-orders.ts';
+import { getDocs, getDocsAsset } from './routes/docs.ts';
+import { healthOperations } from './routes/health.ts';
+import { getMetrics } from './routes/metrics.ts';
+import { getOpenApiDocument } from './routes/openapi.ts';
+import { createPet } from './routes/pets-create.ts';
+import { getPet } from './routes/pets-get.ts';
+import { listPets } from './routes/pets-list.ts';
+import { listStoreOrders } from './routes/store-orders.ts';
+import { contractRoutes, nonContractRoutes, type RouteDefinition, registerRoutes } from './routes/table.ts';
 import type { Storage } from './storage/repository.ts';
 import type { Clock } from './time/clock.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route the app answers, with its configuration (for tooling and tests). */
+    routeTable: readonly RouteDefinition[];
+  }
+}
 
 export interface AppDeps {
   storage: Storage;
@@ -39,14 +48,6 @@ export interface AppDeps {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-const ROUTES = [
-  { pattern: /^\/v1\/pets$/, methods: ['GET', 'POST'] },
-  { pattern: /^\/v1\/pets\/[^/]+$/, methods: ['GET'] },
-  { pattern: /^\/v1\/store\/orders$/, methods: ['GET'] },
-  { pattern: /^\/v1\/openapi\.json$/, methods: ['GET'] },
-  { pattern: /^\/(healthz|readyz|metrics|docs)$/, methods: ['GET'] },
-];
 
 /**
  * A path whose percent-escapes do not decode (`/v1/pets/%ZZ`) would be refused by the router before
@@ -105,7 +106,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // Ids of any length reach the route, which answers 400 for non-int64 ones (not a bare 414).
     routerOptions: { maxParamLength: 2048 },
     rewriteUrl: escapeUndecodablePath,
-    bodyLimit: 64 * 1024,
+    bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: deps.trustProxy ?? false,
     // While closing, requests still arriving on open connections are served (with Connection: close)
     // rather than refused: the database stays open until the server has closed.
@@ -122,17 +123,22 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     environment: deps.keyEnvironment,
     changeToken: () => deps.storage.changeToken(),
   });
-  const petService = createPetService({ storage: deps.storage, clock: deps.clock });
-  const pets = deps.warmPetCache ? warmingOnFirstGet(app, petService) : petService;
   const metrics = deps.metrics ?? createMetrics({ storage: deps.storage, limiter: deps.limiter });
   app.addHook('onClose', async () => metrics.close());
-
-  // Synchronous hooks take Fastify's callback form: no promise per request on the hot path.
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    if (isGetPetPath(request.url)) reply.headers(DEPRECATION_HEADERS);
-    done();
+  const petService = createPetService({
+    storage: deps.storage,
+    clock: deps.clock,
+    events: { petCreated: () => metrics.http.petCreated() },
   });
+  const pets = deps.warmPetCache ? warmingOnFirstGet(app, petService) : petService;
+
+  installGuard(app, {
+    authenticator,
+    limiter: metrics.instrumentLimiter(deps.limiter),
+    keys: deps.storage,
+    clock: deps.clock,
+  });
+  // Synchronous hooks take Fastify's callback form: no promise per request on the hot path.
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observeResponse(request, reply);
     request.log.info(
@@ -147,19 +153,27 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     );
     done();
   });
-
   installJsonBody(app);
   installErrorHandler(app);
-  installGuard(app, { authenticator, limiter: metrics.instrumentLimiter(deps.limiter), keys: deps.storage });
-  installNotFound(app, ROUTES);
+  installNotFound(app);
 
-  registerListPets(app, pets);
-  registerCreatePet(app, pets);
-  registerGetPet(app, pets, deps.clock);
-  registerStoreOrders(app);
-  registerOpenapi(app);
-  registerDocs(app);
-  registerHealth(app, { storage: deps.storage, limiter: deps.limiter });
-  registerMetrics(app, deps.gatherMetrics ?? (async () => metrics.families()));
+  const routes = [
+    ...contractRoutes(contract, {
+      listPets: listPets(pets),
+      createPet: createPet(pets),
+      getPet: getPet(pets),
+      listStoreOrders,
+      getOpenApiDocument,
+      ...healthOperations(app, { storage: deps.storage, limiter: deps.limiter }),
+      getMetrics: getMetrics(deps.gatherMetrics ?? (async () => metrics.families())),
+      getDocs,
+    }),
+    ...nonContractRoutes({ getDocsAsset }),
+  ];
+  registerRoutes(app, routes);
+  app.decorate('routeTable', routes);
+  for (const label of new Set(['other', ...routes.map((route) => route.config.metricsLabel)])) {
+    metrics.http.declare(label);
+  }
   return app;
 }

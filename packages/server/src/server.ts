@@ -4,12 +4,12 @@ import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, keyEnvironmentOf } from './config.ts';
 import { workerMetrics } from './metrics/cluster-metrics.ts';
+import { startIdempotencyPurge } from './idempotency/purge.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { createLimiterFromConfig } from './ratelimit/from-config.ts';
 import { describeDatabase, openStorage } from './storage/open-storage.ts';
 import { systemClock } from './time/clock.ts';
 
-const PURGE_INTERVAL_MS = 60 * 60_000;
 /** A graceful shutdown taking longer than this is abandoned and the process exits with status 1. */
 export const SHUTDOWN_TIMEOUT_MS = 10_000;
 /** While closing, connections that finished their last response are closed this often. */
@@ -95,16 +95,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   });
   limiter.attachLogger(app.log);
 
-  const purge = async () => {
-    try {
-      const removed = await storage.purgeIdempotency(clock.now());
-      if (removed > 0) app.log.info({ removed }, 'expired idempotency records purged');
-    } catch (error) {
-      app.log.warn({ err: error }, 'idempotency purge failed');
-    }
-  };
-  await purge();
-  const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS).unref();
+  const purge = await startIdempotencyPurge({ storage, clock, log: app.log });
 
   const url = await app.listen({ port: config.port, host: config.host });
   app.log.info(
@@ -121,7 +112,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      clearInterval(purgeTimer);
+      purge.stop();
       // Keep-alive connections would hold the close open until they time out: close each one as
       // soon as its in-flight request has been answered.
       const reaper = setInterval(() => app.server.closeIdleConnections(), IDLE_REAP_INTERVAL_MS);

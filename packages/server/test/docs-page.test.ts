@@ -11,7 +11,7 @@ import { buildApp } from '../src/app.ts';
 import { generateKey } from '../src/auth/keys.ts';
 import { createRateLimiter, type RateLimiter } from '../src/ratelimit/limiter.ts';
 import { createMemoryStore } from '../src/ratelimit/memory-store.ts';
-import { DEPRECATION_HEADERS } from '../src/routes/pets-get.ts';
+import { getPetDeprecation } from './contract-deprecation.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import type { Storage } from '../src/storage/repository.ts';
 import { systemClock } from '../src/time/clock.ts';
@@ -141,7 +141,7 @@ test('GET /docs in Chromium renders the reference and a Try it round trip works'
   await t.test(
     "the deprecation Link header's target is getPet, shown deprecated with its sunset",
     async () => {
-      const target = /<\/docs#([^>]+)>; rel="deprecation"/.exec(DEPRECATION_HEADERS.link ?? '')?.[1];
+      const target = /<\/docs#([^>]+)>; rel="deprecation"/.exec(getPetDeprecation.headers.link ?? '')?.[1];
       assert.equal(target, 'tag/Pets/operation/getPet');
       const getPet = page.locator(`section[id="${target}"]`);
       assert.equal(await getPet.getAttribute('data-operation-id'), 'getPet');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { generateKey } from '../src/auth/keys.ts';
-import { parseJsonLossless, stringifyLossless as toJson } from '../src/json/int64.ts';
+import { parseJson, stringifyJson as toJson } from '@petstore/json';
 import { createRateLimiter, type RateLimiter } from '../src/ratelimit/limiter.ts';
 import { createMemoryStore } from '../src/ratelimit/memory-store.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
@@ -37,7 +37,7 @@ export interface TestApp {
   storage: Storage;
   clock: FakeClock;
   limiter: RateLimiter;
-  /** A free-plan key created at start. */
+  /** A business-plan key created at start (1,000 requests a minute: tests rarely meet its limit). */
   key: string;
   createKey(
     plan?: Plan,
@@ -47,7 +47,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export { stringifyLossless as toJson } from '../src/json/int64.ts';
+export { stringifyJson as toJson } from '@petstore/json';
+
+/** A concrete path for a route of the table: parameters filled with values that exist. */
+export const concretePath = (url: string): string =>
+  url.replace(':petId', '1').replace(':name', 'styles.css');
 
 /** The app in-process on a fresh SQLite file, an in-memory limiter and a fake clock. */
 export async function makeTestApp(
@@ -103,7 +107,7 @@ export async function makeTestApp(
       status: response.statusCode,
       headers: response.headers as Record<string, string>,
       body: response.body,
-      json: () => parseJsonLossless(response.body),
+      json: () => parseJson(response.body),
     };
     if (!req.unchecked) {
       assertMatchesContract({

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
-import { openapiDocument } from '../src/openapi/document.ts';
-import { findRoute, type Located, type Node, pointerOf, resolve } from './openapi-routes.ts';
+import { contract } from '../src/openapi/contract.ts';
+import { findRoute, type Node } from './openapi-routes.ts';
 
 /** A response as a test received it, with the request that produced it. */
 export interface ContractResponse {
@@ -15,24 +15,21 @@ export interface ContractResponse {
   body: string;
 }
 
-const DOCUMENT_ID = 'petstore-openapi';
-const ERROR_SCHEMA = '/components/schemas/Error';
+const ERROR_SCHEMA = (contract.components.schemas as Node).Error;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 // strict: false lets OpenAPI's own keywords (example, …) through; formats adds int64 and friends.
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 formats.default(ajv);
-ajv.addSchema(openapiDocument, DOCUMENT_ID);
 
-const validators = new Map<string, ValidateFunction>();
+const validators = new WeakMap<object, ValidateFunction>();
 
-/** The compiled validator of the schema at `pointer` in the document, compiled once. */
-function validatorAt(pointer: string): ValidateFunction {
-  let validate = validators.get(pointer);
+/** The compiled validator of a (dereferenced) schema of the contract, compiled once. */
+function validatorOf(schema: Node): ValidateFunction {
+  let validate = validators.get(schema);
   if (!validate) {
-    const fragment = pointer.split('/').map(encodeURIComponent).join('/');
-    validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${fragment}` });
-    validators.set(pointer, validate);
+    validate = ajv.compile(schema);
+    validators.set(schema, validate);
   }
   return validate;
 }
@@ -54,19 +51,19 @@ function headerMap(headers: ContractResponse['headers']): Map<string, string> {
 }
 
 /** Headers are strings on the wire; a numeric header schema is checked against the number written. */
-function coerce(value: string, schemaPointer: string): unknown {
-  const { type } = resolve(schemaPointer).node;
+function coerce(value: string, schema: Node): unknown {
+  const { type } = schema;
   if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
   return value;
 }
 
 /** Checks the body against the media types of a declared response; returns the problems found. */
 function checkBody(
-  { node, pointer }: Located,
+  declaredResponse: Node,
   response: ContractResponse,
   headers: Map<string, string>,
 ): string[] {
-  const content = node.content as Node | undefined;
+  const content = declaredResponse.content as Node | undefined;
   const contentType = headers.get('content-type');
   if (!content) return response.body === '' ? [] : [`declares no body, got ${response.body.length} bytes`];
   const declared = Object.keys(content);
@@ -75,7 +72,7 @@ function checkBody(
   if (!mediaType) return [`content-type is ${contentType ?? 'missing'}, expected ${declared.join(' or ')}`];
   if (response.body === '') return ['declares a body, got none'];
 
-  const schemaPointer = `${pointer}${pointerOf('content', mediaType, 'schema')}`;
+  const schema = (content[mediaType] as Node).schema as Node;
   let body: unknown = response.body;
   if (mediaType === 'application/json' || mediaType.endsWith('+json')) {
     try {
@@ -84,10 +81,9 @@ function checkBody(
       return [`body is not JSON: ${response.body.slice(0, 200)}`];
     }
   }
-  const validate = validatorAt(schemaPointer);
+  const validate = validatorOf(schema);
   const problems = validate(body) ? [] : describe(validate.errors, 'body');
-  const isError =
-    resolve(schemaPointer).pointer === ERROR_SCHEMA && typeof body === 'object' && body !== null;
+  const isError = schema === ERROR_SCHEMA && typeof body === 'object' && body !== null;
   if (isError && (body as Node).status !== response.status) {
     problems.push(`body.status is ${(body as Node).status}, the HTTP status is ${response.status}`);
   }
@@ -95,18 +91,15 @@ function checkBody(
 }
 
 /** Checks the headers declared on a response: the required ones are present, all present ones valid. */
-function checkHeaders({ node, pointer }: Located, headers: Map<string, string>): string[] {
-  const declared = (node.headers ?? {}) as Node;
-  return Object.keys(declared).flatMap((name) => {
-    const header = resolve(`${pointer}${pointerOf('headers', name)}`);
+function checkHeaders(response: Node, headers: Map<string, string>): string[] {
+  const declared = (response.headers ?? {}) as Record<string, Node>;
+  return Object.entries(declared).flatMap(([name, header]) => {
     const value = headers.get(name.toLowerCase());
     if (value === undefined)
-      return header.node.required === true ? [`header ${name} is required but missing`] : [];
-    const schemaPointer = `${header.pointer}/schema`;
-    const validate = validatorAt(schemaPointer);
-    return validate(coerce(value, schemaPointer))
-      ? []
-      : describe(validate.errors, `header ${name} '${value}'`);
+      return header.required === true ? [`header ${name} is required but missing`] : [];
+    const schema = header.schema as Node;
+    const validate = validatorOf(schema);
+    return validate(coerce(value, schema)) ? [] : describe(validate.errors, `header ${name} '${value}'`);
   });
 }
 
@@ -138,7 +131,7 @@ export function assertMatchesContract(response: ContractResponse): void {
     const listed = Object.keys(responses).join(', ');
     fail(response, String(operation.operationId), [`status ${response.status} is not declared (${listed})`]);
   }
-  const declared = resolve(pointerOf('paths', route.template, method, 'responses', key));
+  const declared = responses[key] as Node;
   const headers = headerMap(response.headers);
   const problems = [...checkBody(declared, response, headers), ...checkHeaders(declared, headers)];
   if (problems.length > 0) fail(response, `${operation.operationId} ${key}`, problems);
@@ -166,7 +159,7 @@ export function assertUnknownRouteResponse(response: ContractResponse): void {
   } catch {
     problems.push(`body is not JSON: ${response.body.slice(0, 200)}`);
   }
-  const validate = validatorAt(ERROR_SCHEMA);
+  const validate = validatorOf(ERROR_SCHEMA as Node);
   if (!validate(body)) problems.push(...describe(validate.errors, 'body'));
   if (body.code !== code || body.status !== status)
     problems.push(`expected code ${code} and status ${status}`);

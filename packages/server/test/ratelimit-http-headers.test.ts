@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
-import { GET_PET_SUNSET } from '../src/routes/pets-get.ts';
+import { getPetDeprecation } from './contract-deprecation.ts';
 import { FakeClock } from '../src/time/clock.ts';
 import { makeTestApp, type RequestOptions, type TestApp, type TestResponse } from './harness.ts';
 import { assertMatchesContract, assertUnknownRouteResponse } from './openapi-validator.ts';
@@ -51,7 +51,7 @@ test('every /v1 status → carries X-RateLimit-*, RateLimit-Policy and RateLimit
 });
 
 test('GET /v1/pets/{petId} → 410 gone after the sunset still carries the rate-limit headers', async (t) => {
-  const app = await open(t, new FakeClock(GET_PET_SUNSET));
+  const app = await open(t, new FakeClock(getPetDeprecation.sunsetAt));
   const response = await app.request({ url: '/v1/pets/1' });
   assert.equal(response.status, 410);
   assertLimitHeaders(response, { limit: 1_000, remaining: 999 });

@@ -64,11 +64,23 @@ describe('routing', () => {
     });
   }
 
-  it('PUT /v1/pets/1 → 405 sends no pet and creates none', async () => {
+  it('PUT, PATCH, DELETE, QUERY of /v1/pets and /v1/pets/1 with a valid NewPet body → 405, no pet created', async () => {
     const before = await app.storage.countPets();
-    await unknownRoute('PUT', '/v1/pets/1');
-    await app.request({ method: 'DELETE', url: '/v1/pets', unchecked: true });
+    for (const url of ['/v1/pets', '/v1/pets/1']) {
+      for (const method of ['PUT', 'PATCH', 'DELETE', 'QUERY', 'OPTIONS']) {
+        const response = await app.request({
+          method,
+          url,
+          body: { name: 'Rex', categoryId: 1 },
+          unchecked: true,
+        });
+        assert.equal(response.status, 405, `${method} ${url}`);
+      }
+    }
     assert.equal(await app.storage.countPets(), before);
+    // The same body with POST does create, so the count above could have moved.
+    await app.request({ method: 'POST', url: '/v1/pets', body: { name: 'Rex', categoryId: 1 } });
+    assert.equal(await app.storage.countPets(), before + 1);
   });
 
   for (const id of ['abc-123', 'req:1.2_3', 'A'.repeat(128), '0']) {

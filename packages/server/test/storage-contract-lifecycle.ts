@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { loadMigrations } from '../src/storage/migrations.ts';
 import type { StorageFixture } from './storage-contract.ts';
 import { create } from './storage-contract-pets.ts';
 
@@ -11,13 +12,38 @@ export function lifecycleContract(fixture: () => StorageFixture): void {
     assert.deepEqual(await other.migrate(), []);
   });
 
-  it('rollback → undoes the newest migration, and migrate applies it again', async () => {
+  it('rollback → undoes every migration newest first, and migrate applies them again', async () => {
     const { storage } = fixture();
+    const names = loadMigrations(storage.kind).map((migration) => migration.name);
     await create(storage, { name: 'gone', categoryId: 1n });
-    assert.equal(await storage.rollback(), '001_init');
-    assert.equal(await storage.rollback(), undefined);
-    assert.deepEqual(await storage.migrate(), ['001_init']);
+    const undone: string[] = [];
+    for (let name = await storage.rollback(); name !== undefined; name = await storage.rollback())
+      undone.push(name);
+    assert.deepEqual(undone, names.toReversed());
+    assert.deepEqual(await storage.migrate(), names);
     assert.equal(await storage.countPets(), 0);
+  });
+
+  it('migration 002 down and up again → idempotency records still lead to their pets', async () => {
+    const { storage } = fixture();
+    const request = { apiKeyId: 'key_a', requestHash: 'a'.repeat(64), createdAt: 1, expiresAt: 10 };
+    const withStatus = await storage.createPet(
+      { name: 'Rex', categoryId: 2n ** 63n - 1n, status: 'sold' },
+      { idempotency: { ...request, key: 'k1' } },
+    );
+    const without = await storage.createPet(
+      { name: 'Ünï', categoryId: -1n },
+      { idempotency: { ...request, key: 'k2' } },
+    );
+    assert.equal(await storage.rollback(), '002_idempotency_pet_id');
+    assert.deepEqual(await storage.migrate(), ['002_idempotency_pet_id']);
+    for (const [key, created] of [
+      ['k1', withStatus],
+      ['k2', without],
+    ] as const) {
+      assert.equal(created.kind, 'created');
+      assert.equal((await storage.findIdempotency('key_a', key, 2))?.petId, created.pet.id);
+    }
   });
 
   it('ping → resolves while the database answers', async () => {

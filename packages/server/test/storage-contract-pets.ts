@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { NewPet, Pet } from '../src/storage/repository.ts';
+import type { NewPet, Pet, PetStatus } from '../src/storage/repository.ts';
 import type { StorageFixture } from './storage-contract.ts';
 
 const INT64_MIN = -9_223_372_036_854_775_808n;
@@ -96,20 +96,13 @@ export function petContract(fixture: () => StorageFixture): void {
   it('createPet → a failing create among concurrent ones fails alone', async () => {
     const { storage } = fixture();
     const failing = {
-      idempotency: {
-        apiKeyId: 'key_a',
-        key: 'k',
-        requestHash: 'h',
-        createdAt: 0,
-        expiresAt: 1,
-        responseBody: () => {
-          throw new Error('cannot render');
-        },
-      },
+      idempotency: { apiKeyId: 'key_a', key: 'k', requestHash: 'h', createdAt: 0, expiresAt: 1 },
     };
+    // A status the database's CHECK constraint refuses: the statement fails inside the transaction.
+    const refused = { name: 'b', categoryId: 1n, status: 'bogus' as PetStatus };
     const results = await Promise.allSettled([
       storage.createPet({ name: 'a', categoryId: 1n }),
-      storage.createPet({ name: 'b', categoryId: 1n }, failing),
+      storage.createPet(refused, failing),
       storage.createPet({ name: 'c', categoryId: 1n }),
     ]);
     assert.deepEqual(

@@ -1,9 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { StorageUnavailableError } from '../storage/errors.ts';
+import { BODY_LIMIT_BYTES } from './json-body.ts';
 import { sendError } from './send-error.ts';
-
-const BODY_LIMIT_KIB = 64;
 
 /** Maps what Fastify and the layers below throw onto the error catalogue; nothing internal leaks. */
 function toApiError(error: FastifyError | Error): ApiError {
@@ -15,7 +14,7 @@ function toApiError(error: FastifyError | Error): ApiError {
   }
   switch ((error as FastifyError).code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('payload_too_large', `the request body exceeds ${BODY_LIMIT_KIB} KiB`);
+      return new ApiError('payload_too_large', `the request body exceeds ${BODY_LIMIT_BYTES / 1024} KiB`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError('unsupported_media_type', 'the request body must be application/json');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -40,5 +39,3 @@ export function installErrorHandler(app: FastifyInstance): void {
     return sendError(request, reply, apiError);
   });
 }
-
-export { BODY_LIMIT_KIB };

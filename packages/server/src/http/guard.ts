@@ -2,8 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { ApiError } from '../errors.ts';
 import { ANONYMOUS_LIMITS, limitsFor } from '../ratelimit/plans.ts';
-import type { RateLimiter } from '../ratelimit/limiter.ts';
+import type { LimitSubject, RateLimiter } from '../ratelimit/limiter.ts';
+import { type RouteConfig, routeConfig } from '../routes/route-config.ts';
 import type { ApiKeyRecord, KeyRepository } from '../storage/repository.ts';
+import type { Clock } from '../time/clock.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,50 +17,58 @@ export interface GuardDeps {
   authenticator: Authenticator;
   limiter: RateLimiter;
   keys: Pick<KeyRepository, 'banKey'>;
-}
-
-/** Paths under /v1 that are public: no key, no rate limit. */
-const PUBLIC_PATHS = new Set(['/v1/openapi.json']);
-
-export function isGuardedPath(url: string): boolean {
-  if (!url.startsWith('/v1')) return false;
-  const queryAt = url.indexOf('?');
-  const path = queryAt === -1 ? url : url.slice(0, queryAt);
-  return (path === '/v1' || path.startsWith('/v1/')) && !PUBLIC_PATHS.has(path);
+  clock: Clock;
 }
 
 const UNAUTHORIZED_MESSAGE = 'a valid API key is required: send Authorization: Bearer <API key>';
 
+const anonymous = (request: FastifyRequest): LimitSubject => ({
+  bucket: `ip:${request.ip}`,
+  ...ANONYMOUS_LIMITS,
+});
+
+const keySubject = (key: ApiKeyRecord): LimitSubject => ({
+  bucket: `key:${key.id}`,
+  ...limitsFor(key),
+  banLiftedAt: key.banLiftedAt,
+  bannedUntil: key.bannedUntil,
+});
+
 /**
- * Every /v1 request (known route or not) is authenticated and rate limited before anything else, so
- * every /v1 response carries the rate-limit headers. Requests without a valid key share a per-address
- * bucket at the Free plan's rates, which also throttles key guessing.
+ * The first hook of every request, reading the configuration of the route the router matched: the
+ * request id and deprecation headers, then, in this order, rate limiting (by key, or by client
+ * address without a valid key), authentication and the sunset. A request that reaches a handler has
+ * passed all of them, whatever the spelling of its URL; 401s and 429s carry the rate-limit headers.
  */
 export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
-  const { authenticator, limiter, keys } = deps;
+  app.addHook('onRequest', (request, reply, done) => {
+    const config = routeConfig(request);
+    reply.header('x-request-id', request.id);
+    if (config.deprecation) reply.headers(config.deprecation.headers);
+    if (config.access === 'public' && !config.rateLimited) {
+      done();
+      return;
+    }
+    guard(deps, request, reply, config).then(() => done(), done);
+  });
+}
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!isGuardedPath(request.url)) return;
-    let key: ApiKeyRecord | undefined;
+async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyReply, config: RouteConfig) {
+  const { authenticator, limiter } = deps;
+  let key: ApiKeyRecord | undefined;
+  if (config.access === 'apiKey') {
     try {
       key = await authenticator.authenticate(request.headers.authorization);
     } catch (error) {
       // The key store is down: the 503 still reports (and counts against) the address's bucket.
-      reply.headers((await limiter.check({ bucket: `ip:${request.ip}`, ...ANONYMOUS_LIMITS })).headers);
+      reply.headers((await limiter.check(anonymous(request))).headers);
       throw error;
     }
-    const subject = key
-      ? {
-          bucket: `key:${key.id}`,
-          ...limitsFor(key),
-          banLiftedAt: key.banLiftedAt,
-          bannedUntil: key.bannedUntil,
-        }
-      : { bucket: `ip:${request.ip}`, ...ANONYMOUS_LIMITS };
-    const decision = await limiter.check(subject);
+  }
+  if (config.rateLimited) {
+    const decision = await limiter.check(key ? keySubject(key) : anonymous(request));
     reply.headers(decision.headers);
-    if (decision.bannedNow && key)
-      await recordBan(request, keys, authenticator, key.id, decision.bannedNow.until);
+    if (decision.bannedNow && key) await recordBan(request, deps, key.id, decision.bannedNow.until);
     if (!decision.allowed) {
       const banned = decision.reason === 'temporarily_banned';
       const retryAfter = String(decision.retryAfterSeconds ?? 1);
@@ -70,10 +80,15 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
         { headers: { 'retry-after': retryAfter } },
       );
     }
+  }
+  if (config.access === 'apiKey') {
     if (!key)
       throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE, { headers: { 'www-authenticate': 'Bearer' } });
     request.apiKey = key;
-  });
+  }
+  if (config.deprecation && deps.clock.now() >= config.deprecation.sunsetAt) {
+    throw new ApiError('gone', config.deprecation.goneMessage);
+  }
 }
 
 /**
@@ -83,15 +98,14 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
  */
 async function recordBan(
   request: FastifyRequest,
-  keys: GuardDeps['keys'],
-  authenticator: Authenticator,
+  deps: GuardDeps,
   keyId: string,
   until: number,
 ): Promise<void> {
   const log = { keyId, until: new Date(until).toISOString() };
   try {
-    await keys.banKey(keyId, until);
-    authenticator.invalidate();
+    await deps.keys.banKey(keyId, until);
+    deps.authenticator.invalidate();
     request.log.warn(log, 'key banned');
   } catch (err) {
     request.log.error({ ...log, err }, 'key banned, but the ban could not be recorded in the database');

@@ -1,31 +1,41 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
-import { sendError } from './send-error.ts';
+import type { RouteConfig } from '../routes/route-config.ts';
 
-export interface RouteShape {
-  pattern: RegExp;
-  methods: string[];
+/**
+ * Paths no route matches. Under `/v1` they are guarded like every API operation (a caller without a
+ * valid key learns nothing more than 401, a keyed caller spends quota); elsewhere they are limited per
+ * client address. Both are routes of the router (Fastify's per-prefix 404 handlers), so the decision
+ * is the router's, whatever the spelling of the path.
+ */
+const UNDER_V1: RouteConfig = {
+  operationId: 'notFound',
+  access: 'apiKey',
+  rateLimited: true,
+  metricsLabel: 'other',
+};
+const ELSEWHERE: RouteConfig = {
+  operationId: 'notFound',
+  access: 'public',
+  rateLimited: true,
+  metricsLabel: 'other',
+};
+
+async function notFound(request: { url: string }): Promise<never> {
+  throw new ApiError('not_found', `no resource at ${request.url.split('?', 1)[0]}`);
 }
 
-/** Unknown routes get the Error body (404); known paths with another method get 405 and `Allow`. */
-export function installNotFound(app: FastifyInstance, routes: readonly RouteShape[]): void {
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?', 1)[0] ?? request.url;
-    const route = routes.find((candidate) => candidate.pattern.test(path));
-    if (route) {
-      const allow = route.methods.includes('GET') ? [...route.methods, 'HEAD'] : route.methods;
-      return sendError(
-        request,
-        reply,
-        new ApiError(
-          'method_not_allowed',
-          `${request.method} is not allowed on ${path}; allowed: ${allow.join(', ')}`,
-          {
-            headers: { allow: allow.join(', ') },
-          },
-        ),
-      );
-    }
-    return sendError(request, reply, new ApiError('not_found', `no resource at ${path}`));
-  });
+/** Fastify takes route config for a 404 handler (lib/four-oh-four.js) though its types do not say so. */
+function withConfig(config: RouteConfig): Parameters<FastifyInstance['setNotFoundHandler']>[0] {
+  return { config } as Parameters<FastifyInstance['setNotFoundHandler']>[0];
+}
+
+export function installNotFound(app: FastifyInstance): void {
+  app.setNotFoundHandler(withConfig(ELSEWHERE), notFound);
+  app.register(
+    async (v1) => {
+      v1.setNotFoundHandler(withConfig(UNDER_V1), notFound);
+    },
+    { prefix: '/v1' },
+  );
 }

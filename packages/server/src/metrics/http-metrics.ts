@@ -1,6 +1,5 @@
 import { type Family, formatLabels, histogramSamples, type Sample } from './exposition.ts';
 
-export const OPERATIONS = ['listPets', 'createPet', 'getPet', 'listStoreOrders', 'other'] as const;
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'other'] as const;
 const OTHER_METHOD = METHODS.length - 1;
 /** HTTP status codes are 100..599; one slot per code keeps the request counter a plain array. */
@@ -12,56 +11,60 @@ const BUCKETS_MS = DURATION_BUCKETS.map((seconds) => seconds * 1_000);
 
 export type RefusalReason = 'rate_limited' | 'temporarily_banned';
 
-/** The operation behind a matched route pattern (`request.routeOptions.url`), as an index into OPERATIONS. */
-export function operationIndex(route: string | undefined, method: string): number {
-  switch (route) {
-    case '/v1/pets':
-      return method === 'POST' ? 1 : 0;
-    case '/v1/pets/:petId':
-      return 2;
-    case '/v1/store/orders':
-      return 3;
-    default:
-      return 4;
-  }
-}
-
 function methodIndex(method: string): number {
   for (let i = 0; i < OTHER_METHOD; i++) if (METHODS[i] === method) return i;
   return OTHER_METHOD;
 }
 
 export interface HttpMetrics {
-  /** One answered request; `ms` is how long it took. Allocation-free. */
-  observe(route: string | undefined, method: string, status: number, ms: number): void;
+  /** Makes an operation label known, so its series are reported before its first request. */
+  declare(operation: string): void;
+  /** One answered request of an operation (the matched route's label); `ms` is how long it took. */
+  observe(operation: string, method: string, status: number, ms: number): void;
   petCreated(): void;
   refused(reason: RefusalReason): void;
   banned(): void;
   families(): Family[];
 }
 
-/**
- * Counters kept as plain numbers: requests in one array indexed by operation, method and status (zeros
- * are not reported), durations in one bucket array per operation (linear scan).
- */
+interface OperationSeries {
+  /** Indexed by method and status; zeros are not reported. */
+  requests: Float64Array;
+  /** Duration buckets (linear scan), then their sum in seconds. */
+  counts: Float64Array;
+  sum: number;
+}
+
+/** Counters kept as plain numbers in one set of arrays per operation label. */
 export function createHttpMetrics(): HttpMetrics {
-  const requests = new Float64Array(OPERATIONS.length * METHODS.length * STATUS_SLOTS);
-  const durations = OPERATIONS.map(() => ({ counts: new Float64Array(BUCKETS_MS.length + 1), sum: 0 }));
+  const operations = new Map<string, OperationSeries>();
+  const seriesOf = (operation: string): OperationSeries => {
+    let series = operations.get(operation);
+    if (!series) {
+      series = {
+        requests: new Float64Array(METHODS.length * STATUS_SLOTS),
+        counts: new Float64Array(BUCKETS_MS.length + 1),
+        sum: 0,
+      };
+      operations.set(operation, series);
+    }
+    return series;
+  };
   const refusals = { rate_limited: 0, temporarily_banned: 0 };
   let bans = 0;
   let petsCreated = 0;
 
   return {
-    observe(route, method, status, ms) {
-      const operation = operationIndex(route, method);
-      requests[
-        (operation * METHODS.length + methodIndex(method)) * STATUS_SLOTS + (status % STATUS_SLOTS)
-      ]!++;
-      const histogram = durations[operation]!;
+    declare(operation) {
+      seriesOf(operation);
+    },
+    observe(operation, method, status, ms) {
+      const series = seriesOf(operation);
+      series.requests[methodIndex(method) * STATUS_SLOTS + (status % STATUS_SLOTS)]!++;
       let bucket = 0;
       while (bucket < BUCKETS_MS.length && ms > BUCKETS_MS[bucket]!) bucket++;
-      histogram.counts[bucket]!++;
-      histogram.sum += ms / 1_000;
+      series.counts[bucket]!++;
+      series.sum += ms / 1_000;
     },
     petCreated: () => {
       petsCreated++;
@@ -74,16 +77,17 @@ export function createHttpMetrics(): HttpMetrics {
     },
     families() {
       const requestSamples: Sample[] = [];
-      requests.forEach((value, index) => {
-        if (value === 0) return;
-        const combined = Math.floor(index / STATUS_SLOTS);
-        const labels = formatLabels({
-          operation: OPERATIONS[Math.floor(combined / METHODS.length)]!,
-          method: METHODS[combined % METHODS.length]!,
-          status: String(index % STATUS_SLOTS),
+      for (const [operation, { requests }] of operations) {
+        requests.forEach((value, index) => {
+          if (value === 0) return;
+          const labels = formatLabels({
+            operation,
+            method: METHODS[Math.floor(index / STATUS_SLOTS)]!,
+            status: String(index % STATUS_SLOTS),
+          });
+          requestSamples.push({ suffix: '', labels, value });
         });
-        requestSamples.push({ suffix: '', labels, value });
-      });
+      }
       return [
         {
           name: 'petstore_http_requests_total',
@@ -95,13 +99,8 @@ export function createHttpMetrics(): HttpMetrics {
           name: 'petstore_http_request_duration_seconds',
           help: 'Time from receiving a request to finishing its response, by operation.',
           type: 'histogram',
-          samples: OPERATIONS.flatMap((operation, i) =>
-            histogramSamples(
-              formatLabels({ operation }),
-              DURATION_BUCKETS,
-              durations[i]!.counts,
-              durations[i]!.sum,
-            ),
+          samples: [...operations].flatMap(([operation, series]) =>
+            histogramSamples(formatLabels({ operation }), DURATION_BUCKETS, series.counts, series.sum),
           ),
         },
         {

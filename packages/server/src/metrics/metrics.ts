@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
+import { routeConfig } from '../routes/route-config.ts';
 import type { Storage } from '../storage/repository.ts';
 import { type Family, formatLabels } from './exposition.ts';
 import { createHttpMetrics, type HttpMetrics } from './http-metrics.ts';
@@ -12,7 +13,7 @@ export interface MetricsDeps {
 
 export interface Metrics {
   readonly http: HttpMetrics;
-  /** Called from the app's onResponse hook: counts the request, its duration and created pets. */
+  /** Called from the app's onResponse hook: counts the request under its route's label, with its duration. */
   observeResponse(request: FastifyRequest, reply: FastifyReply): void;
   /** The limiter, counting the refusals and bans it decides. */
   instrumentLimiter(limiter: RateLimiter): RateLimiter;
@@ -53,11 +54,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
   return {
     http,
     observeResponse(request, reply) {
-      const route = request.routeOptions.url;
-      const status = reply.statusCode;
-      http.observe(route, request.method, status, reply.elapsedTime);
-      if (status === 201 && route === '/v1/pets' && !reply.hasHeader('idempotent-replayed'))
-        http.petCreated();
+      http.observe(routeConfig(request).metricsLabel, request.method, reply.statusCode, reply.elapsedTime);
     },
     instrumentLimiter(limiter) {
       return {

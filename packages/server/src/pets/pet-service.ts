@@ -1,26 +1,25 @@
-import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { createIdempotentCreate, type IdempotencyScope } from '../idempotency/idempotent-create.ts';
 import type { NewPet, Pet, PetStatus, Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { encodeCursor } from './cursor.ts';
 import { createPetArena, type PetArenaOptions } from './pet-arena.ts';
 import { petJson, petsJson } from './pet-json.ts';
 import { type CachedPage, createReadCache } from './read-cache.ts';
-
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
 
 /** A page as sent: the serialised Pets body and the cursor of the next page when more pets match. */
 export type PetPage = CachedPage;
 
 export type CreateOutcome =
   | { kind: 'created'; pet: Pet; body: string }
-  | { kind: 'replayed'; statusCode: number; body: string }
+  /** An Idempotency-Key replay: the pet the key created first. */
+  | { kind: 'replayed'; pet: Pet; body: string }
   | { kind: 'in_progress' }
   | { kind: 'key_reused' };
 
-export interface IdempotencyScope {
-  apiKeyId: string;
-  key: string;
+/** What happened, for whoever counts it (metrics). */
+export interface PetEvents {
+  petCreated(): void;
 }
 
 export interface PetService {
@@ -39,42 +38,32 @@ export interface PetService {
 /** Pets read per warm-up batch: about a quarter of a millisecond of SQLite work. */
 const WARM_BATCH = 256;
 
-/** Same pet data means same request, whatever the JSON formatting or key order. */
-function requestHash(pet: NewPet): string {
-  return createHash('sha256')
-    .update(`${pet.name}\u0000${pet.categoryId}\u0000${pet.status ?? ''}`)
-    .digest('hex');
-}
-
 export function createPetService(deps: {
   storage: Storage;
   clock: Clock;
+  events?: PetEvents;
   idempotencyTtlMs?: number;
   arena?: PetArenaOptions;
 }): PetService {
-  const { storage, clock } = deps;
-  const ttl = deps.idempotencyTtlMs ?? IDEMPOTENCY_TTL_MS;
-  /** Idempotency keys with a create running in this process: a concurrent duplicate gets 409. */
-  const inFlight = new Set<string>();
+  const { storage } = deps;
+  const idempotentCreate = createIdempotentCreate({
+    storage,
+    clock: deps.clock,
+    ttlMs: deps.idempotencyTtlMs,
+  });
+  // Without a change signal from the database, pages cannot be kept exact across processes.
   const cache = createReadCache({
     changeToken: () => storage.changeToken(),
-    pages: storage.kind === 'sqlite',
+    pages: storage.changeToken() !== undefined,
   });
   const arena = createPetArena(deps.arena);
   const created = (pet: Pet): CreateOutcome => {
     cache.written();
+    deps.events?.petCreated();
     const body = petJson(pet);
     arena.put(pet.id, body);
     return { kind: 'created', pet, body };
   };
-
-  const replayOrRefuse = (
-    record: { requestHash: string; statusCode: number; responseBody: string },
-    hash: string,
-  ) =>
-    record.requestHash === hash
-      ? ({ kind: 'replayed', statusCode: record.statusCode, body: record.responseBody } as const)
-      : ({ kind: 'key_reused' } as const);
 
   return {
     async list({ status, afterId, limit }) {
@@ -123,28 +112,12 @@ export function createPetService(deps: {
         if (result.kind !== 'created') throw new Error('a create without an idempotency key cannot conflict');
         return created(result.pet);
       }
-      const hash = requestHash(pet);
-      const scope = `${idempotency.apiKeyId}\u0000${idempotency.key}`;
-      if (inFlight.has(scope)) return { kind: 'in_progress' };
-      inFlight.add(scope);
-      try {
-        const now = clock.now();
-        const existing = await storage.findIdempotency(idempotency.apiKeyId, idempotency.key, now);
-        if (existing) return replayOrRefuse(existing, hash);
-        const result = await storage.createPet(pet, {
-          idempotency: {
-            ...idempotency,
-            requestHash: hash,
-            createdAt: now,
-            expiresAt: now + ttl,
-            responseBody: petJson,
-          },
-        });
-        if (result.kind === 'idempotency_conflict') return replayOrRefuse(result.existing, hash);
-        return created(result.pet);
-      } finally {
-        inFlight.delete(scope);
-      }
+      const outcome = await idempotentCreate(pet, idempotency);
+      if (outcome.kind === 'created') return created(outcome.pet);
+      if (outcome.kind !== 'replayed') return outcome;
+      const replayed = await storage.getPet(outcome.petId);
+      if (!replayed) throw new Error(`idempotency record points at missing pet ${outcome.petId}`);
+      return { kind: 'replayed', pet: replayed, body: petJson(replayed) };
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { DOCS_ASSETS, DOCS_CSP, DOCS_PAGE, type DocsAsset } from '../docs/assets.ts';
 import { ApiError } from '../errors.ts';
 
@@ -25,12 +25,12 @@ function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: DocsAsse
   return reply.code(200).send(asset.body);
 }
 
-/** GET /docs: the API reference page (public, not rate limited), and the files it loads. */
-export function registerDocs(app: FastifyInstance): void {
-  app.get('/docs', async (request, reply) => sendAsset(request, reply, DOCS_PAGE));
-  app.get<{ Params: { name: string } }>('/docs/assets/:name', async (request, reply) => {
-    const asset = DOCS_ASSETS.get(request.params.name);
-    if (!asset) throw new ApiError('not_found', `no resource at ${request.url.split('?', 1)[0]}`);
-    return sendAsset(request, reply, asset);
-  });
-}
+/** getDocs: the API reference page (public, not rate limited). */
+export const getDocs: RouteHandlerMethod = async (request, reply) => sendAsset(request, reply, DOCS_PAGE);
+
+/** The scripts, style sheet and reference data the page loads (outside the contract). */
+export const getDocsAsset: RouteHandlerMethod = async (request, reply) => {
+  const asset = DOCS_ASSETS.get((request.params as { name: string }).name);
+  if (!asset) throw new ApiError('not_found', `no resource at ${request.url.split('?', 1)[0]}`);
+  return sendAsset(request, reply, asset);
+};

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { JSON_CONTENT_TYPE, sendError } from '../http/send-error.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
@@ -12,22 +12,24 @@ const PING_TIMEOUT_MS = 2000;
  */
 const STORE_PROBE = { bucket: 'readiness-probe', perMinute: 1_000_000_000, perDay: 1_000_000_000 };
 
-/** /healthz: the process is alive. /readyz: the database answers and the limiter store is in use. */
-export function registerHealth(app: FastifyInstance, deps: { storage: Storage; limiter: RateLimiter }): void {
+/** getHealth (/healthz): the process is alive. getReadiness (/readyz): the database answers and the limiter store is in use. */
+export function healthOperations(
+  app: FastifyInstance,
+  deps: { storage: Storage; limiter: RateLimiter },
+): { getHealth: RouteHandlerMethod; getReadiness: RouteHandlerMethod } {
   // From the start of a graceful shutdown, so a load balancer still asking stops sending traffic here.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
 
-  app.get('/healthz', async (_request, reply) =>
+  const getHealth: RouteHandlerMethod = async (_request, reply) =>
     reply
       .header('content-type', JSON_CONTENT_TYPE)
       .header('cache-control', 'no-store')
-      .send('{"status":"ok"}'),
-  );
+      .send('{"status":"ok"}');
 
-  app.get('/readyz', async (request, reply) => {
+  const getReadiness: RouteHandlerMethod = async (request, reply) => {
     reply.header('cache-control', 'no-store');
     if (closing)
       return sendError(request, reply, new ApiError('service_unavailable', 'not ready: shutting down'));
@@ -56,5 +58,6 @@ export function registerHealth(app: FastifyInstance, deps: { storage: Storage; l
     }
     const body = { status: 'ready', checks: { database, rateLimitStore } };
     return reply.header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify(body));
-  });
+  };
+  return { getHealth, getReadiness };
 }

@@ -1,12 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
+import { readIdempotencyKey } from '../idempotency/policy.ts';
 import type { PetService } from '../pets/pet-service.ts';
 import type { NewPet } from '../storage/repository.ts';
 import { bodyChecker } from '../validation/contract-input.ts';
 
 const checkNewPet = bodyChecker('NewPet');
-const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/;
 
 /** The checked body as a NewPet; `12.0` is the integer 12 in JSON, so numbers are normalised to bigint. */
 function toNewPet(body: Record<string, unknown>): NewPet {
@@ -15,19 +15,9 @@ function toNewPet(body: Record<string, unknown>): NewPet {
   return pet;
 }
 
-function readIdempotencyKey(header: string | string[] | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  if (typeof header !== 'string' || !IDEMPOTENCY_KEY.test(header)) {
-    throw new ApiError('invalid_parameter', 'Idempotency-Key must be 1 to 255 printable ASCII characters', {
-      param: 'Idempotency-Key',
-    });
-  }
-  return header;
-}
-
 /** createPet: validated strictly, acknowledged only once durable, optionally idempotent. */
-export function registerCreatePet(app: FastifyInstance, pets: PetService): void {
-  app.post('/v1/pets', async (request, reply) => {
+export function createPet(pets: PetService): RouteHandlerMethod {
+  return async (request, reply) => {
     if (request.body === undefined) {
       const length = request.headers['content-length'];
       if (request.headers['content-type'] === undefined && (length === undefined || length === '0')) {
@@ -58,21 +48,16 @@ export function registerCreatePet(app: FastifyInstance, pets: PetService): void 
             param: 'Idempotency-Key',
           },
         );
-      case 'replayed': {
-        const id = /"id":(\d+)/.exec(outcome.body)?.[1];
-        if (id) reply.header('location', `/v1/pets/${id}`);
-        return reply
-          .code(outcome.statusCode)
-          .header('idempotent-replayed', 'true')
-          .header('content-type', JSON_CONTENT_TYPE)
-          .send(outcome.body);
-      }
+      case 'replayed':
+        reply.header('idempotent-replayed', 'true');
+        break;
       case 'created':
-        return reply
-          .code(201)
-          .header('location', `/v1/pets/${outcome.pet.id}`)
-          .header('content-type', JSON_CONTENT_TYPE)
-          .send(outcome.body);
+        break;
     }
-  });
+    return reply
+      .code(201)
+      .header('location', `/v1/pets/${outcome.pet.id}`)
+      .header('content-type', JSON_CONTENT_TYPE)
+      .send(outcome.body);
+  };
 }

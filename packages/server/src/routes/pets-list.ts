@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { RouteHandlerMethod } from 'fastify';
 import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
 import { decodeCursor } from '../pets/cursor.ts';
 import type { PetService } from '../pets/pet-service.ts';
@@ -13,8 +13,8 @@ function nextLink(limit: number, status: PetStatus | undefined, cursor: string):
 }
 
 /** listPets: keyset pages in ascending id order; `Link: <…>; rel="next"` while more pets match. */
-export function registerListPets(app: FastifyInstance, pets: PetService): void {
-  app.get('/v1/pets', async (request, reply) => {
+export function listPets(pets: PetService): RouteHandlerMethod {
+  return async (request, reply) => {
     const query = readQuery(request.query as Record<string, string | string[]>);
     const status = query.status as PetStatus | undefined;
     const limit = Number(query.limit);
@@ -22,5 +22,5 @@ export function registerListPets(app: FastifyInstance, pets: PetService): void {
     const page = await pets.list({ status, afterId, limit });
     if (page.nextCursor !== undefined) reply.header('link', nextLink(limit, status, page.nextCursor));
     return reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(page.body);
-  });
+  };
 }

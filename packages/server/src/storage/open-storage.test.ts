@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { loadMigrations } from './migrations.ts';
 import { describeDatabase, openStorage } from './open-storage.ts';
 
 describe('openStorage', () => {
@@ -12,7 +13,10 @@ describe('openStorage', () => {
       for (const url of [join(dir, 'a.db'), `sqlite:${join(dir, 'b.db')}`, `file://${join(dir, 'c.db')}`]) {
         const storage = await openStorage(url);
         assert.equal(storage.kind, 'sqlite');
-        assert.deepEqual(await storage.migrate(), ['001_init']);
+        assert.deepEqual(
+          await storage.migrate(),
+          loadMigrations('sqlite').map((migration) => migration.name),
+        );
         await storage.close();
       }
       const reopened = await openStorage(`sqlite:${join(dir, 'a.db')}`);

@@ -1,41 +1,37 @@
 import type { PoolClient } from 'pg';
-import type { CreateOptions, CreateResult, NewPet } from './repository.ts';
-import { CREATED_STATUS, IDEMPOTENCY_COLUMNS, PET_COLUMNS, toIdempotency, toPet } from './rows.ts';
+import type { CreateResult, IdempotencyRecord, NewPet } from './repository.ts';
+import { IDEMPOTENCY_COLUMNS, PET_COLUMNS, toIdempotency, toPet } from './rows.ts';
 
 /**
  * Inserts the pet and its idempotency record inside the caller's transaction. The caller commits only
  * a `created` outcome, so a conflict leaves no pet behind. Undefined means the conflicting record
  * vanished (purged) between the insert and the read, and the caller should try again.
  */
-export async function insertPet(
+export async function insertPetWithKey(
   client: PoolClient,
   pet: NewPet,
-  options: CreateOptions | undefined,
+  idempotency: Omit<IdempotencyRecord, 'petId'>,
 ): Promise<CreateResult | undefined> {
-  const idempotency = options?.idempotency;
-  if (idempotency) {
-    // An expired record that was not purged yet must not block reuse of its key.
-    await client.query(
-      'DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND expires_at <= $3',
-      [idempotency.apiKeyId, idempotency.key, idempotency.createdAt],
-    );
-  }
+  // An expired record that was not purged yet must not block reuse of its key.
+  await client.query('DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND expires_at <= $3', [
+    idempotency.apiKeyId,
+    idempotency.key,
+    idempotency.createdAt,
+  ]);
   const inserted = await client.query(
     `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${PET_COLUMNS}`,
     [pet.name, pet.categoryId, pet.status ?? null],
   );
   const created = toPet(inserted.rows[0]);
-  if (!idempotency) return { kind: 'created', pet: created };
   // Waits for a concurrent transaction holding the same key, and skips the row if that one commits.
   const stored = await client.query(
-    `INSERT INTO idempotency_keys (${IDEMPOTENCY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO idempotency_keys (${IDEMPOTENCY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (api_key_id, key) DO NOTHING`,
     [
       idempotency.apiKeyId,
       idempotency.key,
       idempotency.requestHash,
-      CREATED_STATUS,
-      idempotency.responseBody(created),
+      created.id,
       idempotency.createdAt,
       idempotency.expiresAt,
     ],

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import { type Clock, systemClock } from '../time/clock.ts';
 import type { ReversibleStorage } from './migrations.ts';
-import { insertPet } from './postgres-create.ts';
+import { insertPetWithKey } from './postgres-create.ts';
 import { migrateDown, migrateUp } from './postgres-migrate.ts';
 import { createPool, mapPostgresError, type PoolSettings } from './postgres-pool.ts';
 import type {
@@ -71,7 +71,8 @@ export class PostgresStorage implements ReversibleStorage {
   }
 
   async createPet(pet: NewPet, options?: CreateOptions): Promise<CreateResult> {
-    if (!options?.idempotency) {
+    const idempotency = options?.idempotency;
+    if (!idempotency) {
       // One statement is atomic on its own: no BEGIN/COMMIT round trips for a plain create.
       const [row] = await this.#query(
         `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${PET_COLUMNS}`,
@@ -81,7 +82,7 @@ export class PostgresStorage implements ReversibleStorage {
       return { kind: 'created', pet: toPet(row!) };
     }
     const result = await this.#transaction(
-      (client) => insertPet(client, pet, options),
+      (client) => insertPetWithKey(client, pet, idempotency),
       (outcome) => outcome?.kind === 'created',
     );
     return result ?? this.createPet(pet, options);

@@ -54,15 +54,14 @@ export interface NewApiKey {
   expiresAt: number | null;
 }
 
-/** A stored response for an Idempotency-Key, scoped to one API key. */
+/** An Idempotency-Key that created a pet, scoped to one API key. */
 export interface IdempotencyRecord {
   apiKeyId: string;
   key: string;
   /** Hex SHA-256 of the canonical request body. */
   requestHash: string;
-  statusCode: number;
-  /** The exact response body sent the first time. */
-  responseBody: string;
+  /** The pet the first request created (pets never change, so it is the response to replay). */
+  petId: bigint;
   createdAt: number;
   expiresAt: number;
 }
@@ -73,15 +72,8 @@ export type CreateResult =
   | { kind: 'idempotency_conflict'; existing: IdempotencyRecord };
 
 export interface CreateOptions {
-  /** Stored in the same transaction as the pet; responseBody is built from the assigned pet. */
-  idempotency?: {
-    apiKeyId: string;
-    key: string;
-    requestHash: string;
-    createdAt: number;
-    expiresAt: number;
-    responseBody: (pet: Pet) => string;
-  };
+  /** Stored, with the new pet's id, in the same transaction as the pet. */
+  idempotency?: Omit<IdempotencyRecord, 'petId'>;
 }
 
 export interface PetRepository {

@@ -9,11 +9,7 @@ export type Row = Record<string, unknown>;
 export const PET_COLUMNS = 'id, name, category_id, status';
 export const KEY_COLUMNS =
   'id, digest, plan, per_minute, per_day, label, environment, created_at, revoked_at, expires_at, banned_until, ban_lifted_at';
-export const IDEMPOTENCY_COLUMNS =
-  'api_key_id, key, request_hash, status_code, response_body, created_at, expires_at';
-
-/** The status stored with an idempotency record: the only response createPet stores is 201 Created. */
-export const CREATED_STATUS = 201;
+export const IDEMPOTENCY_COLUMNS = 'api_key_id, key, request_hash, pet_id, created_at, expires_at';
 
 function nullableNumber(value: unknown): number | null {
   return value === null || value === undefined ? null : Number(value);
@@ -51,8 +47,7 @@ export function toIdempotency(row: Row): IdempotencyRecord {
     apiKeyId: row.api_key_id as string,
     key: row.key as string,
     requestHash: row.request_hash as string,
-    statusCode: Number(row.status_code),
-    responseBody: row.response_body as string,
+    petId: BigInt(row.pet_id as bigint),
     createdAt: Number(row.created_at),
     expiresAt: Number(row.expires_at),
   };

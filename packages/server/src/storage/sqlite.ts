@@ -11,15 +11,7 @@ import type {
   Pet,
   Plan,
 } from './repository.ts';
-import {
-  CREATED_STATUS,
-  IDEMPOTENCY_COLUMNS,
-  KEY_COLUMNS,
-  PET_COLUMNS,
-  toApiKey,
-  toIdempotency,
-  toPet,
-} from './rows.ts';
+import { IDEMPOTENCY_COLUMNS, KEY_COLUMNS, PET_COLUMNS, toApiKey, toIdempotency, toPet } from './rows.ts';
 import { SqliteDatabase } from './sqlite-database.ts';
 import { GroupCommit } from './sqlite-group-commit.ts';
 import { migrateDown, migrateUp } from './sqlite-migrate.ts';
@@ -204,13 +196,12 @@ export class SqliteStorage implements ReversibleStorage {
     );
     if (!idempotency) return { kind: 'created', pet: created };
     const stored = this.#db.run(
-      `INSERT INTO idempotency_keys (${IDEMPOTENCY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO idempotency_keys (${IDEMPOTENCY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (api_key_id, key) DO NOTHING`,
       idempotency.apiKeyId,
       idempotency.key,
       idempotency.requestHash,
-      CREATED_STATUS,
-      idempotency.responseBody(created),
+      created.id,
       idempotency.createdAt,
       idempotency.expiresAt,
     );

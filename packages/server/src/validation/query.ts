@@ -1,19 +1,14 @@
 import { ApiError } from '../errors.ts';
 import { parseInt64 } from '../json/int64.ts';
-import { operationParameters, resolveSchema } from './contract-input.ts';
+import { operationParameters } from './contract-input.ts';
 import { compileSchema, type Schema } from './schema-check.ts';
 
 type RawQuery = Record<string, string | string[] | undefined>;
 
 interface QueryField {
   name: string;
-  /** The parameter's schema with `$ref`s resolved, read once when the reader is built. */
   schema: Schema & { default?: unknown };
   check: ReturnType<typeof compileSchema>;
-}
-
-function effectiveSchema(schema: Schema): Schema {
-  return schema.$ref ? effectiveSchema(resolveSchema(schema.$ref)) : schema;
 }
 
 function convert(field: QueryField, text: string): unknown {
@@ -36,8 +31,8 @@ export function queryReader(path: string, method: string): (query: RawQuery) => 
     .filter((parameter) => parameter.in === 'query')
     .map((parameter) => ({
       name: parameter.name,
-      schema: effectiveSchema(parameter.schema),
-      check: compileSchema(parameter.schema, resolveSchema),
+      schema: parameter.schema,
+      check: compileSchema(parameter.schema),
     }));
   const byName = new Map(fields.map((field) => [field.name, field]));
   const known = fields.map((field) => field.name).join(', ');

@@ -1,8 +1,7 @@
 import { INT64_MAX, INT64_MIN } from '../json/int64.ts';
 
-/** The subset of JSON Schema the contract uses for request input. */
+/** The subset of JSON Schema the contract uses for request input (`$ref`s already resolved). */
 export interface Schema {
-  $ref?: string;
   type?: string;
   format?: string;
   enum?: readonly unknown[];
@@ -22,8 +21,6 @@ export interface SchemaViolation {
   path: string;
   message: string;
 }
-
-export type SchemaResolver = (ref: string) => Schema;
 
 const TYPE_NAMES: Record<string, string> = {
   object: 'an object',
@@ -71,12 +68,8 @@ function bound(
  * Compiles a schema into a checker returning the first violation. No coercion: "12" is not 12.
  * Patterns are compiled once, with the `u` flag as JSON Schema requires.
  */
-export function compileSchema(
-  schema: Schema,
-  resolve: SchemaResolver,
-): (value: unknown) => SchemaViolation | undefined {
+export function compileSchema(schema: Schema): (value: unknown) => SchemaViolation | undefined {
   const patterns = new Map<string, RegExp>();
-  const resolved = new Map<string, Schema>();
   const patternFor = (source: string) => {
     let regex = patterns.get(source);
     if (!regex) {
@@ -87,14 +80,6 @@ export function compileSchema(
   };
 
   const check = (node: Schema, value: unknown, path: string): SchemaViolation | undefined => {
-    if (node.$ref) {
-      let target = resolved.get(node.$ref);
-      if (!target) {
-        target = resolve(node.$ref);
-        resolved.set(node.$ref, target);
-      }
-      return check(target, value, path);
-    }
     const label = path === '' ? 'the body' : path;
     const wrongType = (): SchemaViolation => ({
       path,

@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { stringifyJson } from '@petstore/json';
+import { dereference, type JsonNode } from './dereference.ts';
+
+/** The parts of an OpenAPI 3.1 document this project reads; everything else is kept as parsed. */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; [key: string]: unknown };
+  servers: { url: string; description?: string }[];
+  paths: Record<string, Record<string, unknown>>;
+  components: Record<string, Record<string, unknown>>;
+  [key: string]: unknown;
+}
+
+export const CONTRACT_PATH = path.join(import.meta.dirname, '../../../../openapi/petstore.yaml');
+
+/** The YAML with every integer as bigint, so the int64 bounds keep their digits. */
+async function readExact(): Promise<unknown> {
+  const { parseDocument } = await import('yaml');
+  const parsed = parseDocument(readFileSync(CONTRACT_PATH, 'utf8'), { intAsBigInt: true });
+  if (parsed.errors.length > 0) throw parsed.errors[0];
+  return parsed.toJS();
+}
+
+/** The contract with its integers as bigint (int64 bounds exact); for pages that show it. */
+export const exactContract = (await readExact()) as JsonNode;
+
+/** The contract as served at `/v1/openapi.json`, with every integer written digit for digit. */
+export const openapiJson: string = stringifyJson(exactContract);
+
+/**
+ * The contract as a plain object, `$ref`s intact, for tools that resolve them themselves (Ajv).
+ * Integers are JS numbers, so the two int64 bounds are the nearest doubles; `openapiJson` carries
+ * their exact digits.
+ */
+export const openapiDocument = JSON.parse(openapiJson) as OpenApiDocument;
+
+/** The same with every `$ref` resolved, once: what routing, validation and tests read. */
+export const contract: OpenApiDocument = dereference(openapiDocument);

@@ -1,0 +1,39 @@
+import type { FastifyRequest } from 'fastify';
+
+/** Who may call a route: anyone, or a caller with a valid API key. */
+export type Access = 'public' | 'apiKey';
+
+export interface Deprecation {
+  /** `Deprecation`, `Sunset` and `Link`: sent on every response of the route, errors included. */
+  headers: Record<string, string>;
+  /** From this instant (epoch ms) on, the route answers 410 gone. */
+  sunsetAt: number;
+  /** The message of that 410. */
+  goneMessage: string;
+}
+
+/**
+ * What the guard, the deprecation headers, the metrics and the 405 answer know about a route. It is
+ * attached when the route is registered and read from the route the router matched, never from the URL.
+ */
+export interface RouteConfig {
+  /** The contract's operationId, or a name for a route outside the contract. */
+  operationId: string;
+  access: Access;
+  /** Counted against the caller's quota: the key's once authenticated, else the client address's. */
+  rateLimited: boolean;
+  deprecation?: Deprecation;
+  /** The `operation` label of the request metrics. */
+  metricsLabel: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    operationId?: string;
+  }
+}
+
+/** The configuration of the route that matched this request (a 404 handler is a route too). */
+export function routeConfig(request: FastifyRequest): RouteConfig {
+  return request.routeOptions.config as unknown as RouteConfig;
+}
