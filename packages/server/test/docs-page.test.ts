@@ -192,6 +192,31 @@ test('GET /docs in Chromium renders the reference and a Try it round trip works'
     );
   });
 
+  await t.test('the page JSON module keeps 64-bit integers through parsing and pretty printing', async () => {
+    const result = await page.evaluate(async (moduleUrl) => {
+      const json = await import(moduleUrl);
+      const text = '{"id":9223372036854775807,"min":-9223372036854775808,"small":42,"ratio":0.5,"list":[]}';
+      const value = json.parseLossless(text);
+      return {
+        id: String(value.id),
+        idIsBigint: typeof value.id === 'bigint',
+        small: value.small,
+        pretty: json.stringifyPretty(value),
+        notJson: json.formatBody('not json'),
+        empty: json.formatBody(''),
+      };
+    }, '/docs/assets/json.js');
+    assert.equal(result.id, '9223372036854775807');
+    assert.equal(result.idIsBigint, true);
+    assert.equal(result.small, 42);
+    assert.equal(
+      result.pretty,
+      '{\n  "id": 9223372036854775807,\n  "min": -9223372036854775808,\n  "small": 42,\n  "ratio": 0.5,\n  "list": []\n}',
+    );
+    assert.equal(result.notJson, 'not json');
+    assert.equal(result.empty, '');
+  });
+
   await t.test('a link to an operation scrolls to it once rendered', async () => {
     await page.goto(`${base}/docs#tag/Pets/operation/getPet`);
     await page.waitForSelector('body[data-state="ready"]');

@@ -10,19 +10,41 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   });
 }
 
+/** The first of br and gzip that the client accepts (q > 0) and that the asset has. */
+function chooseEncoding(acceptEncoding: string | undefined, asset: DocsAsset): 'br' | 'gzip' | undefined {
+  const accepted = new Set(
+    (acceptEncoding ?? '')
+      .split(',')
+      .map((part) =>
+        part
+          .trim()
+          .toLowerCase()
+          .split(/\s*;\s*/),
+      )
+      .filter(([, q]) => !/^q=0(\.0*)?$/.test(q ?? ''))
+      .map(([coding]) => coding),
+  );
+  return (['br', 'gzip'] as const).find((coding) => accepted.has(coding) && asset.encoded[coding]);
+}
+
 function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: DocsAsset): FastifyReply {
+  const encoding = chooseEncoding(request.headers['accept-encoding'], asset);
+  // A strong validator names one representation: each content coding gets its own.
+  const etag = encoding ? asset.etag.replace(/"$/, `-${encoding}"`) : asset.etag;
   reply.headers({
     'content-type': asset.contentType,
     // Revalidated on every use (cheap with the ETag), so the page and its scripts never mismatch.
     'cache-control': 'no-cache',
-    etag: asset.etag,
+    etag,
     'content-security-policy': DOCS_CSP,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cross-origin-opener-policy': 'same-origin',
+    vary: 'accept-encoding',
   });
-  if (matches(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
-  return reply.code(200).send(asset.body);
+  if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply.code(200).send(encoding ? asset.encoded[encoding] : asset.body);
 }
 
 /** getDocs: the API reference page (public, not rate limited). */

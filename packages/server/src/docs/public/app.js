@@ -1,19 +1,22 @@
 // Entry point of /docs: loads the OpenAPI document of this server and renders the reference.
 
 import { h, markdown } from './dom.js';
-import { OPENAPI_URL, renderIntro } from './intro.js';
+import { renderIntro } from './intro.js';
 import { parseLossless } from './json.js';
 import { createKeyStore } from './key-store.js';
 import { renderOperation } from './operation.js';
 import { collectOperations, groupByTag } from './operations.js';
 import { renderSidebar } from './sidebar.js';
 
+/** The contract with its `$ref`s resolved and its descriptions rendered, prepared by the server. */
+const REFERENCE_URL = '/docs/assets/reference.json';
+
 function renderTag(spec, { tag, operations }, store) {
   return h(
     'section',
     { class: 'tag', id: `tag/${tag.name}` },
     h('h2', { class: 'tag-title' }, tag.name),
-    tag.description ? markdown(tag.description, { headingOffset: 2 }) : null,
+    markdown(tag),
     operations.map((op) => renderOperation(spec, op, store)),
   );
 }
@@ -26,8 +29,8 @@ function scrollToHash() {
 async function load() {
   const main = document.getElementById('main');
   try {
-    const response = await fetch(OPENAPI_URL, { headers: { accept: 'application/json' } });
-    if (!response.ok) throw new Error(`${OPENAPI_URL} answered ${response.status}`);
+    const response = await fetch(REFERENCE_URL, { headers: { accept: 'application/json' } });
+    if (!response.ok) throw new Error(`${REFERENCE_URL} answered ${response.status}`);
     const spec = parseLossless(await response.text());
     const store = createKeyStore();
     const groups = groupByTag(spec, collectOperations(spec));

@@ -1,7 +1,6 @@
-// Building DOM nodes: text is always set as text. The one HTML sink is `markdown()`, fed only by the
-// escaping renderer and, where the browser has Trusted Types, through the page's only policy.
-
-import { renderInline, renderMarkdown } from './markdown.js';
+// Building DOM nodes: text is always set as text. The one HTML sink is `markdown()`, fed only with
+// the descriptions the server rendered from the contract (raw HTML escaped there) and, where the
+// browser has Trusted Types, through the page's only policy.
 
 const policy = globalThis.trustedTypes?.createPolicy('petstore-markdown', { createHTML: (html) => html });
 
@@ -29,12 +28,12 @@ function html(element, markup) {
   return element;
 }
 
-/** A block of Markdown rendered into a `div.markdown`. */
-export function markdown(text, options = {}) {
-  return html(h('div', { class: `markdown ${options.class ?? ''}`.trim() }), renderMarkdown(text, options));
+/** A node's rendered description (`descriptionHtml`) in a `div.markdown`, or nothing. */
+export function markdown(node) {
+  return node?.descriptionHtml ? html(h('div', { class: 'markdown' }), node.descriptionHtml) : null;
 }
 
-/** One line of inline Markdown rendered into a `span`. */
-export function markdownInline(text) {
-  return html(h('span', { class: 'markdown-inline' }), renderInline(String(text ?? '')));
+/** A server's or a response's one-line description, rendered inline, in a `span`. */
+export function markdownInline(node) {
+  return html(h('span', { class: 'markdown-inline' }), node?.descriptionHtml ?? '');
 }

@@ -2,12 +2,11 @@
 
 import { h } from './dom.js';
 import { stringifyPretty } from './json.js';
-import { deref } from './schema.js';
 
 /** The examples of a media type object: its `examples` map (refs followed), else its `example`. */
 export function mediaExamples(spec, media) {
   const found = Object.entries(media?.examples ?? {})
-    .map(([key, node]) => ({ key, example: deref(spec, node).node ?? {} }))
+    .map(([key, example]) => ({ key, example: example ?? {} }))
     .filter(({ example }) => example.value !== undefined)
     .map(({ key, example }) => ({ key, summary: example.summary ?? key, value: example.value }));
   if (found.length === 0 && media?.example !== undefined) {

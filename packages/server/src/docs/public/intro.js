@@ -9,12 +9,7 @@ export const OPENAPI_URL = '/v1/openapi.json';
 function servers(spec) {
   if (!spec.servers?.length) return null;
   const rows = spec.servers.map((server) =>
-    h(
-      'tr',
-      {},
-      h('td', {}, h('code', {}, server.url)),
-      h('td', {}, markdownInline(server.description ?? '')),
-    ),
+    h('tr', {}, h('td', {}, h('code', {}, server.url)), h('td', {}, markdownInline(server))),
   );
   return h(
     'section',
@@ -44,7 +39,7 @@ function scheme(name, definition) {
     { class: 'scheme' },
     h('h3', {}, h('code', {}, name), ' ', h('span', { class: 'muted' }, kind)),
     definition.bearerFormat ? h('p', {}, 'Token: ', definition.bearerFormat) : null,
-    definition.description ? markdown(definition.description, { headingOffset: 3 }) : null,
+    markdown(definition),
   );
 }
 
@@ -94,9 +89,7 @@ export function renderIntro(spec, store) {
             'This browser cannot read 64-bit integers exactly: examples may show the largest ones rounded. The downloaded document has every digit.',
           ),
     ),
-    info.description
-      ? h('section', { class: 'intro-section description' }, markdown(info.description, { headingIds: true }))
-      : null,
+    info.description ? h('section', { class: 'intro-section description' }, markdown(info)) : null,
     servers(spec),
     security(spec, store),
   ];

@@ -3,7 +3,7 @@
 
 import { h, markdown } from './dom.js';
 import { renderContent, renderResponses } from './responses.js';
-import { constraints, deref, typeLabel } from './schema.js';
+import { constraints, typeLabel } from './schema.js';
 import { renderTryIt } from './try-it.js';
 
 const STABILITY = {
@@ -84,11 +84,8 @@ function parametersTable(spec, parameters) {
       h(
         'td',
         {},
-        parameter.description ? markdown(parameter.description, { headingOffset: 4 }) : null,
-        constraints({
-          ...deref(spec, parameter.schema).node,
-          example: parameter.example ?? deref(spec, parameter.schema).node?.example,
-        }),
+        markdown(parameter),
+        constraints({ ...parameter.schema, example: parameter.example ?? parameter.schema?.example }),
       ),
     ),
   );
@@ -110,7 +107,7 @@ function parametersTable(spec, parameters) {
 }
 
 function requestBody(spec, node) {
-  const body = deref(spec, node).node;
+  const body = node;
   if (!body) return null;
   return h(
     'div',
@@ -123,7 +120,7 @@ function requestBody(spec, node) {
         ? h('span', { class: 'required' }, 'required')
         : h('span', { class: 'muted' }, 'optional'),
     ),
-    body.description ? markdown(body.description, { headingOffset: 4 }) : null,
+    markdown(body),
     renderContent(spec, body.content),
   );
 }
@@ -172,7 +169,7 @@ export function renderOperation(spec, op, store) {
       ),
     ),
     operation.deprecated ? sunsetNotice(operation) : null,
-    operation.description ? markdown(operation.description, { headingOffset: 3 }) : null,
+    markdown(operation),
     parametersTable(spec, op.parameters),
     requestBody(spec, operation.requestBody),
     renderResponses(spec, operation.responses),

@@ -1,7 +1,5 @@
 // The operations of the spec, flattened and grouped by their first tag.
 
-import { deref } from './schema.js';
-
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
 
 /** The path part of a server URL (`/v1`, or `/v1` of `https://host/v1`), without a trailing slash. */
@@ -13,7 +11,7 @@ export function basePath(serverUrl) {
 function parameters(spec, pathLevel = [], operationLevel = []) {
   const merged = new Map();
   for (const node of [...pathLevel, ...operationLevel]) {
-    const parameter = deref(spec, node).node;
+    const parameter = node;
     if (parameter?.name) merged.set(`${parameter.in}:${parameter.name}`, parameter);
   }
   return [...merged.values()];

@@ -2,7 +2,7 @@
 
 import { h, markdown, markdownInline } from './dom.js';
 import { renderExamples } from './examples.js';
-import { constraints, deref, renderSchema, typeLabel } from './schema.js';
+import { constraints, renderSchema, typeLabel } from './schema.js';
 
 export function statusClass(status) {
   return /^[1-5]/.test(status) ? `status-${status[0]}xx` : 'status-default';
@@ -10,7 +10,7 @@ export function statusClass(status) {
 
 function headersTable(spec, headers) {
   const rows = Object.entries(headers).map(([name, node]) => {
-    const header = deref(spec, node).node ?? {};
+    const header = node ?? {};
     return h(
       'tr',
       {},
@@ -21,12 +21,7 @@ function headersTable(spec, headers) {
         header.required ? h('span', { class: 'always' }, 'always') : null,
       ),
       h('td', { class: 'type' }, typeLabel(spec, header.schema)),
-      h(
-        'td',
-        {},
-        header.description ? markdown(header.description, { headingOffset: 4 }) : null,
-        constraints({ ...deref(spec, header.schema).node, example: header.example }),
-      ),
+      h('td', {}, markdown(header), constraints({ ...header.schema, example: header.example })),
     );
   });
   return h(
@@ -60,17 +55,12 @@ export function renderContent(spec, content) {
 }
 
 function renderResponse(spec, status, node) {
-  const response = deref(spec, node).node ?? {};
+  const response = node ?? {};
   const headers = Object.keys(response.headers ?? {});
   return h(
     'details',
     { class: 'response', 'data-response': status, open: status.startsWith('2') },
-    h(
-      'summary',
-      {},
-      h('span', { class: `status ${statusClass(status)}` }, status),
-      markdownInline(response.description ?? ''),
-    ),
+    h('summary', {}, h('span', { class: `status ${statusClass(status)}` }, status), markdownInline(response)),
     h(
       'div',
       { class: 'response-body' },

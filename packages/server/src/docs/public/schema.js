@@ -1,37 +1,17 @@
-// JSON Schema (OpenAPI 3.1) as readable tables: fields, types, required marks and constraints.
+// JSON Schema (OpenAPI 3.1) as readable tables: fields, types, required marks and constraints. The
+// server resolved every `$ref`; a component schema keeps its name as `title`.
 
 import { h, markdown } from './dom.js';
 import { stringifyPretty } from './json.js';
 
 const MAX_DEPTH = 4;
 
-export function resolvePointer(spec, ref) {
-  if (!ref.startsWith('#/')) return undefined;
-  return ref
-    .slice(2)
-    .split('/')
-    .map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((node, key) => node?.[key], spec);
-}
-
-/**
- * Follows `$ref`s; keywords beside a `$ref` win over the target's (OpenAPI 3.1). Returns the node and
- * the name of the component it refers to.
- */
-export function deref(spec, node, seen = new Set()) {
-  if (!node || typeof node !== 'object' || typeof node.$ref !== 'string') return { node, name: undefined };
-  const { $ref, ...siblings } = node;
-  if (seen.has($ref)) return { node: siblings, name: $ref.split('/').at(-1) };
-  seen.add($ref);
-  const target = deref(spec, resolvePointer(spec, $ref), seen);
-  return { node: { ...target.node, ...siblings }, name: $ref.split('/').at(-1) };
-}
-
 const show = (value) => (typeof value === 'string' ? value : stringifyPretty(value));
 
 /** `integer (int64)`, `array of Pet`, `PetStatus`… */
 export function typeLabel(spec, schemaNode) {
-  const { node: schema = {}, name } = deref(spec, schemaNode);
+  const schema = schemaNode ?? {};
+  const name = schema.title;
   if (schema.type === 'array') return `array of ${typeLabel(spec, schema.items)}`;
   const type = Array.isArray(schema.type) ? schema.type.join(' | ') : (schema.type ?? 'any');
   const base = schema.format ? `${type} (${schema.format})` : type;
@@ -74,16 +54,16 @@ export function constraints(schema) {
 }
 
 function nested(spec, node, depth) {
-  const schema = deref(spec, node).node ?? {};
+  const schema = node ?? {};
   const inner = schema.type === 'array' ? schema.items : node;
-  const items = deref(spec, inner).node;
+  const items = inner;
   const complex =
     items?.type === 'object' && (items.properties || typeof items.additionalProperties === 'object');
   return complex && depth < MAX_DEPTH ? renderSchema(spec, inner, depth + 1) : null;
 }
 
 function propertyRow(spec, name, propertyNode, required, depth) {
-  const { node: property = {} } = deref(spec, propertyNode);
+  const property = propertyNode ?? {};
   return h(
     'tr',
     {},
@@ -94,23 +74,17 @@ function propertyRow(spec, name, propertyNode, required, depth) {
       required ? h('span', { class: 'required' }, 'required') : null,
     ),
     h('td', { class: 'type' }, typeLabel(spec, propertyNode)),
-    h(
-      'td',
-      {},
-      property.description ? markdown(property.description, { headingOffset: 4 }) : null,
-      constraints(property),
-      nested(spec, propertyNode, depth),
-    ),
+    h('td', {}, markdown(property), constraints(property), nested(spec, propertyNode, depth)),
   );
 }
 
 /** A schema as a block: description, then a field table for objects or a summary for the rest. */
 export function renderSchema(spec, schemaNode, depth = 0) {
-  const { node: schema = {} } = deref(spec, schemaNode);
+  const schema = schemaNode ?? {};
   const parts = [
     h('div', { class: 'schema-type' }, h('span', { class: 'type' }, typeLabel(spec, schemaNode))),
   ];
-  if (schema.description && depth === 0) parts.push(markdown(schema.description, { headingOffset: 4 }));
+  if (depth === 0) parts.push(markdown(schema));
   if (schema.type === 'array') {
     parts.push(constraints({ minItems: schema.minItems, maxItems: schema.maxItems }));
     parts.push(nested(spec, schemaNode, depth));

@@ -1,12 +1,11 @@
 // The navigation column: sections of the introduction, then each tag with its operations.
 
 import { h } from './dom.js';
-import { markdownHeadings } from './markdown.js';
 
 const link = (href, ...children) => h('a', { href: `#${href}` }, children);
 
 export function renderSidebar(spec, groups) {
-  const sections = markdownHeadings(spec.info?.description).filter((heading) => heading.level === 2);
+  const sections = (spec.info?.['x-headings'] ?? []).filter((heading) => heading.level === 2);
   if (spec.servers?.length) sections.push({ id: 'section/Servers', text: 'Servers' });
   if (spec.components?.securitySchemes)
     sections.push({ id: 'section/Security-schemes', text: 'Security schemes' });

@@ -5,12 +5,11 @@ import { exampleText, mediaExamples } from './examples.js';
 import { formatBody } from './json.js';
 import { keyField } from './key-store.js';
 import { statusClass } from './responses.js';
-import { deref } from './schema.js';
 
 const quote = (text) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 function parameterInput(spec, parameter, id) {
-  const schema = deref(spec, parameter.schema).node ?? {};
+  const schema = parameter.schema ?? {};
   const example = parameter.example ?? schema.example;
   if (Array.isArray(schema.enum)) {
     const options = ['', ...schema.enum].map((value) =>
@@ -140,7 +139,7 @@ export function renderTryIt(spec, op, store) {
     );
   }
   const prefix = `try-${op.operationId}`;
-  const requestBody = deref(spec, op.operation.requestBody).node;
+  const requestBody = op.operation.requestBody;
   const bodyField = requestBody
     ? h(
         'textarea',
