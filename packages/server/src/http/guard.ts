@@ -41,6 +41,7 @@ const keySubject = (key: ApiKeyRecord): LimitSubject => ({
  * passed all of them, whatever the spelling of its URL; 401s and 429s carry the rate-limit headers.
  */
 export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
+  app.decorateRequest('route', null);
   app.addHook('onRequest', (request, reply, done) => {
     const config = routeConfig(request);
     reply.header('x-request-id', request.id);

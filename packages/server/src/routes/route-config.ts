@@ -31,9 +31,17 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     operationId?: string;
   }
+  interface FastifyRequest {
+    /** The matched route's RouteConfig, read once by the first hook (see `routeConfig`). */
+    route: RouteConfig | null;
+  }
 }
 
-/** The configuration of the route that matched this request (a 404 handler is a route too). */
+/**
+ * The configuration of the route that matched this request (a 404 handler is a route too). Fastify's
+ * `routeOptions` getter builds a new object on every call, so the first call keeps the result.
+ */
 export function routeConfig(request: FastifyRequest): RouteConfig {
-  return request.routeOptions.config as unknown as RouteConfig;
+  request.route ??= request.routeOptions.config as unknown as RouteConfig;
+  return request.route;
 }
