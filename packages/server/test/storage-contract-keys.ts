@@ -10,6 +10,7 @@ function newKey(id: string, overrides: Partial<NewApiKey> = {}): NewApiKey {
   return {
     id,
     digest: createHash('sha256').update(`secret-${id}`).digest('hex'),
+    projectId: null,
     plan: 'free',
     perMinute: null,
     perDay: null,

@@ -1,9 +1,11 @@
 import { afterEach, beforeEach, describe } from 'node:test';
 import type { ReversibleStorage } from '../src/storage/migrations.ts';
+import { accountContract } from './storage-contract-accounts.ts';
 import { idempotencyContract } from './storage-contract-idempotency.ts';
 import { keyContract } from './storage-contract-keys.ts';
 import { lifecycleContract } from './storage-contract-lifecycle.ts';
 import { petContract } from './storage-contract-pets.ts';
+import { projectContract } from './storage-contract-projects.ts';
 
 export interface StorageFixture {
   /** A migrated storage over a fresh, empty database. */
@@ -31,6 +33,8 @@ export function runStorageContract(name: string, makeStorage: FixtureFactory): v
     petContract(fixture);
     keyContract(fixture);
     idempotencyContract(fixture);
+    projectContract(fixture);
+    accountContract(fixture);
     lifecycleContract(fixture);
   });
 }

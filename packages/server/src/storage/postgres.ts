@@ -16,9 +16,11 @@ import type {
   Plan,
   PoolStats,
 } from './repository.ts';
+import { type AccountRepository, createAccountRepository } from './account-repository.ts';
+import { createProjectRepository, type ProjectRepository } from './project-repository.ts';
 import {
   IDEMPOTENCY_COLUMNS,
-  KEY_COLUMNS,
+  KEY_SELECT,
   PET_COLUMNS,
   type Row,
   toApiKey,
@@ -33,6 +35,8 @@ export interface PostgresOptions extends PoolSettings {
 /** Storage in PostgreSQL through a pool; every write is its own transaction with synchronous_commit=on. */
 export class PostgresStorage implements ReversibleStorage {
   readonly kind = 'postgres';
+  readonly projects: ProjectRepository;
+  readonly accounts: AccountRepository;
   readonly #pool: Pool;
   readonly #schema: string | undefined;
   readonly #clock: Clock;
@@ -42,6 +46,13 @@ export class PostgresStorage implements ReversibleStorage {
     this.#pool = createPool(options);
     this.#schema = options.schema;
     this.#clock = options.clock ?? systemClock;
+    const sql = {
+      all: (text: string, params: readonly unknown[] = []) => this.#query(text, [...params]),
+      run: async (text: string, params: readonly unknown[] = []) =>
+        (await this.#run(text, [...params])).rowCount ?? 0,
+    };
+    this.projects = createProjectRepository(sql, () => {});
+    this.accounts = createAccountRepository(sql);
   }
 
   async migrate(): Promise<string[]> {
@@ -120,11 +131,15 @@ export class PostgresStorage implements ReversibleStorage {
 
   async createKey(key: NewApiKey): Promise<ApiKeyRecord> {
     const [row] = await this.#query(
-      `INSERT INTO api_keys (id, digest, plan, per_minute, per_day, label, environment, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${KEY_COLUMNS}`,
+      `WITH inserted AS (
+         INSERT INTO api_keys (id, digest, project_id, plan, per_minute, per_day, label, environment, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *
+       )
+       ${KEY_SELECT.replace('FROM api_keys k', 'FROM inserted k')}`,
       [
         key.id,
         key.digest,
+        key.projectId ?? null,
         key.plan,
         key.perMinute,
         key.perDay,
@@ -138,21 +153,21 @@ export class PostgresStorage implements ReversibleStorage {
   }
 
   async findKeyByDigest(digest: string): Promise<ApiKeyRecord | undefined> {
-    const [row] = await this.#query(
-      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE digest = $1`,
-      [digest],
-      'petstore_find_key',
-    );
+    const [row] = await this.#query(`${KEY_SELECT} WHERE k.digest = $1`, [digest], 'petstore_find_key');
     return row && toApiKey(row);
   }
 
   async getKey(id: string): Promise<ApiKeyRecord | undefined> {
-    const [row] = await this.#query(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1`, [id]);
+    const [row] = await this.#query(`${KEY_SELECT} WHERE k.id = $1`, [id]);
     return row && toApiKey(row);
   }
 
-  async listKeys(): Promise<ApiKeyRecord[]> {
-    return (await this.#query(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`)).map(toApiKey);
+  async listKeys(projectId?: string): Promise<ApiKeyRecord[]> {
+    const rows =
+      projectId === undefined
+        ? await this.#query(`${KEY_SELECT} ORDER BY k.created_at, k.id`)
+        : await this.#query(`${KEY_SELECT} WHERE k.project_id = $1 ORDER BY k.created_at, k.id`, [projectId]);
+    return rows.map(toApiKey);
   }
 
   async revokeKey(id: string, at: number): Promise<boolean> {

@@ -1,3 +1,6 @@
+import type { AccountRepository } from './account-repository.ts';
+import type { ProjectRepository } from './project-repository.ts';
+
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
 export type PetStatus = (typeof PET_STATUSES)[number];
 
@@ -27,8 +30,11 @@ export interface ApiKeyRecord {
   id: string;
   /** Hex SHA-256 digest of the secret key; the key itself is never stored. */
   digest: string;
+  /** The project that owns the key, or null for a standalone key (made before projects, or by `keys create --plan`). */
+  projectId: string | null;
+  /** The plan the key is held to: its project's, or a standalone key's own. */
   plan: Plan;
-  /** Custom limits; set for enterprise keys, null means "the plan's default". */
+  /** Custom limits (enterprise), from the project or the standalone key; null means "the plan's default". */
   perMinute: number | null;
   perDay: number | null;
   label: string | null;
@@ -45,6 +51,8 @@ export interface ApiKeyRecord {
 export interface NewApiKey {
   id: string;
   digest: string;
+  /** A project key's limits are its project's; the plan stored with it is only a record of creation. Default null. */
+  projectId?: string | null;
   plan: Plan;
   perMinute: number | null;
   perDay: number | null;
@@ -89,7 +97,8 @@ export interface KeyRepository {
   createKey(key: NewApiKey): Promise<ApiKeyRecord>;
   findKeyByDigest(digest: string): Promise<ApiKeyRecord | undefined>;
   getKey(id: string): Promise<ApiKeyRecord | undefined>;
-  listKeys(): Promise<ApiKeyRecord[]>;
+  /** Every key in creation order, or only a project's. */
+  listKeys(projectId?: string): Promise<ApiKeyRecord[]>;
   /** Returns false when no such key exists. */
   revokeKey(id: string, at: number): Promise<boolean>;
   updateKeyPlan(id: string, plan: Plan, perMinute: number | null, perDay: number | null): Promise<boolean>;
@@ -108,6 +117,8 @@ export interface IdempotencyRepository {
 
 export interface Storage extends PetRepository, KeyRepository, IdempotencyRepository {
   readonly kind: 'sqlite' | 'postgres';
+  readonly projects: ProjectRepository;
+  readonly accounts: AccountRepository;
   /** Applies pending migrations; returns the names applied. */
   migrate(): Promise<string[]>;
   /** Throws when the database cannot answer (used by /readyz). */

@@ -7,8 +7,12 @@ import type { ApiKeyRecord, IdempotencyRecord, Pet, PetStatus, Plan } from './re
 export type Row = Record<string, unknown>;
 
 export const PET_COLUMNS = 'id, name, category_id, status';
-export const KEY_COLUMNS =
-  'id, digest, plan, per_minute, per_day, label, environment, created_at, revoked_at, expires_at, banned_until, ban_lifted_at';
+/** A key with the limits it is held to: its project's when it has one, else its own. */
+export const KEY_SELECT = `SELECT k.id, k.digest, k.project_id, coalesce(p.plan, k.plan) AS plan,
+  CASE WHEN p.id IS NULL THEN k.per_minute ELSE p.per_minute END AS per_minute,
+  CASE WHEN p.id IS NULL THEN k.per_day ELSE p.per_day END AS per_day,
+  k.label, k.environment, k.created_at, k.revoked_at, k.expires_at, k.banned_until, k.ban_lifted_at
+  FROM api_keys k LEFT JOIN projects p ON p.id = k.project_id`;
 export const IDEMPOTENCY_COLUMNS = 'api_key_id, key, request_hash, pet_id, created_at, expires_at';
 
 function nullableNumber(value: unknown): number | null {
@@ -29,6 +33,7 @@ export function toApiKey(row: Row): ApiKeyRecord {
   return {
     id: row.id as string,
     digest: row.digest as string,
+    projectId: (row.project_id as string | null) ?? null,
     plan: row.plan as Plan,
     perMinute: nullableNumber(row.per_minute),
     perDay: nullableNumber(row.per_day),

@@ -1,3 +1,4 @@
+import type { SQLInputValue } from 'node:sqlite';
 import { type Clock, systemClock } from '../time/clock.ts';
 import type { ReversibleStorage } from './migrations.ts';
 import type {
@@ -11,7 +12,10 @@ import type {
   Pet,
   Plan,
 } from './repository.ts';
-import { IDEMPOTENCY_COLUMNS, KEY_COLUMNS, PET_COLUMNS, toApiKey, toIdempotency, toPet } from './rows.ts';
+import { createAccountRepository, type AccountRepository } from './account-repository.ts';
+import { createProjectRepository, type ProjectRepository } from './project-repository.ts';
+import { IDEMPOTENCY_COLUMNS, KEY_SELECT, PET_COLUMNS, toApiKey, toIdempotency, toPet } from './rows.ts';
+import { type SqlExecutor, sqlitePlaceholders } from './sql-executor.ts';
 import { SqliteDatabase } from './sqlite-database.ts';
 import { GroupCommit } from './sqlite-group-commit.ts';
 import { migrateDown, migrateUp } from './sqlite-migrate.ts';
@@ -25,6 +29,8 @@ export interface SqliteOptions {
 /** Storage in one SQLite file; pet creates are group-committed (see GroupCommit). */
 export class SqliteStorage implements ReversibleStorage {
   readonly kind = 'sqlite';
+  readonly projects: ProjectRepository;
+  readonly accounts: AccountRepository;
   readonly #db: SqliteDatabase;
   readonly #clock: Clock;
   readonly #writes: GroupCommit;
@@ -36,6 +42,14 @@ export class SqliteStorage implements ReversibleStorage {
     this.#clock = options.clock ?? systemClock;
     this.#db = new SqliteDatabase(path, options.busyTimeoutMs ?? 5_000);
     this.#writes = new GroupCommit(this.#db, { create: (pet, create) => this.#insertPet(pet, create) });
+    const db = this.#db;
+    const sql: SqlExecutor = {
+      all: async (text, params = []) => db.all(sqlitePlaceholders(text), ...(params as SQLInputValue[])),
+      run: async (text, params = []) => db.run(sqlitePlaceholders(text), ...(params as SQLInputValue[])),
+    };
+    // A project's plan is every key's plan: its changes count like key changes for the caches.
+    this.projects = createProjectRepository(sql, () => this.#keyWrites++);
+    this.accounts = createAccountRepository(sql);
   }
 
   async migrate(): Promise<string[]> {
@@ -104,10 +118,11 @@ export class SqliteStorage implements ReversibleStorage {
 
   async createKey(key: NewApiKey): Promise<ApiKeyRecord> {
     const row = this.#db.get(
-      `INSERT INTO api_keys (id, digest, plan, per_minute, per_day, label, environment, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${KEY_COLUMNS}`,
+      `INSERT INTO api_keys (id, digest, project_id, plan, per_minute, per_day, label, environment, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       key.id,
       key.digest,
+      key.projectId ?? null,
       key.plan,
       key.perMinute,
       key.perDay,
@@ -117,21 +132,25 @@ export class SqliteStorage implements ReversibleStorage {
       key.expiresAt,
     );
     this.#keyWrites++;
-    return toApiKey(row!);
+    return toApiKey(this.#db.get(`${KEY_SELECT} WHERE k.id = ?`, row!.id as string)!);
   }
 
   async findKeyByDigest(digest: string): Promise<ApiKeyRecord | undefined> {
-    const row = this.#db.get(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE digest = ?`, digest);
+    const row = this.#db.get(`${KEY_SELECT} WHERE k.digest = ?`, digest);
     return row && toApiKey(row);
   }
 
   async getKey(id: string): Promise<ApiKeyRecord | undefined> {
-    const row = this.#db.get(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`, id);
+    const row = this.#db.get(`${KEY_SELECT} WHERE k.id = ?`, id);
     return row && toApiKey(row);
   }
 
-  async listKeys(): Promise<ApiKeyRecord[]> {
-    return this.#db.all(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`).map(toApiKey);
+  async listKeys(projectId?: string): Promise<ApiKeyRecord[]> {
+    const rows =
+      projectId === undefined
+        ? this.#db.all(`${KEY_SELECT} ORDER BY k.created_at, k.id`)
+        : this.#db.all(`${KEY_SELECT} WHERE k.project_id = ? ORDER BY k.created_at, k.id`, projectId);
+    return rows.map(toApiKey);
   }
 
   async revokeKey(id: string, at: number): Promise<boolean> {

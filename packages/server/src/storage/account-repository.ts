@@ -1,0 +1,101 @@
+import type { Row } from './rows.ts';
+import type { SqlExecutor } from './sql-executor.ts';
+
+/** Someone who signs in to the dashboard. */
+export interface Account {
+  id: string;
+  /** Lower-case; unique. */
+  email: string;
+  /** `scrypt$…` (see accounts/passwords.ts); never the password. */
+  passwordHash: string;
+  createdAt: number;
+}
+
+/** A signed-in browser. The cookie holds a random token; only its SHA-256 digest is stored. */
+export interface Session {
+  idDigest: string;
+  accountId: string;
+  /** The synchronizer token every form of this session must send back. */
+  csrfToken: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface AccountRepository {
+  /** The account, or undefined when the email is taken. */
+  create(account: Account): Promise<Account | undefined>;
+  byEmail(email: string): Promise<Account | undefined>;
+  setPasswordHash(id: string, passwordHash: string): Promise<boolean>;
+  /** Removes the account, its memberships and its sessions; false when there was none. */
+  remove(id: string): Promise<boolean>;
+  createSession(session: Session): Promise<void>;
+  /** The unexpired session with this digest and its account, read from the database every time. */
+  findSession(idDigest: string, now: number): Promise<{ session: Session; account: Account } | undefined>;
+  removeSession(idDigest: string): Promise<void>;
+  /** Deletes sessions whose expiresAt <= now; returns how many. */
+  purgeSessions(now: number): Promise<number>;
+}
+
+const ACCOUNT = 'a.id, a.email, a.password_hash, a.created_at';
+
+function toAccount(row: Row): Account {
+  return {
+    id: row.id as string,
+    email: row.email as string,
+    passwordHash: row.password_hash as string,
+    createdAt: Number(row.created_at),
+  };
+}
+
+/** One implementation for SQLite and PostgreSQL. */
+export function createAccountRepository(sql: SqlExecutor): AccountRepository {
+  return {
+    async create(account) {
+      const [row] = await sql.all(
+        `INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT DO NOTHING RETURNING id, email, password_hash, created_at`,
+        [account.id, account.email, account.passwordHash, account.createdAt],
+      );
+      return row && toAccount(row);
+    },
+    async byEmail(email) {
+      const [row] = await sql.all(`SELECT ${ACCOUNT} FROM accounts a WHERE a.email = $1`, [email]);
+      return row && toAccount(row);
+    },
+    async setPasswordHash(id, passwordHash) {
+      return (await sql.run('UPDATE accounts SET password_hash = $2 WHERE id = $1', [id, passwordHash])) > 0;
+    },
+    async remove(id) {
+      // Memberships and sessions go with it (ON DELETE CASCADE).
+      return (await sql.run('DELETE FROM accounts WHERE id = $1', [id])) > 0;
+    },
+    async createSession(session) {
+      await sql.run(
+        'INSERT INTO sessions (id_digest, account_id, csrf_token, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
+        [session.idDigest, session.accountId, session.csrfToken, session.createdAt, session.expiresAt],
+      );
+    },
+    async findSession(idDigest, now) {
+      const [row] = await sql.all(
+        `SELECT s.id_digest, s.account_id, s.csrf_token, s.created_at AS session_created_at, s.expires_at, ${ACCOUNT}
+         FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE s.id_digest = $1 AND s.expires_at > $2`,
+        [idDigest, now],
+      );
+      if (!row) return undefined;
+      return {
+        session: {
+          idDigest: row.id_digest as string,
+          accountId: row.account_id as string,
+          csrfToken: row.csrf_token as string,
+          createdAt: Number(row.session_created_at),
+          expiresAt: Number(row.expires_at),
+        },
+        account: toAccount(row),
+      };
+    },
+    async removeSession(idDigest) {
+      await sql.run('DELETE FROM sessions WHERE id_digest = $1', [idDigest]);
+    },
+    purgeSessions: (now) => sql.run('DELETE FROM sessions WHERE expires_at <= $1', [now]),
+  };
+}

@@ -1,0 +1,5 @@
+DROP TABLE sessions;
+DROP TABLE memberships;
+DROP TABLE accounts;
+ALTER TABLE api_keys DROP COLUMN project_id;
+DROP TABLE projects;
