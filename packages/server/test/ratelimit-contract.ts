@@ -46,6 +46,24 @@ function windowContract(makeStore: MakeStore): void {
     assert.equal(refused.headers['Retry-After'], '60');
   });
 
+  test('usage → counts of both windows without counting; 0 before the first request and after a reset', async (t) => {
+    const { limiter, clock } = await openLimiter(t, makeStore);
+    const subject = freeSubject('key:usage', { perMinute: 5, perDay: 8 });
+    assert.deepEqual(await limiter.usage(subject), {
+      minute: { used: 0, limit: 5, resetAt: 0 },
+      day: { used: 0, limit: 8, resetAt: 0 },
+    });
+    await checks(limiter, subject, 3);
+    const usage = await limiter.usage(subject);
+    assert.deepEqual([usage.minute.used, usage.day.used], [3, 3]);
+    assert.equal(usage.minute.resetAt, NOON + 60_000);
+    assert.equal(usage.day.resetAt, NEXT_MIDNIGHT);
+    assert.deepEqual((await limiter.usage(subject)).minute.used, 3, 'usage counts nothing');
+    clock.advance(60_000);
+    const later = await limiter.usage(subject);
+    assert.deepEqual([later.minute.used, later.minute.resetAt, later.day.used], [0, 0, 3]);
+  });
+
   test('refused requests → use no quota of either window', async (t) => {
     const { limiter, clock } = await openLimiter(t, makeStore);
     const subject = freeSubject('key:a', { perMinute: 5, perDay: 8 });

@@ -49,6 +49,9 @@ export async function openLimiter(
       consume: async () => {
         throw storeError;
       },
+      peek: async () => {
+        throw storeError;
+      },
       unban: async () => {},
       close: async () => {},
     },

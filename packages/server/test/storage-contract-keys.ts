@@ -11,6 +11,7 @@ function newKey(id: string, overrides: Partial<NewApiKey> = {}): NewApiKey {
     id,
     digest: createHash('sha256').update(`secret-${id}`).digest('hex'),
     projectId: null,
+    prefix: null,
     plan: 'free',
     perMinute: null,
     perDay: null,

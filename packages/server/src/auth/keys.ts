@@ -11,6 +11,8 @@ export interface GeneratedKey {
   /** Public identifier for listing, revoking and logs. */
   id: string;
   digest: string;
+  /** `ps_test_` and the secret's first 4 characters (24 of its 256 bits): enough to tell keys apart. */
+  prefix: string;
 }
 
 export function digestKey(secret: string): string {
@@ -19,7 +21,12 @@ export function digestKey(secret: string): string {
 
 export function generateKey(environment: KeyEnvironment): GeneratedKey {
   const secret = `ps_${environment}_${randomBytes(32).toString('base64url')}`;
-  return { secret, id: `key_${randomBytes(8).toString('hex')}`, digest: digestKey(secret) };
+  return {
+    secret,
+    id: `key_${randomBytes(8).toString('hex')}`,
+    digest: digestKey(secret),
+    prefix: secret.slice(0, `ps_${environment}_`.length + 4),
+  };
 }
 
 /** The environment named by a well-formed key, or undefined for anything malformed. */

@@ -64,6 +64,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
           if (decision.bannedNow) http.banned();
           return decision;
         },
+        usage: (subject) => limiter.usage(subject),
         unban: (bucket) => limiter.unban(bucket),
         status: () => limiter.status(),
         close: () => limiter.close(),

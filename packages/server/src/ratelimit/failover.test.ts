@@ -19,6 +19,12 @@ function flakyStore() {
       if (state.mode === 'hang') return new Promise(() => {});
       return inner.consume(input);
     },
+    peek(bucket, now, names) {
+      state.calls += 1;
+      if (state.mode === 'fail') return Promise.reject(new Error('store down'));
+      if (state.mode === 'hang') return new Promise(() => {});
+      return inner.peek(bucket, now, names);
+    },
     unban: (bucket) => inner.unban(bucket),
     close: () => inner.close(),
   };
@@ -95,4 +101,21 @@ test('options → an invalid ban threshold or duration is refused at creation', 
   const clock = new FakeClock();
   assert.throws(() => createRateLimiter({ store, clock, banThreshold: -1 }), /banThreshold/);
   assert.throws(() => createRateLimiter({ store, clock, banDurationMs: 0 }), /banDurationMs/);
+});
+
+test('store hangs or fails → usage is read from the fallback, not waited for', async () => {
+  const { store, state } = flakyStore();
+  const limiter = createRateLimiter({
+    store,
+    clock: new FakeClock(),
+    storeTimeoutMs: 50,
+    onStoreError: () => {},
+  });
+  state.mode = 'hang';
+  const started = Date.now();
+  assert.equal((await limiter.usage(subject)).minute.used, 0);
+  assert.ok(Date.now() - started < 1_000);
+  state.mode = 'fail';
+  assert.equal((await limiter.usage(subject)).day.used, 0);
+  await limiter.close();
 });

@@ -58,6 +58,18 @@ export function createFailoverStore(options: FailoverOptions): FailoverStore {
   return {
     name: primary.name,
     consume,
+    async peek(bucket, now, names) {
+      if (degraded) return fallback.peek(bucket, now, names);
+      try {
+        return await withTimeout(
+          primary.peek(bucket, now, names),
+          timeoutMs,
+          'rate-limit store did not answer',
+        );
+      } catch {
+        return fallback.peek(bucket, now, names);
+      }
+    },
     async unban(bucket) {
       await fallback.unban(bucket);
       await withTimeout(primary.unban(bucket), timeoutMs, 'rate-limit store did not answer');

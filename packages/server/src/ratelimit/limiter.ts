@@ -35,8 +35,19 @@ export interface RateLimitDecision {
   bannedNow?: { until: number };
 }
 
+/** One window's standing: requests used of the limit, and when it resets (0 when it has not started). */
+export interface WindowUsage {
+  used: number;
+  limit: number;
+  resetAt: number;
+}
+
 export interface RateLimiter {
   check(subject: LimitSubject): Promise<RateLimitDecision>;
+  /** How much of each window a subject has used, without counting a request (for the dashboard). */
+  usage(
+    subject: Pick<LimitSubject, 'bucket' | 'perMinute' | 'perDay'>,
+  ): Promise<{ minute: WindowUsage; day: WindowUsage }>;
   /** Drops a bucket's ban in the store (and the fallback); rejects when the store cannot be reached. */
   unban(bucket: string): Promise<void>;
   /** Which store answers checks, and whether the fallback is answering for it now. */
@@ -119,6 +130,13 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       });
       if (outcome.kind === 'banned') return banned(policies, outcome.until, now, outcome.startedNow);
       return counted(policies, outcome, now);
+    },
+    async usage({ bucket, perMinute, perDay }) {
+      const [minute, day] = await store.peek(bucket, clock.now(), ['minute', 'day']);
+      return {
+        minute: { used: minute!.count, limit: perMinute, resetAt: minute!.resetAt },
+        day: { used: day!.count, limit: perDay, resetAt: day!.resetAt },
+      };
     },
     unban: (bucket) => store.unban(bucket),
     status: () => ({ store: store.name, degraded: store.degraded() }),

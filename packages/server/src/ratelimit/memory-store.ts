@@ -51,6 +51,15 @@ export function createMemoryStore(options: { sweepIntervalMs?: number } = {}): M
       entry.expiresAt = expiresAt;
       return outcome;
     },
+    async peek(bucket, now, names) {
+      const windows = entries.get(bucket)?.windows;
+      return names.map((name) => {
+        const window = windows?.get(name);
+        return window && now < window.resetAt
+          ? { count: window.count, resetAt: window.resetAt }
+          : { count: 0, resetAt: 0 };
+      });
+    },
     async unban(bucket) {
       const entry = entries.get(bucket);
       if (entry) entry.ban = null;

@@ -76,6 +76,15 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       const reply = (await commands.petstoreRateLimit(keys.length, ...keys, ...args)).map(Number);
       return parseReply(reply);
     },
+    async peek(bucket, now, names) {
+      await connected();
+      const windows = await Promise.all(names.map((name) => client.hmget(keyOf(bucket, name), 'c', 'r')));
+      return windows.map(([count, resetAt]) =>
+        count !== null && resetAt !== null && now < Number(resetAt)
+          ? { count: Number(count), resetAt: Number(resetAt) }
+          : { count: 0, resetAt: 0 },
+      );
+    },
     async unban(bucket) {
       await client.del(keyOf(bucket, 'ban'));
     },

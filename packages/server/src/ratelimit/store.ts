@@ -44,6 +44,11 @@ export type ConsumeOutcome =
 export interface RateLimitStore {
   readonly name: string;
   consume(input: ConsumeInput): Promise<ConsumeOutcome>;
+  /**
+   * The named windows as they stand, without counting anything: `count` 0 and `resetAt` 0 for a window
+   * that has not started or has expired. For showing usage; not atomic across windows.
+   */
+  peek(bucket: string, now: number, names: readonly string[]): Promise<WindowState[]>;
   /** Drops the bucket's ban, if any. */
   unban(bucket: string): Promise<void>;
   close(): Promise<void>;

@@ -132,14 +132,15 @@ export class PostgresStorage implements ReversibleStorage {
   async createKey(key: NewApiKey): Promise<ApiKeyRecord> {
     const [row] = await this.#query(
       `WITH inserted AS (
-         INSERT INTO api_keys (id, digest, project_id, plan, per_minute, per_day, label, environment, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *
+         INSERT INTO api_keys (id, digest, project_id, prefix, plan, per_minute, per_day, label, environment, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *
        )
        ${KEY_SELECT.replace('FROM api_keys k', 'FROM inserted k')}`,
       [
         key.id,
         key.digest,
         key.projectId ?? null,
+        key.prefix ?? null,
         key.plan,
         key.perMinute,
         key.perDay,

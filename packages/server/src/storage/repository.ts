@@ -32,6 +32,8 @@ export interface ApiKeyRecord {
   digest: string;
   /** The project that owns the key, or null for a standalone key (made before projects, or by `keys create --plan`). */
   projectId: string | null;
+  /** The first characters of the secret (`ps_test_AbCd`), to tell keys apart; null for keys made before it was kept. */
+  prefix: string | null;
   /** The plan the key is held to: its project's, or a standalone key's own. */
   plan: Plan;
   /** Custom limits (enterprise), from the project or the standalone key; null means "the plan's default". */
@@ -53,6 +55,8 @@ export interface NewApiKey {
   digest: string;
   /** A project key's limits are its project's; the plan stored with it is only a record of creation. Default null. */
   projectId?: string | null;
+  /** Default null. */
+  prefix?: string | null;
   plan: Plan;
   perMinute: number | null;
   perDay: number | null;

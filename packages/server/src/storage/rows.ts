@@ -8,7 +8,7 @@ export type Row = Record<string, unknown>;
 
 export const PET_COLUMNS = 'id, name, category_id, status';
 /** A key with the limits it is held to: its project's when it has one, else its own. */
-export const KEY_SELECT = `SELECT k.id, k.digest, k.project_id, coalesce(p.plan, k.plan) AS plan,
+export const KEY_SELECT = `SELECT k.id, k.digest, k.project_id, k.prefix, coalesce(p.plan, k.plan) AS plan,
   CASE WHEN p.id IS NULL THEN k.per_minute ELSE p.per_minute END AS per_minute,
   CASE WHEN p.id IS NULL THEN k.per_day ELSE p.per_day END AS per_day,
   k.label, k.environment, k.created_at, k.revoked_at, k.expires_at, k.banned_until, k.ban_lifted_at
@@ -34,6 +34,7 @@ export function toApiKey(row: Row): ApiKeyRecord {
     id: row.id as string,
     digest: row.digest as string,
     projectId: (row.project_id as string | null) ?? null,
+    prefix: (row.prefix as string | null) ?? null,
     plan: row.plan as Plan,
     perMinute: nullableNumber(row.per_minute),
     perDay: nullableNumber(row.per_day),

@@ -118,11 +118,12 @@ export class SqliteStorage implements ReversibleStorage {
 
   async createKey(key: NewApiKey): Promise<ApiKeyRecord> {
     const row = this.#db.get(
-      `INSERT INTO api_keys (id, digest, project_id, plan, per_minute, per_day, label, environment, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      `INSERT INTO api_keys (id, digest, project_id, prefix, plan, per_minute, per_day, label, environment, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       key.id,
       key.digest,
       key.projectId ?? null,
+      key.prefix ?? null,
       key.plan,
       key.perMinute,
       key.perDay,

@@ -12,6 +12,8 @@ CREATE TABLE projects (
 );
 
 ALTER TABLE api_keys ADD COLUMN project_id TEXT NULL REFERENCES projects (id);
+-- The start of the secret (`ps_live_AbCd`), so people can tell their keys apart; NULL for older keys.
+ALTER TABLE api_keys ADD COLUMN prefix TEXT NULL;
 CREATE INDEX api_keys_project_id ON api_keys (project_id);
 
 CREATE TABLE accounts (
