@@ -27,7 +27,7 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
-    files: ['packages/server/src/docs/public/**/*.js'],
+    files: ['packages/server/src/docs/public/**/*.js', 'packages/server/src/dashboard/public/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
   },
 );

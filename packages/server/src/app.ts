@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import type { ScryptParams } from './accounts/passwords.ts';
+import { createSessions } from './accounts/sessions.ts';
 import { createAuthenticator } from './auth/authenticator.ts';
 import type { KeyEnvironment } from './auth/keys.ts';
+import { sendErrorPage } from './dashboard/error-page.ts';
+import { installFormBody } from './dashboard/form-body.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installGuard } from './http/guard.ts';
 import { BODY_LIMIT_BYTES, installJsonBody } from './http/json-body.ts';
@@ -19,7 +24,13 @@ import { createPet } from './routes/pets-create.ts';
 import { getPet } from './routes/pets-get.ts';
 import { listPets } from './routes/pets-list.ts';
 import { listStoreOrders } from './routes/store-orders.ts';
+import { routeConfig } from './routes/route-config.ts';
 import { contractRoutes, nonContractRoutes, type RouteDefinition, registerRoutes } from './routes/table.ts';
+import { hostKindConstraint, type HostRules } from './sites/hosts.ts';
+import { createSiteDirectory } from './sites/site-directory.ts';
+import { sendSiteErrorPage } from './sites/site-error-page.ts';
+import { siteRoutes } from './sites/site-routes.ts';
+import { siteUrl } from './sites/urls.ts';
 import type { Storage } from './storage/repository.ts';
 import type { Clock } from './time/clock.ts';
 
@@ -45,6 +56,12 @@ export interface AppDeps {
   gatherMetrics?: () => Promise<Family[]>;
   /** On the first getPet, read existing pets into memory in the background (then getPet needs no query). */
   warmPetCache?: boolean;
+  /** Which hosts are the API's and which the projects' docs sites (default: sites under `sites.localhost`). */
+  hosts?: HostRules;
+  /** The address clients use for the API (PUBLIC_BASE_URL): where the docs sites' try-it sends requests. */
+  publicBaseUrl?: string;
+  /** Password hashing cost; tests lower it, production keeps the default. */
+  passwordParams?: ScryptParams;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -99,12 +116,13 @@ function warmingOnFirstGet(app: FastifyInstance, pets: PetService): PetService {
 
 /** Builds the application; it never listens (server.ts does). */
 export function buildApp(deps: AppDeps): FastifyInstance {
+  const hosts = deps.hosts ?? { siteDomain: 'sites.localhost' };
   const app = Fastify({
     logger: deps.logger ?? false,
     // One line per request is written by the onResponse hook below instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     // Ids of any length reach the route, which answers 400 for non-int64 ones (not a bare 414).
-    routerOptions: { maxParamLength: 2048 },
+    routerOptions: { maxParamLength: 2048, constraints: { hostKind: hostKindConstraint(hosts) } },
     rewriteUrl: escapeUndecodablePath,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: deps.trustProxy ?? false,
@@ -132,11 +150,19 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   const pets = deps.warmPetCache ? warmingOnFirstGet(app, petService) : petService;
 
+  const sessions = createSessions({
+    accounts: deps.storage.accounts,
+    limiter: deps.limiter,
+    clock: deps.clock,
+    passwordParams: deps.passwordParams,
+  });
   installGuard(app, {
     authenticator,
     limiter: metrics.instrumentLimiter(deps.limiter),
     keys: deps.storage,
     clock: deps.clock,
+    sessions,
+    sites: createSiteDirectory({ projects: deps.storage.projects, siteDomain: hosts.siteDomain }),
   });
   // Synchronous hooks take Fastify's callback form: no promise per request on the hot path.
   app.addHook('onResponse', (request, reply, done) => {
@@ -154,7 +180,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     done();
   });
   installJsonBody(app);
-  installErrorHandler(app);
+  installErrorHandler(app, (request, reply, error) =>
+    routeConfig(request).host === 'site'
+      ? sendSiteErrorPage(request, reply, error)
+      : sendErrorPage(request, reply, error),
+  );
   installNotFound(app);
 
   const routes = [
@@ -169,10 +199,24 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       getDocs,
     }),
     ...nonContractRoutes({ getDocsAsset }),
+    ...siteRoutes({ publicBaseUrl: deps.publicBaseUrl, apiHost: hosts.apiHost }),
   ];
   registerRoutes(app, routes);
-  app.decorate('routeTable', routes);
-  for (const label of new Set(['other', ...routes.map((route) => route.config.metricsLabel)])) {
+  const dashboard = dashboardRoutes({
+    storage: deps.storage,
+    sessions,
+    limiter: deps.limiter,
+    clock: deps.clock,
+    keyEnvironment: deps.keyEnvironment,
+    siteUrl: (request, slug) => siteUrl(request, slug, hosts.siteDomain),
+  });
+  // Forms are parsed in the dashboard's scope only: the API takes JSON alone.
+  app.register(async (scope) => {
+    installFormBody(scope);
+    registerRoutes(scope, dashboard);
+  });
+  app.decorate('routeTable', [...routes, ...dashboard]);
+  for (const label of new Set(['other', ...routes.map((route) => route.config.metricsLabel), 'dashboard'])) {
     metrics.http.declare(label);
   }
   return app;

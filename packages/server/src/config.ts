@@ -18,6 +18,10 @@ export interface Config {
   banThreshold: number;
   banDurationMs: number;
   workers: number;
+  /** Projects' docs sites live at `<slug>.<siteDomain>` (and their custom domains point there). */
+  siteDomain: string;
+  /** The host that serves /v1 and /dashboard; undefined means any host that is not a site. */
+  apiHost: string | undefined;
 }
 
 /** Flags given on the command line; they win over the environment. */
@@ -77,6 +81,18 @@ function database(text: string | undefined): string | undefined {
   return text;
 }
 
+const HOSTNAME =
+  /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** A DNS name in lower case, without a port or trailing dot. */
+function hostname(name: string, text: string | undefined, fallback: string | undefined): string | undefined {
+  if (text === undefined || text === '') return fallback;
+  if (!HOSTNAME.test(text)) {
+    throw new ConfigError(`${name} must be a host name in lower case, without scheme or port, got "${text}"`);
+  }
+  return text;
+}
+
 function trustProxy(text: string | undefined): boolean | string {
   if (text === undefined || text === '' || text === 'false') return false;
   if (text === 'true') return true;
@@ -105,6 +121,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
       1,
       64,
     ),
+    siteDomain: hostname('PETSTORE_SITE_DOMAIN', env.PETSTORE_SITE_DOMAIN, 'sites.localhost')!,
+    apiHost: hostname('PETSTORE_API_HOST', env.PETSTORE_API_HOST, undefined),
   };
 }
 

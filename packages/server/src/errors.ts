@@ -5,6 +5,7 @@ export const ERROR_STATUS = {
   invalid_parameter: 400,
   invalid_cursor: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   idempotency_in_progress: 409,

@@ -4,10 +4,11 @@ import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, keyEnvironmentOf } from './config.ts';
 import { workerMetrics } from './metrics/cluster-metrics.ts';
-import { startIdempotencyPurge } from './idempotency/purge.ts';
+import { IDEMPOTENCY_PURGE_INTERVAL_MS } from './idempotency/policy.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { createLimiterFromConfig } from './ratelimit/from-config.ts';
 import { describeDatabase, openStorage } from './storage/open-storage.ts';
+import { startPurges } from './storage/purge.ts';
 import { systemClock } from './time/clock.ts';
 
 /** A graceful shutdown taking longer than this is abandoned and the process exits with status 1. */
@@ -92,10 +93,26 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     metrics,
     gatherMetrics: cluster?.gather,
     warmPetCache: true,
+    hosts: { siteDomain: config.siteDomain, apiHost: config.apiHost },
+    publicBaseUrl: config.publicBaseUrl,
   });
   limiter.attachLogger(app.log);
 
-  const purge = await startIdempotencyPurge({ storage, clock, log: app.log });
+  const purge = await startPurges(
+    [
+      {
+        what: 'expired idempotency records',
+        purge: (now) => storage.purgeIdempotency(now),
+        intervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS,
+      },
+      {
+        what: 'expired sessions',
+        purge: (now) => storage.accounts.purgeSessions(now),
+        intervalMs: 60 * 60_000,
+      },
+    ],
+    { clock, log: app.log },
+  );
 
   const url = await app.listen({ port: config.port, host: config.host });
   app.log.info(

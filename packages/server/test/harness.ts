@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,14 +45,32 @@ export interface TestApp {
     limits?: { perMinute?: number; perDay?: number; expiresAt?: number },
   ): Promise<{ secret: string; id: string }>;
   request(options: RequestOptions): Promise<TestResponse>;
+  /** A project (free plan unless told) with a member account signed in: its cookie and CSRF token. */
+  signedInMember(slug: string, options?: { plan?: Plan; email?: string }): Promise<SignedIn>;
   close(): Promise<void>;
 }
+
+export interface SignedIn {
+  accountId: string;
+  projectId: string;
+  /** `petstore_session=…`, for a Cookie header. */
+  cookie: string;
+  csrfToken: string;
+}
+
+/** Password hashing cost for tests: the real code path, a fraction of production's memory and time. */
+export const TEST_PASSWORD_PARAMS = { N: 2 ** 10, r: 8, p: 1 };
 
 export { stringifyJson as toJson } from '@petstore/json';
 
 /** A concrete path for a route of the table: parameters filled with values that exist. */
 export const concretePath = (url: string): string =>
-  url.replace(':petId', '1').replace(':name', 'styles.css');
+  url
+    .replace(':petId', '1')
+    .replace(':name', 'styles.css')
+    .replace(':slug', 'acme')
+    .replace(':keyId', 'key_0000000000000000')
+    .replace('*', 'anything');
 
 /** The app in-process on a fresh SQLite file, an in-memory limiter and a fake clock. */
 export async function makeTestApp(
@@ -66,7 +85,13 @@ export async function makeTestApp(
     clock,
     banThreshold: options.banThreshold,
   });
-  const app = buildApp({ storage, limiter, clock, keyEnvironment: 'test' });
+  const app = buildApp({
+    storage,
+    limiter,
+    clock,
+    keyEnvironment: 'test',
+    passwordParams: TEST_PASSWORD_PARAMS,
+  });
   await app.ready();
 
   const createKey: TestApp['createKey'] = async (plan = 'free', limits = {}) => {
@@ -121,6 +146,39 @@ export async function makeTestApp(
     return result;
   };
 
+  const signedInMember: TestApp['signedInMember'] = async (slug, options = {}) => {
+    const suffix = randomBytes(4).toString('hex');
+    const accountId = `acc_${suffix}`;
+    await storage.accounts.create({
+      id: accountId,
+      email: options.email ?? `member-${suffix}@example.com`,
+      passwordHash: 'scrypt$unused',
+      createdAt: clock.now(),
+    });
+    const project =
+      (await storage.projects.bySlug(slug)) ??
+      (await storage.projects.create({
+        id: `prj_${slug}`,
+        slug,
+        name: `Project ${slug}`,
+        plan: options.plan ?? 'free',
+        perMinute: null,
+        perDay: null,
+        createdAt: clock.now(),
+      }))!;
+    await storage.projects.addMember(accountId, project.id, clock.now());
+    const token = randomBytes(32).toString('base64url');
+    const csrfToken = randomBytes(32).toString('base64url');
+    await storage.accounts.createSession({
+      idDigest: createHash('sha256').update(token).digest('hex'),
+      accountId,
+      csrfToken,
+      createdAt: clock.now(),
+      expiresAt: clock.now() + 86_400_000,
+    });
+    return { accountId, projectId: project.id, cookie: `petstore_session=${token}`, csrfToken };
+  };
+
   return {
     app,
     storage,
@@ -129,6 +187,7 @@ export async function makeTestApp(
     key,
     createKey,
     request,
+    signedInMember,
     async close() {
       await app.close();
       await limiter.close();

@@ -1,60 +1,87 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ALL_METHODS, allowedMethods, type RouteDefinition } from '../src/routes/table.ts';
-import { concretePath, makeTestApp, type TestApp } from './harness.ts';
+import { concretePath, makeTestApp, type SignedIn, type TestApp } from './harness.ts';
+
+const SITE_HOST = 'acme.sites.localhost';
+const isPage = (method: string) => method === 'GET' || method === 'HEAD';
 
 // Every route the app registered × every method, with expectations read from the route table alone.
 describe('route table × every method', () => {
   let app: TestApp;
+  let member: SignedIn;
   before(async () => {
     app = await makeTestApp();
+    member = await app.signedInMember('acme');
     await app.request({ method: 'POST', url: '/v1/pets', body: { name: 'Rex', categoryId: 1 } });
   });
   after(() => app.close());
 
-  const send = (method: string, path: string, key: string | null) =>
-    app.request({ method, url: path, key, unchecked: true });
+  /** A request to a route, with what it takes to be let in (key, session, site host) or without it. */
+  const send = (method: string, route: RouteDefinition, admitted: boolean) => {
+    const headers: Record<string, string> = {};
+    if (route.config.host === 'site') headers.host = SITE_HOST;
+    if (admitted && route.config.access === 'session') headers.cookie = member.cookie;
+    const key = admitted && route.config.access === 'apiKey' ? app.key : null;
+    return app.request({ method, url: concretePath(route.url), key, headers, unchecked: true });
+  };
 
-  it('covers every contract operation and the non-contract routes', () => {
-    const ids = app.app.routeTable.map((route) => route.config.operationId).sort();
-    for (const id of ['listPets', 'createPet', 'getPet', 'listStoreOrders', 'getHealth', 'getDocsAsset']) {
+  /** What a request without its credentials gets: 401 for the API, sign-in for dashboard pages. */
+  const refusedStatus = (route: RouteDefinition, method: string): number | undefined => {
+    if (route.config.access === 'apiKey') return 401;
+    if (route.config.access === 'session') return isPage(method) ? 303 : 401;
+    return undefined;
+  };
+
+  it('covers every contract operation and the routes outside it', () => {
+    const ids = app.app.routeTable.map((route) => route.config.operationId);
+    for (const id of [
+      'listPets',
+      'createPet',
+      'getPet',
+      'listStoreOrders',
+      'getHealth',
+      'getDocsAsset',
+      'getSiteDocs',
+      'keysPage',
+    ]) {
       assert.ok(ids.includes(id), id);
     }
   });
 
   const groups = () =>
-    Map.groupBy(app.app.routeTable, (route) => route.url) as Map<string, RouteDefinition[]>;
+    Map.groupBy(app.app.routeTable, (route) => `${route.config.host ?? 'api'} ${route.url}`) as Map<
+      string,
+      RouteDefinition[]
+    >;
 
   it('a method the path lacks → 405 method_not_allowed with Allow from the table, after the same guard', async () => {
-    for (const [url, routes] of groups()) {
+    for (const routes of groups().values()) {
       app.clock.advance(60_000); // a fresh minute for the anonymous bucket of this path
-      const { access, rateLimited } = routes[0]!.config;
+      const route = routes[0]!;
       const allow = allowedMethods(routes);
       for (const method of ALL_METHODS.filter((m) => !allow.includes(m))) {
-        const where = `${method} ${url}`;
-        const keyed = await send(method, concretePath(url), app.key);
-        assert.equal(keyed.status, 405, where);
-        assert.equal(keyed.headers.allow, allow.join(', '), where);
-        assert.equal(keyed.headers['x-ratelimit-limit'] !== undefined, rateLimited, where);
-        if (method !== 'HEAD')
-          assert.equal((keyed.json() as { code: string }).code, 'method_not_allowed', where);
-        const anonymous = await send(method, concretePath(url), null);
-        assert.equal(anonymous.status, access === 'apiKey' ? 401 : 405, where);
+        const where = `${method} ${route.config.host ?? 'api'} ${route.url}`;
+        const admitted = await send(method, route, true);
+        assert.equal(admitted.status, 405, where);
+        assert.equal(admitted.headers.allow, allow.join(', '), where);
+        assert.equal(admitted.headers['x-ratelimit-limit'] !== undefined, route.config.rateLimited, where);
+        const refused = await send(method, route, false);
+        assert.equal(refused.status, refusedStatus(route, method) ?? 405, where);
       }
     }
   });
 
-  it('a method the path has → 401 without a key on apiKey routes, never on public ones; limits as configured', async () => {
+  it('a method the path has, without credentials → refused on protected routes, let in on public ones; limits as configured', async () => {
     for (const route of app.app.routeTable) {
       app.clock.advance(60_000);
-      const where = `${route.method} ${route.url}`;
-      const anonymous = await send(route.method, concretePath(route.url), null);
-      if (route.config.access === 'apiKey') {
-        assert.equal(anonymous.status, 401, where);
+      const where = `${route.method} ${route.config.host ?? 'api'} ${route.url}`;
+      const anonymous = await send(route.method, route, false);
+      const refused = refusedStatus(route, route.method);
+      if (refused !== undefined) assert.equal(anonymous.status, refused, where);
+      else assert.ok(![401, 303].includes(anonymous.status), `${where} → ${anonymous.status}`);
+      if (route.config.access === 'apiKey')
         assert.equal(anonymous.headers['www-authenticate'], 'Bearer', where);
-      } else {
-        assert.notEqual(anonymous.status, 401, where);
-      }
       assert.equal(anonymous.headers['x-ratelimit-limit'] !== undefined, route.config.rateLimited, where);
       assert.equal(
         anonymous.headers.deprecation !== undefined,

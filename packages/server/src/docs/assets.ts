@@ -26,7 +26,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
 };
 
-function asset(name: string, body: Buffer): DocsAsset {
+export function asset(name: string, body: Buffer): DocsAsset {
   const contentType = CONTENT_TYPES[path.extname(name)];
   if (!contentType) throw new Error(`docs: no content type for ${name}`);
   const digest = createHash('sha256').update(body).digest('base64url').slice(0, 22);

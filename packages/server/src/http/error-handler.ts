@@ -1,5 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
+import { routeConfig } from '../routes/route-config.ts';
 import { StorageUnavailableError } from '../storage/errors.ts';
 import { BODY_LIMIT_BYTES } from './json-body.ts';
 import { sendError } from './send-error.ts';
@@ -32,10 +33,14 @@ function toApiError(error: FastifyError | Error): ApiError {
   }
 }
 
-export function installErrorHandler(app: FastifyInstance): void {
+/** Answers an error of a route that shows pages (dashboard, docs sites) instead of the Error body. */
+export type ErrorPage = (request: FastifyRequest, reply: FastifyReply, error: ApiError) => FastifyReply;
+
+export function installErrorHandler(app: FastifyInstance, errorPage?: ErrorPage): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (errorPage && routeConfig(request).htmlErrors) return errorPage(request, reply, apiError);
     return sendError(request, reply, apiError);
   });
 }

@@ -1,5 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Sessions } from '../accounts/sessions.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
+import { checkCsrf, requireSession } from '../dashboard/session-cookie.ts';
+import type { SiteDirectory } from '../sites/site-directory.ts';
+import { requireSite } from '../sites/site-guard.ts';
 import { ApiError } from '../errors.ts';
 import { ANONYMOUS_LIMITS, limitsFor } from '../ratelimit/plans.ts';
 import type { LimitSubject, RateLimiter } from '../ratelimit/limiter.ts';
@@ -18,6 +22,10 @@ export interface GuardDeps {
   limiter: RateLimiter;
   keys: Pick<KeyRepository, 'banKey'>;
   clock: Clock;
+  /** Dashboard sign-ins, for `session` routes. */
+  sessions: Sessions;
+  /** The projects' docs sites, for `site` routes. */
+  sites: SiteDirectory;
 }
 
 const UNAUTHORIZED_MESSAGE = 'a valid API key is required: send Authorization: Bearer <API key>';
@@ -42,11 +50,21 @@ const keySubject = (key: ApiKeyRecord): LimitSubject => ({
  */
 export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
   app.decorateRequest('route', null);
+  // A form's CSRF token is in its body, so it is checked once the body is read.
+  app.addHook('preHandler', (request, _reply, done) => {
+    try {
+      if (routeConfig(request).csrf) checkCsrf(request);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done();
+  });
   app.addHook('onRequest', (request, reply, done) => {
     const config = routeConfig(request);
     reply.header('x-request-id', request.id);
     if (config.deprecation) reply.headers(config.deprecation.headers);
-    if (config.access === 'public' && !config.rateLimited) {
+    if (config.access === 'public' && !config.rateLimited && config.host !== 'site') {
       done();
       return;
     }
@@ -87,6 +105,8 @@ async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyRep
       throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE, { headers: { 'www-authenticate': 'Bearer' } });
     request.apiKey = key;
   }
+  if (config.access === 'session') await requireSession(request, deps.sessions);
+  if (config.host === 'site') await requireSite(request, deps.sites);
   if (config.deprecation && deps.clock.now() >= config.deprecation.sunsetAt) {
     throw new ApiError('gone', config.deprecation.goneMessage);
   }

@@ -27,7 +27,12 @@ function chooseEncoding(acceptEncoding: string | undefined, asset: DocsAsset): '
   return (['br', 'gzip'] as const).find((coding) => accepted.has(coding) && asset.encoded[coding]);
 }
 
-function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: DocsAsset): FastifyReply {
+export function sendAsset(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  asset: DocsAsset,
+  csp: string = DOCS_CSP,
+): FastifyReply {
   const encoding = chooseEncoding(request.headers['accept-encoding'], asset);
   // A strong validator names one representation: each content coding gets its own.
   const etag = encoding ? asset.etag.replace(/"$/, `-${encoding}"`) : asset.etag;
@@ -36,7 +41,7 @@ function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: DocsAsse
     // Revalidated on every use (cheap with the ETag), so the page and its scripts never mismatch.
     'cache-control': 'no-cache',
     etag,
-    'content-security-policy': DOCS_CSP,
+    'content-security-policy': csp,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cross-origin-opener-policy': 'same-origin',

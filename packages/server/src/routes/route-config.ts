@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 
-/** Who may call a route: anyone, or a caller with a valid API key. */
-export type Access = 'public' | 'apiKey';
+/** Who may call a route: anyone, a caller with a valid API key, or an account signed in to the dashboard. */
+export type Access = 'public' | 'apiKey' | 'session';
 
 export interface Deprecation {
   /** `Deprecation`, `Sunset` and `Link`: sent on every response of the route, errors included. */
@@ -25,6 +25,12 @@ export interface RouteConfig {
   deprecation?: Deprecation;
   /** The `operation` label of the request metrics. */
   metricsLabel: string;
+  /** Which hosts serve the route (default `api`): the API host, or the projects' docs sites. */
+  host?: 'api' | 'site';
+  /** Errors as an HTML page (dashboard and sites) instead of the Error body. */
+  htmlErrors?: boolean;
+  /** A form that changes something: its CSRF token is checked before the handler runs. */
+  csrf?: boolean;
 }
 
 declare module 'fastify' {

@@ -123,10 +123,18 @@ export function registerRoutes(app: FastifyInstance, routes: readonly RouteDefin
   for (const method of ALL_METHODS) {
     if (!app.supportedMethods.includes(method)) app.addHttpMethod(method);
   }
-  const byUrl = Map.groupBy(routes, (route) => route.url);
-  for (const [url, sameUrl] of byUrl) {
+  const byUrl = Map.groupBy(routes, (route) => `${route.config.host ?? 'api'} ${route.url}`);
+  for (const sameUrl of byUrl.values()) {
+    const { url } = sameUrl[0]!;
+    const constraints = { hostKind: sameUrl[0]!.config.host ?? 'api' };
     for (const route of sameUrl) {
-      app.route({ method: route.method as HTTPMethods, url, config: route.config, handler: route.handler });
+      app.route({
+        method: route.method as HTTPMethods,
+        url,
+        constraints,
+        config: route.config,
+        handler: route.handler,
+      });
     }
     const [first] = sameUrl;
     if (sameUrl.some((route) => route.config.access !== first!.config.access)) {
@@ -139,6 +147,8 @@ export function registerRoutes(app: FastifyInstance, routes: readonly RouteDefin
       access: first!.config.access,
       rateLimited: first!.config.rateLimited,
       metricsLabel: 'other',
+      host: first!.config.host,
+      htmlErrors: first!.config.htmlErrors,
     };
     const path = url.replace(/:([^/]+)/g, '{$1}');
     const message = (method: string) => `${method} is not allowed on ${path}; allowed: ${allow.join(', ')}`;
@@ -148,7 +158,14 @@ export function registerRoutes(app: FastifyInstance, routes: readonly RouteDefin
       });
     };
     // Refused before the body is read: a 405 never depends on what was sent.
-    app.route({ method: others as HTTPMethods[], url, config, preParsing: refuse, handler: refuse });
+    app.route({
+      method: others as HTTPMethods[],
+      url,
+      constraints,
+      config,
+      preParsing: refuse,
+      handler: refuse,
+    });
   }
 }
 

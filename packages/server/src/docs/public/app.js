@@ -7,6 +7,7 @@ import { createKeyStore } from './key-store.js';
 import { renderOperation } from './operation.js';
 import { collectOperations, groupByTag } from './operations.js';
 import { renderSidebar } from './sidebar.js';
+import { SITE_TITLE } from './site.js';
 
 /** The contract with its `$ref`s resolved and its descriptions rendered, prepared by the server. */
 const REFERENCE_URL = '/docs/assets/reference.json';
@@ -32,6 +33,7 @@ async function load() {
     const response = await fetch(REFERENCE_URL, { headers: { accept: 'application/json' } });
     if (!response.ok) throw new Error(`${REFERENCE_URL} answered ${response.status}`);
     const spec = parseLossless(await response.text());
+    if (SITE_TITLE) spec.info = { ...spec.info, title: SITE_TITLE };
     const store = createKeyStore();
     const groups = groupByTag(spec, collectOperations(spec));
     document.title = `${spec.info?.title ?? 'API'} reference`;

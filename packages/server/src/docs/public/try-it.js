@@ -5,6 +5,7 @@ import { exampleText, mediaExamples } from './examples.js';
 import { formatBody } from './json.js';
 import { keyField } from './key-store.js';
 import { statusClass } from './responses.js';
+import { API_ORIGIN } from './site.js';
 
 const quote = (text) => `'${text.replace(/'/g, `'\\''`)}'`;
 
@@ -59,7 +60,9 @@ function buildRequest(op, form, store, bodyField) {
 }
 
 function curl(request) {
-  const parts = [`curl -i -X ${request.method} ${quote(new URL(request.target, location.origin).href)}`];
+  const parts = [
+    `curl -i -X ${request.method} ${quote(new URL(request.target, API_ORIGIN || location.origin).href)}`,
+  ];
   for (const [name, value] of Object.entries(request.headers)) {
     const shown = name === 'Authorization' ? 'Bearer $PETSTORE_API_KEY' : value;
     parts.push(`-H ${name === 'Authorization' ? `"${name}: ${shown}"` : quote(`${name}: ${shown}`)}`);
@@ -112,7 +115,7 @@ async function send(op, form, store, bodyField, output) {
   output.replaceChildren(h('p', { class: 'muted' }, 'Sending…'));
   const started = performance.now();
   try {
-    const response = await fetch(request.target, {
+    const response = await fetch(API_ORIGIN + request.target, {
       method: request.method,
       headers: request.headers,
       body: request.body,

@@ -1,0 +1,24 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiError } from '../errors.ts';
+import { sendPage } from './page.ts';
+import { errorTitle, errorView } from './views/error.ts';
+
+/**
+ * Errors of the dashboard's routes as pages: a signed-out visit to a page goes to sign-in (and back
+ * afterwards); anything else is a page with the status, the message and the request id.
+ */
+export function sendErrorPage(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  if (error.headers) reply.headers(error.headers);
+  const path = request.url.split('?', 1)[0]!;
+  if (error.code === 'unauthorized' && (request.method === 'GET' || request.method === 'HEAD')) {
+    const next = path === '/dashboard' ? '' : `?next=${encodeURIComponent(path)}`;
+    return reply.header('cache-control', 'no-store').redirect(`/dashboard/sign-in${next}`, 303);
+  }
+  const current = request.signedIn;
+  return sendPage(request, reply, {
+    title: errorTitle(error.status),
+    main: errorView(error.status, error.message, request.id),
+    status: error.status,
+    signedIn: current && { account: current.account, csrfToken: current.session.csrfToken },
+  });
+}

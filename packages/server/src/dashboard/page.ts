@@ -1,0 +1,93 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Account } from '../storage/account-repository.ts';
+import { type Html, html } from './html.ts';
+
+/**
+ * The dashboard's own pages and files only: no inline script or style, no framing, forms post back to
+ * this origin only, nothing cached.
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+/** Security headers of every dashboard page, errors included. HSTS only where the request came over TLS. */
+export function securityHeaders(request: FastifyRequest): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-security-policy': DASHBOARD_CSP,
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'same-origin',
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+    'cache-control': 'no-store',
+  };
+  if (request.protocol === 'https') headers['strict-transport-security'] = 'max-age=31536000';
+  return headers;
+}
+
+export interface PageSession {
+  account: Account;
+  csrfToken: string;
+}
+
+export interface PageOptions {
+  title: string;
+  main: Html;
+  /** The signed-in account, for the top bar and its sign-out form. */
+  signedIn?: PageSession;
+  status?: number;
+}
+
+function topbar(signedIn: PageSession | undefined): Html {
+  return html`<header class="topbar">
+    <a class="brand" href="/dashboard"
+      ><span class="brand-mark" aria-hidden="true">P</span>Petstore dashboard</a
+    >
+    <span class="spacer"></span>
+    ${
+      signedIn
+        ? html`<span class="who">Signed in as <strong>${signedIn.account.email}</strong></span>
+            <form method="post" action="/dashboard/sign-out">
+              <input type="hidden" name="_csrf" value="${signedIn.csrfToken}" />
+              <button type="submit" class="secondary">Sign out</button>
+            </form>`
+        : ''
+    }
+  </header>`;
+}
+
+export function renderPage({ title, main, signedIn }: PageOptions): Html {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <title>${title} · Petstore dashboard</title>
+        <link rel="icon" href="data:," />
+        <link rel="stylesheet" href="/dashboard/assets/dashboard.css" />
+        <script type="module" src="/dashboard/assets/dashboard.js"></script>
+      </head>
+      <body>
+        <a class="skip-link" href="#main">Skip to the content</a>
+        ${topbar(signedIn)}
+        <main id="main">${main}</main>
+      </body>
+    </html>`;
+}
+
+export function sendPage(request: FastifyRequest, reply: FastifyReply, options: PageOptions): FastifyReply {
+  return reply
+    .code(options.status ?? 200)
+    .headers(securityHeaders(request))
+    .header('content-type', 'text/html; charset=utf-8')
+    .send(renderPage(options).value);
+}

@@ -1,0 +1,53 @@
+import { limitsFor, PLAN_LIMITS } from '../../ratelimit/plans.ts';
+import type { Plan } from '../../storage/repository.ts';
+import type { Project } from '../../storage/project-repository.ts';
+import { PAID_PLANS } from '../../projects/project-rules.ts';
+import { type Html, html } from '../html.ts';
+
+const LABELS: Record<Plan, string> = {
+  free: 'Free',
+  pro: 'Pro',
+  business: 'Business',
+  enterprise: 'Enterprise',
+};
+
+export const planLabel = (plan: Plan): string => LABELS[plan];
+
+const number = (value: number): string => value.toLocaleString('en-US');
+
+/** What each plan allows, the project's own row marked; enterprise shows the project's custom limits. */
+export function plansTable(project: Project): Html {
+  const rows = (Object.keys(LABELS) as Plan[]).map((plan) => {
+    const limits =
+      plan === 'enterprise'
+        ? project.plan === 'enterprise'
+          ? limitsFor(project)
+          : undefined
+        : PLAN_LIMITS[plan as Exclude<Plan, 'enterprise'>];
+    const current = plan === project.plan;
+    return html`<tr class="${current ? 'current' : ''}">
+      <td>${LABELS[plan]}${current ? html` <span class="visually-hidden">(this project)</span>` : ''}</td>
+      <td>${limits ? number(limits.perMinute) : 'custom'}</td>
+      <td>${limits ? number(limits.perDay) : 'custom'}</td>
+      <td>${PAID_PLANS.includes(plan) ? 'Yes' : 'No'}</td>
+    </tr>`;
+  });
+  return html`<div class="table-wrap">
+    <table class="plans">
+      <caption class="visually-hidden">
+        What each plan allows
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Plan</th>
+          <th scope="col">Requests a minute</th>
+          <th scope="col">Requests a day</th>
+          <th scope="col">Custom domains</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>
+  </div>`;
+}

@@ -1,0 +1,81 @@
+import { limitsFor } from '../../ratelimit/plans.ts';
+import type { Project } from '../../storage/project-repository.ts';
+import { type Html, html } from '../html.ts';
+import { planLabel, plansTable } from './plans.ts';
+
+export type ProjectTab = 'overview' | 'keys';
+
+/** The project's heading, breadcrumbs and tabs, shared by its pages. */
+export function projectHeader(project: Project, current: ProjectTab): Html {
+  const tab = (id: ProjectTab, href: string, label: string) =>
+    html`<a href="${href}" ${current === id ? html`aria-current="page"` : ''}>${label}</a>`;
+  return html`<nav class="breadcrumbs" aria-label="Breadcrumbs">
+      <a href="/dashboard">Projects</a> / ${project.slug}
+    </nav>
+    <h1>${project.name} <span class="badge">${planLabel(project.plan)}</span></h1>
+    <nav class="tabs" aria-label="Project">
+      ${tab('overview', `/dashboard/projects/${project.slug}`, 'Overview')}
+      ${tab('keys', `/dashboard/projects/${project.slug}/keys`, 'API keys')}
+    </nav>`;
+}
+
+export interface ProjectView {
+  project: Project;
+  siteUrl: string;
+  csrfToken: string;
+  saved?: boolean;
+  problem?: string;
+  name?: string;
+}
+
+export function projectView({ project, siteUrl, csrfToken, saved, problem, name }: ProjectView): Html {
+  const limits = limitsFor(project);
+  return html`${projectHeader(project, 'overview')}
+    ${saved ? html`<p class="notice success" role="status" tabindex="-1" data-focus>Saved.</p>` : ''}
+    <div class="grid">
+      <section class="card" aria-labelledby="docs-site">
+        <h2 id="docs-site">Published docs site</h2>
+        <p>
+          The API reference, titled with this project's name, with try-it panels your users can send real
+          requests from.
+        </p>
+        <p><a href="${siteUrl}" rel="noopener">${new URL(siteUrl).host}</a></p>
+      </section>
+      <section class="card" aria-labelledby="plan">
+        <h2 id="plan">Plan and limits</h2>
+        <dl class="facts">
+          <dt>Plan</dt>
+          <dd>${planLabel(project.plan)}</dd>
+          <dt>Per minute</dt>
+          <dd>${limits.perMinute.toLocaleString('en-US')} requests per key</dd>
+          <dt>Per day</dt>
+          <dd>${limits.perDay.toLocaleString('en-US')} requests per key</dd>
+        </dl>
+        <p class="muted small">
+          Every API key of this project is held to these limits. Plans are changed by your operator.
+        </p>
+      </section>
+    </div>
+    <section class="card" aria-labelledby="plans">
+      <h2 id="plans">What each plan allows</h2>
+      ${plansTable(project)}
+    </section>
+    <section class="card" aria-labelledby="settings">
+      <h2 id="settings">Settings</h2>
+      ${problem ? html`<p class="notice error" role="alert" id="name-problem" tabindex="-1" data-focus>${problem}</p>` : ''}
+      <form class="inline" method="post" action="/dashboard/projects/${project.slug}">
+        <input type="hidden" name="_csrf" value="${csrfToken}" />
+        <label
+          >Project name
+          <input
+            type="text"
+            name="name"
+            required
+            maxlength="100"
+            value="${name ?? project.name}"
+            ${problem ? html`aria-invalid="true" aria-describedby="name-problem"` : ''}
+        /></label>
+        <button type="submit">Save</button>
+      </form>
+    </section>`;
+}

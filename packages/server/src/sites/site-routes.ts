@@ -1,0 +1,44 @@
+import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { docsPageFor } from '../docs/site-page.ts';
+import { ApiError } from '../errors.ts';
+import { getDocsAsset, sendAsset } from '../routes/docs.ts';
+import type { RouteConfig } from '../routes/route-config.ts';
+import type { RouteDefinition } from '../routes/table.ts';
+import { apiOrigin } from './urls.ts';
+
+export interface SiteRouteDeps {
+  publicBaseUrl: string | undefined;
+  apiHost: string | undefined;
+}
+
+const config = (operationId: string): RouteConfig => ({
+  operationId,
+  access: 'public',
+  rateLimited: false,
+  metricsLabel: 'site',
+  host: 'site',
+  htmlErrors: true,
+});
+
+/**
+ * What a project's docs site serves (on its default host, and in time its custom domains): the API
+ * reference at `/`, titled with the project's name, its files, and a page-shaped 404 for anything else.
+ * The guard has already found the site from the host (`request.site`), or answered 404.
+ */
+export function siteRoutes(deps: SiteRouteDeps): RouteDefinition[] {
+  const siteDocs: RouteHandlerMethod = async (request: FastifyRequest, reply) => {
+    const page = docsPageFor({
+      title: request.site!.project.name,
+      apiOrigin: apiOrigin(request, deps.publicBaseUrl, deps.apiHost),
+    });
+    return sendAsset(request, reply, page.asset, page.csp);
+  };
+  const notFound: RouteHandlerMethod = async (request) => {
+    throw new ApiError('not_found', `there is no page at ${request.url.split('?', 1)[0]}`);
+  };
+  return [
+    { method: 'GET', url: '/', config: config('getSiteDocs'), handler: siteDocs },
+    { method: 'GET', url: '/docs/assets/:name', config: config('getSiteDocsAsset'), handler: getDocsAsset },
+    { method: 'GET', url: '/*', config: config('siteNotFound'), handler: notFound },
+  ];
+}
