@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.ts';
+import { type AppDeps, buildApp } from '../src/app.ts';
 import { generateKey } from '../src/auth/keys.ts';
 import { parseJson, stringifyJson as toJson } from '@petstore/json';
 import { createRateLimiter, type RateLimiter } from '../src/ratelimit/limiter.ts';
@@ -74,7 +74,14 @@ export const concretePath = (url: string): string =>
 
 /** The app in-process on a fresh SQLite file, an in-memory limiter and a fake clock. */
 export async function makeTestApp(
-  options: { clock?: FakeClock; storage?: Storage; banThreshold?: number } = {},
+  options: {
+    clock?: FakeClock;
+    storage?: Storage;
+    banThreshold?: number;
+    trustProxy?: boolean;
+    hosts?: AppDeps['hosts'];
+    publicBaseUrl?: string;
+  } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-test-'));
   const storage = options.storage ?? (await openStorage(join(dir, 'petstore.db')));
@@ -91,6 +98,9 @@ export async function makeTestApp(
     clock,
     keyEnvironment: 'test',
     passwordParams: TEST_PASSWORD_PARAMS,
+    trustProxy: options.trustProxy,
+    hosts: options.hosts,
+    publicBaseUrl: options.publicBaseUrl,
   });
   await app.ready();
 

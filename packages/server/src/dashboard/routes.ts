@@ -30,9 +30,9 @@ export interface DashboardDeps {
 
 const MAX_LABEL_LENGTH = 100;
 
-/** Only paths inside the dashboard: never an open redirect. */
+/** Only paths inside the dashboard, without dot segments or empty ones: never an open redirect. */
 function safeNext(next: string): string {
-  return /^\/dashboard(\/[A-Za-z0-9._~/-]*)?$/.test(next) ? next : '/dashboard';
+  return /^\/dashboard(\/[A-Za-z0-9_-][A-Za-z0-9._~-]*)*$/.test(next) ? next : '/dashboard';
 }
 
 function labelProblem(label: string): string | undefined {
@@ -212,6 +212,9 @@ export function dashboardRoutes(deps: DashboardDeps): RouteDefinition[] {
       return reply.redirect(`/dashboard/projects/${project.slug}/keys?revoked=${key.id}`, 303);
     },
     dashboardAsset,
+    async dashboardNotFound(request) {
+      throw new ApiError('not_found', `there is no page at ${request.url.split('?', 1)[0]}`);
+    },
   };
 
   /** A key of this project, still active; anything else is 404. */
@@ -247,5 +250,6 @@ export function dashboardRoutes(deps: DashboardDeps): RouteDefinition[] {
     route('GET', '/dashboard/projects/:slug/keys/:keyId/revoke', 'revokePage', 'session'),
     route('POST', '/dashboard/projects/:slug/keys/:keyId/revoke', 'revokeKey', 'session', true),
     route('GET', '/dashboard/assets/:name', 'dashboardAsset', 'public'),
+    route('GET', '/dashboard/*', 'dashboardNotFound', 'public'),
   ];
 }

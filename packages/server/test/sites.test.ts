@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { makeTestApp, type TestApp } from './harness.ts';
+
+const get = (app: TestApp, host: string, url = '/', key: string | null = null) =>
+  app.request({ url, key, headers: { host }, unchecked: true });
+
+describe('published docs sites, routed by host', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await makeTestApp({ publicBaseUrl: 'https://api.petstore.example/v1' });
+    await app.signedInMember('acme');
+    await app.signedInMember('zoo');
+    await app.storage.projects.rename('acme', 'Acme <Docs>');
+  });
+  after(() => app.close());
+
+  it("GET / on <slug>.sites.localhost → the reference titled with the project's name, try-it pointed at the API", async () => {
+    const page = await get(app, 'acme.sites.localhost');
+    assert.equal(page.status, 200);
+    assert.match(page.headers['content-type'] ?? '', /^text\/html/);
+    assert.match(page.body, /<title>Acme &lt;Docs&gt; · API reference<\/title>/);
+    assert.match(page.body, /<meta name="petstore-site-title" content="Acme &lt;Docs&gt;" \/>/);
+    assert.match(page.body, /<meta name="petstore-api-origin" content="https:\/\/api.petstore.example" \/>/);
+    assert.match(
+      page.headers['content-security-policy'] ?? '',
+      /connect-src 'self' https:\/\/api\.petstore\.example/,
+    );
+    const script = await get(app, 'acme.sites.localhost', '/docs/assets/app.js');
+    assert.equal(script.status, 200);
+  });
+
+  it('the same site whatever the spelling of its host: case, port, trailing dot', async () => {
+    for (const host of ['ACME.Sites.LocalHost', 'acme.sites.localhost:8080', 'acme.sites.localhost.']) {
+      const page = await get(app, host);
+      assert.equal(page.status, 200, host);
+      assert.match(page.body, /Acme &lt;Docs&gt;/, host);
+    }
+  });
+
+  it('an unknown slug, a deeper name or another page → a 404 page, never another project site', async () => {
+    for (const [host, url] of [
+      ['nope.sites.localhost', '/'],
+      ['x.acme.sites.localhost', '/'],
+      ['-acme.sites.localhost', '/'],
+      ['acme.sites.localhost', '/nothing'],
+      ['acme.sites.localhost', '/dashboard'],
+      ['acme.sites.localhost', '/docs'],
+    ]) {
+      const page = await get(app, host!, url);
+      assert.equal(page.status, 404, `${host}${url}`);
+      assert.match(page.headers['content-type'] ?? '', /^text\/html/);
+      assert.doesNotMatch(page.body, /petstore-site-title/);
+    }
+  });
+
+  it('/v1 answers on the API host only: a site host never serves pets, even with a valid key', async () => {
+    const viaSite = await get(app, 'acme.sites.localhost', '/v1/pets', app.key);
+    assert.notEqual(viaSite.status, 200);
+    const viaApi = await get(app, 'localhost:8080', '/v1/pets', app.key);
+    assert.equal(viaApi.status, 200);
+  });
+
+  it('a host that only contains a site name (acme.sites.localhost.evil.example) is not a site', async () => {
+    const page = await get(app, 'acme.sites.localhost.evil.example');
+    assert.equal(page.status, 404);
+    assert.doesNotMatch(page.body, /Acme/);
+  });
+
+  it('property: a Host header serves a site only when it names an existing slug under the site domain', async () => {
+    const label = fc.stringMatching(/^[a-z0-9-]{0,12}$/);
+    const host = fc.oneof(
+      fc.tuple(fc.constantFrom('acme', 'zoo', 'nope', ''), label).map(([a, b]) => `${a}${b}.sites.localhost`),
+      fc
+        .tuple(
+          label,
+          fc.constantFrom('.sites.localhost', 'sites.localhost', '.sites.localhost.x', '.localhost'),
+        )
+        .map(([a, b]) => `${a}${b}`),
+      fc.string({ maxLength: 40 }).filter((text) => /^[\x21-\x7e]*$/.test(text)),
+    );
+    await fc.assert(
+      fc.asyncProperty(host, async (name) => {
+        const page = await get(app, name);
+        const served = /petstore-site-title" content="([^"]*)"/.exec(page.body)?.[1];
+        const slug = /^([a-z0-9-]+)\.sites\.localhost\.?(:\d+)?$/i.exec(name)?.[1]?.toLowerCase();
+        const expected = slug === 'acme' ? 'Acme &lt;Docs&gt;' : slug === 'zoo' ? 'Project zoo' : undefined;
+        assert.equal(served, expected, name);
+        assert.ok(page.status < 500, name);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('PETSTORE_API_HOST set: every other host that is not a site gets nothing', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await makeTestApp({ hosts: { siteDomain: 'docs.example.test', apiHost: 'api.example.test' } });
+    await app.signedInMember('acme');
+  });
+  after(() => app.close());
+
+  it('the API on its host, the site on its own, 404 elsewhere', async () => {
+    assert.equal((await get(app, 'api.example.test', '/v1/pets', app.key)).status, 200);
+    assert.equal((await get(app, 'acme.docs.example.test')).status, 200);
+    assert.equal((await get(app, 'other.example.test', '/v1/pets', app.key)).status, 404);
+    assert.equal((await get(app, 'other.example.test', '/dashboard')).status, 404);
+    assert.equal((await get(app, 'acme.sites.localhost')).status, 404);
+  });
+
+  it('a docs site links try-it to the API host when PUBLIC_BASE_URL is not set', async () => {
+    const page = await get(app, 'acme.docs.example.test:8443');
+    assert.match(page.body, /<meta name="petstore-api-origin" content="http:\/\/api.example.test:8443" \/>/);
+  });
+});
