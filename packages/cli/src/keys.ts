@@ -6,6 +6,7 @@ import {
   openStorage,
   PLANS,
   type Plan,
+  type Project,
   type Storage,
 } from '@petstore/server';
 import { liftStoreBan } from './store-ban.ts';
@@ -13,16 +14,19 @@ import { parseCommand, UsageError } from './usage.ts';
 
 const HELP = `petstore keys <create|list|revoke|unban|set-plan> [options]
 
+  keys create --project <slug> [--label T] [--expires-in-days N] [--json]
+      Creates a key of the project for this environment (PETSTORE_ENV: ps_live_ in production, ps_test_
+      elsewhere), held to the project's plan. The key is printed once, alone on the last line (or as
+      "key" with --json); only its digest is kept.
   keys create --plan free|pro|business|enterprise [--per-minute N --per-day N] [--label T]
               [--expires-in-days N] [--json]
-      Creates a key for this environment (PETSTORE_ENV: ps_live_ in production, ps_test_ elsewhere).
-      The key is printed once, alone on the last line (or as "key" with --json); only its digest is kept.
-      Enterprise keys need --per-minute and --per-day.
+      Creates a standalone key with its own plan (no project). Enterprise needs --per-minute and --per-day.
   keys list [--json]           Every key with its plan, limits and state (active, revoked, expired, banned).
   keys revoke <id>             The key stops working at once.
   keys unban <id>              Lifts a temporary ban.
   keys set-plan <id> --plan P [--per-minute N --per-day N]
-                               Changes the plan; running servers apply it without a restart.
+                               Changes a standalone key's plan; running servers apply it without a restart.
+                               A project key follows its project: use petstore projects set-plan.
 
   --database URL   postgres://… or a SQLite file path (DATABASE_URL, default ./data/petstore.db)`;
 
@@ -34,6 +38,7 @@ const OPTIONS = {
   'expires-in-days': { type: 'string' },
   json: { type: 'boolean' },
   database: { type: 'string' },
+  project: { type: 'string' },
 } as const;
 
 type Values = Record<string, string | boolean | undefined>;
@@ -71,19 +76,35 @@ function state(key: ApiKeyRecord, now: number): string {
   return 'active';
 }
 
+/** The project named by --project; --plan and custom limits belong to the project then, not the key. */
+async function projectOf(storage: Storage, values: Values): Promise<Project> {
+  if (values.plan !== undefined || values['per-minute'] !== undefined || values['per-day'] !== undefined) {
+    throw new UsageError('a project key follows its project plan: give --project or --plan, not both');
+  }
+  const project = await storage.projects.bySlug(values.project as string);
+  if (!project)
+    throw new UsageError(`no project with slug ${String(values.project)}; see petstore projects list`);
+  return project;
+}
+
 async function create(
   storage: Storage,
   values: Values,
   environment: ReturnType<typeof keyEnvironmentOf>,
 ): Promise<void> {
-  const limits = readPlan(values);
+  const project = typeof values.project === 'string' ? await projectOf(storage, values) : undefined;
+  const limits = project
+    ? { plan: project.plan, perMinute: project.perMinute, perDay: project.perDay }
+    : readPlan(values);
   const days = positiveInteger('expires-in-days', values['expires-in-days']);
   const now = Date.now();
-  const { secret, id, digest } = generateKey(environment);
+  const { secret, id, digest, prefix } = generateKey(environment);
   const label = typeof values.label === 'string' ? values.label : null;
   await storage.createKey({
     id,
     digest,
+    prefix,
+    projectId: project?.id ?? null,
     ...limits,
     label,
     environment,
@@ -94,6 +115,7 @@ async function create(
     console.log(
       JSON.stringify({
         id,
+        project: project?.slug ?? null,
         plan: limits.plan,
         perMinute: limits.perMinute,
         perDay: limits.perDay,
@@ -104,7 +126,7 @@ async function create(
     return;
   }
   console.log(
-    `created ${id} (plan ${limits.plan}${label ? `, label "${label}"` : ''}); the key is shown once:`,
+    `created ${id} (${project ? `project ${project.slug}, ` : ''}plan ${limits.plan}${label ? `, label "${label}"` : ''}); the key is shown once:`,
   );
   console.log(secret);
 }
@@ -147,6 +169,12 @@ async function change(
     if (found) await liftStoreBan(id);
   } else {
     const limits = readPlan(values);
+    const key = await storage.getKey(id);
+    if (key?.projectId) {
+      throw new UsageError(
+        `key ${id} follows its project's plan: change it with petstore projects set-plan <slug>`,
+      );
+    }
     found = await storage.updateKeyPlan(id, limits.plan, limits.perMinute, limits.perDay);
   }
   if (!found) throw new UsageError(`no key with id ${id}`);

@@ -6,3 +6,8 @@ export { openStorage, describeDatabase } from './storage/open-storage.ts';
 export { generateKey } from './auth/keys.ts';
 export { PLANS, type ApiKeyRecord, type Plan, type Storage } from './storage/repository.ts';
 export { systemClock, FakeClock, type Clock } from './time/clock.ts';
+export { hashPassword, passwordProblem } from './accounts/passwords.ts';
+export { normalizeEmail } from './accounts/email.ts';
+export { nameProblem, planProblem, slugProblem } from './projects/project-rules.ts';
+export type { Project } from './storage/project-repository.ts';
+export type { Account } from './storage/account-repository.ts';

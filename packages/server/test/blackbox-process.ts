@@ -14,10 +14,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `petstore <args>` to completion (Node 24, the repository's own binary). */
-export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+/** Runs `petstore <args>` to completion (Node 24, the repository's own binary), `input` on its standard input. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [MAIN, ...args],
       { cwd: ROOT, env, timeout: 30_000 },
@@ -26,6 +26,7 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResul
         resolve({ code, stdout, stderr });
       },
     );
+    child.stdin?.end(input);
   });
 }
 

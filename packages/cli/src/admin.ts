@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import {
+  hashPassword,
+  loadConfig,
+  normalizeEmail,
+  openStorage,
+  passwordProblem,
+  type Storage,
+} from '@petstore/server';
+import { readNewPassword } from './password-input.ts';
+import { parseCommand, UsageError } from './usage.ts';
+
+const HELP = `petstore admin <create|add-member|remove> [options]
+
+  admin create --email E       Creates a dashboard account. The password is read from standard input
+                               (its first line) or asked twice at a terminal; never from a flag.
+                               At least 12 characters.
+  admin add-member --email E --project <slug>
+                               Gives the account access to the project in the dashboard.
+  admin remove --email E       Deletes the account; its sessions end at once, on every instance.
+
+  --database URL   postgres://… or a SQLite file path (DATABASE_URL, default ./data/petstore.db)`;
+
+const OPTIONS = {
+  email: { type: 'string' },
+  project: { type: 'string' },
+  database: { type: 'string' },
+} as const;
+
+function email(values: Record<string, string | boolean | undefined>): string {
+  const text = values.email;
+  if (typeof text !== 'string') throw new UsageError('--email is required');
+  const normalized = normalizeEmail(text);
+  if (!normalized) throw new UsageError(`--email must be an email address, got "${text}"`);
+  return normalized;
+}
+
+async function create(storage: Storage, address: string): Promise<void> {
+  if (await storage.accounts.byEmail(address))
+    throw new UsageError(`an account for ${address} already exists`);
+  const password = await readNewPassword();
+  const problem = passwordProblem(password);
+  if (problem) throw new UsageError(problem);
+  const id = `acc_${randomBytes(8).toString('hex')}`;
+  const created = await storage.accounts.create({
+    id,
+    email: address,
+    passwordHash: await hashPassword(password),
+    createdAt: Date.now(),
+  });
+  if (!created) throw new UsageError(`an account for ${address} already exists`);
+  console.log(
+    `created account ${address}; add it to a project with: petstore admin add-member --email ${address} --project <slug>`,
+  );
+}
+
+async function addMember(
+  storage: Storage,
+  address: string,
+  slug: string | boolean | undefined,
+): Promise<void> {
+  if (typeof slug !== 'string') throw new UsageError('--project is required');
+  const account = await storage.accounts.byEmail(address);
+  if (!account)
+    throw new UsageError(
+      `no account for ${address}; create it with: petstore admin create --email ${address}`,
+    );
+  const project = await storage.projects.bySlug(slug);
+  if (!project) throw new UsageError(`no project with slug ${slug}`);
+  await storage.projects.addMember(account.id, project.id, Date.now());
+  console.log(`${address} is a member of ${slug}`);
+}
+
+async function remove(storage: Storage, address: string): Promise<void> {
+  const account = await storage.accounts.byEmail(address);
+  if (!account || !(await storage.accounts.remove(account.id)))
+    throw new UsageError(`no account for ${address}`);
+  console.log(`removed account ${address}; its sessions have ended`);
+}
+
+export async function runAdmin(args: string[]): Promise<number> {
+  const parsed = parseCommand(args, OPTIONS, HELP);
+  if (!parsed) return 0;
+  const [action, ...extra] = parsed.positionals;
+  if (!['create', 'add-member', 'remove'].includes(action ?? '') || extra.length > 0) {
+    throw new UsageError(
+      action ? `unknown admin command "${[action, ...extra].join(' ')}"; run "petstore admin --help"` : HELP,
+    );
+  }
+  const address = email(parsed.values);
+  const config = loadConfig(process.env, { database: parsed.values.database as string | undefined });
+  const storage = await openStorage(config.databaseUrl);
+  try {
+    await storage.migrate();
+    if (action === 'create') await create(storage, address);
+    else if (action === 'add-member') await addMember(storage, address, parsed.values.project);
+    else await remove(storage, address);
+    return 0;
+  } finally {
+    await storage.close();
+  }
+}

@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { openStorage } from '../src/storage/open-storage.ts';
+import { cleanEnv, runCli } from './blackbox-process.ts';
+
+const PASSWORD = 'a long enough password';
+
+// The operator interface of DESIGN.md for projects, accounts and project keys, run as a program.
+describe('petstore projects, admin and keys --project, as an operator runs them', () => {
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  const cli = (...args: string[]) => runCli(args, env);
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'petstore-operators-'));
+    env = cleanEnv({ DATABASE_URL: join(dir, 'petstore.db') });
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('projects create → created; --json prints the project; list shows both; a taken slug → exit 2', async () => {
+    const created = await cli(
+      'projects',
+      'create',
+      '--name',
+      'Acme Docs',
+      '--slug',
+      'acme',
+      '--plan',
+      'free',
+    );
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stdout, /created project acme \("Acme Docs", plan free\)/);
+    const json = await cli(
+      'projects',
+      'create',
+      '--name',
+      'Big',
+      '--slug',
+      'big',
+      '--plan',
+      'enterprise',
+      '--per-minute',
+      '5000',
+      '--per-day',
+      '900000',
+      '--json',
+    );
+    assert.equal(json.code, 0, json.stderr);
+    assert.deepEqual(
+      (({ slug, plan, perMinute, perDay }) => ({ slug, plan, perMinute, perDay }))(JSON.parse(json.stdout)),
+      { slug: 'big', plan: 'enterprise', perMinute: 5_000, perDay: 900_000 },
+    );
+    const list = await cli('projects', 'list');
+    assert.match(list.stdout, /^SLUG\s+PLAN\s+LIMITS\s+CREATED\s+NAME$/m);
+    assert.match(list.stdout, /^acme\s+free\s+\d{4}-\d\d-\d\d\s+Acme Docs$/m);
+    assert.match(list.stdout, /^big\s+enterprise\s+5000\/min 900000\/day/m);
+    const taken = await cli('projects', 'create', '--name', 'Again', '--slug', 'acme', '--plan', 'pro');
+    assert.equal(taken.code, 2);
+    assert.match(taken.stderr, /^petstore: a project with slug acme already exists\n$/);
+  });
+
+  it('projects create with a bad slug, name or plan → exit 2, one line naming the flag, nothing created', async () => {
+    for (const [args, message] of [
+      [['--name', 'X', '--slug', 'Bad_Slug', '--plan', 'free'], /--slug must be 1 to 40/],
+      [['--name', 'X', '--slug=-x', '--plan', 'free'], /--slug must/],
+      [['--name', ' ', '--slug', 'ok', '--plan', 'free'], /--name must be 1 to 100/],
+      [
+        ['--name', 'X', '--slug', 'ok', '--plan', 'gold'],
+        /--plan must be one of free, pro, business, enterprise/,
+      ],
+      [['--name', 'X', '--slug', 'ok', '--plan', 'enterprise'], /enterprise plan needs --per-minute/],
+      [['--name', 'X', '--slug', 'ok', '--plan', 'pro', '--per-minute', '5'], /for the enterprise plan/],
+    ] as const) {
+      const result = await cli('projects', 'create', ...args);
+      assert.equal(result.code, 2, args.join(' '));
+      assert.match(result.stderr, message);
+      assert.equal(result.stderr.trimEnd().split('\n').length, 1);
+    }
+    const list = await cli('projects', 'list', '--json');
+    assert.deepEqual(
+      JSON.parse(list.stdout)
+        .map((p: { slug: string }) => p.slug)
+        .sort(),
+      ['acme', 'big'],
+    );
+  });
+
+  it('keys create --project → a key of the project on its plan; set-plan on the project moves it; keys set-plan refuses it', async () => {
+    const created = await cli('keys', 'create', '--project', 'acme', '--label', 'site', '--json');
+    assert.equal(created.code, 0, created.stderr);
+    const key = JSON.parse(created.stdout) as { id: string; project: string; plan: string; key: string };
+    assert.equal(key.project, 'acme');
+    assert.equal(key.plan, 'free');
+    const moved = await cli('projects', 'set-plan', 'acme', '--plan', 'business');
+    assert.equal(moved.code, 0, moved.stderr);
+    const storage = await openStorage(env.DATABASE_URL);
+    try {
+      const record = await storage.getKey(key.id);
+      assert.deepEqual(
+        [record!.plan, record!.projectId !== null, record!.prefix],
+        ['business', true, key.key.slice(0, 12)],
+      );
+    } finally {
+      await storage.close();
+    }
+    const refused = await cli('keys', 'set-plan', key.id, '--plan', 'pro');
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /follows its project's plan/);
+    const both = await cli('keys', 'create', '--project', 'acme', '--plan', 'pro');
+    assert.equal(both.code, 2);
+    const missing = await cli('keys', 'create', '--project', 'nope');
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /no project with slug nope/);
+  });
+
+  it('admin create reads the password from standard input, never a flag; add-member; remove', async () => {
+    const created = await runCli(['admin', 'create', '--email', 'Ann@Example.com'], env, `${PASSWORD}\n`);
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stdout, /created account ann@example.com/);
+    assert.doesNotMatch(created.stdout + created.stderr, new RegExp(PASSWORD));
+    const again = await runCli(['admin', 'create', '--email', 'ann@example.com'], env, `${PASSWORD}\n`);
+    assert.equal(again.code, 2);
+    const short = await runCli(['admin', 'create', '--email', 'bob@example.com'], env, 'short\n');
+    assert.equal(short.code, 2);
+    assert.match(short.stderr, /at least 12 characters/);
+    const flag = await cli('admin', 'create', '--email', 'bob@example.com', '--password', PASSWORD);
+    assert.equal(flag.code, 2, 'there is no --password flag');
+    const member = await cli('admin', 'add-member', '--email', 'ann@example.com', '--project', 'acme');
+    assert.equal(member.code, 0, member.stderr);
+    assert.equal(
+      (await cli('admin', 'add-member', '--email', 'ann@example.com', '--project', 'nope')).code,
+      2,
+    );
+    assert.equal(
+      (await cli('admin', 'add-member', '--email', 'nobody@example.com', '--project', 'acme')).code,
+      2,
+    );
+    const storage = await openStorage(env.DATABASE_URL);
+    try {
+      const account = await storage.accounts.byEmail('ann@example.com');
+      assert.match(account!.passwordHash, /^scrypt\$131072\$8\$1\$/);
+      assert.deepEqual(
+        (await storage.projects.listForAccount(account!.id)).map((p) => p.slug),
+        ['acme'],
+      );
+    } finally {
+      await storage.close();
+    }
+    const removed = await cli('admin', 'remove', '--email', 'ann@example.com');
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.equal((await cli('admin', 'remove', '--email', 'ann@example.com')).code, 2);
+  });
+
+  it('--help on every new command group', async () => {
+    for (const group of ['projects', 'admin']) {
+      const help = await cli(group, '--help');
+      assert.equal(help.code, 0);
+      assert.match(help.stdout, new RegExp(`petstore ${group} <`));
+    }
+  });
+});
