@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { createAuthenticator } from './auth/authenticator.ts';
 import type { KeyEnvironment } from './auth/keys.ts';
+import { type CorsPolicy, NO_ORIGINS } from './http/cors.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installGuard } from './http/guard.ts';
 import { BODY_LIMIT_BYTES, installJsonBody } from './http/json-body.ts';
@@ -45,6 +46,8 @@ export interface AppDeps {
   gatherMetrics?: () => Promise<Family[]>;
   /** On the first getPet, read existing pets into memory in the background (then getPet needs no query). */
   warmPetCache?: boolean;
+  /** Which browser origins may read responses (CORS); by default none. */
+  cors?: CorsPolicy;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -137,6 +140,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     limiter: metrics.instrumentLimiter(deps.limiter),
     keys: deps.storage,
     clock: deps.clock,
+    cors: deps.cors ?? NO_ORIGINS,
   });
   // Synchronous hooks take Fastify's callback form: no promise per request on the hot path.
   app.addHook('onResponse', (request, reply, done) => {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, keyEnvironmentOf } from './config.ts';
+import { corsPolicy } from './http/cors.ts';
 import { workerMetrics } from './metrics/cluster-metrics.ts';
 import { startIdempotencyPurge } from './idempotency/purge.ts';
 import { createMetrics } from './metrics/metrics.ts';
@@ -92,6 +93,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     metrics,
     gatherMetrics: cluster?.gather,
     warmPetCache: true,
+    cors: corsPolicy(config.corsOrigins),
   });
   limiter.attachLogger(app.log);
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { generateKey } from '../src/auth/keys.ts';
+import type { CorsPolicy } from '../src/http/cors.ts';
 import { parseJson, stringifyJson as toJson } from '@petstore/json';
 import { createRateLimiter, type RateLimiter } from '../src/ratelimit/limiter.ts';
 import { createMemoryStore } from '../src/ratelimit/memory-store.ts';
@@ -55,7 +56,7 @@ export const concretePath = (url: string): string =>
 
 /** The app in-process on a fresh SQLite file, an in-memory limiter and a fake clock. */
 export async function makeTestApp(
-  options: { clock?: FakeClock; storage?: Storage; banThreshold?: number } = {},
+  options: { clock?: FakeClock; storage?: Storage; banThreshold?: number; cors?: CorsPolicy } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-test-'));
   const storage = options.storage ?? (await openStorage(join(dir, 'petstore.db')));
@@ -66,7 +67,7 @@ export async function makeTestApp(
     clock,
     banThreshold: options.banThreshold,
   });
-  const app = buildApp({ storage, limiter, clock, keyEnvironment: 'test' });
+  const app = buildApp({ storage, limiter, clock, keyEnvironment: 'test', cors: options.cors });
   await app.ready();
 
   const createKey: TestApp['createKey'] = async (plan = 'free', limits = {}) => {
