@@ -7,6 +7,7 @@ import type { KeyEnvironment } from './auth/keys.ts';
 import { sendErrorPage } from './dashboard/error-page.ts';
 import { installFormBody } from './dashboard/form-body.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
+import { type CorsPolicy, NO_ORIGINS } from './http/cors.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installGuard } from './http/guard.ts';
 import { BODY_LIMIT_BYTES, installJsonBody } from './http/json-body.ts';
@@ -28,6 +29,7 @@ import { routeConfig } from './routes/route-config.ts';
 import { contractRoutes, nonContractRoutes, type RouteDefinition, registerRoutes } from './routes/table.ts';
 import { hostKindConstraint, type HostRules } from './sites/hosts.ts';
 import { createSiteDirectory } from './sites/site-directory.ts';
+import { createSiteOrigins } from './sites/site-origins.ts';
 import { sendSiteErrorPage } from './sites/site-error-page.ts';
 import { siteRoutes } from './sites/site-routes.ts';
 import { siteUrl } from './sites/urls.ts';
@@ -62,6 +64,8 @@ export interface AppDeps {
   publicBaseUrl?: string;
   /** Password hashing cost; tests lower it, production keeps the default. */
   passwordParams?: ScryptParams;
+  /** Which browser origins may read responses (CORS); by default none. */
+  cors?: CorsPolicy;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -150,6 +154,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   const pets = deps.warmPetCache ? warmingOnFirstGet(app, petService) : petService;
 
+  // Browsers may read the API from the configured origins and from the projects' docs sites (try-it).
+  const configured = deps.cors ?? NO_ORIGINS;
+  const siteOrigins = createSiteOrigins({ projects: deps.storage.projects, siteDomain: hosts.siteDomain });
+  app.addHook('onClose', async () => siteOrigins.close());
   const sessions = createSessions({
     accounts: deps.storage.accounts,
     limiter: deps.limiter,
@@ -163,6 +171,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     clock: deps.clock,
     sessions,
     sites: createSiteDirectory({ projects: deps.storage.projects, siteDomain: hosts.siteDomain }),
+    cors: { allows: (origin) => configured.allows(origin) || siteOrigins.allows(origin) },
   });
   // Synchronous hooks take Fastify's callback form: no promise per request on the hot path.
   app.addHook('onResponse', (request, reply, done) => {

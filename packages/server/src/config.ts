@@ -1,4 +1,5 @@
 import type { KeyEnvironment } from './auth/keys.ts';
+import { isSerializedOrigin } from './http/cors.ts';
 
 export const ENVIRONMENTS = ['development', 'staging', 'production'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -22,6 +23,8 @@ export interface Config {
   siteDomain: string;
   /** The host that serves /v1 and /dashboard; undefined means any host that is not a site. */
   apiHost: string | undefined;
+  /** Origins whose browser pages may read responses: `*` for any, else exact origins (empty: none). */
+  corsOrigins: '*' | string[];
 }
 
 /** Flags given on the command line; they win over the environment. */
@@ -99,6 +102,21 @@ function trustProxy(text: string | undefined): boolean | string {
   return text;
 }
 
+/** PETSTORE_CORS_ORIGINS: comma-separated origins exactly as browsers send them, or `*` alone. */
+function corsOrigins(text: string | undefined): '*' | string[] {
+  if (text === undefined || text.trim() === '') return [];
+  if (text.trim() === '*') return '*';
+  return text.split(',').map((entry) => {
+    const origin = entry.trim();
+    if (isSerializedOrigin(origin)) return origin;
+    const url = URL.canParse(origin) ? new URL(origin) : undefined;
+    const hint = url && /^https?:$/.test(url.protocol) ? `; write it as "${url.origin}"` : '';
+    throw new ConfigError(
+      `PETSTORE_CORS_ORIGINS must list origins such as https://app.example.com, or be * alone; "${origin}" is not one${hint}`,
+    );
+  });
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Config {
   return {
     port: integer(flags.port !== undefined ? '--port' : 'PORT', flags.port ?? env.PORT, 8080, 0, 65_535),
@@ -123,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     ),
     siteDomain: hostname('PETSTORE_SITE_DOMAIN', env.PETSTORE_SITE_DOMAIN, 'sites.localhost')!,
     apiHost: hostname('PETSTORE_API_HOST', env.PETSTORE_API_HOST, undefined),
+    corsOrigins: corsOrigins(env.PETSTORE_CORS_ORIGINS),
   };
 }
 

@@ -54,9 +54,21 @@ export interface ErrorBody {
   requestId?: string;
 }
 
+/** Bounds of the Error body's texts, in code points: they may echo what a client sent. */
+export const MESSAGE_MAX_LENGTH = 1_000;
+export const PARAM_MAX_LENGTH = 200;
+
+/** `text` cut to `max` code points, the last one an ellipsis, when it is longer. */
+function bounded(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const points = Array.from(text);
+  return points.length <= max ? text : `${points.slice(0, max - 1).join('')}…`;
+}
+
 export function errorBody(error: ApiError, requestId?: string): ErrorBody {
-  const body: ErrorBody = { code: error.code, message: error.message, status: error.status };
-  if (error.param !== undefined) body.param = error.param;
+  const message = bounded(error.message, MESSAGE_MAX_LENGTH);
+  const body: ErrorBody = { code: error.code, message, status: error.status };
+  if (error.param !== undefined) body.param = bounded(error.param, PARAM_MAX_LENGTH);
   if (requestId !== undefined) body.requestId = requestId;
   return body;
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, keyEnvironmentOf } from './config.ts';
+import { corsPolicy } from './http/cors.ts';
 import { workerMetrics } from './metrics/cluster-metrics.ts';
 import { IDEMPOTENCY_PURGE_INTERVAL_MS } from './idempotency/policy.ts';
 import { createMetrics } from './metrics/metrics.ts';
@@ -95,6 +96,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     warmPetCache: true,
     hosts: { siteDomain: config.siteDomain, apiHost: config.apiHost },
     publicBaseUrl: config.publicBaseUrl,
+    cors: corsPolicy(config.corsOrigins),
   });
   limiter.attachLogger(app.log);
 

@@ -156,11 +156,11 @@ describe('authentication', () => {
     assert.equal((response.json() as ErrorJson).code, 'not_implemented');
   });
 
-  it('GET /v1/openapi.json → 200 without a key, and without rate-limit headers', async () => {
+  it('GET /v1/openapi.json → 200 without a key, counted in the public budget of the client address', async () => {
     const response = await app.request({ url: '/v1/openapi.json', key: null });
     assert.equal(response.status, 200);
     assert.equal((response.json() as { openapi: string }).openapi, '3.1.0');
-    assert.equal(response.headers['x-ratelimit-limit'], undefined);
+    assert.equal(response.headers['x-ratelimit-limit'], '1200');
     const withBadKey = await app.request({ url: '/v1/openapi.json', key: 'nonsense' });
     assert.equal(withBadKey.status, 200);
   });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { type AppDeps, buildApp } from '../src/app.ts';
 import { generateKey } from '../src/auth/keys.ts';
+import type { CorsPolicy } from '../src/http/cors.ts';
 import { parseJson, stringifyJson as toJson } from '@petstore/json';
 import { createRateLimiter, type RateLimiter } from '../src/ratelimit/limiter.ts';
 import { createMemoryStore } from '../src/ratelimit/memory-store.ts';
@@ -81,6 +82,7 @@ export async function makeTestApp(
     trustProxy?: boolean;
     hosts?: AppDeps['hosts'];
     publicBaseUrl?: string;
+    cors?: CorsPolicy;
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-test-'));
@@ -101,6 +103,7 @@ export async function makeTestApp(
     trustProxy: options.trustProxy,
     hosts: options.hosts,
     publicBaseUrl: options.publicBaseUrl,
+    cors: options.cors,
   });
   await app.ready();
 

@@ -15,7 +15,9 @@ const RATE_LIMIT_HEADERS = {
   'ratelimit-policy': '"minute";q=60;w=60, "day";q=1000;w=86400',
   ratelimit: '"minute";r=59;t=60',
   'x-request-id': '3f1c9a52-8d4e-4b7a-9c61-2e5d7f0a1b34',
+  vary: 'Origin',
 };
+const CORS_HEADERS = ['access-control-allow-origin', 'access-control-expose-headers'];
 const DEPRECATION_HEADERS = {
   deprecation: '@1767225600',
   sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
@@ -77,19 +79,24 @@ test('getPet is deprecated, sunsets on 5 December 2030 and names GET /pets as it
   assert.match(String(getPet.description), /5 December 2030[\s\S]*GET \/pets` with the `status` filter/);
 });
 
-test('every /v1 response requires the rate-limit headers and X-Request-Id, plus its own', () => {
+test('every response of every operation requires the rate-limit headers, X-Request-Id and Vary, plus its own', () => {
   for (const { operation } of operations()) {
-    const secured = operation.security === undefined;
     for (const [status, response] of Object.entries(operation.responses as Record<string, Node>)) {
       const headers = (response.headers ?? {}) as Record<string, Node>;
       const required = Object.keys(headers).filter((name) => headers[name]!.required);
-      const expected = secured ? Object.keys(RATE_LIMIT_HEADERS).map((name) => name.toLowerCase()) : [];
+      const expected = Object.keys(RATE_LIMIT_HEADERS);
       if (status === '401') expected.push('www-authenticate');
       if (status === '429') expected.push('retry-after');
       if (status === '201') expected.push('location');
       if (operation.operationId === 'getPet') expected.push('deprecation', 'sunset', 'link');
+      if (operation.operationId === 'getDocs' && ['200', '304'].includes(status)) expected.push('etag');
       const where = `${operation.operationId} ${status}`;
       assert.deepEqual(required.map((name) => name.toLowerCase()).sort(), expected.sort(), where);
+      const declared = Object.keys(headers).map((name) => name.toLowerCase());
+      for (const name of CORS_HEADERS) {
+        assert.ok(declared.includes(name), `${where} declares ${name}`);
+        assert.equal(headers[Object.keys(headers).find((h) => h.toLowerCase() === name)!]!.required, false);
+      }
     }
   }
 });

@@ -171,3 +171,23 @@ export function assertUnknownRouteResponse(response: ContractResponse): void {
   }
   if (problems.length > 0) fail(response, 'unknown route', problems);
 }
+
+/**
+ * Asserts the answer to `OPTIONS` on a path of the contract (the CORS preflight, described in the
+ * contract's introduction rather than as an operation): `204` without a body, `Allow` listing every
+ * method the contract gives the path, HEAD with GET, and OPTIONS.
+ */
+export function assertPreflightResponse(response: ContractResponse): void {
+  const route = findRoute(response.path);
+  if (!route) fail(response, 'preflight', [`the contract has no path ${response.path}`]);
+  const headers = headerMap(response.headers);
+  const problems = response.status === 204 ? [] : ['expected status 204'];
+  if (response.body !== '') problems.push(`expected no body, got ${response.body.length} bytes`);
+  const allow = (headers.get('allow') ?? '').split(',').map((name) => name.trim().toLowerCase());
+  const expected = METHODS.filter((m) => route.item[m]);
+  if (expected.includes('get')) expected.push('head');
+  expected.push('options');
+  if ([...allow].sort().join() !== [...new Set(expected)].sort().join())
+    problems.push(`Allow '${headers.get('allow') ?? ''}' is not ${expected.join(', ')}`);
+  if (problems.length > 0) fail(response, 'preflight', problems);
+}

@@ -62,6 +62,31 @@ describe('published docs sites, routed by host', () => {
     assert.equal(viaApi.status, 200);
   });
 
+  it("the API lets exactly the projects' site origins read it (try-it), no other origin", async () => {
+    const read = (origin: string) => app.request({ url: '/v1/pets', headers: { origin }, unchecked: true });
+    // Projects are read again every 2 s; acme was created as the suite started.
+    for (
+      let waited = 0;
+      !(await read('http://acme.sites.localhost')).headers['access-control-allow-origin'];
+      waited += 100
+    ) {
+      assert.ok(waited < 5_000, 'the site origin was allowed within 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    for (const origin of ['http://acme.sites.localhost', 'https://zoo.sites.localhost:8443']) {
+      assert.equal((await read(origin)).headers['access-control-allow-origin'], origin, origin);
+    }
+    for (const origin of [
+      'http://nope.sites.localhost',
+      'http://x.acme.sites.localhost',
+      'https://evil.example',
+      'http://acme.sites.localhost.evil.example',
+      'null',
+    ]) {
+      assert.equal((await read(origin)).headers['access-control-allow-origin'], undefined, origin);
+    }
+  });
+
   it('a host that only contains a site name (acme.sites.localhost.evil.example) is not a site', async () => {
     const page = await get(app, 'acme.sites.localhost.evil.example');
     assert.equal(page.status, 404);

@@ -235,7 +235,16 @@ export function dashboardRoutes(deps: DashboardDeps): RouteDefinition[] {
   ): RouteDefinition => ({
     method,
     url,
-    config: { operationId, access, rateLimited: false, metricsLabel: 'dashboard', htmlErrors: true, csrf },
+    config: {
+      operationId,
+      access,
+      // Counted per client address like the docs pages (sign-in has its own, tighter limits too).
+      rateLimited: true,
+      addressBudget: 'public',
+      metricsLabel: 'dashboard',
+      htmlErrors: true,
+      csrf,
+    },
     handler: handlers[operationId]!,
   });
   return [

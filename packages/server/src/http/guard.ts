@@ -5,7 +5,9 @@ import { checkCsrf, requireSession } from '../dashboard/session-cookie.ts';
 import type { SiteDirectory } from '../sites/site-directory.ts';
 import { requireSite } from '../sites/site-guard.ts';
 import { ApiError } from '../errors.ts';
-import { ANONYMOUS_LIMITS, limitsFor } from '../ratelimit/plans.ts';
+import { applyCors, type CorsPolicy } from './cors.ts';
+import { ADDRESS_BUDGETS } from '../ratelimit/address-budgets.ts';
+import { limitsFor } from '../ratelimit/plans.ts';
 import type { LimitSubject, RateLimiter } from '../ratelimit/limiter.ts';
 import { type RouteConfig, routeConfig } from '../routes/route-config.ts';
 import type { ApiKeyRecord, KeyRepository } from '../storage/repository.ts';
@@ -26,14 +28,15 @@ export interface GuardDeps {
   sessions: Sessions;
   /** The projects' docs sites, for `site` routes. */
   sites: SiteDirectory;
+  cors: CorsPolicy;
 }
 
 const UNAUTHORIZED_MESSAGE = 'a valid API key is required: send Authorization: Bearer <API key>';
 
-const anonymous = (request: FastifyRequest): LimitSubject => ({
-  bucket: `ip:${request.ip}`,
-  ...ANONYMOUS_LIMITS,
-});
+const anonymous = (request: FastifyRequest, config: RouteConfig): LimitSubject => {
+  const { bucket, perMinute, perDay } = ADDRESS_BUDGETS[config.addressBudget ?? 'api'];
+  return { bucket: `${bucket}:${request.ip}`, perMinute, perDay };
+};
 
 const keySubject = (key: ApiKeyRecord): LimitSubject => ({
   bucket: `key:${key.id}`,
@@ -44,7 +47,7 @@ const keySubject = (key: ApiKeyRecord): LimitSubject => ({
 
 /**
  * The first hook of every request, reading the configuration of the route the router matched: the
- * request id and deprecation headers, then, in this order, rate limiting (by key, or by client
+ * request id, CORS and deprecation headers, then, in this order, rate limiting (by key, or by client
  * address without a valid key), authentication and the sunset. A request that reaches a handler has
  * passed all of them, whatever the spelling of its URL; 401s and 429s carry the rate-limit headers.
  */
@@ -63,6 +66,8 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
   app.addHook('onRequest', (request, reply, done) => {
     const config = routeConfig(request);
     reply.header('x-request-id', request.id);
+    // Pages (dashboard, docs sites) are navigated to, never read by another origin's script.
+    if (!config.htmlErrors) applyCors(deps.cors, request.headers.origin, reply);
     if (config.deprecation) reply.headers(config.deprecation.headers);
     if (config.access === 'public' && !config.rateLimited && config.host !== 'site') {
       done();
@@ -80,12 +85,12 @@ async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyRep
       key = await authenticator.authenticate(request.headers.authorization);
     } catch (error) {
       // The key store is down: the 503 still reports (and counts against) the address's bucket.
-      reply.headers((await limiter.check(anonymous(request))).headers);
+      reply.headers((await limiter.check(anonymous(request, config))).headers);
       throw error;
     }
   }
   if (config.rateLimited) {
-    const decision = await limiter.check(key ? keySubject(key) : anonymous(request));
+    const decision = await limiter.check(key ? keySubject(key) : anonymous(request, config));
     reply.headers(decision.headers);
     if (decision.bannedNow && key) await recordBan(request, deps, key.id, decision.bannedNow.until);
     if (!decision.allowed) {

@@ -45,7 +45,8 @@ export function sendAsset(
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cross-origin-opener-policy': 'same-origin',
-    vary: 'accept-encoding',
+    // Origin as on every response (http/cors.ts), plus the content coding chosen here.
+    vary: 'Origin, Accept-Encoding',
   });
   if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
   if (encoding) reply.header('content-encoding', encoding);

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { AddressBudget } from '../ratelimit/address-budgets.ts';
 
 /** Who may call a route: anyone, a caller with a valid API key, or an account signed in to the dashboard. */
 export type Access = 'public' | 'apiKey' | 'session';
@@ -22,6 +23,8 @@ export interface RouteConfig {
   access: Access;
   /** Counted against the caller's quota: the key's once authenticated, else the client address's. */
   rateLimited: boolean;
+  /** Without a valid key, the client address's budget this route counts against; `api` when absent. */
+  addressBudget?: AddressBudget;
   deprecation?: Deprecation;
   /** The `operation` label of the request metrics. */
   metricsLabel: string;

@@ -1,7 +1,9 @@
 import { METHODS } from 'node:http';
 import type { FastifyInstance, FastifyRequest, HTTPMethods, RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../errors.ts';
+import { preflight } from '../http/cors.ts';
 import type { OpenApiDocument } from '../openapi/contract.ts';
+import type { AddressBudget } from '../ratelimit/address-budgets.ts';
 import { deprecationOf } from './deprecation.ts';
 import type { RouteConfig } from './route-config.ts';
 
@@ -33,6 +35,24 @@ interface ContractOperation {
   'x-successor'?: string;
 }
 
+/**
+ * Public operations need no key but are limited per client address, each against the budget of those
+ * who call it (ratelimit/address-budgets.ts): probes and scrapes never share a bucket with page views.
+ */
+const PUBLIC_BUDGETS: Record<string, AddressBudget> = {
+  getHealth: 'monitoring',
+  getReadiness: 'monitoring',
+  getMetrics: 'monitoring',
+  getDocs: 'public',
+  getOpenApiDocument: 'public',
+};
+
+function publicBudget(operationId: string): AddressBudget {
+  const budget = PUBLIC_BUDGETS[operationId];
+  if (!budget) throw new Error(`public operation ${operationId} needs an address budget in PUBLIC_BUDGETS`);
+  return budget;
+}
+
 /** The path part of a server URL: `/v1` for `/v1` or `https://host/v1`, `` for `/`. */
 function basePath(serverUrl: string): string {
   return new URL(serverUrl, 'http://localhost/').pathname.replace(/\/$/, '');
@@ -60,7 +80,8 @@ export function contractOperations(contract: OpenApiDocument): RouteSpec[] {
       const config: RouteConfig = {
         operationId: operation.operationId,
         access,
-        rateLimited: access === 'apiKey',
+        rateLimited: true,
+        addressBudget: access === 'apiKey' ? 'api' : publicBudget(operation.operationId),
         metricsLabel: access === 'apiKey' ? operation.operationId : 'other',
       };
       found.push({ method: method.toUpperCase(), url: routerUrl(prefix, template), config, operation });
@@ -108,16 +129,28 @@ export function contractRoutes(contract: OpenApiDocument, handlers: OperationHan
 /** Every method Node's parser accepts except CONNECT (a tunnel, never routed), so each gets a 405. */
 export const ALL_METHODS = METHODS.filter((method) => method !== 'CONNECT');
 
-/** The methods a path answers, as `Allow` lists them: HEAD comes with GET. */
+/** The methods a path answers, as `Allow` lists them: HEAD comes with GET, OPTIONS with every path. */
 export function allowedMethods(routes: readonly RouteSpec[]): string[] {
   const methods = routes.map((route) => route.method);
-  return methods.includes('GET') && !methods.includes('HEAD') ? [...methods, 'HEAD'] : methods;
+  if (methods.includes('GET') && !methods.includes('HEAD')) methods.push('HEAD');
+  return [...methods, 'OPTIONS'];
 }
 
 /**
- * Registers every route, and for each path one more route answering every other method with 405 and
- * `Allow`, under the same access rules as the path's own routes (so a 405 never tells a caller without
- * a key more than a 401 would).
+ * `OPTIONS` on a known path: public and not rate-limited, since a browser sends it before a cross-origin
+ * call without the key, and it answers from memory (see http/cors.ts).
+ */
+const PREFLIGHT: RouteConfig = {
+  operationId: 'preflight',
+  access: 'public',
+  rateLimited: false,
+  metricsLabel: 'other',
+};
+
+/**
+ * Registers every route, and for each path its `OPTIONS` route and one more route answering every other
+ * method with 405 and `Allow`, under the same access rules as the path's own routes (so a 405 never
+ * tells a caller without a key more than a 401 would).
  */
 export function registerRoutes(app: FastifyInstance, routes: readonly RouteDefinition[]): void {
   for (const method of ALL_METHODS) {
@@ -141,11 +174,19 @@ export function registerRoutes(app: FastifyInstance, routes: readonly RouteDefin
       throw new Error(`the routes of ${url} must share one access rule`);
     }
     const allow = allowedMethods(sameUrl);
+    app.route({
+      method: 'OPTIONS',
+      url,
+      constraints,
+      config: { ...PREFLIGHT, host: first!.config.host } as RouteConfig as never,
+      handler: preflight(allow),
+    });
     const others = ALL_METHODS.filter((method) => !allow.includes(method));
     const config: RouteConfig = {
       operationId: 'methodNotAllowed',
       access: first!.config.access,
       rateLimited: first!.config.rateLimited,
+      addressBudget: first!.config.addressBudget,
       metricsLabel: 'other',
       host: first!.config.host,
       htmlErrors: first!.config.htmlErrors,
@@ -175,7 +216,13 @@ export function nonContractRoutes(handlers: { getDocsAsset: RouteHandlerMethod }
     {
       method: 'GET',
       url: '/docs/assets/:name',
-      config: { operationId: 'getDocsAsset', access: 'public', rateLimited: false, metricsLabel: 'other' },
+      config: {
+        operationId: 'getDocsAsset',
+        access: 'public',
+        rateLimited: true,
+        addressBudget: 'public',
+        metricsLabel: 'other',
+      },
       handler: handlers.getDocsAsset,
     },
   ];

@@ -14,7 +14,8 @@ export interface SiteRouteDeps {
 const config = (operationId: string): RouteConfig => ({
   operationId,
   access: 'public',
-  rateLimited: false,
+  rateLimited: true,
+  addressBudget: 'public',
   metricsLabel: 'site',
   host: 'site',
   htmlErrors: true,

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.ts';
+import { ApiError, type ErrorCode } from '../errors.ts';
 import { contract } from '../openapi/contract.ts';
 import { compileSchema, type Schema } from './schema-check.ts';
 
@@ -7,6 +7,8 @@ export interface Parameter {
   in: 'query' | 'path' | 'header' | 'cookie';
   required?: boolean;
   schema: Schema;
+  /** The code of the 400 when the value breaks the schema; `invalid_parameter` when absent. */
+  'x-error-code'?: ErrorCode;
 }
 
 type PathItem = Record<string, { parameters?: Parameter[] }> & { parameters?: Parameter[] };

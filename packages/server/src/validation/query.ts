@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.ts';
+import { ApiError, type ErrorCode } from '../errors.ts';
 import { parseInt64 } from '../json/int64.ts';
 import { operationParameters } from './contract-input.ts';
 import { compileSchema, type Schema } from './schema-check.ts';
@@ -9,6 +9,7 @@ interface QueryField {
   name: string;
   schema: Schema & { default?: unknown };
   check: ReturnType<typeof compileSchema>;
+  code: ErrorCode;
 }
 
 function convert(field: QueryField, text: string): unknown {
@@ -33,6 +34,7 @@ export function queryReader(path: string, method: string): (query: RawQuery) => 
       name: parameter.name,
       schema: parameter.schema,
       check: compileSchema(parameter.schema),
+      code: parameter['x-error-code'] ?? 'invalid_parameter',
     }));
   const byName = new Map(fields.map((field) => [field.name, field]));
   const known = fields.map((field) => field.name).join(', ');
@@ -54,7 +56,7 @@ export function queryReader(path: string, method: string): (query: RawQuery) => 
       const value = convert(field, raw);
       const violation = field.check(value);
       if (violation) {
-        throw new ApiError('invalid_parameter', violation.message.replace(/^the body/, name), {
+        throw new ApiError(field.code, violation.message.replace(/^the body/, name), {
           param: name,
         });
       }
