@@ -77,7 +77,7 @@ describe('dashboard sign-in, sessions and CSRF', () => {
     }
   });
 
-  it('POST /dashboard/sign-in → the same 401 answer for a wrong password and an unknown email, no session', async () => {
+  it('POST /dashboard/sign-in → the same 400 answer for a wrong password and an unknown email, no session', async () => {
     const browser = new Browser(app);
     const form = await browser.get('/dashboard/sign-in');
     const wrong = await browser.post('/dashboard/sign-in', {
@@ -91,7 +91,7 @@ describe('dashboard sign-in, sessions and CSRF', () => {
       password: PASSWORD,
     });
     for (const response of [wrong, unknown]) {
-      assert.equal(response.status, 401);
+      assert.equal(response.status, 400);
       assertPageHeaders(response);
       assert.match(response.body, /That email and password do not match an account/);
       assert.equal(
@@ -139,7 +139,7 @@ describe('dashboard sign-in, sessions and CSRF', () => {
         { _csrf: csrfOf(form), email: 'target@example.com', password: `guess number ${i}` },
         { 'x-forwarded-for': `10.9.0.${i}` },
       );
-      assert.equal(response.status, 401);
+      assert.equal(response.status, 400);
     }
     const throttled = await browser.post('/dashboard/sign-in', {
       _csrf: csrfOf(form),

@@ -115,7 +115,8 @@ export function dashboardRoutes(deps: DashboardDeps): RouteDefinition[] {
         ? `Too many sign-in attempts. Try again in ${outcome.retryAfterSeconds} seconds.`
         : 'That email and password do not match an account.';
       const main = signInView({ csrfToken: signInCsrfToken(request, reply), email, next, problem });
-      return sendPage(request, reply, { title: 'Sign in', main, status: throttled ? 429 : 401 });
+      // 400, not 401: a 401 would have to name an HTTP authentication scheme, and this is a form.
+      return sendPage(request, reply, { title: 'Sign in', main, status: throttled ? 429 : 400 });
     },
     async signOut(request, reply) {
       await sessions.signOut(sessionToken(request)!);

@@ -1,0 +1,206 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { hashPassword } from '../src/accounts/passwords.ts';
+import { buildApp } from '../src/app.ts';
+import { createRateLimiter, type RateLimiter } from '../src/ratelimit/limiter.ts';
+import { createMemoryStore } from '../src/ratelimit/memory-store.ts';
+import { openStorage } from '../src/storage/open-storage.ts';
+import type { Storage } from '../src/storage/repository.ts';
+import { systemClock } from '../src/time/clock.ts';
+import { TEST_PASSWORD_PARAMS } from './harness.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const MISSING = `${CHROMIUM} is missing: install Debian's chromium with \`bash scripts/ensure-chromium.sh\``;
+const hasChromium = existsSync(CHROMIUM);
+const skip = !hasChromium && process.env.PETSTORE_REQUIRE_BROWSER !== '1' ? MISSING : false;
+const PASSWORD = 'correct horse battery staple';
+
+let dir: string;
+let shots: string;
+let storage: Storage;
+let limiter: RateLimiter;
+let app: FastifyInstance;
+let port: number;
+let context: BrowserContext | undefined;
+let page: Page;
+const problems: string[] = [];
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'petstore-dashboard-'));
+  shots = join(tmpdir(), 'petstore-dashboard-screenshots');
+  await mkdir(shots, { recursive: true });
+  storage = await openStorage(join(dir, 'petstore.db'));
+  await storage.migrate();
+  limiter = createRateLimiter({ store: createMemoryStore(), clock: systemClock });
+  app = buildApp({
+    storage,
+    limiter,
+    clock: systemClock,
+    keyEnvironment: 'test',
+    passwordParams: TEST_PASSWORD_PARAMS,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  port = (app.server.address() as AddressInfo).port;
+  const now = Date.now();
+  await storage.projects.create({
+    id: 'prj_acme',
+    slug: 'acme',
+    name: 'Acme Docs',
+    plan: 'pro',
+    perMinute: null,
+    perDay: null,
+    createdAt: now,
+  });
+  await storage.accounts.create({
+    id: 'acc_ann',
+    email: 'ann@example.com',
+    passwordHash: await hashPassword(PASSWORD, TEST_PASSWORD_PARAMS),
+    createdAt: now,
+  });
+  await storage.projects.addMember('acc_ann', 'prj_acme', now);
+});
+
+after(async () => {
+  await context?.close();
+  await app?.close();
+  await limiter?.close();
+  await storage?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function openBrowser(): Promise<void> {
+  if (!hasChromium) throw new Error(MISSING);
+  context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  context.setDefaultTimeout(10_000);
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) =>
+    problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`),
+  );
+}
+
+const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+
+test(
+  'the dashboard in Chromium: sign in, open a project, create a key and use it, revoke it, sign out',
+  { skip },
+  async (t) => {
+    await openBrowser();
+    const base = `http://localhost:${port}`;
+    let secret = '';
+
+    await t.test(
+      'signed out, /dashboard asks to sign in; a wrong password is named, then the right one signs in',
+      async () => {
+        await page.goto(`${base}/dashboard`);
+        assert.match(page.url(), /\/dashboard\/sign-in$/);
+        await page.getByLabel('Email').fill('ann@example.com');
+        await page.getByLabel('Password').fill('not the password');
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        assert.match((await page.getByRole('alert').textContent()) ?? '', /do not match an account/);
+        await shot('1-sign-in-refused');
+        // Chromium reports that refusal's status as a console error; it was asked for.
+        problems.splice(0, problems.length, ...problems.filter((p) => !/status of 400/.test(p)));
+        await page.getByLabel('Password').fill(PASSWORD);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('heading', { name: 'Projects' }).waitFor();
+        await shot('2-projects');
+      },
+    );
+
+    await t.test(
+      'the project shows its plan, limits and docs site; API keys creates a key shown once',
+      async () => {
+        await page.getByRole('link', { name: /Acme Docs/ }).click();
+        await page.getByRole('heading', { name: /Acme Docs/ }).waitFor();
+        assert.match((await page.locator('main').textContent()) ?? '', /300 requests per key/);
+        await shot('3-project');
+        await page.getByRole('link', { name: 'API keys' }).click();
+        await page.getByLabel(/Label/).fill('Browser test');
+        await page.getByRole('button', { name: 'Create key' }).click();
+        secret = ((await page.locator('#new-secret').textContent()) ?? '').trim();
+        assert.match(secret, /^ps_test_[A-Za-z0-9_-]{43}$/);
+        assert.equal(
+          await page.getByRole('button', { name: 'Copy' }).isVisible(),
+          true,
+          'the copy button is shown',
+        );
+        await shot('4-key-created');
+      },
+    );
+
+    await t.test('the new key answers GET /v1/pets with the project plan limits', async () => {
+      const response = await fetch(`${base}/v1/pets`, { headers: { authorization: `Bearer ${secret}` } });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('x-ratelimit-limit'), '300');
+    });
+
+    await t.test(
+      "the project's docs site at acme.sites.localhost is titled with its name and its try-it uses the key",
+      async () => {
+        const site = await context!.newPage();
+        site.on('console', (message) => {
+          if (message.type() === 'error') problems.push(`site console error: ${message.text()}`);
+        });
+        await site.goto(`http://acme.sites.localhost:${port}/`);
+        await site.waitForSelector('body[data-state="ready"]');
+        assert.match(await site.title(), /^Acme Docs/);
+        assert.match((await site.locator('h1').textContent()) ?? '', /Acme Docs/);
+        const list = site.locator('section.operation[data-operation-id="listPets"]');
+        await list.locator('details.try-it > summary').click();
+        await list.locator('input.api-key').fill(secret);
+        await list.locator('button.send').click();
+        await list.locator('.try-it-result [data-status]').waitFor();
+        assert.equal((await list.locator('.try-it-result [data-status]').textContent())?.trim(), '200');
+        await site.screenshot({ path: join(shots, '5-docs-site.png') });
+        await site.close();
+      },
+    );
+
+    await t.test('revoke asks first, then the key is refused with 401 at once', async () => {
+      await page.getByRole('link', { name: /Revoke/ }).click();
+      await page.getByRole('heading', { name: /Revoke “Browser test”\?/ }).waitFor();
+      await shot('6-revoke-confirm');
+      await page.getByRole('button', { name: 'Revoke key' }).click();
+      await page.getByText(/was revoked/).waitFor();
+      await shot('7-revoked');
+      const response = await fetch(`${base}/v1/pets`, { headers: { authorization: `Bearer ${secret}` } });
+      assert.equal(response.status, 401);
+    });
+
+    await t.test('sign out ends the session: the dashboard asks to sign in again', async () => {
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByText('You are signed out.').waitFor();
+      await page.goto(`${base}/dashboard`);
+      assert.match(page.url(), /\/dashboard\/sign-in$/);
+      await shot('8-signed-out');
+    });
+
+    t.diagnostic(`screenshots: ${shots}`);
+    assert.deepEqual(problems, []);
+  },
+);
