@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe } from 'node:test';
 import type { ReversibleStorage } from '../src/storage/migrations.ts';
 import { accountContract } from './storage-contract-accounts.ts';
+import { domainContract } from './storage-contract-domains.ts';
 import { idempotencyContract } from './storage-contract-idempotency.ts';
 import { keyContract } from './storage-contract-keys.ts';
 import { lifecycleContract } from './storage-contract-lifecycle.ts';
@@ -35,6 +36,7 @@ export function runStorageContract(name: string, makeStorage: FixtureFactory): v
     idempotencyContract(fixture);
     projectContract(fixture);
     accountContract(fixture);
+    domainContract(fixture);
     lifecycleContract(fixture);
   });
 }

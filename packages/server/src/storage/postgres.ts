@@ -17,6 +17,7 @@ import type {
   PoolStats,
 } from './repository.ts';
 import { type AccountRepository, createAccountRepository } from './account-repository.ts';
+import { createDomainRepository, type DomainRepository } from './domain-repository.ts';
 import { createProjectRepository, type ProjectRepository } from './project-repository.ts';
 import {
   IDEMPOTENCY_COLUMNS,
@@ -37,6 +38,7 @@ export class PostgresStorage implements ReversibleStorage {
   readonly kind = 'postgres';
   readonly projects: ProjectRepository;
   readonly accounts: AccountRepository;
+  readonly domains: DomainRepository;
   readonly #pool: Pool;
   readonly #schema: string | undefined;
   readonly #clock: Clock;
@@ -53,6 +55,7 @@ export class PostgresStorage implements ReversibleStorage {
     };
     this.projects = createProjectRepository(sql, () => {});
     this.accounts = createAccountRepository(sql);
+    this.domains = createDomainRepository(sql, () => {});
   }
 
   async migrate(): Promise<string[]> {

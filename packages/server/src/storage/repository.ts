@@ -1,4 +1,5 @@
 import type { AccountRepository } from './account-repository.ts';
+import type { DomainRepository } from './domain-repository.ts';
 import type { ProjectRepository } from './project-repository.ts';
 
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
@@ -123,6 +124,7 @@ export interface Storage extends PetRepository, KeyRepository, IdempotencyReposi
   readonly kind: 'sqlite' | 'postgres';
   readonly projects: ProjectRepository;
   readonly accounts: AccountRepository;
+  readonly domains: DomainRepository;
   /** Applies pending migrations; returns the names applied. */
   migrate(): Promise<string[]>;
   /** Throws when the database cannot answer (used by /readyz). */

@@ -13,6 +13,7 @@ import type {
   Plan,
 } from './repository.ts';
 import { createAccountRepository, type AccountRepository } from './account-repository.ts';
+import { createDomainRepository, type DomainRepository } from './domain-repository.ts';
 import { createProjectRepository, type ProjectRepository } from './project-repository.ts';
 import { IDEMPOTENCY_COLUMNS, KEY_SELECT, PET_COLUMNS, toApiKey, toIdempotency, toPet } from './rows.ts';
 import { type SqlExecutor, sqlitePlaceholders } from './sql-executor.ts';
@@ -31,6 +32,7 @@ export class SqliteStorage implements ReversibleStorage {
   readonly kind = 'sqlite';
   readonly projects: ProjectRepository;
   readonly accounts: AccountRepository;
+  readonly domains: DomainRepository;
   readonly #db: SqliteDatabase;
   readonly #clock: Clock;
   readonly #writes: GroupCommit;
@@ -50,6 +52,7 @@ export class SqliteStorage implements ReversibleStorage {
     // A project's plan is every key's plan: its changes count like key changes for the caches.
     this.projects = createProjectRepository(sql, () => this.#keyWrites++);
     this.accounts = createAccountRepository(sql);
+    this.domains = createDomainRepository(sql, () => this.#keyWrites++);
   }
 
   async migrate(): Promise<string[]> {

@@ -1,0 +1,29 @@
+/** A DNS record the customer creates at their provider, as the dashboard and the CLI show it. */
+export interface ExpectedRecord {
+  type: 'CNAME' | 'ALIAS' | 'TXT';
+  name: string;
+  value: string;
+}
+
+/** The TXT value proving an apex domain belongs to the project that added it. */
+export const txtValue = (token: string): string => `petstore-verify=${token}`;
+
+/** The name of the apex's ownership record. */
+export const txtName = (hostname: string): string => `_petstore.${hostname}`;
+
+/**
+ * What to create: a subdomain gets a CNAME to the project's own target (`<slug>.<site domain>`, so a
+ * record left behind after removal can only ever point at this project, never be claimed by another);
+ * an apex cannot hold a CNAME, so it gets an ALIAS/ANAME to the same target and a TXT record proving
+ * ownership (a flattened record cannot show which project it points to).
+ */
+export function expectedRecords(
+  domain: { hostname: string; apex: boolean; token: string },
+  target: string,
+): ExpectedRecord[] {
+  if (!domain.apex) return [{ type: 'CNAME', name: domain.hostname, value: target }];
+  return [
+    { type: 'ALIAS', name: domain.hostname, value: target },
+    { type: 'TXT', name: txtName(domain.hostname), value: txtValue(domain.token) },
+  ];
+}

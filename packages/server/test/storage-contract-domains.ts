@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import type { CheckResult, CustomDomain } from '../src/storage/domain-repository.ts';
+import type { StorageFixture } from './storage-contract.ts';
+import { project } from './storage-contract-projects.ts';
+
+const T0 = Date.UTC(2026, 0, 1);
+
+const domain = (
+  hostname: string,
+  projectId: string,
+  overrides: Partial<CustomDomain> = {},
+): CustomDomain => ({
+  hostname,
+  projectId,
+  apex: false,
+  token: `token-${hostname}`,
+  state: 'pending',
+  reason: 'no CNAME yet',
+  primary: false,
+  checks: {
+    records: [{ type: 'CNAME', name: hostname, value: 'acme.sites.test', ok: false, seen: [] }],
+    warnings: [],
+  },
+  createdAt: T0,
+  verifiedAt: null,
+  checkedAt: null,
+  nextCheckAt: T0,
+  ...overrides,
+});
+
+const verified = (at: number): CheckResult => ({
+  state: 'verified',
+  reason: null,
+  checks: {
+    records: [{ type: 'CNAME', name: 'x', value: 'acme.sites.test', ok: true, seen: ['acme.sites.test'] }],
+    warnings: [],
+  },
+  checkedAt: at,
+  nextCheckAt: at + 3_600_000,
+  verifiedAt: at,
+});
+
+async function twoProjects(fixture: () => StorageFixture) {
+  const { storage } = fixture();
+  await storage.projects.create(project('acme', { plan: 'pro' }));
+  await storage.projects.create(project('beta', { plan: 'pro' }));
+  return storage;
+}
+
+export function domainContract(fixture: () => StorageFixture): void {
+  it('domains.add → stored as given; the same hostname for any project → undefined', async () => {
+    const storage = await twoProjects(fixture);
+    const docs = domain('docs.example.com', 'prj_acme', {
+      apex: true,
+      checks: { records: [], warnings: ['caa ✓'] },
+    });
+    assert.deepEqual(await storage.domains.add(docs), docs);
+    assert.deepEqual(await storage.domains.get('docs.example.com'), docs);
+    assert.equal(await storage.domains.add(domain('docs.example.com', 'prj_beta')), undefined);
+    assert.equal(await storage.domains.add(domain('docs.example.com', 'prj_acme')), undefined);
+    assert.equal((await storage.domains.get('docs.example.com'))!.projectId, 'prj_acme');
+  });
+
+  it('listForProject → only that project, in the order added', async () => {
+    const storage = await twoProjects(fixture);
+    await storage.domains.add(domain('b.example.com', 'prj_acme', { createdAt: T0 + 1 }));
+    await storage.domains.add(domain('a.example.com', 'prj_acme', { createdAt: T0 + 2 }));
+    await storage.domains.add(domain('c.example.com', 'prj_beta'));
+    assert.deepEqual(
+      (await storage.domains.listForProject('prj_acme')).map((d) => d.hostname),
+      ['b.example.com', 'a.example.com'],
+    );
+  });
+
+  it('recordCheck verified → the first verified domain becomes primary, the second does not', async () => {
+    const storage = await twoProjects(fixture);
+    await storage.domains.add(domain('one.example.com', 'prj_acme'));
+    await storage.domains.add(domain('two.example.com', 'prj_acme'));
+    assert.equal(await storage.domains.recordCheck('one.example.com', verified(T0 + 5)), true);
+    assert.equal(await storage.domains.recordCheck('two.example.com', verified(T0 + 6)), true);
+    const [one, two] = await storage.domains.listForProject('prj_acme');
+    assert.deepEqual(
+      [one!.state, one!.primary, one!.verifiedAt, one!.checks.records[0]!.ok],
+      ['verified', true, T0 + 5, true],
+    );
+    assert.deepEqual([two!.state, two!.primary], ['verified', false]);
+    assert.equal(await storage.domains.recordCheck('nope.example.com', verified(T0)), false);
+  });
+
+  it('setPrimary → moves to another verified domain of the project only', async () => {
+    const storage = await twoProjects(fixture);
+    await storage.domains.add(domain('one.example.com', 'prj_acme'));
+    await storage.domains.add(domain('two.example.com', 'prj_acme'));
+    await storage.domains.add(domain('pending.example.com', 'prj_acme'));
+    await storage.domains.add(domain('theirs.example.com', 'prj_beta'));
+    await storage.domains.recordCheck('one.example.com', verified(T0));
+    await storage.domains.recordCheck('two.example.com', verified(T0));
+    await storage.domains.recordCheck('theirs.example.com', verified(T0));
+    assert.equal(await storage.domains.setPrimary('prj_acme', 'two.example.com'), true);
+    const primaries = (await storage.domains.listForProject('prj_acme'))
+      .filter((d) => d.primary)
+      .map((d) => d.hostname);
+    assert.deepEqual(primaries, ['two.example.com']);
+    assert.equal(await storage.domains.setPrimary('prj_acme', 'pending.example.com'), false);
+    assert.equal(await storage.domains.setPrimary('prj_acme', 'theirs.example.com'), false);
+    assert.equal(
+      (await storage.domains.get('theirs.example.com'))!.primary,
+      true,
+      "beta's own primary is untouched",
+    );
+  });
+
+  it('claimDue → due domains once, pushed to the lease; two claimers at once never get the same domain', async () => {
+    const storage = await twoProjects(fixture);
+    for (let i = 0; i < 10; i++)
+      await storage.domains.add(domain(`d${i}.example.com`, 'prj_acme', { nextCheckAt: T0 + i }));
+    await storage.domains.add(domain('later.example.com', 'prj_acme', { nextCheckAt: T0 + 1_000 }));
+    const other = await fixture().open();
+    const [a, b] = await Promise.all([
+      storage.domains.claimDue(T0 + 100, T0 + 500, 6),
+      other.domains.claimDue(T0 + 100, T0 + 500, 6),
+    ]);
+    const claimed = [...a, ...b].map((d) => d.hostname);
+    assert.equal(new Set(claimed).size, claimed.length, 'no domain claimed twice');
+    assert.ok(!claimed.includes('later.example.com'));
+    const rest = await storage.domains.claimDue(T0 + 100, T0 + 500, 20);
+    assert.deepEqual(
+      [...claimed, ...rest.map((d) => d.hostname)].sort(),
+      Array.from({ length: 10 }, (_, i) => `d${i}.example.com`).sort(),
+    );
+    assert.ok([...a, ...b, ...rest].every((d) => d.nextCheckAt === T0 + 500));
+    assert.deepEqual(await storage.domains.claimDue(T0 + 100, T0 + 500, 20), []);
+  });
+
+  it('remove → only the project own domain; listServed → verified domains of paid projects only', async () => {
+    const storage = await twoProjects(fixture);
+    await storage.projects.create(project('free', { plan: 'free' }));
+    await storage.domains.add(domain('served.example.com', 'prj_acme'));
+    await storage.domains.add(domain('waiting.example.com', 'prj_acme'));
+    await storage.domains.add(domain('unpaid.example.com', 'prj_free'));
+    await storage.domains.recordCheck('served.example.com', verified(T0));
+    await storage.domains.recordCheck('unpaid.example.com', verified(T0));
+    assert.deepEqual(await storage.domains.listServed(), ['served.example.com']);
+    assert.equal(await storage.domains.remove('prj_beta', 'served.example.com'), false);
+    assert.equal(await storage.domains.remove('prj_acme', 'served.example.com'), true);
+    assert.equal(await storage.domains.get('served.example.com'), undefined);
+    assert.deepEqual(await storage.domains.listServed(), []);
+  });
+}
