@@ -6,7 +6,11 @@ import { createAuthenticator } from './auth/authenticator.ts';
 import type { KeyEnvironment } from './auth/keys.ts';
 import { sendErrorPage } from './dashboard/error-page.ts';
 import { installFormBody } from './dashboard/form-body.ts';
-import { dashboardRoutes } from './dashboard/routes.ts';
+import { dashboardHandlers } from './dashboard/routes.ts';
+import { type CertificateState, probeCertificate, type ProbeAddress } from './domains/certificate.ts';
+import { createDnsResolver, type DnsResolver } from './domains/dns.ts';
+import { createDomainService, type DomainService } from './domains/domain-service.ts';
+import { tlsAsk } from './domains/tls-ask.ts';
 import { type CorsPolicy, NO_ORIGINS } from './http/cors.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installGuard } from './http/guard.ts';
@@ -29,9 +33,9 @@ import { routeConfig } from './routes/route-config.ts';
 import { contractRoutes, nonContractRoutes, type RouteDefinition, registerRoutes } from './routes/table.ts';
 import { hostKindConstraint, type HostRules } from './sites/hosts.ts';
 import { createSiteDirectory } from './sites/site-directory.ts';
-import { createSiteOrigins } from './sites/site-origins.ts';
+import { createSiteHosts } from './sites/site-hosts.ts';
 import { sendSiteErrorPage } from './sites/site-error-page.ts';
-import { siteRoutes } from './sites/site-routes.ts';
+import { siteHandlers } from './sites/site-routes.ts';
 import { siteUrl } from './sites/urls.ts';
 import type { Storage } from './storage/repository.ts';
 import type { Clock } from './time/clock.ts';
@@ -64,8 +68,21 @@ export interface AppDeps {
   publicBaseUrl?: string;
   /** Password hashing cost; tests lower it, production keeps the default. */
   passwordParams?: ScryptParams;
+  /** Where custom domains are looked up (PETSTORE_DNS_SERVERS); by default the system's resolvers. */
+  dns?: DnsResolver;
+  /** The CAA identity of the CA that issues the custom domains' certificates (default `letsencrypt.org`). */
+  caIdentity?: string;
+  /** The TLS proxy, asked for each verified domain's certificate (PETSTORE_TLS_PROBE); unset: not shown. */
+  tlsProbe?: ProbeAddress;
   /** Which browser origins may read responses (CORS); by default none. */
   cors?: CorsPolicy;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Custom domains: the dashboard's service, also run by the server's background checks. */
+    domains: DomainService;
+  }
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -120,7 +137,17 @@ function warmingOnFirstGet(app: FastifyInstance, pets: PetService): PetService {
 
 /** Builds the application; it never listens (server.ts does). */
 export function buildApp(deps: AppDeps): FastifyInstance {
-  const hosts = deps.hosts ?? { siteDomain: 'sites.localhost' };
+  const siteDomain = deps.hosts?.siteDomain ?? 'sites.localhost';
+  const siteHosts = createSiteHosts({
+    projects: deps.storage.projects,
+    domains: deps.storage.domains,
+    siteDomain,
+  });
+  const hosts: HostRules = {
+    siteDomain,
+    apiHost: deps.hosts?.apiHost,
+    isCustomDomain: siteHosts.isCustomDomain,
+  };
   const app = Fastify({
     logger: deps.logger ?? false,
     // One line per request is written by the onResponse hook below instead of Fastify's two.
@@ -156,8 +183,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   // Browsers may read the API from the configured origins and from the projects' docs sites (try-it).
   const configured = deps.cors ?? NO_ORIGINS;
-  const siteOrigins = createSiteOrigins({ projects: deps.storage.projects, siteDomain: hosts.siteDomain });
-  app.addHook('onClose', async () => siteOrigins.close());
+  app.addHook('onClose', async () => siteHosts.close());
   const sessions = createSessions({
     accounts: deps.storage.accounts,
     limiter: deps.limiter,
@@ -170,8 +196,12 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     keys: deps.storage,
     clock: deps.clock,
     sessions,
-    sites: createSiteDirectory({ projects: deps.storage.projects, siteDomain: hosts.siteDomain }),
-    cors: { allows: (origin) => configured.allows(origin) || siteOrigins.allows(origin) },
+    sites: createSiteDirectory({
+      projects: deps.storage.projects,
+      domains: deps.storage.domains,
+      siteDomain: hosts.siteDomain,
+    }),
+    cors: { allows: (origin) => configured.allows(origin) || siteHosts.origins.allows(origin) },
   });
   // Synchronous hooks take Fastify's callback form: no promise per request on the hot path.
   app.addHook('onResponse', (request, reply, done) => {
@@ -196,36 +226,58 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   );
   installNotFound(app);
 
-  const routes = [
-    ...contractRoutes(contract, {
-      listPets: listPets(pets),
-      createPet: createPet(pets),
-      getPet: getPet(pets),
-      listStoreOrders,
-      getOpenApiDocument,
-      ...healthOperations(app, { storage: deps.storage, limiter: deps.limiter }),
-      getMetrics: getMetrics(deps.gatherMetrics ?? (async () => metrics.families())),
-      getDocs,
-    }),
-    ...nonContractRoutes({ getDocsAsset }),
-    ...siteRoutes({ publicBaseUrl: deps.publicBaseUrl, apiHost: hosts.apiHost }),
-  ];
-  registerRoutes(app, routes);
-  const dashboard = dashboardRoutes({
+  const domains = createDomainService({
     storage: deps.storage,
-    sessions,
-    limiter: deps.limiter,
+    resolver: deps.dns ?? createDnsResolver(),
     clock: deps.clock,
-    keyEnvironment: deps.keyEnvironment,
-    siteUrl: (request, slug) => siteUrl(request, slug, hosts.siteDomain),
+    siteDomain: hosts.siteDomain,
+    apiHost: hosts.apiHost,
+    caIdentity: deps.caIdentity ?? 'letsencrypt.org',
   });
-  // Forms are parsed in the dashboard's scope only: the API takes JSON alone.
+  app.decorate('domains', domains);
+  const probe = deps.tlsProbe;
+  const certificate = probe
+    ? (hostname: string): Promise<CertificateState> => probeCertificate(probe, hostname)
+    : undefined;
+
+  const apiRoutes = contractRoutes(contract, {
+    listPets: listPets(pets),
+    createPet: createPet(pets),
+    getPet: getPet(pets),
+    listStoreOrders,
+    getOpenApiDocument,
+    ...healthOperations(app, { storage: deps.storage, limiter: deps.limiter }),
+    getMetrics: getMetrics(deps.gatherMetrics ?? (async () => metrics.families())),
+    getDocs,
+  });
+  const otherRoutes = nonContractRoutes({
+    getDocsAsset,
+    ...dashboardHandlers({
+      storage: deps.storage,
+      sessions,
+      limiter: deps.limiter,
+      clock: deps.clock,
+      keyEnvironment: deps.keyEnvironment,
+      siteUrl: (request, slug) => siteUrl(request, slug, hosts.siteDomain),
+      domains,
+      certificate,
+    }),
+    ...siteHandlers({ publicBaseUrl: deps.publicBaseUrl, apiHost: hosts.apiHost }),
+    tlsAsk: tlsAsk({
+      projects: deps.storage.projects,
+      domains: deps.storage.domains,
+      siteDomain: hosts.siteDomain,
+    }),
+  });
+  registerRoutes(app, apiRoutes);
+  // Forms are parsed outside the API's scope only: the API takes JSON alone.
   app.register(async (scope) => {
     installFormBody(scope);
-    registerRoutes(scope, dashboard);
+    registerRoutes(scope, otherRoutes);
   });
-  app.decorate('routeTable', [...routes, ...dashboard]);
-  for (const label of new Set(['other', ...routes.map((route) => route.config.metricsLabel), 'dashboard'])) {
+  const routes = [...apiRoutes, ...otherRoutes];
+  app.decorate('routeTable', routes);
+  for (const label of new Set(['other', ...routes.map((route) => route.config.metricsLabel)])) {
     metrics.http.declare(label);
   }
   return app;

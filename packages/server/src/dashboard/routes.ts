@@ -2,10 +2,11 @@ import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { SESSION_TTL_MS, type Sessions } from '../accounts/sessions.ts';
 import { generateKey, type KeyEnvironment } from '../auth/keys.ts';
 import { ApiError } from '../errors.ts';
+import type { CertificateState } from '../domains/certificate.ts';
+import type { DomainService } from '../domains/domain-service.ts';
 import { nameProblem } from '../projects/project-rules.ts';
 import { limitsFor } from '../ratelimit/plans.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
-import type { RouteDefinition } from '../routes/table.ts';
 import type { Project } from '../storage/project-repository.ts';
 import type { Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
@@ -13,6 +14,7 @@ import { dashboardAsset } from './assets.ts';
 import { field } from './form-body.ts';
 import { sendPage } from './page.ts';
 import { clearSessionCookie, sessionToken, setSessionCookie, signInCsrfToken } from './session-cookie.ts';
+import { domainsView, removeDomainView } from './views/domains.ts';
 import { keysView, revokeView } from './views/keys.ts';
 import { projectView } from './views/project.ts';
 import { projectsView } from './views/projects.ts';
@@ -26,6 +28,9 @@ export interface DashboardDeps {
   keyEnvironment: KeyEnvironment;
   /** The address of a project's docs site, as seen from this request (same scheme and port). */
   siteUrl(request: FastifyRequest, slug: string): string;
+  domains: DomainService;
+  /** The certificate the TLS proxy holds for a name, when a probe address is configured. */
+  certificate?(hostname: string): Promise<CertificateState>;
 }
 
 const MAX_LABEL_LENGTH = 100;
@@ -42,7 +47,8 @@ function labelProblem(label: string): string | undefined {
   return undefined;
 }
 
-export function dashboardRoutes(deps: DashboardDeps): RouteDefinition[] {
+/** The dashboard's handlers, by the operationId its routes have in routes/table.ts. */
+export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHandlerMethod> {
   const { storage, sessions, limiter, clock } = deps;
   const signedIn = (request: FastifyRequest) => {
     const current = request.signedIn!;
@@ -88,6 +94,39 @@ export function dashboardRoutes(deps: DashboardDeps): RouteDefinition[] {
     });
     return page(request, reply, `API keys · ${project.name}`, main, status);
   };
+
+  const domainsPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    project: Project,
+    extra: Partial<Parameters<typeof domainsView>[0]> = {},
+    status = 200,
+  ) => {
+    const domains = await Promise.all(
+      (await deps.domains.list(project)).map(async (domain) => ({
+        ...domain,
+        certificate: domain.state === 'verified' ? await deps.certificate?.(domain.hostname) : undefined,
+      })),
+    );
+    const main = domainsView({
+      project,
+      domains,
+      target: deps.domains.target(project),
+      csrfToken: signedIn(request).csrfToken,
+      ...extra,
+    });
+    return page(request, reply, `Domains · ${project.name}`, main, status);
+  };
+  /** The hostname in the path, when it is one of this project's domains; else 404. */
+  const projectDomain = async (request: FastifyRequest, project: Project): Promise<string> => {
+    const { hostname } = request.params as { hostname: string };
+    if (!(await deps.domains.list(project)).some((domain) => domain.hostname === hostname)) {
+      throw new ApiError('not_found', `${hostname} is not a domain of this project`);
+    }
+    return hostname;
+  };
+  const backToDomains = (reply: FastifyReply, project: Project, notice: string) =>
+    reply.redirect(`/dashboard/projects/${project.slug}/domains?notice=${encodeURIComponent(notice)}`, 303);
 
   const handlers: Record<string, RouteHandlerMethod> = {
     async signInPage(request, reply) {
@@ -212,6 +251,67 @@ export function dashboardRoutes(deps: DashboardDeps): RouteDefinition[] {
       );
       return reply.redirect(`/dashboard/projects/${project.slug}/keys?revoked=${key.id}`, 303);
     },
+    async domainsPage(request, reply) {
+      const project = await memberProject(request);
+      const { notice } = request.query as { notice?: string };
+      return domainsPage(request, reply, project, { notice: notice?.slice(0, 300) });
+    },
+    async addDomain(request, reply) {
+      const project = await memberProject(request);
+      const hostname = field(request.body, 'hostname');
+      const outcome = await deps.domains.add(project, hostname);
+      if (outcome.kind === 'refused') {
+        return domainsPage(
+          request,
+          reply,
+          project,
+          { problem: outcome.message, hostname },
+          outcome.conflict ? 409 : 400,
+        );
+      }
+      request.log.info(
+        { domain: outcome.domain.hostname, project: project.slug, state: outcome.domain.state },
+        'custom domain added',
+      );
+      return backToDomains(reply, project, `${outcome.domain.hostname} was added: create the records below.`);
+    },
+    async checkDomain(request, reply) {
+      const project = await memberProject(request);
+      const checked = await deps.domains.checkNow(project, await projectDomain(request, project));
+      return backToDomains(reply, project, `${checked!.hostname} was checked just now.`);
+    },
+    async makePrimary(request, reply) {
+      const project = await memberProject(request);
+      const hostname = await projectDomain(request, project);
+      if (!(await deps.domains.setPrimary(project, hostname))) {
+        throw new ApiError(
+          'invalid_parameter',
+          `${hostname} must be verified before it can be the primary domain`,
+        );
+      }
+      return backToDomains(
+        reply,
+        project,
+        `${hostname} is now the primary domain: every other address redirects to it.`,
+      );
+    },
+    async removeDomainPage(request, reply) {
+      const project = await memberProject(request);
+      const hostname = await projectDomain(request, project);
+      return page(
+        request,
+        reply,
+        `Remove a domain · ${project.name}`,
+        removeDomainView(project, hostname, signedIn(request).csrfToken),
+      );
+    },
+    async removeDomain(request, reply) {
+      const project = await memberProject(request);
+      const hostname = await projectDomain(request, project);
+      await deps.domains.remove(project, hostname);
+      request.log.info({ domain: hostname, project: project.slug }, 'custom domain removed');
+      return backToDomains(reply, project, `${hostname} was removed: it is no longer served.`);
+    },
     dashboardAsset,
     async dashboardNotFound(request) {
       throw new ApiError('not_found', `there is no page at ${request.url.split('?', 1)[0]}`);
@@ -227,39 +327,5 @@ export function dashboardRoutes(deps: DashboardDeps): RouteDefinition[] {
     return key;
   };
 
-  const route = (
-    method: string,
-    url: string,
-    operationId: string,
-    access: 'public' | 'session',
-    csrf = false,
-  ): RouteDefinition => ({
-    method,
-    url,
-    config: {
-      operationId,
-      access,
-      // Counted per client address like the docs pages (sign-in has its own, tighter limits too).
-      rateLimited: true,
-      addressBudget: 'public',
-      metricsLabel: 'dashboard',
-      htmlErrors: true,
-      csrf,
-    },
-    handler: handlers[operationId]!,
-  });
-  return [
-    route('GET', '/dashboard/sign-in', 'signInPage', 'public'),
-    route('POST', '/dashboard/sign-in', 'signIn', 'public', true),
-    route('POST', '/dashboard/sign-out', 'signOut', 'session', true),
-    route('GET', '/dashboard', 'projectsPage', 'session'),
-    route('GET', '/dashboard/projects/:slug', 'projectPage', 'session'),
-    route('POST', '/dashboard/projects/:slug', 'renameProject', 'session', true),
-    route('GET', '/dashboard/projects/:slug/keys', 'keysPage', 'session'),
-    route('POST', '/dashboard/projects/:slug/keys', 'createKey', 'session', true),
-    route('GET', '/dashboard/projects/:slug/keys/:keyId/revoke', 'revokePage', 'session'),
-    route('POST', '/dashboard/projects/:slug/keys/:keyId/revoke', 'revokeKey', 'session', true),
-    route('GET', '/dashboard/assets/:name', 'dashboardAsset', 'public'),
-    route('GET', '/dashboard/*', 'dashboardNotFound', 'public'),
-  ];
+  return handlers;
 }

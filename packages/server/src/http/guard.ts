@@ -111,7 +111,7 @@ async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyRep
     request.apiKey = key;
   }
   if (config.access === 'session') await requireSession(request, deps.sessions);
-  if (config.host === 'site') await requireSite(request, deps.sites);
+  if (config.host === 'site') await requireSite(request, reply, deps.sites);
   if (config.deprecation && deps.clock.now() >= config.deprecation.sunsetAt) {
     throw new ApiError('gone', config.deprecation.goneMessage);
   }

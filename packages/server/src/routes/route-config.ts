@@ -28,8 +28,11 @@ export interface RouteConfig {
   deprecation?: Deprecation;
   /** The `operation` label of the request metrics. */
   metricsLabel: string;
-  /** Which hosts serve the route (default `api`): the API host, or the projects' docs sites. */
-  host?: 'api' | 'site';
+  /**
+   * Which hosts serve the route (default `api`): the API host, the projects' docs sites, or any host at
+   * all (the TLS proxy's question, asked on whatever name reaches the service).
+   */
+  host?: 'api' | 'site' | 'any';
   /** Errors as an HTML page (dashboard and sites) instead of the Error body. */
   htmlErrors?: boolean;
   /** A form that changes something: its CSRF token is checked before the handler runs. */

@@ -158,72 +158,164 @@ export function registerRoutes(app: FastifyInstance, routes: readonly RouteDefin
   }
   const byUrl = Map.groupBy(routes, (route) => `${route.config.host ?? 'api'} ${route.url}`);
   for (const sameUrl of byUrl.values()) {
-    const { url } = sameUrl[0]!;
-    const constraints = { hostKind: sameUrl[0]!.config.host ?? 'api' };
-    for (const route of sameUrl) {
-      app.route({
-        method: route.method as HTTPMethods,
-        url,
-        constraints,
-        config: route.config,
-        handler: route.handler,
-      });
-    }
-    const [first] = sameUrl;
-    if (sameUrl.some((route) => route.config.access !== first!.config.access)) {
-      throw new Error(`the routes of ${url} must share one access rule`);
-    }
-    const allow = allowedMethods(sameUrl);
-    app.route({
-      method: 'OPTIONS',
-      url,
-      constraints,
-      config: { ...PREFLIGHT, host: first!.config.host } as RouteConfig as never,
-      handler: preflight(allow),
-    });
-    const others = ALL_METHODS.filter((method) => !allow.includes(method));
-    const config: RouteConfig = {
-      operationId: 'methodNotAllowed',
-      access: first!.config.access,
-      rateLimited: first!.config.rateLimited,
-      addressBudget: first!.config.addressBudget,
-      metricsLabel: 'other',
-      host: first!.config.host,
-      htmlErrors: first!.config.htmlErrors,
-    };
-    const path = url.replace(/:([^/]+)/g, '{$1}');
-    const message = (method: string) => `${method} is not allowed on ${path}; allowed: ${allow.join(', ')}`;
-    const refuse = async (request: FastifyRequest) => {
-      throw new ApiError('method_not_allowed', message(request.method), {
-        headers: { allow: allow.join(', ') },
-      });
-    };
-    // Refused before the body is read: a 405 never depends on what was sent.
-    app.route({
-      method: others as HTTPMethods[],
-      url,
-      constraints,
-      config,
-      preParsing: refuse,
-      handler: refuse,
-    });
+    const host = sameUrl[0]!.config.host ?? 'api';
+    for (const hostKind of host === 'any' ? HOST_KINDS : [host]) registerPath(app, sameUrl, { hostKind });
   }
 }
 
-/** Routes outside the contract, declared here and nowhere else. */
-export function nonContractRoutes(handlers: { getDocsAsset: RouteHandlerMethod }): RouteDefinition[] {
-  return [
-    {
-      method: 'GET',
-      url: '/docs/assets/:name',
-      config: {
-        operationId: 'getDocsAsset',
-        access: 'public',
-        rateLimited: true,
-        addressBudget: 'public',
-        metricsLabel: 'other',
-      },
-      handler: handlers.getDocsAsset,
-    },
-  ];
+/** Every kind of host a request can come to (sites/hosts.ts). */
+const HOST_KINDS = ['api', 'site', 'none'] as const;
+
+/** One path's routes on one kind of host, with its OPTIONS and 405 routes. */
+function registerPath(
+  app: FastifyInstance,
+  sameUrl: readonly RouteDefinition[],
+  constraints: { hostKind: string },
+): void {
+  const { url } = sameUrl[0]!;
+  for (const route of sameUrl) {
+    app.route({
+      method: route.method as HTTPMethods,
+      url,
+      constraints,
+      config: route.config,
+      handler: route.handler,
+    });
+  }
+  const [first] = sameUrl;
+  if (sameUrl.some((route) => route.config.access !== first!.config.access)) {
+    throw new Error(`the routes of ${url} must share one access rule`);
+  }
+  const allow = allowedMethods(sameUrl);
+  app.route({
+    method: 'OPTIONS',
+    url,
+    constraints,
+    config: { ...PREFLIGHT, host: first!.config.host } as RouteConfig as never,
+    handler: preflight(allow),
+  });
+  const others = ALL_METHODS.filter((method) => !allow.includes(method));
+  const config: RouteConfig = {
+    operationId: 'methodNotAllowed',
+    access: first!.config.access,
+    rateLimited: first!.config.rateLimited,
+    addressBudget: first!.config.addressBudget,
+    metricsLabel: 'other',
+    host: first!.config.host,
+    htmlErrors: first!.config.htmlErrors,
+  };
+  const path = url.replace(/:([^/]+)/g, '{$1}');
+  const message = (method: string) => `${method} is not allowed on ${path}; allowed: ${allow.join(', ')}`;
+  const refuse = async (request: FastifyRequest) => {
+    throw new ApiError('method_not_allowed', message(request.method), {
+      headers: { allow: allow.join(', ') },
+    });
+  };
+  // Refused before the body is read: a 405 never depends on what was sent.
+  app.route({
+    method: others as HTTPMethods[],
+    url,
+    constraints,
+    config,
+    preParsing: refuse,
+    handler: refuse,
+  });
+}
+
+const dashboard = (operationId: string, access: 'public' | 'session', csrf = false): RouteConfig => ({
+  operationId,
+  access,
+  // Counted per client address like the docs pages (sign-in has its own, tighter limits too).
+  rateLimited: true,
+  addressBudget: 'public',
+  metricsLabel: 'dashboard',
+  htmlErrors: true,
+  csrf,
+});
+
+const site = (operationId: string): RouteConfig => ({
+  operationId,
+  access: 'public',
+  rateLimited: true,
+  addressBudget: 'public',
+  metricsLabel: 'site',
+  host: 'site',
+  htmlErrors: true,
+});
+
+const route = (method: string, url: string, config: RouteConfig): RouteSpec => ({ method, url, config });
+
+/**
+ * Every route outside the contract, declared here and nowhere else: the docs page's files, the
+ * dashboard, the projects' docs sites (on site hosts) and the TLS proxy's question (on any host).
+ * Their handlers come from their modules, by operationId.
+ */
+export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
+  route('GET', '/docs/assets/:name', {
+    operationId: 'getDocsAsset',
+    access: 'public',
+    rateLimited: true,
+    addressBudget: 'public',
+    metricsLabel: 'other',
+  }),
+  route('GET', '/dashboard/sign-in', dashboard('signInPage', 'public')),
+  route('POST', '/dashboard/sign-in', dashboard('signIn', 'public', true)),
+  route('POST', '/dashboard/sign-out', dashboard('signOut', 'session', true)),
+  route('GET', '/dashboard', dashboard('projectsPage', 'session')),
+  route('GET', '/dashboard/projects/:slug', dashboard('projectPage', 'session')),
+  route('POST', '/dashboard/projects/:slug', dashboard('renameProject', 'session', true)),
+  route('GET', '/dashboard/projects/:slug/keys', dashboard('keysPage', 'session')),
+  route('POST', '/dashboard/projects/:slug/keys', dashboard('createKey', 'session', true)),
+  route('GET', '/dashboard/projects/:slug/keys/:keyId/revoke', dashboard('revokePage', 'session')),
+  route('POST', '/dashboard/projects/:slug/keys/:keyId/revoke', dashboard('revokeKey', 'session', true)),
+  route('GET', '/dashboard/projects/:slug/domains', dashboard('domainsPage', 'session')),
+  route('POST', '/dashboard/projects/:slug/domains', dashboard('addDomain', 'session', true)),
+  route(
+    'POST',
+    '/dashboard/projects/:slug/domains/:hostname/check',
+    dashboard('checkDomain', 'session', true),
+  ),
+  route(
+    'POST',
+    '/dashboard/projects/:slug/domains/:hostname/primary',
+    dashboard('makePrimary', 'session', true),
+  ),
+  route(
+    'GET',
+    '/dashboard/projects/:slug/domains/:hostname/remove',
+    dashboard('removeDomainPage', 'session'),
+  ),
+  route(
+    'POST',
+    '/dashboard/projects/:slug/domains/:hostname/remove',
+    dashboard('removeDomain', 'session', true),
+  ),
+  route('GET', '/dashboard/assets/:name', dashboard('dashboardAsset', 'public')),
+  route('GET', '/dashboard/*', dashboard('dashboardNotFound', 'public')),
+  route('GET', '/', site('getSiteDocs')),
+  route('GET', '/docs/assets/:name', site('getSiteDocsAsset')),
+  route('GET', '/*', site('siteNotFound')),
+  route('GET', '/internal/tls/ask', {
+    operationId: 'tlsAsk',
+    access: 'public',
+    rateLimited: true,
+    addressBudget: 'monitoring',
+    metricsLabel: 'other',
+    host: 'any',
+  }),
+];
+
+/** The routes outside the contract with their handlers; a route without a handler, or the reverse, fails start-up. */
+export function nonContractRoutes(handlers: OperationHandlers): RouteDefinition[] {
+  return withHandlers(NON_CONTRACT_ROUTES, handlers);
+}
+
+function withHandlers(specs: readonly RouteSpec[], handlers: OperationHandlers): RouteDefinition[] {
+  const unknown = Object.keys(handlers).filter((id) => !specs.some((spec) => spec.config.operationId === id));
+  if (unknown.length > 0) throw new Error(`handlers for operations no route has: ${unknown.join(', ')}`);
+  return specs.map((spec) => {
+    const handler = handlers[spec.config.operationId];
+    if (!handler) throw new Error(`no handler for the operation ${spec.config.operationId}`);
+    return { ...spec, handler };
+  });
 }

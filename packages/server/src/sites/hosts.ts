@@ -59,8 +59,9 @@ export function hostKindConstraint(rules: HostRules) {
     },
     deriveConstraint: (request: IncomingMessage) => requestHostKind(request, rules),
     validate(value: unknown) {
-      if (value !== 'api' && value !== 'site')
-        throw new Error(`hostKind must be api or site, got ${String(value)}`);
+      if (value !== 'api' && value !== 'site' && value !== 'none') {
+        throw new Error(`hostKind must be api, site or none, got ${String(value)}`);
+      }
     },
   };
 }

@@ -1,7 +1,8 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { normalizeHost } from './hosts.ts';
 import type { Site, SiteDirectory } from './site-directory.ts';
+import { portSuffix } from './urls.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,9 +11,20 @@ declare module 'fastify' {
   }
 }
 
-/** The guard's step for `site` routes: the site this host serves, or 404 (never another project's site). */
-export async function requireSite(request: FastifyRequest, sites: SiteDirectory): Promise<void> {
+/**
+ * The guard's step for `site` routes: the site this host serves, or 404 (never another project's site);
+ * a host that is not the project's primary domain is answered 301 to the same path there.
+ */
+export async function requireSite(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  sites: SiteDirectory,
+): Promise<void> {
   const site = await sites.resolve(normalizeHost(request.headers.host));
   if (!site) throw new ApiError('not_found', 'no docs site is published at this address');
+  if (site.redirectTo) {
+    reply.redirect(`${request.protocol}://${site.redirectTo}${portSuffix(request)}${request.url}`, 301);
+    return;
+  }
   request.site = site;
 }

@@ -2,8 +2,6 @@ import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { docsPageFor } from '../docs/site-page.ts';
 import { ApiError } from '../errors.ts';
 import { getDocsAsset, sendAsset } from '../routes/docs.ts';
-import type { RouteConfig } from '../routes/route-config.ts';
-import type { RouteDefinition } from '../routes/table.ts';
 import { apiOrigin } from './urls.ts';
 
 export interface SiteRouteDeps {
@@ -11,22 +9,12 @@ export interface SiteRouteDeps {
   apiHost: string | undefined;
 }
 
-const config = (operationId: string): RouteConfig => ({
-  operationId,
-  access: 'public',
-  rateLimited: true,
-  addressBudget: 'public',
-  metricsLabel: 'site',
-  host: 'site',
-  htmlErrors: true,
-});
-
 /**
  * What a project's docs site serves (on its default host, and in time its custom domains): the API
  * reference at `/`, titled with the project's name, its files, and a page-shaped 404 for anything else.
  * The guard has already found the site from the host (`request.site`), or answered 404.
  */
-export function siteRoutes(deps: SiteRouteDeps): RouteDefinition[] {
+export function siteHandlers(deps: SiteRouteDeps): Record<string, RouteHandlerMethod> {
   const siteDocs: RouteHandlerMethod = async (request: FastifyRequest, reply) => {
     const page = docsPageFor({
       title: request.site!.project.name,
@@ -37,9 +25,5 @@ export function siteRoutes(deps: SiteRouteDeps): RouteDefinition[] {
   const notFound: RouteHandlerMethod = async (request) => {
     throw new ApiError('not_found', `there is no page at ${request.url.split('?', 1)[0]}`);
   };
-  return [
-    { method: 'GET', url: '/', config: config('getSiteDocs'), handler: siteDocs },
-    { method: 'GET', url: '/docs/assets/:name', config: config('getSiteDocsAsset'), handler: getDocsAsset },
-    { method: 'GET', url: '/*', config: config('siteNotFound'), handler: notFound },
-  ];
+  return { getSiteDocs: siteDocs, getSiteDocsAsset: getDocsAsset, siteNotFound: notFound };
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 
 /** `:8080` when the request came to a port other than the scheme's default, else ''. */
-function portSuffix(request: FastifyRequest): string {
+export function portSuffix(request: FastifyRequest): string {
   const port = /:(\d+)$/.exec(request.host)?.[1];
   const standard = request.protocol === 'https' ? '443' : '80';
   return port && port !== standard ? `:${port}` : '';

@@ -48,6 +48,8 @@ export interface DomainRepository {
   remove(projectId: string, hostname: string): Promise<boolean>;
   /** Verified domains of projects on a paid plan, the ones that are served. */
   listServed(): Promise<string[]>;
+  /** The project's verified primary domain, if it has one. */
+  primaryOf(projectId: string): Promise<string | undefined>;
 }
 
 const COLUMNS =
@@ -178,6 +180,13 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
     },
     remove: (projectId, hostname) =>
       write('DELETE FROM custom_domains WHERE project_id = $1 AND hostname = $2', [projectId, hostname]),
+    async primaryOf(projectId) {
+      const [row] = await sql.all(
+        "SELECT hostname FROM custom_domains WHERE project_id = $1 AND is_primary AND state = 'verified'",
+        [projectId],
+      );
+      return row?.hostname as string | undefined;
+    },
     listServed: async () =>
       (
         await sql.all(

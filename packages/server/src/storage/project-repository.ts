@@ -21,6 +21,7 @@ export interface ProjectRepository {
   /** The project, or undefined when its slug is taken. */
   create(project: NewProject): Promise<Project | undefined>;
   bySlug(slug: string): Promise<Project | undefined>;
+  byId(id: string): Promise<Project | undefined>;
   list(): Promise<Project[]>;
   /** The projects an account is a member of, by name. */
   listForAccount(accountId: string): Promise<Project[]>;
@@ -81,6 +82,7 @@ export function createProjectRepository(sql: SqlExecutor, changed: () => void): 
       return row && toProject(row);
     },
     bySlug: (slug) => one(`SELECT ${COLUMNS} FROM projects p WHERE p.slug = $1`, [slug]),
+    byId: (id) => one(`SELECT ${COLUMNS} FROM projects p WHERE p.id = $1`, [id]),
     list: async () => (await sql.all(`SELECT ${COLUMNS} FROM projects p ORDER BY p.slug`)).map(toProject),
     listForAccount: async (accountId) =>
       (

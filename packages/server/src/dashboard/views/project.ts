@@ -3,7 +3,7 @@ import type { Project } from '../../storage/project-repository.ts';
 import { type Html, html } from '../html.ts';
 import { planLabel, plansTable } from './plans.ts';
 
-export type ProjectTab = 'overview' | 'keys';
+export type ProjectTab = 'overview' | 'keys' | 'domains';
 
 /** The project's heading, breadcrumbs and tabs, shared by its pages. */
 export function projectHeader(project: Project, current: ProjectTab): Html {
@@ -16,6 +16,7 @@ export function projectHeader(project: Project, current: ProjectTab): Html {
     <nav class="tabs" aria-label="Project">
       ${tab('overview', `/dashboard/projects/${project.slug}`, 'Overview')}
       ${tab('keys', `/dashboard/projects/${project.slug}/keys`, 'API keys')}
+      ${tab('domains', `/dashboard/projects/${project.slug}/domains`, 'Domains')}
     </nav>`;
 }
 

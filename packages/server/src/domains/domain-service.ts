@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import { PAID_PLANS } from '../projects/project-rules.ts';
+import type { CustomDomain } from '../storage/domain-repository.ts';
+import type { Project } from '../storage/project-repository.ts';
+import type { Storage } from '../storage/repository.ts';
+import type { Clock } from '../time/clock.ts';
+import type { DnsResolver } from './dns.ts';
+import { parseDomain } from './hostname.ts';
+import type { ExpectedRecord } from './records.ts';
+import { expectedRecords } from './records.ts';
+import { type RecordCheck, verifyDomain } from './verify.ts';
+
+/** How long after adding a domain it is checked on its own before it is given up as failed. */
+export const VERIFY_WINDOW_MS = 48 * 60 * 60_000;
+/** Checks while waiting: a minute after adding, then further apart, at most every half hour. */
+export const MIN_RECHECK_MS = 60_000;
+export const MAX_RECHECK_MS = 30 * 60_000;
+/** A verified domain is checked again this often: records removed later stop it being served. */
+export const VERIFIED_RECHECK_MS = 6 * 60 * 60_000;
+/** A check claimed by an instance that died is taken over after this long. */
+const CLAIM_LEASE_MS = 5 * 60_000;
+
+export type DomainState = CustomDomain['state'] | 'suspended';
+
+/** A domain as the dashboard and the CLI show it. */
+export interface DomainView {
+  hostname: string;
+  state: DomainState;
+  reason: string | null;
+  primary: boolean;
+  apex: boolean;
+  records: (ExpectedRecord & { ok: boolean; seen: string[] })[];
+  warnings: string[];
+  checkedAt: number | null;
+  verifiedAt: number | null;
+}
+
+export type AddOutcome =
+  { kind: 'added'; domain: DomainView } | { kind: 'refused'; message: string; conflict?: boolean };
+
+export interface DomainServiceDeps {
+  storage: Pick<Storage, 'domains' | 'projects'>;
+  resolver: DnsResolver;
+  clock: Clock;
+  siteDomain: string;
+  apiHost?: string;
+  /** The CAA identity of the certificate authority used for TLS, e.g. `letsencrypt.org`. */
+  caIdentity: string;
+}
+
+const planName = (plan: string) => plan[0]!.toUpperCase() + plan.slice(1);
+export const isPaid = (project: Pick<Project, 'plan'>): boolean => PAID_PLANS.includes(project.plan);
+
+export function createDomainService(deps: DomainServiceDeps) {
+  const { storage, clock } = deps;
+  const target = (project: Pick<Project, 'slug'>) => `${project.slug}.${deps.siteDomain}`;
+
+  const view = (domain: CustomDomain, project: Project): DomainView => {
+    const expected = expectedRecords(domain, target(project));
+    const seen = new Map(domain.checks.records.map((record) => [`${record.type} ${record.name}`, record]));
+    const suspended = !isPaid(project);
+    return {
+      hostname: domain.hostname,
+      state: suspended ? 'suspended' : domain.state,
+      reason: suspended
+        ? `the project is on the ${planName(project.plan)} plan: custom domains need Pro or above. The domain is not served until the plan is upgraded, then it comes back by itself`
+        : domain.reason,
+      primary: domain.primary,
+      apex: domain.apex,
+      records: expected.map((record) => {
+        const check: RecordCheck | undefined = seen.get(`${record.type} ${record.name}`);
+        return { ...record, ok: check?.ok ?? false, seen: check?.seen ?? [] };
+      }),
+      warnings: domain.checks.warnings,
+      checkedAt: domain.checkedAt,
+      verifiedAt: domain.verifiedAt,
+    };
+  };
+
+  /** Checks a domain now and stores what was seen, with when to look again. */
+  const check = async (domain: CustomDomain, project: Project): Promise<CustomDomain> => {
+    const now = clock.now();
+    const result = await verifyDomain(deps.resolver, { ...domain, target: target(project) }, deps.caIdentity);
+    const checks = { records: result.records, warnings: result.warnings };
+    let { state, reason } = result;
+    let nextCheckAt: number;
+    if (state === 'verified') {
+      nextCheckAt = now + VERIFIED_RECHECK_MS;
+    } else if (domain.verifiedAt !== null) {
+      // It was verified and its records changed: not served any more (no dangling record), but watched.
+      state = 'failed';
+      reason = `the records no longer point here, so the domain is not served: ${reason}`;
+      nextCheckAt = now + MAX_RECHECK_MS;
+    } else if (now - domain.createdAt >= VERIFY_WINDOW_MS) {
+      state = 'failed';
+      reason = `not verified within 48 hours of adding it (${reason}); fix the records, then use "Check now"`;
+      nextCheckAt = Number.MAX_SAFE_INTEGER;
+    } else {
+      nextCheckAt =
+        now + Math.min(MAX_RECHECK_MS, Math.max(MIN_RECHECK_MS, Math.floor((now - domain.createdAt) / 8)));
+    }
+    const stored = {
+      state,
+      reason,
+      checks,
+      checkedAt: now,
+      nextCheckAt,
+      verifiedAt: state === 'verified' ? now : null,
+    };
+    await storage.domains.recordCheck(domain.hostname, stored);
+    return (await storage.domains.get(domain.hostname)) ?? { ...domain, ...stored };
+  };
+
+  return {
+    view,
+    target,
+
+    async add(project: Project, text: string): Promise<AddOutcome> {
+      if (!isPaid(project)) {
+        return {
+          kind: 'refused',
+          message: `custom domains need the Pro plan or above; ${project.name} is on the ${planName(project.plan)} plan`,
+        };
+      }
+      const parsed = parseDomain(text, deps);
+      if ('problem' in parsed) return { kind: 'refused', message: parsed.problem };
+      const now = clock.now();
+      const added = await storage.domains.add({
+        ...parsed,
+        projectId: project.id,
+        token: randomBytes(16).toString('hex'),
+        state: 'pending',
+        reason: null,
+        primary: false,
+        checks: { records: [], warnings: [] },
+        createdAt: now,
+        verifiedAt: null,
+        checkedAt: null,
+        nextCheckAt: now + MIN_RECHECK_MS,
+      });
+      if (!added) {
+        const owner = await storage.domains.get(parsed.hostname);
+        return {
+          kind: 'refused',
+          conflict: true,
+          message:
+            owner?.projectId === project.id
+              ? `${parsed.hostname} is already a domain of this project`
+              : `${parsed.hostname} is already used by another project`,
+        };
+      }
+      return { kind: 'added', domain: view(await check(added, project), project) };
+    },
+
+    async list(project: Project): Promise<DomainView[]> {
+      return (await storage.domains.listForProject(project.id)).map((domain) => view(domain, project));
+    },
+
+    /** "Check now": the domain of this project, checked at once; undefined when it is not the project's. */
+    async checkNow(project: Project, hostname: string): Promise<DomainView | undefined> {
+      const domain = await storage.domains.get(hostname);
+      if (!domain || domain.projectId !== project.id) return undefined;
+      return view(await check(domain, project), project);
+    },
+
+    /** Checks the domains that are due, each claimed first so that instances never check one twice. */
+    async checkDue(limit = 20): Promise<number> {
+      const now = clock.now();
+      const due = await storage.domains.claimDue(now, now + CLAIM_LEASE_MS, limit);
+      for (const domain of due) {
+        const project = await storage.projects.byId(domain.projectId);
+        if (project) await check(domain, project);
+      }
+      return due.length;
+    },
+
+    setPrimary: (project: Project, hostname: string) => storage.domains.setPrimary(project.id, hostname),
+    remove: (project: Project, hostname: string) => storage.domains.remove(project.id, hostname),
+  };
+}
+
+export type DomainService = ReturnType<typeof createDomainService>;

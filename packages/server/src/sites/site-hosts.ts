@@ -1,0 +1,66 @@
+import type { CorsPolicy } from '../http/cors.ts';
+import type { DomainRepository } from '../storage/domain-repository.ts';
+import type { ProjectRepository } from '../storage/project-repository.ts';
+
+/** How often projects and served domains are read again: a new site is known after this long. */
+export const SITE_HOSTS_REFRESH_MS = 2_000;
+
+export interface SiteHosts {
+  /** CORS: the origins of the docs sites, whose try-it calls the API from the browser. */
+  readonly origins: CorsPolicy;
+  /** Whether a host is a served custom domain (for routing by host; the site itself is read from the database). */
+  isCustomDomain(host: string): boolean;
+  /** Reads projects and domains again now. */
+  refresh(): Promise<void>;
+  close(): void;
+}
+
+/**
+ * What must be answered without waiting for the database — a CORS header, which routes a host takes —
+ * kept in memory and read again every SITE_HOSTS_REFRESH_MS: the projects' slugs and the served custom
+ * domains. Serving a site always reads the database, so a removed domain stops at once; this set only
+ * lets a new one in, up to 2 s late.
+ */
+export function createSiteHosts(deps: {
+  projects: ProjectRepository;
+  domains: DomainRepository;
+  siteDomain: string;
+}): SiteHosts {
+  const suffix = `.${deps.siteDomain}`;
+  let slugs = new Set<string>();
+  let domains = new Set<string>();
+  let closed = false;
+  const refresh = async () => {
+    if (closed) return;
+    try {
+      const [projects, served] = await Promise.all([deps.projects.list(), deps.domains.listServed()]);
+      slugs = new Set(projects.map((project) => project.slug));
+      domains = new Set(served);
+    } catch {
+      // The database is away: keep the last sets; /readyz and the API report the outage.
+    }
+  };
+  const timer = setInterval(refresh, SITE_HOSTS_REFRESH_MS).unref();
+  void refresh();
+  return {
+    origins: {
+      allows(origin) {
+        let url: URL;
+        try {
+          url = new URL(origin);
+        } catch {
+          return false;
+        }
+        if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+        const host = url.hostname;
+        return (host.endsWith(suffix) && slugs.has(host.slice(0, -suffix.length))) || domains.has(host);
+      },
+    },
+    isCustomDomain: (host) => domains.has(host),
+    refresh,
+    close() {
+      closed = true;
+      clearInterval(timer);
+    },
+  };
+}
