@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { KeyEnvironment } from './auth/keys.ts';
 
 export const ENVIRONMENTS = ['development', 'staging', 'production'] as const;
@@ -37,7 +38,7 @@ export class ConfigError extends Error {
 function integer(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
   if (text === undefined || text === '') return fallback;
   if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${text}"`);
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
   }
   return Number(text);
 }
@@ -50,7 +51,7 @@ function oneOf<T extends string>(
 ): T {
   if (text === undefined || text === '') return fallback;
   if (!allowed.includes(text as T))
-    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${text}"`);
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(text)}`);
   return text as T;
 }
 
@@ -60,34 +61,71 @@ function url(name: string, text: string | undefined, protocols: string[]): strin
   try {
     parsed = new URL(text);
   } catch {
-    throw new ConfigError(`${name} must be a URL (${protocols.join(' or ')}), got "${text}"`);
+    throw new ConfigError(`${name} must be a URL (${protocols.join(' or ')}), got ${JSON.stringify(text)}`);
   }
   if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+    throw new ConfigError(
+      `${name} must use ${protocols.join(' or ')}, got ${JSON.stringify(parsed.protocol)}`,
+    );
   }
   return text;
 }
 
-function database(text: string | undefined): string | undefined {
+function database(name: string, text: string | undefined): string | undefined {
   if (text === undefined || text === '') return undefined;
-  if (/^postgres(ql)?:/.test(text)) return url('DATABASE_URL', text, ['postgres:', 'postgresql:']);
+  if (/^postgres(ql)?:/.test(text)) return url(name, text, ['postgres:', 'postgresql:']);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) && !/^(sqlite|file):/i.test(text)) {
-    throw new ConfigError(`DATABASE_URL must be postgres://… or a SQLite file path, got "${text}"`);
+    throw new ConfigError(`${name} must be postgres://… or a SQLite file path, got ${JSON.stringify(text)}`);
   }
   return text;
+}
+
+/** A hostname (RFC 1123 labels) or an IP address; a dotted quad must be a real IPv4 address. */
+function host(name: string, text: string | undefined): string {
+  if (text === undefined || text === '') return '127.0.0.1';
+  const hostname =
+    /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+  const dotted = /^[\d.]+$/.test(text);
+  if (isIP(text) === 0 && (dotted || !hostname.test(text))) {
+    throw new ConfigError(`${name} must be an IP address or a host name, got ${JSON.stringify(text)}`);
+  }
+  return text;
+}
+
+/** The names proxy-addr (behind Fastify's trustProxy) accepts beside addresses and ranges. */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function proxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', range, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  const bits = family === 4 ? 32 : 128;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= bits;
+  return family === 4 && isIP(range) === 4;
 }
 
 function trustProxy(text: string | undefined): boolean | string {
   if (text === undefined || text === '' || text === 'false') return false;
   if (text === 'true') return true;
-  return text;
+  const entries = text.split(',').map((entry) => entry.trim());
+  if (!entries.every(proxyEntry)) {
+    throw new ConfigError(
+      `TRUST_PROXY must be true, false, or a comma list of proxy addresses, CIDR ranges or loopback, linklocal, uniquelocal, got ${JSON.stringify(text)}`,
+    );
+  }
+  return entries.join(',');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Config {
   return {
     port: integer(flags.port !== undefined ? '--port' : 'PORT', flags.port ?? env.PORT, 8080, 0, 65_535),
-    host: flags.host ?? env.HOST ?? '127.0.0.1',
-    databaseUrl: database(flags.database ?? env.DATABASE_URL),
+    host: host(flags.host !== undefined ? '--host' : 'HOST', flags.host ?? env.HOST),
+    databaseUrl: database(
+      flags.database !== undefined ? '--database' : 'DATABASE_URL',
+      flags.database ?? env.DATABASE_URL,
+    ),
     redisUrl: url(flags.redis !== undefined ? '--redis' : 'REDIS_URL', flags.redis ?? env.REDIS_URL, [
       'redis:',
       'rediss:',
