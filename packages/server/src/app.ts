@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { createAuthenticator } from './auth/authenticator.ts';
+import { createKeyUsage } from './auth/key-usage.ts';
 import type { KeyEnvironment } from './auth/keys.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installGuard } from './http/guard.ts';
@@ -123,6 +124,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     environment: deps.keyEnvironment,
     changeToken: () => deps.storage.changeToken(),
   });
+  const usage = createKeyUsage({
+    keys: deps.storage,
+    onError: (error) => app.log.warn({ err: error }, 'the last use of a key could not be recorded'),
+  });
+  app.addHook('onClose', async () => usage.flush());
   const metrics = deps.metrics ?? createMetrics({ storage: deps.storage, limiter: deps.limiter });
   app.addHook('onClose', async () => metrics.close());
   const petService = createPetService({
@@ -136,6 +142,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     authenticator,
     limiter: metrics.instrumentLimiter(deps.limiter),
     keys: deps.storage,
+    usage,
     clock: deps.clock,
   });
   // Synchronous hooks take Fastify's callback form: no promise per request on the hot path.

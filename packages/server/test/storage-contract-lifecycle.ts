@@ -20,7 +20,9 @@ export function lifecycleContract(fixture: () => StorageFixture): void {
     for (let name = await storage.rollback(); name !== undefined; name = await storage.rollback())
       undone.push(name);
     assert.deepEqual(undone, names.toReversed());
+    assert.equal(await storage.hasSchema(), false, 'no migration applied is a new, empty database');
     assert.deepEqual(await storage.migrate(), names);
+    assert.equal(await storage.hasSchema(), true);
     assert.equal(await storage.countPets(), 0);
   });
 
@@ -35,8 +37,9 @@ export function lifecycleContract(fixture: () => StorageFixture): void {
       { name: 'Ünï', categoryId: -1n },
       { idempotency: { ...request, key: 'k2' } },
     );
+    assert.equal(await storage.rollback(), '003_key_last_used');
     assert.equal(await storage.rollback(), '002_idempotency_pet_id');
-    assert.deepEqual(await storage.migrate(), ['002_idempotency_pet_id']);
+    assert.deepEqual(await storage.migrate(), ['002_idempotency_pet_id', '003_key_last_used']);
     for (const [key, created] of [
       ['k1', withStatus],
       ['k2', without],

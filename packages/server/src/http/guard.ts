@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../auth/authenticator.ts';
+import type { KeyUsage } from '../auth/key-usage.ts';
 import { ApiError } from '../errors.ts';
 import { ANONYMOUS_LIMITS, limitsFor } from '../ratelimit/plans.ts';
 import type { LimitSubject, RateLimiter } from '../ratelimit/limiter.ts';
@@ -17,6 +18,7 @@ export interface GuardDeps {
   authenticator: Authenticator;
   limiter: RateLimiter;
   keys: Pick<KeyRepository, 'banKey'>;
+  usage: KeyUsage;
   clock: Clock;
 }
 
@@ -86,6 +88,7 @@ async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyRep
     if (!key)
       throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE, { headers: { 'www-authenticate': 'Bearer' } });
     request.apiKey = key;
+    deps.usage.record(key.id, deps.clock.now());
   }
   if (config.deprecation && deps.clock.now() >= config.deprecation.sunsetAt) {
     throw new ApiError('gone', config.deprecation.goneMessage);

@@ -8,7 +8,7 @@ export type Row = Record<string, unknown>;
 
 export const PET_COLUMNS = 'id, name, category_id, status';
 export const KEY_COLUMNS =
-  'id, digest, plan, per_minute, per_day, label, environment, created_at, revoked_at, expires_at, banned_until, ban_lifted_at';
+  'id, digest, plan, per_minute, per_day, label, environment, created_at, revoked_at, expires_at, banned_until, ban_lifted_at, last_used_at';
 export const IDEMPOTENCY_COLUMNS = 'api_key_id, key, request_hash, pet_id, created_at, expires_at';
 
 function nullableNumber(value: unknown): number | null {
@@ -39,6 +39,7 @@ export function toApiKey(row: Row): ApiKeyRecord {
     expiresAt: nullableNumber(row.expires_at),
     bannedUntil: nullableNumber(row.banned_until),
     banLiftedAt: nullableNumber(row.ban_lifted_at),
+    lastUsedAt: nullableNumber(row.last_used_at),
   };
 }
 
