@@ -2,13 +2,14 @@ import { readFileSync } from 'node:fs';
 import { EXIT, reportError, UsageError } from './exit.ts';
 import { runKeys } from './keys.ts';
 import { runMigrate } from './migrate.ts';
+import { runPets } from './pets.ts';
 import { runServe } from './serve.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
 };
 
-const HELP = `petstore ${version}: run and operate the Pet Store API
+const HELP = `petstore ${version}: run, operate and call the Pet Store API
 
 Usage:
   petstore serve [--port N] [--host H] [--database URL] [--redis URL] [--workers N]
@@ -17,14 +18,18 @@ Usage:
                        [--expires-in-days N] [--json]
   petstore keys list [--json]
   petstore keys revoke <id> | keys unban <id> | keys set-plan <id> --plan P [--per-minute N --per-day N]
+  petstore pets list [--status S] [--limit N] [--cursor C] [--all] [--json]
+  petstore pets create --name N --category-id C [--status S] [--idempotency-key K] [--json]
+  petstore pets get <id> [--json]
   petstore --version
 
 Run "petstore <command> --help" for details. Server settings come from flags or the environment:
 PORT, HOST, DATABASE_URL (postgres://… or a SQLite file, default ./data/petstore.db), REDIS_URL,
 PETSTORE_ENV (development|staging|production), LOG_LEVEL, PUBLIC_BASE_URL, TRUST_PROXY,
-PETSTORE_BAN_THRESHOLD, PETSTORE_BAN_SECONDS, PETSTORE_WORKERS.
+PETSTORE_BAN_THRESHOLD, PETSTORE_BAN_SECONDS, PETSTORE_WORKERS. The pets commands read
+PETSTORE_API_KEY and PETSTORE_BASE_URL.
 
-Exit status: 0 done, 1 failed, 2 usage or configuration error.`;
+Exit status: 0 done, 1 failed, 2 usage or configuration error, 3 not found (pets get).`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -35,6 +40,8 @@ async function main(argv: string[]): Promise<number> {
       return runMigrate(rest);
     case 'keys':
       return runKeys(rest);
+    case 'pets':
+      return runPets(rest);
     case '--version':
     case '-v':
     case 'version':
