@@ -12,7 +12,7 @@ import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { contract } from './openapi/contract.ts';
 import { createPetService, type PetService } from './pets/pet-service.ts';
 import type { RateLimiter } from './ratelimit/limiter.ts';
-import { getDocs, getDocsAsset } from './routes/docs.ts';
+import { getDocs, getDocsAsset, redirectToDocs } from './routes/docs.ts';
 import { healthOperations } from './routes/health.ts';
 import { getMetrics } from './routes/metrics.ts';
 import { getOpenApiDocument } from './routes/openapi.ts';
@@ -175,7 +175,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       getMetrics: getMetrics(deps.gatherMetrics ?? (async () => metrics.families())),
       getDocs,
     }),
-    ...nonContractRoutes({ getDocsAsset }),
+    ...nonContractRoutes({ getDocsAsset, redirectToDocs }),
   ];
   registerRoutes(app, routes);
   app.decorate('routeTable', routes);

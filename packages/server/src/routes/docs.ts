@@ -56,3 +56,9 @@ export const getDocsAsset: RouteHandlerMethod = async (request, reply) => {
   if (!asset) throw new ApiError('not_found', `no resource at ${request.url.split('?', 1)[0]}`);
   return sendAsset(request, reply, asset);
 };
+
+/**
+ * `GET /` → `302` to the reference. Temporary on purpose: browsers do not remember it, so the root can
+ * later become something else.
+ */
+export const redirectToDocs: RouteHandlerMethod = async (_request, reply) => reply.redirect('/docs', 302);

@@ -153,8 +153,17 @@ export function registerRoutes(app: FastifyInstance, routes: readonly RouteDefin
 }
 
 /** Routes outside the contract, declared here and nowhere else. */
-export function nonContractRoutes(handlers: { getDocsAsset: RouteHandlerMethod }): RouteDefinition[] {
+export function nonContractRoutes(handlers: {
+  getDocsAsset: RouteHandlerMethod;
+  redirectToDocs: RouteHandlerMethod;
+}): RouteDefinition[] {
   return [
+    {
+      method: 'GET',
+      url: '/',
+      config: { operationId: 'redirectToDocs', access: 'public', rateLimited: false, metricsLabel: 'other' },
+      handler: handlers.redirectToDocs,
+    },
     {
       method: 'GET',
       url: '/docs/assets/:name',
