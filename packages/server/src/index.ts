@@ -7,3 +7,6 @@ export type { ReversibleStorage } from './storage/migrations.ts';
 export { generateKey } from './auth/keys.ts';
 export { PLANS, type ApiKeyRecord, type Plan, type Storage } from './storage/repository.ts';
 export { systemClock, FakeClock, type Clock } from './time/clock.ts';
+export { docsPage, type DocsPageOptions } from './docs/page.ts';
+export type { DocsAsset } from './docs/assets.ts';
+export { sendDocsAsset } from './routes/docs.ts';
