@@ -7,8 +7,10 @@
 FROM node:24-slim AS dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/json/package.json packages/json/
 COPY packages/server/package.json packages/server/
 COPY packages/cli/package.json packages/cli/
+COPY packages/client/package.json packages/client/
 # Runtime dependencies only: the image's own Node.js 24 replaces the `node` dev dependency that pins it
 # for development.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
@@ -22,6 +24,10 @@ WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules
 COPY package.json package-lock.json ./
 COPY openapi/petstore.yaml openapi/
+COPY packages/json/package.json packages/json/
+COPY packages/json/src packages/json/src
+COPY packages/client/package.json packages/client/
+COPY packages/client/src packages/client/src
 COPY packages/server/package.json packages/server/
 COPY packages/server/src packages/server/src
 COPY packages/cli/package.json packages/cli/

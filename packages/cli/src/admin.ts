@@ -1,14 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import {
-  hashPassword,
-  loadConfig,
-  normalizeEmail,
-  openStorage,
-  passwordProblem,
-  type Storage,
-} from '@petstore/server';
+import { hashPassword, loadConfig, normalizeEmail, passwordProblem, type Storage } from '@petstore/server';
+import { databaseSource, openExistingDatabase } from './database.ts';
+import { EXIT } from './exit.ts';
 import { readNewPassword } from './password-input.ts';
-import { parseCommand, UsageError } from './usage.ts';
+import { parseCommand, stringOption, UsageError } from './usage.ts';
 
 const HELP = `petstore admin <create|add-member|remove> [options]
 
@@ -19,7 +14,8 @@ const HELP = `petstore admin <create|add-member|remove> [options]
                                Gives the account access to the project in the dashboard.
   admin remove --email E       Deletes the account; its sessions end at once, on every instance.
 
-  --database URL   postgres://… or a SQLite file path (DATABASE_URL, default ./data/petstore.db)`;
+  --database URL   the server's database: postgres://… or a SQLite file path (DATABASE_URL, default
+                   ./data/petstore.db). These commands never create a database: "petstore migrate" does.`;
 
 const OPTIONS = {
   email: { type: 'string' },
@@ -79,8 +75,8 @@ async function remove(storage: Storage, address: string): Promise<void> {
 }
 
 export async function runAdmin(args: string[]): Promise<number> {
-  const parsed = parseCommand(args, OPTIONS, HELP);
-  if (!parsed) return 0;
+  const parsed = parseCommand('admin', args, OPTIONS, HELP);
+  if (!parsed) return EXIT.ok;
   const [action, ...extra] = parsed.positionals;
   if (!['create', 'add-member', 'remove'].includes(action ?? '') || extra.length > 0) {
     throw new UsageError(
@@ -88,14 +84,14 @@ export async function runAdmin(args: string[]): Promise<number> {
     );
   }
   const address = email(parsed.values);
-  const config = loadConfig(process.env, { database: parsed.values.database as string | undefined });
-  const storage = await openStorage(config.databaseUrl);
+  const flag = stringOption(parsed, 'database');
+  const config = loadConfig(process.env, { database: flag });
+  const storage = await openExistingDatabase(config.databaseUrl, databaseSource(flag, process.env));
   try {
-    await storage.migrate();
     if (action === 'create') await create(storage, address);
     else if (action === 'add-member') await addMember(storage, address, parsed.values.project);
     else await remove(storage, address);
-    return 0;
+    return EXIT.ok;
   } finally {
     await storage.close();
   }

@@ -3,14 +3,17 @@ import {
   generateKey,
   keyEnvironmentOf,
   loadConfig,
-  openStorage,
   PLANS,
   type Plan,
   type Project,
   type Storage,
 } from '@petstore/server';
+import { databaseSource, openExistingDatabase } from './database.ts';
+import { CliError, EXIT } from './exit.ts';
+import { keyState, listKeys } from './keys-list.ts';
 import { liftStoreBan } from './store-ban.ts';
-import { parseCommand, UsageError } from './usage.ts';
+import { formatInstant } from './table.ts';
+import { type ParsedCommand, parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 
 const HELP = `petstore keys <create|list|revoke|unban|set-plan> [options]
 
@@ -20,15 +23,19 @@ const HELP = `petstore keys <create|list|revoke|unban|set-plan> [options]
       "key" with --json); only its digest is kept.
   keys create --plan free|pro|business|enterprise [--per-minute N --per-day N] [--label T]
               [--expires-in-days N] [--json]
-      Creates a standalone key with its own plan (no project). Enterprise needs --per-minute and --per-day.
-  keys list [--json]           Every key with its plan, limits and state (active, revoked, expired, banned).
+      Creates a standalone key with its own plan (no project). Enterprise keys need --per-minute and
+      --per-day.
+  keys list [--json]           Every key: environment, plan, label, created, last used, expires, state.
   keys revoke <id>             The key stops working at once.
   keys unban <id>              Lifts a temporary ban.
   keys set-plan <id> --plan P [--per-minute N --per-day N]
-                               Changes a standalone key's plan; running servers apply it without a restart.
-                               A project key follows its project: use petstore projects set-plan.
+                               Changes a standalone key's plan; running servers apply it without a
+                               restart. A project key follows its project: "petstore projects set-plan".
+  A revoked key cannot be revoked again, unbanned or re-planned.
 
-  --database URL   postgres://… or a SQLite file path (DATABASE_URL, default ./data/petstore.db)`;
+  --database URL   the server's database: postgres://… or a SQLite file path (DATABASE_URL, default
+                   ./data/petstore.db from the current directory). These commands never create a
+                   database: "petstore migrate" or "petstore serve" does.`;
 
 const OPTIONS = {
   plan: { type: 'string' },
@@ -41,24 +48,23 @@ const OPTIONS = {
   project: { type: 'string' },
 } as const;
 
-type Values = Record<string, string | boolean | undefined>;
+const ACTIONS = ['create', 'list', 'revoke', 'unban', 'set-plan'];
 
-const DONE: Record<string, string> = { revoke: 'revoked', unban: 'unbanned', 'set-plan': 'plan changed for' };
-
-function positiveInteger(name: string, text: string | boolean | undefined): number | null {
-  if (text === undefined) return null;
-  if (typeof text !== 'string' || !/^[1-9]\d{0,9}$/.test(text))
-    throw new UsageError(`--${name} must be a positive integer`);
-  return Number(text);
+interface PlanChoice {
+  plan: Plan;
+  perMinute: number | null;
+  perDay: number | null;
 }
 
-function readPlan(values: Values): { plan: Plan; perMinute: number | null; perDay: number | null } {
-  const plan = values.plan;
-  if (typeof plan !== 'string' || !PLANS.includes(plan as Plan)) {
-    throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
+function readPlan(parsed: ParsedCommand): PlanChoice {
+  const plan = stringOption(parsed, 'plan');
+  if (plan === undefined || !PLANS.includes(plan as Plan)) {
+    throw new UsageError(
+      `--plan must be one of ${PLANS.join(', ')}${plan === undefined ? '' : `, got ${JSON.stringify(plan)}`}`,
+    );
   }
-  const perMinute = positiveInteger('per-minute', values['per-minute']);
-  const perDay = positiveInteger('per-day', values['per-day']);
+  const perMinute = positiveInteger('per-minute', stringOption(parsed, 'per-minute')) ?? null;
+  const perDay = positiveInteger('per-day', stringOption(parsed, 'per-day'), 1e12) ?? null;
   if (plan === 'enterprise' && (perMinute === null || perDay === null)) {
     throw new UsageError('an enterprise key needs --per-minute N and --per-day N');
   }
@@ -68,38 +74,49 @@ function readPlan(values: Values): { plan: Plan; perMinute: number | null; perDa
   return { plan: plan as Plan, perMinute, perDay };
 }
 
-function state(key: ApiKeyRecord, now: number): string {
-  if (key.revokedAt !== null) return 'revoked';
-  if (key.expiresAt !== null && key.expiresAt <= now) return 'expired';
-  if (key.bannedUntil !== null && key.bannedUntil > now)
-    return `banned until ${new Date(key.bannedUntil).toISOString()}`;
-  return 'active';
+interface NewKeyChoice {
+  /** `--plan` for a standalone key; a project key takes its project's. */
+  limits: PlanChoice | undefined;
+  project: string | undefined;
+  label: string | null;
+  expiresInDays: number | undefined;
 }
 
-/** The project named by --project; --plan and custom limits belong to the project then, not the key. */
-async function projectOf(storage: Storage, values: Values): Promise<Project> {
-  if (values.plan !== undefined || values['per-minute'] !== undefined || values['per-day'] !== undefined) {
+/** Everything `keys create` was asked for, checked before the database is opened. */
+function readNewKey(parsed: ParsedCommand): NewKeyChoice {
+  const project = stringOption(parsed, 'project');
+  const planned = ['plan', 'per-minute', 'per-day'].some((name) => parsed.values[name] !== undefined);
+  if (project !== undefined && planned) {
     throw new UsageError('a project key follows its project plan: give --project or --plan, not both');
   }
-  const project = await storage.projects.bySlug(values.project as string);
-  if (!project)
-    throw new UsageError(`no project with slug ${String(values.project)}; see petstore projects list`);
+  return {
+    limits: project === undefined ? readPlan(parsed) : undefined,
+    project,
+    label: stringOption(parsed, 'label') ?? null,
+    expiresInDays: positiveInteger('expires-in-days', stringOption(parsed, 'expires-in-days'), 36_500),
+  };
+}
+
+async function projectOf(storage: Storage, slug: string): Promise<Project> {
+  const project = await storage.projects.bySlug(slug);
+  if (!project) throw new UsageError(`no project with slug ${slug}; "petstore projects list" shows them`);
   return project;
 }
 
 async function create(
   storage: Storage,
-  values: Values,
-  environment: ReturnType<typeof keyEnvironmentOf>,
+  choice: NewKeyChoice,
+  environment: 'live' | 'test',
+  json: boolean,
 ): Promise<void> {
-  const project = typeof values.project === 'string' ? await projectOf(storage, values) : undefined;
+  const { expiresInDays, label } = choice;
+  const project = choice.project === undefined ? undefined : await projectOf(storage, choice.project);
   const limits = project
     ? { plan: project.plan, perMinute: project.perMinute, perDay: project.perDay }
-    : readPlan(values);
-  const days = positiveInteger('expires-in-days', values['expires-in-days']);
+    : choice.limits!;
   const now = Date.now();
   const { secret, id, digest, prefix } = generateKey(environment);
-  const label = typeof values.label === 'string' ? values.label : null;
+  const expiresAt = expiresInDays ? now + expiresInDays * 86_400_000 : null;
   await storage.createKey({
     id,
     digest,
@@ -109,93 +126,102 @@ async function create(
     label,
     environment,
     createdAt: now,
-    expiresAt: days ? now + days * 86_400_000 : null,
+    expiresAt,
   });
-  if (values.json) {
+  if (json) {
     console.log(
       JSON.stringify({
         id,
         project: project?.slug ?? null,
-        plan: limits.plan,
-        perMinute: limits.perMinute,
-        perDay: limits.perDay,
+        environment,
+        ...limits,
         label,
+        expiresAt,
         key: secret,
       }),
     );
     return;
   }
-  console.log(
-    `created ${id} (${project ? `project ${project.slug}, ` : ''}plan ${limits.plan}${label ? `, label "${label}"` : ''}); the key is shown once:`,
-  );
+  const details = [
+    ...(project ? [`project ${project.slug}`] : []),
+    `plan ${limits.plan}`,
+    `environment ${environment}`,
+  ];
+  if (label) details.push(`label ${JSON.stringify(label)}`);
+  if (expiresAt) details.push(`expires ${formatInstant(expiresAt, '')}`);
+  console.log(`created ${id} (${details.join(', ')}); the key is shown once:`);
   console.log(secret);
 }
 
-async function list(storage: Storage, values: Values): Promise<void> {
-  const keys = await storage.listKeys();
-  const now = Date.now();
-  if (values.json) {
-    console.log(
-      JSON.stringify(
-        keys.map(({ digest: _digest, ...key }) => ({ ...key, state: state({ ...key, digest: '' }, now) })),
-      ),
-    );
-    return;
-  }
-  if (keys.length === 0) {
-    console.log('no keys; create one with: petstore keys create --plan free');
-    return;
-  }
-  for (const key of keys) {
-    const limits = key.plan === 'enterprise' ? ` ${key.perMinute}/min ${key.perDay}/day` : '';
-    console.log(
-      `${key.id}  ${key.plan}${limits}  ${state(key, now)}  ${new Date(key.createdAt).toISOString()}  ${key.label ?? ''}`.trimEnd(),
+/** The key an action names, refused when it is unknown (usage) or revoked (failure). */
+async function existingKey(storage: Storage, positionals: string[]): Promise<ApiKeyRecord> {
+  const id = positionals[0]!;
+  const key = await storage.getKey(id);
+  if (!key) throw new UsageError(`no key with id ${id}; "petstore keys list" shows them`);
+  if (key.revokedAt !== null) {
+    throw new CliError(
+      `${id} was revoked on ${formatInstant(key.revokedAt, '')}: a revoked key cannot be changed`,
     );
   }
+  return key;
 }
 
 async function change(
   storage: Storage,
   action: string,
   positionals: string[],
-  values: Values,
+  limits: PlanChoice | undefined,
 ): Promise<void> {
-  const id = positionals[0];
-  if (id === undefined || positionals.length !== 1) throw new UsageError(`keys ${action} takes one key id`);
-  let found: boolean;
-  if (action === 'revoke') found = await storage.revokeKey(id, Date.now());
-  else if (action === 'unban') {
-    found = await storage.unbanKey(id, Date.now());
-    if (found) await liftStoreBan(id);
-  } else {
-    const limits = readPlan(values);
-    const key = await storage.getKey(id);
-    if (key?.projectId) {
+  const key = await existingKey(storage, positionals);
+  const now = Date.now();
+  if (action === 'revoke') {
+    await storage.revokeKey(key.id, now);
+    console.log(`revoked ${key.id}`);
+  } else if (action === 'unban') {
+    const banned = keyState(key, now).startsWith('banned');
+    await storage.unbanKey(key.id, now);
+    await liftStoreBan(key.id);
+    console.log(
+      banned ? `unbanned ${key.id}` : `${key.id} was not banned; any ban held by a server is lifted`,
+    );
+  } else if (limits) {
+    if (key.projectId !== null) {
       throw new UsageError(
-        `key ${id} follows its project's plan: change it with petstore projects set-plan <slug>`,
+        `key ${key.id} follows its project's plan: change it with "petstore projects set-plan <slug>"`,
       );
     }
-    found = await storage.updateKeyPlan(id, limits.plan, limits.perMinute, limits.perDay);
+    await storage.updateKeyPlan(key.id, limits.plan, limits.perMinute, limits.perDay);
+    console.log(`${key.id} is now on plan ${limits.plan} (was ${key.plan})`);
   }
-  if (!found) throw new UsageError(`no key with id ${id}`);
-  console.log(`${DONE[action]} ${id}`);
 }
 
 export async function runKeys(args: string[]): Promise<number> {
-  const parsed = parseCommand(args, OPTIONS, HELP);
-  if (!parsed) return 0;
-  const [action, ...positionals] = parsed.positionals;
-  if (!['create', 'list', 'revoke', 'unban', 'set-plan'].includes(action ?? '')) {
-    throw new UsageError(action ? `unknown keys command "${action}"; run "petstore keys --help"` : HELP);
+  const parsed = parseCommand('keys', args, OPTIONS, HELP);
+  if (!parsed) return EXIT.ok;
+  const [action] = parsed.positionals;
+  if (action === undefined || !ACTIONS.includes(action)) {
+    throw new UsageError(
+      action
+        ? `unknown keys command "${action}"; run "petstore keys --help"`
+        : `keys needs one of ${ACTIONS.join(', ')}; run "petstore keys --help"`,
+    );
   }
-  const config = loadConfig(process.env, { database: parsed.values.database as string | undefined });
-  const storage = await openStorage(config.databaseUrl);
+  const json = parsed.values.json === true;
+  // The words are checked before the database is opened: a usage error changes nothing.
+  const newKey = action === 'create' ? readNewKey(parsed) : undefined;
+  const limits = action === 'set-plan' ? readPlan(parsed) : undefined;
+  const positionals = parsed.positionals.slice(1);
+  if (['revoke', 'unban', 'set-plan'].includes(action) && positionals.length !== 1) {
+    throw new UsageError(`keys ${action} takes one key id`);
+  }
+  const flag = stringOption(parsed, 'database');
+  const config = loadConfig(process.env, { database: flag });
+  const storage = await openExistingDatabase(config.databaseUrl, databaseSource(flag, process.env));
   try {
-    await storage.migrate();
-    if (action === 'create') await create(storage, parsed.values, keyEnvironmentOf(config.environment));
-    else if (action === 'list') await list(storage, parsed.values);
-    else await change(storage, action!, positionals, parsed.values);
-    return 0;
+    if (newKey) await create(storage, newKey, keyEnvironmentOf(config.environment), json);
+    else if (action === 'list') await listKeys(storage, json);
+    else await change(storage, action, positionals, limits);
+    return EXIT.ok;
   } finally {
     await storage.close();
   }

@@ -1,20 +1,23 @@
-import { describeDatabase, loadConfig, openStorage } from '@petstore/server';
-import { parseCommand } from './usage.ts';
+import { loadConfig } from '@petstore/server';
+import { openOrCreateDatabase } from './database.ts';
+import { parseCommand, stringOption } from './usage.ts';
 
 const HELP = `petstore migrate [--database URL]
 
-Applies pending database migrations (the server also applies them at start-up).
+Applies pending database migrations (the server also applies them at start-up). Creates the database
+when it does not exist yet: this and "petstore serve" are the commands that may create one.
 --database URL   postgres://… or a SQLite file path (default: DATABASE_URL, else ./data/petstore.db)`;
 
 export async function runMigrate(args: string[]): Promise<number> {
-  const parsed = parseCommand(args, { database: { type: 'string' } }, HELP);
+  const parsed = parseCommand('migrate', args, { database: { type: 'string' } }, HELP);
   if (!parsed) return 0;
-  const config = loadConfig(process.env, { database: parsed.values.database as string | undefined });
-  const storage = await openStorage(config.databaseUrl);
+  const flag = stringOption(parsed, 'database');
+  const config = loadConfig(process.env, { database: flag });
+  const { storage, created } = await openOrCreateDatabase(config.databaseUrl);
   try {
     const applied = await storage.migrate();
-    const where = describeDatabase(config.databaseUrl);
-    console.log(applied.length ? `applied ${applied.join(', ')} to ${where}` : `${where} is up to date`);
+    if (created) console.log(`created a new database and applied ${applied.join(', ')}`);
+    else console.log(applied.length ? `applied ${applied.join(', ')}` : 'the database is up to date');
     return 0;
   } finally {
     await storage.close();

@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import {
-  describeDatabase,
   loadConfig,
   nameProblem,
-  openStorage,
   planProblem,
   type Plan,
   type Project,
   slugProblem,
   type Storage,
 } from '@petstore/server';
-import { parseCommand, UsageError } from './usage.ts';
+import { databaseSource, openExistingDatabase } from './database.ts';
+import { EXIT } from './exit.ts';
+import { formatInstant, formatTable } from './table.ts';
+import { parseCommand, stringOption, UsageError } from './usage.ts';
 
 const HELP = `petstore projects <create|list|set-plan> [options]
 
@@ -22,7 +23,8 @@ const HELP = `petstore projects <create|list|set-plan> [options]
   projects set-plan <slug> --plan P [--per-minute N --per-day N]
                                Changes the plan; every key of the project follows on its next request.
 
-  --database URL   postgres://… or a SQLite file path (DATABASE_URL, default ./data/petstore.db)`;
+  --database URL   the server's database: postgres://… or a SQLite file path (DATABASE_URL, default
+                   ./data/petstore.db). These commands never create a database: "petstore migrate" does.`;
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -67,22 +69,26 @@ const required = (values: Values, name: string): string => {
   return value;
 };
 
-async function create(storage: Storage, values: Values): Promise<void> {
+/** Everything `projects create` was asked for, checked before the database is opened. */
+function readNewProject(values: Values): Project {
   const name = required(values, 'name').trim();
   const slug = required(values, 'slug');
   const problem = slugProblem(slug) ?? nameProblem(name);
   if (problem) throw new UsageError(problem.replace(/^the (slug|name)/, '--$1'));
-  const project: Project = {
+  return {
     id: `prj_${randomBytes(8).toString('hex')}`,
     slug,
     name,
     ...readPlanChoice(values),
     createdAt: Date.now(),
   };
+}
+
+async function create(storage: Storage, project: Project, json: boolean): Promise<void> {
   if (!(await storage.projects.create(project)))
-    throw new UsageError(`a project with slug ${slug} already exists`);
-  if (values.json) console.log(JSON.stringify(project));
-  else console.log(`created project ${slug} ("${name}", plan ${project.plan})`);
+    throw new UsageError(`a project with slug ${project.slug} already exists`);
+  if (json) console.log(JSON.stringify(project));
+  else console.log(`created project ${project.slug} ("${project.name}", plan ${project.plan})`);
 }
 
 function limitsText(project: Project): string {
@@ -101,31 +107,19 @@ async function list(storage: Storage, values: Values): Promise<void> {
     );
     return;
   }
-  const rows = [
-    ['SLUG', 'PLAN', 'LIMITS', 'CREATED', 'NAME'],
-    ...projects.map((p) => [
-      p.slug,
-      p.plan,
-      limitsText(p),
-      new Date(p.createdAt).toISOString().slice(0, 10),
-      p.name,
-    ]),
-  ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  for (const row of rows)
-    console.log(
-      row
-        .map((cell, i) => cell.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    );
+  console.log(
+    formatTable(
+      [{ title: 'SLUG' }, { title: 'PLAN' }, { title: 'LIMITS' }, { title: 'CREATED' }, { title: 'NAME' }],
+      projects.map((p) => [p.slug, p.plan, limitsText(p), formatInstant(p.createdAt, ''), p.name]),
+    ),
+  );
 }
 
-async function setPlan(storage: Storage, positionals: string[], values: Values): Promise<void> {
-  const [slug, ...extra] = positionals;
-  if (slug === undefined || extra.length > 0)
-    throw new UsageError('projects set-plan takes one project slug');
-  const choice = readPlanChoice(values);
+async function setPlan(
+  storage: Storage,
+  slug: string,
+  choice: ReturnType<typeof readPlanChoice>,
+): Promise<void> {
   if (!(await storage.projects.setPlan(slug, choice.plan, choice.perMinute, choice.perDay))) {
     throw new UsageError(`no project with slug ${slug}`);
   }
@@ -133,23 +127,27 @@ async function setPlan(storage: Storage, positionals: string[], values: Values):
 }
 
 export async function runProjects(args: string[]): Promise<number> {
-  const parsed = parseCommand(args, OPTIONS, HELP);
-  if (!parsed) return 0;
+  const parsed = parseCommand('projects', args, OPTIONS, HELP);
+  if (!parsed) return EXIT.ok;
   const [action, ...positionals] = parsed.positionals;
   if (!['create', 'list', 'set-plan'].includes(action ?? '')) {
     throw new UsageError(
       action ? `unknown projects command "${action}"; run "petstore projects --help"` : HELP,
     );
   }
-  const config = loadConfig(process.env, { database: parsed.values.database as string | undefined });
-  const storage = await openStorage(config.databaseUrl);
+  // The words are checked before the database is opened: a usage error changes nothing.
+  const newProject = action === 'create' ? readNewProject(parsed.values) : undefined;
+  const choice = action === 'set-plan' ? readPlanChoice(parsed.values) : undefined;
+  if (action === 'set-plan' && positionals.length !== 1)
+    throw new UsageError('projects set-plan takes one project slug');
+  const flag = stringOption(parsed, 'database');
+  const config = loadConfig(process.env, { database: flag });
+  const storage = await openExistingDatabase(config.databaseUrl, databaseSource(flag, process.env));
   try {
-    await storage.migrate();
-    if (action === 'create') await create(storage, parsed.values);
+    if (newProject) await create(storage, newProject, parsed.values.json === true);
     else if (action === 'list') await list(storage, parsed.values);
-    else await setPlan(storage, positionals, parsed.values);
-    if (!parsed.values.json) console.error(`(database: ${describeDatabase(config.databaseUrl)})`);
-    return 0;
+    else await setPlan(storage, positionals[0]!, choice!);
+    return EXIT.ok;
   } finally {
     await storage.close();
   }

@@ -14,6 +14,7 @@ Serves the Pet Store API. Flags win over the environment.
 
 export async function runServe(args: string[]): Promise<number> {
   const parsed = parseCommand(
+    'serve',
     args,
     {
       port: { type: 'string' },

@@ -13,14 +13,18 @@ function flagsOf(command: string[]): string[] {
   return command.slice(1, script);
 }
 
-const startScript = (JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start;
-const startFlags = flagsOf(startScript.trim().split(/\s+/));
+const { scripts } = JSON.parse(read('package.json')) as { scripts: { start: string; petstore: string } };
+const startFlags = flagsOf(scripts.start.trim().split(/\s+/));
 
 test('npm start runs the CLI with the memory flag', () => {
   assert.deepEqual(startFlags, ['--max-semi-space-size=16']);
 });
 
-test('the CLI run as a program (npx petstore) gets the same Node flags as npm start', () => {
+test('npm run petstore -- … gets the same Node flags as npm start', () => {
+  assert.deepEqual(flagsOf(scripts.petstore.trim().split(/\s+/)), startFlags);
+});
+
+test('the CLI run as a program (bin/petstore.js) gets the same Node flags as npm start', () => {
   const shebang = read('packages/cli/bin/petstore.js').split('\n')[0]!;
   const words = shebang.replace(/^#!\/usr\/bin\/env -S /, '').split(/\s+/);
   assert.deepEqual(flagsOf([...words, 'petstore.js']), startFlags);

@@ -2,6 +2,7 @@ import { PetstoreError } from './errors.ts';
 import { readNextLink } from './headers.ts';
 import { stringifyJson } from './json.ts';
 import { resolveRetryPolicy } from './retry.ts';
+import { runtimeProblem } from './runtime.ts';
 import { type ApiResponse, send, type Transport } from './transport.ts';
 import type {
   CreatePetOptions,
@@ -61,6 +62,8 @@ function readPet(response: ApiResponse): Pet {
 }
 
 function checkOptions(options: PetstoreClientOptions): URL {
+  const problem = runtimeProblem();
+  if (problem !== undefined) throw new Error(problem);
   if (typeof options.apiKey !== 'string' || options.apiKey === '') {
     throw new TypeError('apiKey must be a non-empty string');
   }

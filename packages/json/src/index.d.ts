@@ -1,4 +1,7 @@
-/** Whether this runtime hands the reviver the source text of each value (V8 11.4+, Node 21+). */
+/**
+ * Whether this runtime hands the reviver the source text of each value (V8 11.4+: Node.js 21+, Chrome
+ * 114+). Where it does not, `jsonParser` reads the text itself: parsing is lossless either way.
+ */
 export declare const losslessParsingSupported: boolean;
 
 export interface JsonParserOptions {
@@ -10,6 +13,9 @@ export interface JsonParserOptions {
 
 /** A JSON parser that keeps integer literals exact as bigint (see JsonParserOptions). */
 export declare function jsonParser(options?: JsonParserOptions): (text: string) => unknown;
+
+/** The parser `jsonParser` uses where the runtime lacks `context.source`; exported to be tested everywhere. */
+export declare function jsonParserWithoutSource(options?: JsonParserOptions): (text: string) => unknown;
 
 /** JSON.parse with every integer literal as bigint. */
 export declare const parseJson: (text: string) => unknown;

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import type { ScryptParams } from './accounts/passwords.ts';
 import { createSessions } from './accounts/sessions.ts';
 import { createAuthenticator } from './auth/authenticator.ts';
+import { createKeyUsage } from './auth/key-usage.ts';
 import type { KeyEnvironment } from './auth/keys.ts';
 import { sendErrorPage } from './dashboard/error-page.ts';
 import { installFormBody } from './dashboard/form-body.ts';
@@ -21,7 +22,7 @@ import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { contract } from './openapi/contract.ts';
 import { createPetService, type PetService } from './pets/pet-service.ts';
 import type { RateLimiter } from './ratelimit/limiter.ts';
-import { getDocs, getDocsAsset } from './routes/docs.ts';
+import { getDocs, getDocsAsset, redirectToDocs } from './routes/docs.ts';
 import { healthOperations } from './routes/health.ts';
 import { getMetrics } from './routes/metrics.ts';
 import { getOpenApiDocument } from './routes/openapi.ts';
@@ -172,6 +173,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     environment: deps.keyEnvironment,
     changeToken: () => deps.storage.changeToken(),
   });
+  const usage = createKeyUsage({
+    keys: deps.storage,
+    onError: (error) => app.log.warn({ err: error }, 'the last use of a key could not be recorded'),
+  });
+  app.addHook('onClose', async () => usage.flush());
   const metrics = deps.metrics ?? createMetrics({ storage: deps.storage, limiter: deps.limiter });
   app.addHook('onClose', async () => metrics.close());
   const petService = createPetService({
@@ -194,6 +200,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     authenticator,
     limiter: metrics.instrumentLimiter(deps.limiter),
     keys: deps.storage,
+    usage,
     clock: deps.clock,
     sessions,
     sites: createSiteDirectory({
@@ -262,6 +269,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       domains,
       certificate,
     }),
+    redirectToDocs,
     ...siteHandlers({ publicBaseUrl: deps.publicBaseUrl, apiHost: hosts.apiHost }),
     tlsAsk: tlsAsk({
       projects: deps.storage.projects,

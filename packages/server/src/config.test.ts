@@ -47,3 +47,56 @@ describe('PETSTORE_CORS_ORIGINS', () => {
     });
   }
 });
+
+const refused = (env: NodeJS.ProcessEnv, flags = {}) => {
+  try {
+    loadConfig(env, flags);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, String(error));
+    return error.message;
+  }
+  assert.fail(`accepted ${JSON.stringify({ env, flags })}`);
+};
+
+describe('loadConfig', () => {
+  it('HOST accepts IP addresses and host names', () => {
+    for (const host of ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost', 'api.internal', 'petstore-1']) {
+      assert.equal(loadConfig({ HOST: host }).host, host);
+    }
+    assert.equal(loadConfig({}).host, '127.0.0.1');
+  });
+
+  it('HOST → a ConfigError naming it for an impossible address or a malformed name', () => {
+    assert.equal(
+      refused({ HOST: '999.1.1.1' }),
+      'HOST must be an IP address or a host name, got "999.1.1.1"',
+    );
+    for (const host of ['1.2.3', 'a b', '-x', 'x_y', 'http://x'])
+      assert.match(refused({ HOST: host }), /^HOST /);
+    assert.match(refused({}, { host: '256.0.0.1' }), /^--host must be/);
+  });
+
+  it('TRUST_PROXY accepts true, false, addresses, CIDR ranges, netmasks and the proxy-addr names', () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
+    assert.equal(
+      loadConfig({ TRUST_PROXY: '10.0.0.1, 10.0.0.0/8,fd00::/8,loopback,192.168.0.0/255.255.0.0' })
+        .trustProxy,
+      '10.0.0.1,10.0.0.0/8,fd00::/8,loopback,192.168.0.0/255.255.0.0',
+    );
+  });
+
+  it('TRUST_PROXY → a ConfigError naming it for anything else', () => {
+    assert.match(refused({ TRUST_PROXY: 'maybe' }), /^TRUST_PROXY must be true, false, or .*got "maybe"$/);
+    for (const value of ['yes', '10.0.0.0/33', '999.0.0.1', '10.0.0.0/8/1', '::1/129', '1']) {
+      assert.match(refused({ TRUST_PROXY: value }), /^TRUST_PROXY /, value);
+    }
+  });
+
+  it('every message is one line', () => {
+    for (const env of [{ PORT: 'x' }, { TRUST_PROXY: 'x\ny' }, { HOST: 'a\nb' }, { LOG_LEVEL: 'loud' }]) {
+      assert.doesNotMatch(refused(env), /\n/);
+    }
+  });
+});

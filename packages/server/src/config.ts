@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { KeyEnvironment } from './auth/keys.ts';
 import { isSerializedOrigin } from './http/cors.ts';
 
@@ -23,6 +24,12 @@ export interface Config {
   siteDomain: string;
   /** The host that serves /v1 and /dashboard; undefined means any host that is not a site. */
   apiHost: string | undefined;
+  /** DNS servers (`ip` or `ip:port`) custom domains are checked with; undefined: the system's resolvers. */
+  dnsServers: string[] | undefined;
+  /** The CAA identity of the CA issuing the custom domains' certificates. */
+  caIdentity: string;
+  /** The TLS proxy (`host:port`), asked for each verified domain's certificate; undefined: not shown. */
+  tlsProbe: { host: string; port: number } | undefined;
   /** Origins whose browser pages may read responses: `*` for any, else exact origins (empty: none). */
   corsOrigins: '*' | string[];
 }
@@ -44,7 +51,7 @@ export class ConfigError extends Error {
 function integer(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
   if (text === undefined || text === '') return fallback;
   if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${text}"`);
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
   }
   return Number(text);
 }
@@ -57,7 +64,7 @@ function oneOf<T extends string>(
 ): T {
   if (text === undefined || text === '') return fallback;
   if (!allowed.includes(text as T))
-    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${text}"`);
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(text)}`);
   return text as T;
 }
 
@@ -67,19 +74,21 @@ function url(name: string, text: string | undefined, protocols: string[]): strin
   try {
     parsed = new URL(text);
   } catch {
-    throw new ConfigError(`${name} must be a URL (${protocols.join(' or ')}), got "${text}"`);
+    throw new ConfigError(`${name} must be a URL (${protocols.join(' or ')}), got ${JSON.stringify(text)}`);
   }
   if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+    throw new ConfigError(
+      `${name} must use ${protocols.join(' or ')}, got ${JSON.stringify(parsed.protocol)}`,
+    );
   }
   return text;
 }
 
-function database(text: string | undefined): string | undefined {
+function database(name: string, text: string | undefined): string | undefined {
   if (text === undefined || text === '') return undefined;
-  if (/^postgres(ql)?:/.test(text)) return url('DATABASE_URL', text, ['postgres:', 'postgresql:']);
+  if (/^postgres(ql)?:/.test(text)) return url(name, text, ['postgres:', 'postgresql:']);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) && !/^(sqlite|file):/i.test(text)) {
-    throw new ConfigError(`DATABASE_URL must be postgres://… or a SQLite file path, got "${text}"`);
+    throw new ConfigError(`${name} must be postgres://… or a SQLite file path, got ${JSON.stringify(text)}`);
   }
   return text;
 }
@@ -96,10 +105,75 @@ function hostname(name: string, text: string | undefined, fallback: string | und
   return text;
 }
 
+/** A hostname (RFC 1123 labels) or an IP address; a dotted quad must be a real IPv4 address. */
+function host(name: string, text: string | undefined): string {
+  if (text === undefined || text === '') return '127.0.0.1';
+  const hostname =
+    /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+  const dotted = /^[\d.]+$/.test(text);
+  if (isIP(text) === 0 && (dotted || !hostname.test(text))) {
+    throw new ConfigError(`${name} must be an IP address or a host name, got ${JSON.stringify(text)}`);
+  }
+  return text;
+}
+
+/** The names proxy-addr (behind Fastify's trustProxy) accepts beside addresses and ranges. */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function proxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', range, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  const bits = family === 4 ? 32 : 128;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= bits;
+  return family === 4 && isIP(range) === 4;
+}
+
+/** `ip` or `ip:port` (`[v6]:port`), as node:dns takes them. */
+function dnsServers(text: string | undefined): string[] | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  return text.split(',').map((entry) => {
+    const server = entry.trim();
+    const match = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d{1,5}))?$/.exec(server);
+    const address = match?.[1] ?? match?.[2] ?? '';
+    const port = match?.[3] === undefined ? 53 : Number(match[3]);
+    if (
+      isIP(address) === 0 ||
+      port < 1 ||
+      port > 65_535 ||
+      (match?.[2] !== undefined && isIP(address) === 6)
+    ) {
+      throw new ConfigError(
+        `PETSTORE_DNS_SERVERS must list DNS servers as ip or ip:port ([v6]:port), comma-separated, got ${JSON.stringify(text)}`,
+      );
+    }
+    return server;
+  });
+}
+
+/** `host:port`, e.g. `127.0.0.1:443`. */
+function hostPort(name: string, text: string | undefined): { host: string; port: number } | undefined {
+  if (text === undefined || text === '') return undefined;
+  const match = /^(.+):(\d{1,5})$/.exec(text);
+  const port = Number(match?.[2]);
+  if (!match || port < 1 || port > 65_535) {
+    throw new ConfigError(`${name} must be host:port, such as 127.0.0.1:443, got ${JSON.stringify(text)}`);
+  }
+  return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+}
+
 function trustProxy(text: string | undefined): boolean | string {
   if (text === undefined || text === '' || text === 'false') return false;
   if (text === 'true') return true;
-  return text;
+  const entries = text.split(',').map((entry) => entry.trim());
+  if (!entries.every(proxyEntry)) {
+    throw new ConfigError(
+      `TRUST_PROXY must be true, false, or a comma list of proxy addresses, CIDR ranges or loopback, linklocal, uniquelocal, got ${JSON.stringify(text)}`,
+    );
+  }
+  return entries.join(',');
 }
 
 /** PETSTORE_CORS_ORIGINS: comma-separated origins exactly as browsers send them, or `*` alone. */
@@ -120,8 +194,11 @@ function corsOrigins(text: string | undefined): '*' | string[] {
 export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Config {
   return {
     port: integer(flags.port !== undefined ? '--port' : 'PORT', flags.port ?? env.PORT, 8080, 0, 65_535),
-    host: flags.host ?? env.HOST ?? '127.0.0.1',
-    databaseUrl: database(flags.database ?? env.DATABASE_URL),
+    host: host(flags.host !== undefined ? '--host' : 'HOST', flags.host ?? env.HOST),
+    databaseUrl: database(
+      flags.database !== undefined ? '--database' : 'DATABASE_URL',
+      flags.database ?? env.DATABASE_URL,
+    ),
     redisUrl: url(flags.redis !== undefined ? '--redis' : 'REDIS_URL', flags.redis ?? env.REDIS_URL, [
       'redis:',
       'rediss:',
@@ -141,6 +218,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     ),
     siteDomain: hostname('PETSTORE_SITE_DOMAIN', env.PETSTORE_SITE_DOMAIN, 'sites.localhost')!,
     apiHost: hostname('PETSTORE_API_HOST', env.PETSTORE_API_HOST, undefined),
+    dnsServers: dnsServers(env.PETSTORE_DNS_SERVERS),
+    caIdentity: hostname('PETSTORE_CA_IDENTITY', env.PETSTORE_CA_IDENTITY, 'letsencrypt.org')!,
+    tlsProbe: hostPort('PETSTORE_TLS_PROBE', env.PETSTORE_TLS_PROBE),
     corsOrigins: corsOrigins(env.PETSTORE_CORS_ORIGINS),
   };
 }

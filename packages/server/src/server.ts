@@ -10,6 +10,8 @@ import { createMetrics } from './metrics/metrics.ts';
 import { createLimiterFromConfig } from './ratelimit/from-config.ts';
 import { describeDatabase, openStorage } from './storage/open-storage.ts';
 import { startPurges } from './storage/purge.ts';
+import { startDomainChecks } from './domains/background-checks.ts';
+import { createDnsResolver } from './domains/dns.ts';
 import { systemClock } from './time/clock.ts';
 
 /** A graceful shutdown taking longer than this is abandoned and the process exits with status 1. */
@@ -96,6 +98,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     warmPetCache: true,
     hosts: { siteDomain: config.siteDomain, apiHost: config.apiHost },
     publicBaseUrl: config.publicBaseUrl,
+    dns: createDnsResolver(config.dnsServers),
+    caIdentity: config.caIdentity,
+    tlsProbe: config.tlsProbe,
     cors: corsPolicy(config.corsOrigins),
   });
   limiter.attachLogger(app.log);
@@ -115,6 +120,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     ],
     { clock, log: app.log },
   );
+  const domainChecks = startDomainChecks(app.domains, app.log);
 
   const url = await app.listen({ port: config.port, host: config.host });
   app.log.info(
@@ -132,6 +138,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const close = () => {
     closing ??= (async () => {
       purge.stop();
+      domainChecks.stop();
       // Keep-alive connections would hold the close open until they time out: close each one as
       // soon as its in-flight request has been answered.
       const reaper = setInterval(() => app.server.closeIdleConnections(), IDLE_REAP_INTERVAL_MS);

@@ -169,4 +169,20 @@ describe('authentication', () => {
     const response = await app.request({ url: '/healthz', key: null });
     assert.equal(response.status, 200);
   });
+
+  it("GET /v1/pets → the key's last use is recorded when the app flushes; a refused key records none", async () => {
+    const served = await makeTestApp();
+    try {
+      const used = await served.createKey('pro');
+      const unused = await served.createKey('pro');
+      assert.equal((await served.request({ url: '/v1/pets', key: used.secret })).status, 200);
+      await served.storage.revokeKey(unused.id, served.clock.now());
+      assert.equal((await served.request({ url: '/v1/pets', key: unused.secret })).status, 401);
+      await served.app.close();
+      assert.equal((await served.storage.getKey(used.id))?.lastUsedAt, served.clock.now());
+      assert.equal((await served.storage.getKey(unused.id))?.lastUsedAt, null);
+    } finally {
+      await served.close();
+    }
+  });
 });

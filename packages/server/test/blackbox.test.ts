@@ -32,6 +32,8 @@ describe('petstore as a user runs it', () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'petstore-blackbox-'));
     env = cleanEnv({ DATABASE_URL: join(dir, 'petstore.db'), LOG_LEVEL: 'info' });
+    const migrated = await runCli(['migrate'], env);
+    assert.equal(migrated.code, 0, migrated.stderr);
     const created = await runCli(['keys', 'create', '--plan', 'free', '--label', 'blackbox'], env);
     assert.equal(created.code, 0, created.stderr);
     key = created.stdout.trimEnd().split('\n').at(-1)!;

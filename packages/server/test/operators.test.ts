@@ -17,6 +17,8 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'petstore-operators-'));
     env = cleanEnv({ DATABASE_URL: join(dir, 'petstore.db') });
+    // These commands change a server's database; they never create one.
+    assert.equal((await runCli(['migrate'], env)).code, 0);
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
@@ -55,11 +57,11 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
     );
     const list = await cli('projects', 'list');
     assert.match(list.stdout, /^SLUG\s+PLAN\s+LIMITS\s+CREATED\s+NAME$/m);
-    assert.match(list.stdout, /^acme\s+free\s+\d{4}-\d\d-\d\d\s+Acme Docs$/m);
+    assert.match(list.stdout, /^acme\s+free\s+\d{4}-\d\d-\d\d \d\d:\d\dZ\s+Acme Docs$/m);
     assert.match(list.stdout, /^big\s+enterprise\s+5000\/min 900000\/day/m);
     const taken = await cli('projects', 'create', '--name', 'Again', '--slug', 'acme', '--plan', 'pro');
     assert.equal(taken.code, 2);
-    assert.match(taken.stderr, /^petstore: a project with slug acme already exists\n$/);
+    assert.match(taken.stderr, /^petstore: a project with slug acme already exists$/m);
   });
 
   it('projects create with a bad slug, name or plan → exit 2, one line naming the flag, nothing created', async () => {

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   call,
   createKey,
+  petstore,
   eventually,
   type Instance,
   nextLink,
@@ -34,7 +35,8 @@ describe('PostgreSQL outage: one instance whose database goes away and comes bac
     const start = async () => {
       instance = await startInstance(env);
     };
-    const created = createKey(env, plan);
+    // keys create refuses a database without tables: `migrate` makes it, racing the server's own start.
+    const created = petstore(['migrate'], env).then(() => createKey(env, plan));
     await settleAll([created, start()]);
     ({ key } = await created);
   });

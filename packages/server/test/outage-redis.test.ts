@@ -9,6 +9,7 @@ import { systemClock } from '../src/time/clock.ts';
 import {
   call,
   createKey,
+  petstore,
   eventually,
   type Instance,
   logEntries,
@@ -41,7 +42,10 @@ describe('Redis outage: one instance whose rate-limit store goes away and comes 
     const start = async () => {
       instance = await startInstance(env);
     };
-    const keys = Promise.all([createKey(env, plan), createKey(env, plan)]);
+    // keys create refuses a database without tables: `migrate` makes it, racing the server's own start.
+    const keys = petstore(['migrate'], env).then(() =>
+      Promise.all([createKey(env, plan), createKey(env, plan)]),
+    );
     await settleAll([keys, start()]);
     [duringOutage, afterOutage] = await keys;
   });

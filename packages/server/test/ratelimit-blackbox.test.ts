@@ -52,7 +52,7 @@ test(
     const listed = (await server.cli('keys', 'list')).split('\n').find((line) => line.startsWith(id));
     assert.match(
       listed ?? '',
-      /^key_[0-9a-f]+ {2}free {2}banned until \d{4}-\d\d-\d\dT[\d:.]+Z {2}.* {2}burst$/,
+      /^key_[0-9a-f]+ {2}test {2}free {2}burst {2}.* {2}banned until \d{4}-\d\d-\d\d \d\d:\d\dZ$/,
     );
     const listedJson = JSON.parse(await server.cli('keys', 'list', '--json')) as ListedKey[];
     const entry = listedJson.find((candidate) => candidate.id === id);
@@ -64,7 +64,7 @@ test(
     if (after.status !== 200) assertRefused(after, 'rate_limited');
     assert.match(
       (await server.cli('keys', 'list')).split('\n').find((line) => line.startsWith(id)) ?? '',
-      / active /,
+      / active$/,
     );
   },
 );

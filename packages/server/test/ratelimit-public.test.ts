@@ -41,6 +41,7 @@ test('every public route → limited per client address in the budget the route 
     'getMetrics',
     'getOpenApiDocument',
     'getReadiness',
+    'redirectToDocs',
     'tlsAsk',
   ]);
   for (const route of publicRoutes) {
@@ -48,10 +49,11 @@ test('every public route → limited per client address in the budget the route 
     assert.equal(rateLimited, true, route.url);
     const budget = ADDRESS_BUDGETS[addressBudget!];
     const ask = route.config.operationId === 'tlsAsk'; // the TLS proxy's question: no such site here
-    const unchecked = ['getDocsAsset', 'tlsAsk'].includes(route.config.operationId); // outside the contract
+    const unchecked = ['getDocsAsset', 'tlsAsk', 'redirectToDocs'].includes(route.config.operationId); // outside the contract
     const url = concretePath(route.url) + (ask ? '?domain=nothing.example' : '');
     const response = await app.request({ url, key: null, unchecked });
-    assert.equal(response.status, ask ? 404 : 200, route.url);
+    const expected = ask ? 404 : route.config.operationId === 'redirectToDocs' ? 302 : 200;
+    assert.equal(response.status, expected, route.url);
     assertLimitHeaders(response, { limit: budget.perMinute });
   }
 });

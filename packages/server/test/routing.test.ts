@@ -27,13 +27,24 @@ describe('routing', () => {
     '/v1/pets/1/tags',
     '/V1/pets',
     '/v1',
-    '/',
   ]) {
     it(`GET ${url} → 404 not_found Error body when no route has this path`, async () => {
       const response = await unknownRoute('GET', url);
       assert.match(response.headers['content-type']!, /^application\/json/);
     });
   }
+
+  it('GET / → 302 to /docs, without a key, counted in the public budget of the address', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const response = await app.request({ method, url: '/', key: null, unchecked: true });
+      assert.equal(response.status, 302, method);
+      assert.equal(response.headers.location, '/docs');
+      assert.equal(response.headers['x-ratelimit-limit'], '1200');
+    }
+    const post = await app.request({ method: 'POST', url: '/', key: null, unchecked: true });
+    assert.equal(post.status, 405);
+    assert.equal(post.headers.allow, 'GET, HEAD, OPTIONS');
+  });
 
   it('GET /v1/categories → 401 (not 404) without a key: /v1 is authenticated before routing', async () => {
     const response = await app.request({ url: '/v1/categories', key: null, unchecked: true });

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { call, createKey, type Instance, nextLink, settleAll, startInstance } from './scaleout-instance.ts';
+import {
+  call,
+  createKey,
+  type Instance,
+  nextLink,
+  petstore,
+  settleAll,
+  startInstance,
+} from './scaleout-instance.ts';
 import { type PrivateRedis, privateRedis, privateRedisAvailable } from './scaleout-servers.ts';
 import { service } from './services.ts';
 
@@ -40,12 +48,15 @@ describe('scale-out: three instances on one PostgreSQL and one Redis', { skip },
       REDIS_URL: redis.url,
       PETSTORE_BAN_THRESHOLD: String(BAN_THRESHOLD),
     };
-    // Every process migrates the new database on start; the migration lock lets one of them apply it.
+    // `migrate` and every server migrate the new database at once; the migration lock lets one of them
+    // apply it. Keys are created once it exists: `keys create` refuses a database without tables.
     const busy = ['--plan', 'enterprise', '--per-minute', '100000', '--per-day', '1000000'];
     const start = async () => {
       instances.push(await startInstance(env));
     };
-    const keys = Promise.all([createKey(env, busy), createKey(env), createKey(env)]);
+    const keys = petstore(['migrate'], env).then(() =>
+      Promise.all([createKey(env, busy), createKey(env), createKey(env)]),
+    );
     await settleAll([keys, start(), start(), start()]);
     [busyKey, limitedKey, bannedKey] = (await keys).map(({ key }) => key) as [string, string, string];
   });

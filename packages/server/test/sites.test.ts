@@ -21,7 +21,7 @@ describe('published docs sites, routed by host', () => {
     assert.equal(page.status, 200);
     assert.match(page.headers['content-type'] ?? '', /^text\/html/);
     assert.match(page.body, /<title>Acme &lt;Docs&gt; · API reference<\/title>/);
-    assert.match(page.body, /<meta name="petstore-site-title" content="Acme &lt;Docs&gt;" \/>/);
+    assert.match(page.body, /<meta name="petstore-docs-title" content="Acme &lt;Docs&gt;" \/>/);
     assert.match(page.body, /<meta name="petstore-api-origin" content="https:\/\/api.petstore.example" \/>/);
     assert.match(
       page.headers['content-security-policy'] ?? '',
@@ -51,7 +51,7 @@ describe('published docs sites, routed by host', () => {
       const page = await get(app, host!, url);
       assert.equal(page.status, 404, `${host}${url}`);
       assert.match(page.headers['content-type'] ?? '', /^text\/html/);
-      assert.doesNotMatch(page.body, /petstore-site-title/);
+      assert.doesNotMatch(page.body, /petstore-docs-title/);
     }
   });
 
@@ -89,7 +89,8 @@ describe('published docs sites, routed by host', () => {
 
   it('a host that only contains a site name (acme.sites.localhost.evil.example) is not a site', async () => {
     const page = await get(app, 'acme.sites.localhost.evil.example');
-    assert.equal(page.status, 404);
+    assert.equal(page.status, 302, 'the API host answers: / redirects to its own /docs');
+    assert.equal(page.headers.location, '/docs');
     assert.doesNotMatch(page.body, /Acme/);
   });
 
@@ -108,7 +109,7 @@ describe('published docs sites, routed by host', () => {
     await fc.assert(
       fc.asyncProperty(host, async (name) => {
         const page = await get(app, name);
-        const served = /petstore-site-title" content="([^"]*)"/.exec(page.body)?.[1];
+        const served = /petstore-docs-title" content="([^"]*)"/.exec(page.body)?.[1];
         const slug = /^([a-z0-9-]+)\.sites\.localhost\.?(:\d+)?$/i.exec(name)?.[1]?.toLowerCase();
         const expected = slug === 'acme' ? 'Acme &lt;Docs&gt;' : slug === 'zoo' ? 'Project zoo' : undefined;
         assert.equal(served, expected, name);

@@ -35,7 +35,13 @@ export function keyContract(fixture: () => StorageFixture): void {
       expiresAt: T0 + 86_400_000,
     });
     const created = await storage.createKey(input);
-    assert.deepEqual(created, { ...input, revokedAt: null, bannedUntil: null, banLiftedAt: null });
+    assert.deepEqual(created, {
+      ...input,
+      revokedAt: null,
+      bannedUntil: null,
+      banLiftedAt: null,
+      lastUsedAt: null,
+    });
     assert.deepEqual(await storage.getKey('key_1'), created);
     assert.deepEqual(await storage.findKeyByDigest(input.digest), created);
     assert.equal(await storage.getKey('key_missing'), undefined);
@@ -91,5 +97,17 @@ export function keyContract(fixture: () => StorageFixture): void {
     assert.equal(key.banLiftedAt, T0 + 60_000);
     assert.equal(await storage.banKey('key_missing', T0), false);
     assert.equal(await storage.unbanKey('key_missing', T0), false);
+  });
+
+  it('touchKey → lastUsedAt moves forward only; an unknown key is no error', async () => {
+    const { storage } = fixture();
+    await storage.createKey(newKey('key_1'));
+    await storage.touchKey('key_1', T0 + 60_000);
+    assert.equal((await storage.getKey('key_1'))!.lastUsedAt, T0 + 60_000);
+    await storage.touchKey('key_1', T0 + 30_000);
+    assert.equal((await storage.getKey('key_1'))!.lastUsedAt, T0 + 60_000, 'an older use does not win');
+    await storage.touchKey('key_1', T0 + 120_000);
+    assert.equal((await storage.getKey('key_1'))!.lastUsedAt, T0 + 120_000);
+    await storage.touchKey('key_missing', T0);
   });
 }

@@ -20,7 +20,9 @@ export function lifecycleContract(fixture: () => StorageFixture): void {
     for (let name = await storage.rollback(); name !== undefined; name = await storage.rollback())
       undone.push(name);
     assert.deepEqual(undone, names.toReversed());
+    assert.equal(await storage.hasSchema(), false, 'no migration applied is a new, empty database');
     assert.deepEqual(await storage.migrate(), names);
+    assert.equal(await storage.hasSchema(), true);
     assert.equal(await storage.countPets(), 0);
   });
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { RouteHandlerMethod } from 'fastify';
 import { asset, type DocsAsset } from '../docs/assets.ts';
 import { ApiError } from '../errors.ts';
-import { sendAsset } from '../routes/docs.ts';
+import { sendDocsAsset } from '../routes/docs.ts';
 
 const PUBLIC_DIR = path.join(import.meta.dirname, 'public');
 
@@ -17,5 +17,5 @@ const ASSETS: ReadonlyMap<string, DocsAsset> = new Map(
 export const dashboardAsset: RouteHandlerMethod = async (request, reply) => {
   const found = ASSETS.get((request.params as { name: string }).name);
   if (!found) throw new ApiError('not_found', `no resource at ${request.url.split('?', 1)[0]}`);
-  return sendAsset(request, reply, found);
+  return sendDocsAsset(request, reply, found);
 };

@@ -3,9 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { clientModules } from './client-build.ts';
 import { referenceJson } from './reference.ts';
 
-/** A file of the documentation page, read and compressed once at start-up. */
+/** A file of the documentation page, read and compressed once. */
 export interface DocsAsset {
   body: Buffer;
   /** The same body compressed, by content coding, when that is smaller. */
@@ -13,9 +14,11 @@ export interface DocsAsset {
   contentType: string;
   /** Strong validator: a digest of the body. */
   etag: string;
+  /** The Content-Security-Policy it is served with. */
+  csp: string;
 }
 
-const PUBLIC_DIR = path.join(import.meta.dirname, 'public');
+export const PUBLIC_DIR = path.join(import.meta.dirname, 'public');
 /** The shared lossless JSON module, served to the page as it is imported on the server. */
 const LOSSLESS_JSON = fileURLToPath(import.meta.resolve('@petstore/json'));
 
@@ -26,7 +29,28 @@ const CONTENT_TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
 };
 
-export function asset(name: string, body: Buffer): DocsAsset {
+/**
+ * Everything comes from the page's own origin, except the API calls of Try it and of the samples run
+ * in the page, which may go to another origin (`apiOrigin`). No inline script or style; the
+ * descriptions rendered on the server are the only HTML the page inserts, behind a Trusted Types policy.
+ */
+export function docsCsp(apiOrigin = ''): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    `connect-src 'self'${apiOrigin ? ` ${apiOrigin}` : ''}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "require-trusted-types-for 'script'",
+    'trusted-types petstore-markdown',
+  ].join('; ');
+}
+
+export function asset(name: string, body: Buffer, csp = docsCsp()): DocsAsset {
   const contentType = CONTENT_TYPES[path.extname(name)];
   if (!contentType) throw new Error(`docs: no content type for ${name}`);
   const digest = createHash('sha256').update(body).digest('base64url').slice(0, 22);
@@ -40,38 +64,24 @@ export function asset(name: string, body: Buffer): DocsAsset {
     },
     contentType,
     etag: `"${digest}"`,
+    csp,
   };
 }
 
 const file = (name: string): DocsAsset => asset(name, readFileSync(path.join(PUBLIC_DIR, name)));
 
-/** The page served at /docs. */
-export const DOCS_PAGE: DocsAsset = file('index.html');
+/** The page's own modules, which the HTML preloads so they arrive in one round trip. */
+export const PAGE_MODULES: readonly string[] = readdirSync(PUBLIC_DIR).filter((name) => name.endsWith('.js'));
 
-/** The scripts, the style sheet and the reference data the page loads, by name under /docs/assets/. */
+/**
+ * The scripts, the style sheet, the reference data and the browser build of the typed client, by name
+ * under /docs/assets/. The page itself (HTML) is made per title and API origin by `docsPage`.
+ */
 export const DOCS_ASSETS: ReadonlyMap<string, DocsAsset> = new Map([
   ...readdirSync(PUBLIC_DIR)
     .filter((name) => /\.(js|css)$/.test(name))
     .map((name) => [name, file(name)] as const),
   ['lossless-json.js', asset('lossless-json.js', readFileSync(LOSSLESS_JSON))],
   ['reference.json', asset('reference.json', Buffer.from(referenceJson))],
+  ...clientModules().map(([name, body]) => [name, asset(name, body)] as const),
 ]);
-
-/**
- * Everything comes from this origin; the API calls of Try it go to this origin too. No inline script
- * or style; the descriptions rendered on the server are the only HTML the page inserts, behind a
- * Trusted Types policy.
- */
-export const DOCS_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-  "require-trusted-types-for 'script'",
-  'trusted-types petstore-markdown',
-].join('; ');

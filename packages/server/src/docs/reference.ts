@@ -1,15 +1,10 @@
-import { createHash } from 'node:crypto';
 import { stringifyJson } from '@petstore/json';
 import { exactContract } from '../openapi/contract.ts';
 import { dereference, type JsonNode } from '../openapi/dereference.ts';
-import { markdownHeadings, renderInline, renderMarkdown } from './markdown.ts';
+import { CLIENT_OPERATIONS } from './client-build.ts';
+import { renderInline, renderMarkdown, splitSections } from './markdown.ts';
+import { searchIndex } from './search-index.ts';
 
-/**
- * The docs page's data: the contract with every `$ref` resolved (component schemas keep their name
- * as `title`) and every `description` rendered to HTML beside it (`descriptionHtml`); the servers'
- * descriptions inline, the introduction's headings listed for the table of contents. Built once at
- * start-up; integers keep their digits.
- */
 /**
  * `inline`: a server or a response, shown on one line, so its own description is inline HTML;
  * `entries`: the list of servers or the map of responses, whose entries are `inline`.
@@ -38,12 +33,27 @@ function withHtml(node: unknown, mode: Mode, seen: WeakMap<object, unknown>): un
   return copy;
 }
 
+/**
+ * The docs page's data: the contract with every `$ref` resolved (component schemas keep their name
+ * as `title`) and every `description` rendered to HTML beside it (`descriptionHtml`; a server's or a
+ * response's inline). Added for the page: the introduction cut into its guide sections
+ * (`info['x-sections']`: id, title, html), the search index (`x-search`) and the operations the typed
+ * client has a method for (`x-client-operations`). Built once at start-up; integers keep their digits.
+ */
 function build(): string {
-  const document = withHtml(dereference(exactContract), 'block', new WeakMap()) as JsonNode;
+  const resolved = dereference(exactContract);
+  const document = withHtml(resolved, 'block', new WeakMap()) as JsonNode;
   const info = document.info as JsonNode;
-  info['x-headings'] = markdownHeadings(String(info.description ?? ''));
+  const sections = splitSections(String(info.description ?? ''));
+  info['x-sections'] = sections.map(({ id, title, markdown }) => ({
+    id,
+    title,
+    html: renderMarkdown(markdown),
+  }));
+  delete info.descriptionHtml;
+  document['x-search'] = searchIndex(resolved, sections);
+  document['x-client-operations'] = CLIENT_OPERATIONS;
   return stringifyJson(document);
 }
 
 export const referenceJson: string = build();
-export const referenceEtag = `"${createHash('sha256').update(referenceJson).digest('base64url').slice(0, 22)}"`;

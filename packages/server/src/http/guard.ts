@@ -4,6 +4,7 @@ import type { Authenticator } from '../auth/authenticator.ts';
 import { checkCsrf, requireSession } from '../dashboard/session-cookie.ts';
 import type { SiteDirectory } from '../sites/site-directory.ts';
 import { requireSite } from '../sites/site-guard.ts';
+import type { KeyUsage } from '../auth/key-usage.ts';
 import { ApiError } from '../errors.ts';
 import { applyCors, type CorsPolicy } from './cors.ts';
 import { ADDRESS_BUDGETS } from '../ratelimit/address-budgets.ts';
@@ -23,6 +24,7 @@ export interface GuardDeps {
   authenticator: Authenticator;
   limiter: RateLimiter;
   keys: Pick<KeyRepository, 'banKey'>;
+  usage: KeyUsage;
   clock: Clock;
   /** Dashboard sign-ins, for `session` routes. */
   sessions: Sessions;
@@ -109,6 +111,7 @@ async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyRep
     if (!key)
       throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE, { headers: { 'www-authenticate': 'Bearer' } });
     request.apiKey = key;
+    deps.usage.record(key.id, deps.clock.now());
   }
   if (config.access === 'session') await requireSession(request, deps.sessions);
   if (config.host === 'site') await requireSite(request, reply, deps.sites);

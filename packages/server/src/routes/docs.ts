@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { DOCS_ASSETS, DOCS_CSP, DOCS_PAGE, type DocsAsset } from '../docs/assets.ts';
+import { DOCS_ASSETS, type DocsAsset } from '../docs/assets.ts';
+import { docsPage } from '../docs/page.ts';
 import { ApiError } from '../errors.ts';
+import { contract } from '../openapi/contract.ts';
 
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
@@ -27,12 +29,8 @@ function chooseEncoding(acceptEncoding: string | undefined, asset: DocsAsset): '
   return (['br', 'gzip'] as const).find((coding) => accepted.has(coding) && asset.encoded[coding]);
 }
 
-export function sendAsset(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  asset: DocsAsset,
-  csp: string = DOCS_CSP,
-): FastifyReply {
+/** Sends a docs asset (or a page of `docsPage`) with its validator, encoding and CSP; 304 when unchanged. */
+export function sendDocsAsset(request: FastifyRequest, reply: FastifyReply, asset: DocsAsset): FastifyReply {
   const encoding = chooseEncoding(request.headers['accept-encoding'], asset);
   // A strong validator names one representation: each content coding gets its own.
   const etag = encoding ? asset.etag.replace(/"$/, `-${encoding}"`) : asset.etag;
@@ -41,11 +39,11 @@ export function sendAsset(
     // Revalidated on every use (cheap with the ETag), so the page and its scripts never mismatch.
     'cache-control': 'no-cache',
     etag,
-    'content-security-policy': csp,
+    'content-security-policy': asset.csp,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cross-origin-opener-policy': 'same-origin',
-    // Origin as on every response (http/cors.ts), plus the content coding chosen here.
+    // Whether CORS headers are present depends on Origin; the body on Accept-Encoding.
     vary: 'Origin, Accept-Encoding',
   });
   if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
@@ -53,12 +51,21 @@ export function sendAsset(
   return reply.code(200).send(encoding ? asset.encoded[encoding] : asset.body);
 }
 
+/** The reference as this server publishes it: titled as the contract, calling its own origin. */
+const OWN_PAGE = docsPage({ title: contract.info.title, apiOrigin: '' });
+
 /** getDocs: the API reference page (public, not rate limited). */
-export const getDocs: RouteHandlerMethod = async (request, reply) => sendAsset(request, reply, DOCS_PAGE);
+export const getDocs: RouteHandlerMethod = async (request, reply) => sendDocsAsset(request, reply, OWN_PAGE);
 
 /** The scripts, style sheet and reference data the page loads (outside the contract). */
 export const getDocsAsset: RouteHandlerMethod = async (request, reply) => {
   const asset = DOCS_ASSETS.get((request.params as { name: string }).name);
   if (!asset) throw new ApiError('not_found', `no resource at ${request.url.split('?', 1)[0]}`);
-  return sendAsset(request, reply, asset);
+  return sendDocsAsset(request, reply, asset);
 };
+
+/**
+ * `GET /` → `302` to the reference. Temporary on purpose: browsers do not remember it, so the root can
+ * later become something else.
+ */
+export const redirectToDocs: RouteHandlerMethod = async (_request, reply) => reply.redirect('/docs', 302);

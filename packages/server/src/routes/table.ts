@@ -258,6 +258,13 @@ export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
     addressBudget: 'public',
     metricsLabel: 'other',
   }),
+  route('GET', '/', {
+    operationId: 'redirectToDocs',
+    access: 'public',
+    rateLimited: true,
+    addressBudget: 'public',
+    metricsLabel: 'other',
+  }),
   route('GET', '/dashboard/sign-in', dashboard('signInPage', 'public')),
   route('POST', '/dashboard/sign-in', dashboard('signIn', 'public', true)),
   route('POST', '/dashboard/sign-out', dashboard('signOut', 'session', true)),

@@ -1,7 +1,7 @@
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { docsPageFor } from '../docs/site-page.ts';
+import { docsPage } from '../docs/page.ts';
 import { ApiError } from '../errors.ts';
-import { getDocsAsset, sendAsset } from '../routes/docs.ts';
+import { getDocsAsset, sendDocsAsset } from '../routes/docs.ts';
 import { apiOrigin } from './urls.ts';
 
 export interface SiteRouteDeps {
@@ -16,11 +16,11 @@ export interface SiteRouteDeps {
  */
 export function siteHandlers(deps: SiteRouteDeps): Record<string, RouteHandlerMethod> {
   const siteDocs: RouteHandlerMethod = async (request: FastifyRequest, reply) => {
-    const page = docsPageFor({
+    const page = docsPage({
       title: request.site!.project.name,
       apiOrigin: apiOrigin(request, deps.publicBaseUrl, deps.apiHost),
     });
-    return sendAsset(request, reply, page.asset, page.csp);
+    return sendDocsAsset(request, reply, page);
   };
   const notFound: RouteHandlerMethod = async (request) => {
     throw new ApiError('not_found', `there is no page at ${request.url.split('?', 1)[0]}`);

@@ -43,6 +43,8 @@ export function pendingMigrations(all: Migration[], applied: Iterable<number>): 
 
 /** A storage whose migrations can also be undone, newest first (operators and the migration tests). */
 export interface ReversibleStorage extends Storage {
+  /** Whether a migration was ever applied here: false for a new, empty database. */
+  hasSchema(): Promise<boolean>;
   /** Undoes the newest applied migration; returns its name, or undefined when none is applied. */
   rollback(): Promise<string | undefined>;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { loadMigrations } from './migrations.ts';
 import { describeDatabase, openStorage } from './open-storage.ts';
@@ -48,6 +48,7 @@ describe('describeDatabase', () => {
 
   it('names the SQLite file, the default one when no URL is given', () => {
     assert.equal(describeDatabase('sqlite:/var/lib/petstore.db'), 'sqlite /var/lib/petstore.db');
-    assert.equal(describeDatabase(undefined), 'sqlite ./data/petstore.db');
+    assert.equal(describeDatabase(undefined), `sqlite ${resolve('data/petstore.db')}`);
+    assert.equal(describeDatabase('x.db'), `sqlite ${resolve('x.db')}`);
   });
 });

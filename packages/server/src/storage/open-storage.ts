@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Clock } from '../time/clock.ts';
 import type { ReversibleStorage } from './migrations.ts';
 import { SqliteStorage } from './sqlite.ts';
@@ -44,10 +45,19 @@ export async function openStorage(
   return new SqliteStorage(sqlitePath(url), { clock: options.clock });
 }
 
-/** A description of the database that is safe to log: never the password. */
-export function describeDatabase(databaseUrl: string | undefined): string {
+/** The absolute path of a SQLite database, or undefined for PostgreSQL. */
+export function sqliteFile(databaseUrl: string | undefined): string | undefined {
   const url = databaseUrl ?? DEFAULT_DATABASE;
-  if (!isPostgres(url)) return `sqlite ${sqlitePath(url)}`;
+  if (isPostgres(url)) return undefined;
+  const path = sqlitePath(url);
+  return path === ':memory:' ? path : resolve(path);
+}
+
+/** A description of the database that is safe to log: never the password; a SQLite file's full path. */
+export function describeDatabase(databaseUrl: string | undefined): string {
+  const file = sqliteFile(databaseUrl);
+  if (file !== undefined) return `sqlite ${file}`;
+  const url = databaseUrl ?? DEFAULT_DATABASE;
   let parsed: URL;
   try {
     parsed = new URL(url);

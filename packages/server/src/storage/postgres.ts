@@ -66,6 +66,12 @@ export class PostgresStorage implements ReversibleStorage {
     return this.#transaction((client) => migrateDown(client, this.#schema));
   }
 
+  async hasSchema(): Promise<boolean> {
+    const [row] = await this.#query("SELECT to_regclass('schema_migrations') IS NOT NULL AS found");
+    if (!row!.found) return false;
+    return (await this.#query('SELECT 1 FROM schema_migrations LIMIT 1')).length > 0;
+  }
+
   async ping(): Promise<void> {
     await this.#query('SELECT 1');
   }
@@ -197,6 +203,13 @@ export class PostgresStorage implements ReversibleStorage {
       id,
       at,
     ]);
+  }
+
+  async touchKey(id: string, at: number): Promise<void> {
+    await this.#run(
+      'UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2)',
+      [id, at],
+    );
   }
 
   async findIdempotency(apiKeyId: string, key: string, now: number): Promise<IdempotencyRecord | undefined> {

@@ -49,6 +49,8 @@ export interface ApiKeyRecord {
   bannedUntil: number | null;
   /** Epoch ms at which an operator last lifted a ban (lets instances drop a ban they still hold). */
   banLiftedAt: number | null;
+  /** Epoch ms of a recent use: each server process records it at most once a minute per key. */
+  lastUsedAt: number | null;
 }
 
 export interface NewApiKey {
@@ -111,6 +113,11 @@ export interface KeyRepository {
   banKey(id: string, until: number): Promise<boolean>;
   /** Lifts a ban: bannedUntil becomes null and banLiftedAt = at. */
   unbanKey(id: string, at: number): Promise<boolean>;
+  /**
+   * Records a use of the key at `at`, unless a later one is already recorded. Not a change of the key:
+   * caches of key records need not be dropped for it.
+   */
+  touchKey(id: string, at: number): Promise<void>;
 }
 
 export interface IdempotencyRepository {

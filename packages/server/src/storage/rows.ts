@@ -11,7 +11,8 @@ export const PET_COLUMNS = 'id, name, category_id, status';
 export const KEY_SELECT = `SELECT k.id, k.digest, k.project_id, k.prefix, coalesce(p.plan, k.plan) AS plan,
   CASE WHEN p.id IS NULL THEN k.per_minute ELSE p.per_minute END AS per_minute,
   CASE WHEN p.id IS NULL THEN k.per_day ELSE p.per_day END AS per_day,
-  k.label, k.environment, k.created_at, k.revoked_at, k.expires_at, k.banned_until, k.ban_lifted_at
+  k.label, k.environment, k.created_at, k.revoked_at, k.expires_at, k.banned_until, k.ban_lifted_at,
+  k.last_used_at
   FROM api_keys k LEFT JOIN projects p ON p.id = k.project_id`;
 export const IDEMPOTENCY_COLUMNS = 'api_key_id, key, request_hash, pet_id, created_at, expires_at';
 
@@ -45,6 +46,7 @@ export function toApiKey(row: Row): ApiKeyRecord {
     expiresAt: nullableNumber(row.expires_at),
     bannedUntil: nullableNumber(row.banned_until),
     banLiftedAt: nullableNumber(row.ban_lifted_at),
+    lastUsedAt: nullableNumber(row.last_used_at),
   };
 }
 

@@ -63,6 +63,15 @@ export class SqliteStorage implements ReversibleStorage {
     return migrateDown(this.#db);
   }
 
+  async hasSchema(): Promise<boolean> {
+    const table = this.#db.get(
+      "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
+    );
+    return (
+      table !== undefined && this.#db.get('SELECT 1 AS found FROM schema_migrations LIMIT 1') !== undefined
+    );
+  }
+
   async ping(): Promise<void> {
     this.#db.get('SELECT 1');
   }
@@ -180,6 +189,15 @@ export class SqliteStorage implements ReversibleStorage {
   async unbanKey(id: string, at: number): Promise<boolean> {
     return this.#keyWritten(
       this.#db.run('UPDATE api_keys SET banned_until = NULL, ban_lifted_at = ? WHERE id = ?', at, id),
+    );
+  }
+
+  async touchKey(id: string, at: number): Promise<void> {
+    this.#db.run(
+      'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
+      at,
+      id,
+      at,
     );
   }
 

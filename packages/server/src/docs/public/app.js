@@ -1,25 +1,27 @@
-// Entry point of /docs: loads the OpenAPI document of this server and renders the reference.
+// Entry point of the docs page: reads its title and API origin from the HTML, loads the reference the
+// server prepared (contract dereferenced, descriptions rendered, search index) and renders the page.
 
+import { pageConfig } from './config.js';
+import { addCopyButtons } from './copy.js';
 import { h, markdown } from './dom.js';
 import { renderIntro } from './intro.js';
 import { parseLossless } from './json.js';
 import { createKeyStore } from './key-store.js';
 import { renderOperation } from './operation.js';
 import { collectOperations, groupByTag } from './operations.js';
-import { renderSidebar } from './sidebar.js';
-import { SITE_TITLE } from './site.js';
+import { renderSchemas } from './schemas.js';
+import { createSearch } from './search.js';
+import { renderSidebar, trackPosition, wireMenu } from './sidebar.js';
 
-/** The contract with its `$ref`s resolved and its descriptions rendered, prepared by the server. */
 const REFERENCE_URL = '/docs/assets/reference.json';
 
-function renderTag(spec, { tag, operations }, store) {
-  return h(
+function renderTag({ tag, operations }, context) {
+  const header = h(
     'section',
-    { class: 'tag', id: `tag/${tag.name}` },
-    h('h2', { class: 'tag-title' }, tag.name),
-    markdown(tag),
-    operations.map((op) => renderOperation(spec, op, store)),
+    { class: 'row tag-row wide', id: `tag/${tag.name}` },
+    h('div', { class: 'prose-column' }, h('h2', { class: 'tag-title' }, tag.name), markdown(tag)),
   );
+  return [header, ...operations.map((op) => renderOperation(op, context))];
 }
 
 function scrollToHash() {
@@ -29,22 +31,34 @@ function scrollToHash() {
 
 async function load() {
   const main = document.getElementById('main');
+  const config = pageConfig();
   try {
-    const response = await fetch(REFERENCE_URL, { headers: { accept: 'application/json' } });
+    const response = await fetch(REFERENCE_URL);
     if (!response.ok) throw new Error(`${REFERENCE_URL} answered ${response.status}`);
     const spec = parseLossless(await response.text());
-    if (SITE_TITLE) spec.info = { ...spec.info, title: SITE_TITLE };
-    const store = createKeyStore();
-    const groups = groupByTag(spec, collectOperations(spec));
-    document.title = `${spec.info?.title ?? 'API'} reference`;
-    document.getElementById('sidebar').replaceChildren(...renderSidebar(spec, groups).flat(2));
+    const operations = collectOperations(spec);
+    const context = {
+      ...config,
+      operations,
+      store: createKeyStore(),
+      clientOperations: spec['x-client-operations'] ?? [],
+    };
+    const groups = groupByTag(spec, operations);
+    const sidebar = document.getElementById('sidebar');
+    sidebar.replaceChildren(...renderSidebar(spec, groups).flat(2).filter(Boolean));
     main.replaceChildren(
-      ...renderIntro(spec, store).filter(Boolean),
-      ...groups.map((group) => renderTag(spec, group, store)),
+      ...renderIntro(spec, context),
+      ...groups.flatMap((group) => renderTag(group, context)),
+      ...renderSchemas(spec),
     );
+    addCopyButtons(main);
+    createSearch(spec['x-search'] ?? [], document.querySelector('.search-button'));
+    wireMenu(sidebar, document.querySelector('.menu-button'));
+    trackPosition(sidebar);
     document.body.dataset.state = 'ready';
     scrollToHash();
   } catch (error) {
+    console.error(error);
     main.replaceChildren(
       h('p', { class: 'notice deprecated' }, `The API reference could not be loaded: ${error.message}`),
     );

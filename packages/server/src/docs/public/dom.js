@@ -23,17 +23,23 @@ function nodes(children) {
     .map((child) => (child instanceof Node ? child : String(child)));
 }
 
-function html(element, markup) {
+/** HTML the server rendered from the contract, in an element of the given tag and class. */
+export function html(tag, className, markup) {
+  const element = h(tag, { class: className });
   element.innerHTML = policy ? policy.createHTML(markup) : markup;
   return element;
 }
 
 /** A node's rendered description (`descriptionHtml`) in a `div.markdown`, or nothing. */
 export function markdown(node) {
-  return node?.descriptionHtml ? html(h('div', { class: 'markdown' }), node.descriptionHtml) : null;
+  return node?.descriptionHtml ? html('div', 'markdown', node.descriptionHtml) : null;
 }
 
 /** A server's or a response's one-line description, rendered inline, in a `span`. */
 export function markdownInline(node) {
-  return html(h('span', { class: 'markdown-inline' }), node?.descriptionHtml ?? '');
+  return html('span', 'markdown-inline', node?.descriptionHtml ?? '');
 }
+
+let ids = 0;
+/** A document-unique id with a readable prefix. */
+export const uniqueId = (prefix) => `${prefix}-${++ids}`;

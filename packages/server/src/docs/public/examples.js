@@ -1,14 +1,12 @@
 // Examples of a media type, shown as text so 64-bit integers keep every digit.
 
-import { h } from './dom.js';
 import { stringifyPretty } from './json.js';
 
-/** The examples of a media type object: its `examples` map (refs followed), else its `example`. */
-export function mediaExamples(spec, media) {
+/** The examples of a media type object: its `examples` map (refs resolved by the server), else its `example`. */
+export function mediaExamples(media) {
   const found = Object.entries(media?.examples ?? {})
-    .map(([key, example]) => ({ key, example: example ?? {} }))
-    .filter(({ example }) => example.value !== undefined)
-    .map(({ key, example }) => ({ key, summary: example.summary ?? key, value: example.value }));
+    .filter(([, example]) => example?.value !== undefined)
+    .map(([key, example]) => ({ key, summary: example.summary ?? key, value: example.value }));
   if (found.length === 0 && media?.example !== undefined) {
     found.push({ key: 'example', summary: 'Example', value: media.example });
   }
@@ -21,19 +19,16 @@ export function exampleText(value, mediaType) {
   return stringifyPretty(value);
 }
 
-export function renderExamples(spec, media, mediaType) {
-  const examples = mediaExamples(spec, media);
-  if (examples.length === 0) return null;
-  return h(
-    'div',
-    { class: 'examples' },
-    examples.map(({ summary, value }) =>
-      h(
-        'figure',
-        { class: 'example' },
-        h('figcaption', {}, h('span', { class: 'label' }, 'Example'), summary),
-        h('pre', {}, h('code', {}, exampleText(value, mediaType))),
-      ),
+/** Every response example of an operation: status, media type, summary and text. */
+export function responseExamples(responses) {
+  return Object.entries(responses ?? {}).flatMap(([status, response]) =>
+    Object.entries(response?.content ?? {}).flatMap(([mediaType, media]) =>
+      mediaExamples(media).map(({ key, summary, value }) => ({
+        id: `${status}-${key}`,
+        status,
+        summary,
+        text: exampleText(value, mediaType),
+      })),
     ),
   );
 }

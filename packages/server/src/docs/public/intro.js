@@ -1,96 +1,96 @@
-// The top of the page: title, version, the document's description, servers and security schemes.
+// The top of the page: title, version, where the API is and the reader's API key; then the guide
+// sections of the document's introduction, each beside its examples.
 
-import { h, markdown, markdownInline } from './dom.js';
-import { losslessSupported } from './json.js';
+import { addCopyButtons } from './copy.js';
+import { h, html, markdown, markdownInline } from './dom.js';
+import { guideExamples } from './guide-examples.js';
 import { keyField } from './key-store.js';
 
-export const OPENAPI_URL = '/v1/openapi.json';
-
-function servers(spec) {
+/** The servers, the first (this deployment, a relative URL) on the API's origin. */
+function servers(spec, context) {
   if (!spec.servers?.length) return null;
-  const rows = spec.servers.map((server) =>
-    h('tr', {}, h('td', {}, h('code', {}, server.url)), h('td', {}, markdownInline(server))),
-  );
-  return h(
-    'section',
-    { class: 'intro-section', id: 'section/Servers' },
-    h('h2', {}, 'Servers'),
-    h('p', {}, 'Paths below are relative to the server. Try it sends requests to this server.'),
-    h(
-      'div',
-      { class: 'table-wrap' },
-      h(
-        'table',
-        {},
-        h('thead', {}, h('tr', {}, h('th', {}, 'URL'), h('th', {}, 'Description'))),
-        h('tbody', {}, rows),
-      ),
-    ),
-  );
-}
-
-function scheme(name, definition) {
-  const kind =
-    definition.type === 'http'
-      ? `HTTP ${definition.scheme ?? ''} authentication`.replace('bearer', 'Bearer')
-      : definition.type;
+  const items = spec.servers.map((server) => {
+    const url = server.url.startsWith('/') ? `${context.apiOrigin}${server.url}` : server.url;
+    return h('li', {}, h('code', { class: 'url' }, url), markdownInline(server));
+  });
   return h(
     'div',
-    { class: 'scheme' },
-    h('h3', {}, h('code', {}, name), ' ', h('span', { class: 'muted' }, kind)),
-    definition.bearerFormat ? h('p', {}, 'Token: ', definition.bearerFormat) : null,
-    markdown(definition),
+    { class: 'panel', id: 'section/Servers' },
+    h('div', { class: 'panel-header' }, h('span', { class: 'panel-title' }, 'Base URLs')),
+    h('ul', { class: 'servers' }, items),
   );
 }
 
-function security(spec, store) {
-  const schemes = Object.entries(spec.components?.securitySchemes ?? {});
-  if (schemes.length === 0) return null;
+function keyBox(spec, context) {
+  const [name, scheme] = Object.entries(spec.components?.securitySchemes ?? {})[0] ?? [];
+  if (!name) return null;
   return h(
-    'section',
-    { class: 'intro-section', id: 'section/Security-schemes' },
-    h('h2', {}, 'Security schemes'),
-    schemes.map(([name, definition]) => scheme(name, definition)),
+    'form',
+    { class: 'panel key-box', id: 'section/Your-API-key', onsubmit: (event) => event.preventDefault() },
+    h('div', { class: 'panel-header' }, h('label', { for: 'api-key', class: 'panel-title' }, 'Your API key')),
     h(
-      'form',
-      { class: 'key-box', onsubmit: (event) => event.preventDefault() },
-      h('label', { for: 'api-key' }, 'Your API key for Try it'),
-      keyField(store, 'api-key'),
+      'div',
+      { class: 'panel-body' },
+      keyField(context.store, 'api-key'),
       h(
         'p',
         { class: 'muted' },
-        'Kept in this browser tab only (session storage) and sent only to this server, as a bearer token.',
+        `Used by Try it and Run in this page, sent only to ${context.apiOrigin} as a bearer token, and kept in this browser tab only.`,
       ),
+      markdown(scheme),
     ),
   );
 }
 
-export function renderIntro(spec, store) {
+function header(spec, preface, context) {
   const { info = {} } = spec;
-  return [
+  return h(
+    'section',
+    { class: 'row intro', id: 'top', 'aria-label': 'Introduction' },
     h(
-      'header',
-      { class: 'intro' },
-      h('h1', {}, info.title ?? 'API reference'),
+      'div',
+      { class: 'prose-column' },
+      h('h1', {}, context.title),
       h(
         'div',
         { class: 'intro-meta' },
         h('span', { class: 'badge badge-version' }, `v${info.version}`),
         h('span', { class: 'badge badge-plain' }, `OpenAPI ${spec.openapi}`),
         info.license ? h('span', { class: 'muted' }, `License: ${info.license.name}`) : null,
-        h('a', { href: OPENAPI_URL, download: 'petstore-openapi.json' }, 'Download the OpenAPI document'),
+        h(
+          'a',
+          { href: `${context.apiOrigin}/v1/openapi.json`, download: 'openapi.json' },
+          'Download the OpenAPI document',
+        ),
       ),
       info.summary ? h('p', { class: 'lead' }, info.summary) : null,
-      losslessSupported
-        ? null
-        : h(
-            'p',
-            { class: 'notice' },
-            'This browser cannot read 64-bit integers exactly: examples may show the largest ones rounded. The downloaded document has every digit.',
-          ),
+      preface ? Object.assign(html('div', 'markdown', preface.html), { id: preface.id }) : null,
     ),
-    info.description ? h('section', { class: 'intro-section description' }, markdown(info)) : null,
-    servers(spec),
-    security(spec, store),
-  ];
+    h(
+      'aside',
+      { class: 'examples-column', 'aria-label': 'Base URLs and your API key' },
+      h('div', { class: 'sticky' }, servers(spec, context), keyBox(spec, context)),
+    ),
+  );
+}
+
+function guideSection(section, context) {
+  const prose = html('div', 'markdown prose-column', section.html);
+  addCopyButtons(prose);
+  const examples = guideExamples(section, context);
+  return h(
+    'section',
+    { class: `row guide${examples ? '' : ' wide'}`, 'aria-label': section.title },
+    prose,
+    examples,
+  );
+}
+
+/** The header with the introduction's preface (the text before its first heading), then the guide. */
+export function renderIntro(spec, context) {
+  const sections = spec.info?.['x-sections'] ?? [];
+  const preface =
+    sections[0] && !sections[0].html.includes(`id="${sections[0].id}"`) ? sections[0] : undefined;
+  const guide = preface ? sections.slice(1) : sections;
+  return [header(spec, preface, context), ...guide.map((section) => guideSection(section, context))];
 }

@@ -2,16 +2,16 @@
 // ids and categoryIds) stay exact as bigint when parsed, and are written back digit for digit.
 
 // Served beside this file as lossless-json.js: the very file `@petstore/json` resolves to on the server.
-import { jsonParser, losslessParsingSupported, stringifyJson } from './lossless-json.js';
-
-/** Whether this browser hands the reviver the source text of each value (needed to stay lossless). */
-export const losslessSupported = losslessParsingSupported;
+import { jsonParser, stringifyJson } from './lossless-json.js';
 
 /** JSON.parse, but integers that a number cannot hold exactly come back as bigint. */
 export const parseLossless = jsonParser({ integers: 'unsafe' });
 
 /** JSON with two-space indentation that writes bigints as plain JSON numbers. */
 export const stringifyPretty = (value) => stringifyJson(value, 2);
+
+/** Compact JSON, bigints digit for digit. */
+export const stringifyCompact = (value) => stringifyJson(value);
 
 /** A response body for display: JSON re-indented without losing digits, anything else as sent. */
 export function formatBody(text) {

@@ -1,17 +1,13 @@
-// One operation: method and path, stability, deprecation notice, description, parameters, request
-// body, responses and the Try it panel.
+// One operation as a row: on the left its method and path, stability, deprecation notice, description,
+// parameters, request body, responses and Try it; on the right its samples and response examples.
 
+import { renderCodePanel } from './code-panel.js';
 import { h, markdown } from './dom.js';
 import { renderContent, renderResponses } from './responses.js';
-import { constraints, typeLabel } from './schema.js';
+import { constraints, fieldTable, typeNode } from './schema.js';
 import { renderTryIt } from './try-it.js';
 
-const STABILITY = {
-  stable: 'Stable',
-  beta: 'Beta',
-  experimental: 'Experimental',
-  deprecated: 'Deprecated',
-};
+const STABILITY = { stable: 'Stable', beta: 'Beta', experimental: 'Experimental', deprecated: 'Deprecated' };
 
 export function stabilityBadge(stability) {
   if (!stability) return null;
@@ -34,30 +30,39 @@ export function pathElement(url) {
   );
 }
 
-function sunsetNotice(operation) {
+const longDate = (date) =>
+  date.toLocaleDateString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
+
+/** The one deprecation notice: when it goes, what replaces it, how responses say so. */
+function deprecationNotice(operation, context) {
   const sunset = operation['x-sunset'] ? new Date(operation['x-sunset']) : null;
+  const successor = context.operations.find((op) => op.operationId === operation['x-successor']);
+  const replacement = successor
+    ? [
+        ' Use ',
+        h('a', { href: `#${successor.anchor}` }, `${successor.method.toUpperCase()} ${successor.url}`),
+        ' instead.',
+      ]
+    : null;
   if (!sunset || Number.isNaN(sunset.getTime())) {
     return h(
       'div',
       { class: 'notice deprecated', role: 'note' },
       h('strong', {}, 'Deprecated. '),
       'This operation may be removed in a future version.',
+      replacement,
     );
   }
   const day = sunset.toISOString().slice(0, 10);
-  const spelled = sunset.toLocaleDateString('en-GB', {
-    timeZone: 'UTC',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-  });
   return h(
     'div',
     { class: 'notice deprecated', role: 'note', 'data-sunset': day },
     h('strong', {}, 'Deprecated. '),
-    'This operation will be removed on ',
-    h('time', { datetime: operation['x-sunset'] }, `${spelled} (${day})`),
-    '. Until then every response carries ',
+    'Removed on ',
+    h('time', { datetime: operation['x-sunset'] }, `${longDate(sunset)} (${day})`),
+    '.',
+    replacement,
+    ' Until then every response carries ',
     h('code', {}, 'Deprecation'),
     ' and ',
     h('code', {}, 'Sunset'),
@@ -67,7 +72,7 @@ function sunsetNotice(operation) {
   );
 }
 
-function parametersTable(spec, parameters) {
+function parametersTable(parameters) {
   if (parameters.length === 0) return null;
   const rows = parameters.map((parameter) =>
     h(
@@ -80,7 +85,7 @@ function parametersTable(spec, parameters) {
         h('span', { class: 'location' }, parameter.in),
         parameter.required ? h('span', { class: 'required' }, 'required') : null,
       ),
-      h('td', { class: 'type' }, typeLabel(spec, parameter.schema)),
+      h('td', { class: 'type' }, typeNode(parameter.schema)),
       h(
         'td',
         {},
@@ -89,25 +94,10 @@ function parametersTable(spec, parameters) {
       ),
     ),
   );
-  return h(
-    'div',
-    { class: 'parameters' },
-    h('h4', {}, 'Parameters'),
-    h(
-      'div',
-      { class: 'table-wrap' },
-      h(
-        'table',
-        { class: 'fields' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Type'), h('th', {}, 'Description'))),
-        h('tbody', {}, rows),
-      ),
-    ),
-  );
+  return h('div', { class: 'parameters' }, h('h4', {}, 'Parameters'), fieldTable(rows, 'Name'));
 }
 
-function requestBody(spec, node) {
-  const body = node;
+function requestBody(body) {
   if (!body) return null;
   return h(
     'div',
@@ -121,7 +111,7 @@ function requestBody(spec, node) {
         : h('span', { class: 'muted' }, 'optional'),
     ),
     markdown(body),
-    renderContent(spec, body.content),
+    renderContent(body.content, { expandNamed: true }),
   );
 }
 
@@ -132,47 +122,63 @@ function authLine(op) {
     'span',
     { class: 'auth' },
     'Auth: ',
-    h('a', { href: '#section/Security-schemes' }, schemes.join(', ')),
+    h('a', { href: '#section/Authentication' }, schemes.join(', ')),
   );
 }
 
-export function renderOperation(spec, op, store) {
+export function renderOperation(op, context) {
   const { operation } = op;
   return h(
     'section',
     {
-      class: `operation${operation.deprecated ? ' is-deprecated' : ''}`,
+      class: `row operation${operation.deprecated ? ' is-deprecated' : ''}`,
       id: op.anchor,
       'data-operation-id': op.operationId,
     },
     h(
-      'header',
-      { class: 'operation-header' },
+      'div',
+      { class: 'prose-column' },
       h(
-        'h3',
-        {},
-        h('a', { class: 'anchor', href: `#${op.anchor}`, 'aria-label': 'Link to this operation' }, '#'),
-        operation.summary ?? op.operationId,
+        'header',
+        { class: 'operation-header' },
+        h(
+          'h3',
+          {},
+          operation.summary ?? op.operationId,
+          h(
+            'a',
+            {
+              class: 'anchor',
+              href: `#${op.anchor}`,
+              'aria-label': `Link to ${operation.summary ?? op.operationId}`,
+            },
+            '#',
+          ),
+        ),
+        h(
+          'div',
+          { class: 'operation-line' },
+          h('span', { class: `method method-${op.method}` }, op.method.toUpperCase()),
+          pathElement(op.url),
+          stabilityBadge(op.stability),
+        ),
+        h(
+          'div',
+          { class: 'operation-meta' },
+          h('span', {}, 'Operation ', h('code', {}, op.operationId)),
+          authLine(op),
+        ),
       ),
-      h(
-        'div',
-        { class: 'operation-line' },
-        h('span', { class: `method method-${op.method}` }, op.method.toUpperCase()),
-        pathElement(op.url),
-        stabilityBadge(op.stability),
-      ),
-      h(
-        'div',
-        { class: 'operation-meta' },
-        h('span', {}, 'Operation ', h('code', {}, op.operationId)),
-        authLine(op),
-      ),
+      // The contract's own notice (a description opening with a bold "Deprecated") is shown once.
+      operation.deprecated && !operation.descriptionHtml?.includes('class="notice deprecated"')
+        ? deprecationNotice(operation, context)
+        : null,
+      markdown(operation),
+      parametersTable(op.parameters),
+      requestBody(operation.requestBody),
+      renderResponses(operation.responses),
+      renderTryIt(op, context),
     ),
-    operation.deprecated ? sunsetNotice(operation) : null,
-    markdown(operation),
-    parametersTable(spec, op.parameters),
-    requestBody(spec, operation.requestBody),
-    renderResponses(spec, operation.responses),
-    renderTryIt(spec, op, store),
+    renderCodePanel(op, context),
   );
 }

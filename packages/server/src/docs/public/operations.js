@@ -34,6 +34,8 @@ export function collectOperations(spec) {
       found.push({
         method,
         path,
+        /** The server's path (`/v1`): what the typed client's baseUrl ends with. */
+        base: basePath(servers[0]?.url),
         url: basePath(servers[0]?.url) + path,
         operation,
         operationId,

@@ -1,17 +1,16 @@
-// Responses of an operation: status, description, headers, body schema and examples.
+// Responses of an operation: status, description, body type and headers. Their examples are in the
+// right-hand column (code-panel.js).
 
 import { h, markdown, markdownInline } from './dom.js';
-import { renderExamples } from './examples.js';
-import { constraints, renderSchema, typeLabel } from './schema.js';
+import { constraints, fieldTable, renderSchema, typeNode } from './schema.js';
 
 export function statusClass(status) {
   return /^[1-5]/.test(status) ? `status-${status[0]}xx` : 'status-default';
 }
 
-function headersTable(spec, headers) {
-  const rows = Object.entries(headers).map(([name, node]) => {
-    const header = node ?? {};
-    return h(
+function headersTable(headers) {
+  const rows = Object.entries(headers).map(([name, header = {}]) =>
+    h(
       'tr',
       {},
       h(
@@ -20,24 +19,15 @@ function headersTable(spec, headers) {
         h('code', {}, name),
         header.required ? h('span', { class: 'always' }, 'always') : null,
       ),
-      h('td', { class: 'type' }, typeLabel(spec, header.schema)),
+      h('td', { class: 'type' }, typeNode(header.schema)),
       h('td', {}, markdown(header), constraints({ ...header.schema, example: header.example })),
-    );
-  });
-  return h(
-    'div',
-    { class: 'table-wrap' },
-    h(
-      'table',
-      { class: 'fields headers' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'Header'), h('th', {}, 'Type'), h('th', {}, 'Description'))),
-      h('tbody', {}, rows),
     ),
   );
+  return fieldTable(rows, 'Header');
 }
 
-/** The body of a request or response: one block per media type, with schema and examples. */
-export function renderContent(spec, content) {
+/** The body of a request or response: the schema of each media type. */
+export function renderContent(content, options) {
   return Object.entries(content ?? {}).map(([mediaType, media]) =>
     h(
       'div',
@@ -48,14 +38,12 @@ export function renderContent(spec, content) {
         h('span', { class: 'label' }, 'Content type'),
         h('code', {}, mediaType),
       ),
-      media.schema ? renderSchema(spec, media.schema) : null,
-      renderExamples(spec, media, mediaType),
+      media.schema ? renderSchema(media.schema, 0, options) : null,
     ),
   );
 }
 
-function renderResponse(spec, status, node) {
-  const response = node ?? {};
+function renderResponse(status, response = {}) {
   const headers = Object.keys(response.headers ?? {});
   return h(
     'details',
@@ -64,8 +52,15 @@ function renderResponse(spec, status, node) {
     h(
       'div',
       { class: 'response-body' },
-      headers.length ? [h('h5', {}, 'Headers'), headersTable(spec, response.headers)] : null,
-      response.content ? [h('h5', {}, 'Body'), renderContent(spec, response.content)] : null,
+      response.content ? renderContent(response.content, { expandNamed: false, description: false }) : null,
+      headers.length
+        ? h(
+            'details',
+            { class: 'response-headers' },
+            h('summary', {}, `Headers (${headers.length})`),
+            headersTable(response.headers),
+          )
+        : null,
       !headers.length && !response.content
         ? h('p', { class: 'note' }, 'No headers or body described.')
         : null,
@@ -73,13 +68,13 @@ function renderResponse(spec, status, node) {
   );
 }
 
-export function renderResponses(spec, responses) {
+export function renderResponses(responses) {
   const entries = Object.entries(responses ?? {});
   if (entries.length === 0) return null;
   return h(
     'div',
     { class: 'responses' },
     h('h4', {}, 'Responses'),
-    entries.map(([status, node]) => renderResponse(spec, status, node)),
+    entries.map(([status, node]) => renderResponse(status, node)),
   );
 }

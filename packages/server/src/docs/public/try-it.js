@@ -1,15 +1,12 @@
-// The "Try it" panel: sends a real request to this server with fetch and shows what came back.
+// The "Try it" panel: sends a real request to the API with fetch, shows what came back, explains its
+// rate-limit headers in plain words and follows `Link: rel="next"` to the next page.
 
 import { h } from './dom.js';
 import { exampleText, mediaExamples } from './examples.js';
-import { formatBody } from './json.js';
 import { keyField } from './key-store.js';
-import { statusClass } from './responses.js';
-import { API_ORIGIN } from './site.js';
+import { showResult } from './try-it-result.js';
 
-const quote = (text) => `'${text.replace(/'/g, `'\\''`)}'`;
-
-function parameterInput(spec, parameter, id) {
+function parameterInput(parameter, id) {
   const schema = parameter.schema ?? {};
   const example = parameter.example ?? schema.example;
   if (Array.isArray(schema.enum)) {
@@ -29,100 +26,55 @@ function parameterInput(spec, parameter, id) {
   });
 }
 
-function requestBodyText(spec, requestBody) {
-  const media = requestBody?.content?.['application/json'];
-  const [first] = mediaExamples(spec, media);
+function requestBodyText(requestBody) {
+  const [first] = mediaExamples(requestBody?.content?.['application/json']);
   return first ? exampleText(first.value, 'application/json') : '{}';
 }
 
 function buildRequest(op, form, store, bodyField) {
-  const values = Object.fromEntries(
-    op.parameters.map((p) => [`${p.in}:${p.name}`, form.elements[`${p.in}:${p.name}`]?.value.trim() ?? '']),
-  );
-  const missing = op.parameters
-    .filter((p) => p.required && values[`${p.in}:${p.name}`] === '')
-    .map((p) => p.name);
+  const value = (p) => form.elements[`${p.in}:${p.name}`]?.value.trim() ?? '';
+  const missing = op.parameters.filter((p) => p.required && value(p) === '').map((p) => p.name);
   if (missing.length) return { error: `Fill in ${missing.join(', ')} first.` };
-  const path = op.url.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(values[`path:${name}`] ?? ''));
+  const path = op.url.replace(/\{([^}]+)\}/g, (_, name) =>
+    encodeURIComponent(value(op.parameters.find((p) => p.in === 'path' && p.name === name) ?? {})),
+  );
   const query = new URLSearchParams();
   const headers = {};
   for (const parameter of op.parameters) {
-    const value = values[`${parameter.in}:${parameter.name}`];
-    if (value === '') continue;
-    if (parameter.in === 'query') query.append(parameter.name, value);
-    if (parameter.in === 'header') headers[parameter.name] = value;
+    if (value(parameter) === '') continue;
+    if (parameter.in === 'query') query.append(parameter.name, value(parameter));
+    if (parameter.in === 'header') headers[parameter.name] = value(parameter);
   }
   if (op.security.length > 0 && store.get()) headers.Authorization = `Bearer ${store.get()}`;
   const body = bodyField ? bodyField.value : undefined;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const target = query.size ? `${path}?${query}` : path;
-  return { method: op.method.toUpperCase(), target, headers, body };
+  return { method: op.method.toUpperCase(), target: query.size ? `${path}?${query}` : path, headers, body };
 }
 
-function curl(request) {
-  const parts = [
-    `curl -i -X ${request.method} ${quote(new URL(request.target, API_ORIGIN || location.origin).href)}`,
-  ];
-  for (const [name, value] of Object.entries(request.headers)) {
-    const shown = name === 'Authorization' ? 'Bearer $PETSTORE_API_KEY' : value;
-    parts.push(`-H ${name === 'Authorization' ? `"${name}: ${shown}"` : quote(`${name}: ${shown}`)}`);
-  }
-  if (request.body !== undefined) parts.push(`--data-raw ${quote(request.body)}`);
-  return parts.join(' \\\n  ');
-}
-
-function showResult(output, request, response, text, ms) {
-  const headers = [...response.headers.entries()].map(([name, value]) =>
-    h('tr', {}, h('td', {}, h('code', {}, name)), h('td', {}, h('code', {}, value))),
-  );
-  output.replaceChildren(
-    h(
-      'div',
-      { class: 'result-status' },
-      h(
-        'span',
-        { class: `status ${statusClass(String(response.status))}`, 'data-status': response.status },
-        response.status,
-      ),
-      h('span', {}, response.statusText),
-      h('span', { class: 'muted' }, `${request.method} ${request.target} · ${ms} ms`),
-    ),
-    h(
-      'details',
-      { class: 'result-headers' },
-      h('summary', {}, `Response headers (${headers.length})`),
-      h('table', {}, h('tbody', {}, headers)),
-    ),
-    h('h5', {}, 'Response body'),
-    h('pre', { class: 'result-body' }, h('code', {}, formatBody(text) || '(empty)')),
-    h(
-      'details',
-      { class: 'result-curl' },
-      h('summary', {}, 'The same request with curl'),
-      h('pre', {}, h('code', {}, curl(request))),
-    ),
-  );
-}
-
-async function send(op, form, store, bodyField, output) {
-  const request = buildRequest(op, form, store, bodyField);
-  if (request.error) {
-    output.replaceChildren(h('p', { class: 'result-error' }, request.error));
-    return;
-  }
-  const button = form.querySelector('button[type="submit"]');
+async function send(context, request, output, button, page = 1) {
   button.disabled = true;
   output.replaceChildren(h('p', { class: 'muted' }, 'Sending…'));
   const started = performance.now();
   try {
-    const response = await fetch(API_ORIGIN + request.target, {
+    const response = await fetch(new URL(request.target, context.apiOrigin), {
       method: request.method,
       headers: request.headers,
       body: request.body,
       cache: 'no-store',
     });
     const text = await response.text();
-    showResult(output, request, response, text, Math.round(performance.now() - started));
+    const onNext = (target) =>
+      send(context, { ...request, target, body: undefined }, output, button, page + 1);
+    showResult(
+      output,
+      context,
+      request,
+      response,
+      text,
+      Math.round(performance.now() - started),
+      page,
+      onNext,
+    );
   } catch (error) {
     output.replaceChildren(
       h('p', { class: 'result-error' }, `The request could not be sent: ${error.message}`),
@@ -132,7 +84,7 @@ async function send(op, form, store, bodyField, output) {
   }
 }
 
-export function renderTryIt(spec, op, store) {
+export function renderTryIt(op, context) {
   if (!op.tryIt) {
     return h(
       'div',
@@ -146,13 +98,13 @@ export function renderTryIt(spec, op, store) {
   const bodyField = requestBody
     ? h(
         'textarea',
-        { id: `${prefix}-body`, name: 'body', rows: 7, spellcheck: 'false', class: 'body-editor' },
-        requestBodyText(spec, requestBody),
+        { id: `${prefix}-body`, name: 'body', rows: 6, spellcheck: 'false', class: 'body-editor' },
+        requestBodyText(requestBody),
       )
     : null;
   const fields = op.parameters.map((parameter) => {
     const id = `${prefix}-${parameter.in}-${parameter.name}`;
-    const input = parameterInput(spec, parameter, id);
+    const input = parameterInput(parameter, id);
     input.name = `${parameter.in}:${parameter.name}`;
     return h(
       'div',
@@ -168,6 +120,7 @@ export function renderTryIt(spec, op, store) {
     );
   });
   const output = h('div', { class: 'try-it-result', 'aria-live': 'polite' });
+  const button = h('button', { type: 'submit', class: 'send' }, `Send ${op.method.toUpperCase()}`);
   const form = h(
     'form',
     { class: 'try-it-form', novalidate: true },
@@ -176,7 +129,7 @@ export function renderTryIt(spec, op, store) {
           'div',
           { class: 'field-row' },
           h('label', { for: `${prefix}-key` }, 'API key'),
-          keyField(store, `${prefix}-key`),
+          keyField(context.store, `${prefix}-key`),
         )
       : h('p', { class: 'muted' }, 'No API key is needed for this operation.'),
     fields,
@@ -191,13 +144,15 @@ export function renderTryIt(spec, op, store) {
     h(
       'div',
       { class: 'actions' },
-      h('button', { type: 'submit', class: 'send' }, `Send ${op.method.toUpperCase()}`),
-      h('span', { class: 'muted' }, 'Sends a real request to this server.'),
+      button,
+      h('span', { class: 'muted' }, `Sends a real request to ${context.apiOrigin}.`),
     ),
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    send(op, form, store, bodyField, output);
+    const request = buildRequest(op, form, context.store, bodyField);
+    if (request.error) output.replaceChildren(h('p', { class: 'result-error' }, request.error));
+    else send(context, request, output, button);
   });
   return h(
     'details',

@@ -1,0 +1,172 @@
+import {
+  createDnsResolver,
+  createDomainService,
+  type DomainView,
+  loadConfig,
+  type Project,
+  type Storage,
+  systemClock,
+} from '@petstore/server';
+import { databaseSource, openExistingDatabase } from './database.ts';
+import { CliError, EXIT } from './exit.ts';
+import { formatInstant, formatTable } from './table.ts';
+import { parseCommand, stringOption, UsageError } from './usage.ts';
+
+const HELP = `petstore domains <add|list|verify|primary|remove> [options]
+
+  domains add <hostname> --project <slug> [--json]
+      Adds a custom domain to a project on Pro or above and prints the DNS records to create: a CNAME to
+      <slug>.<PETSTORE_SITE_DOMAIN> for a subdomain; an ALIAS/ANAME to it and a TXT record for an apex.
+      It is checked at once, then by the server with backoff for up to 48 hours.
+  domains list --project <slug> [--json]
+      Every domain of the project: state (pending, verified, failed, suspended), reason, primary, records.
+  domains verify <hostname> [--json]
+      Checks the domain's records now, with real DNS queries. Exit status 0 when verified, 1 otherwise.
+  domains primary <hostname>   Makes a verified domain the primary: every other address redirects to it.
+  domains remove <hostname>    Stops serving the domain at once, on every instance.
+
+  --database URL   the server's database (DATABASE_URL, default ./data/petstore.db)
+  DNS queries go to PETSTORE_DNS_SERVERS (ip[:port], comma-separated), else the system's resolvers.`;
+
+const OPTIONS = {
+  project: { type: 'string' },
+  json: { type: 'boolean' },
+  database: { type: 'string' },
+} as const;
+
+const ACTIONS = ['add', 'list', 'verify', 'primary', 'remove'];
+
+function describe(domain: DomainView): string {
+  const lines = [`${domain.hostname}: ${domain.state}${domain.primary ? ' (primary)' : ''}`];
+  if (domain.reason) lines.push(`  ${domain.reason}`);
+  for (const warning of domain.warnings) lines.push(`  warning: ${warning}`);
+  lines.push('  records to create at the DNS provider:');
+  lines.push(
+    formatTable(
+      [{ title: '  TYPE' }, { title: 'NAME' }, { title: 'VALUE' }, { title: 'SEEN NOW' }],
+      domain.records.map((r) => [
+        `  ${r.type === 'ALIAS' ? 'ALIAS/ANAME' : r.type}`,
+        r.name,
+        r.value,
+        r.ok ? 'ok' : r.seen.join(', ') || 'nothing yet',
+      ]),
+    ),
+  );
+  lines.push('  DNS changes can take up to 48 hours to be seen everywhere.');
+  return lines.join('\n');
+}
+
+const asJson = (domain: DomainView, project: Project) => ({ project: project.slug, ...domain });
+
+export async function runDomains(args: string[]): Promise<number> {
+  const parsed = parseCommand('domains', args, OPTIONS, HELP);
+  if (!parsed) return EXIT.ok;
+  const [action, ...positionals] = parsed.positionals;
+  if (action === undefined || !ACTIONS.includes(action)) {
+    throw new UsageError(
+      action
+        ? `unknown domains command "${action}"; run "petstore domains --help"`
+        : `domains needs one of ${ACTIONS.join(', ')}`,
+    );
+  }
+  const wantsHostname = action !== 'list';
+  if (positionals.length !== (wantsHostname ? 1 : 0)) {
+    throw new UsageError(
+      wantsHostname
+        ? `domains ${action} takes one hostname`
+        : 'domains list takes no hostname, only --project',
+    );
+  }
+  const slug = stringOption(parsed, 'project');
+  if ((action === 'add' || action === 'list') && slug === undefined)
+    throw new UsageError(`domains ${action} needs --project <slug>`);
+  const json = parsed.values.json === true;
+  const flag = stringOption(parsed, 'database');
+  const config = loadConfig(process.env, { database: flag });
+  const storage = await openExistingDatabase(config.databaseUrl, databaseSource(flag, process.env));
+  const domains = createDomainService({
+    storage,
+    resolver: createDnsResolver(config.dnsServers),
+    clock: systemClock,
+    siteDomain: config.siteDomain,
+    apiHost: config.apiHost,
+    caIdentity: config.caIdentity,
+  });
+  try {
+    const hostname = positionals[0]?.trim().toLowerCase().replace(/\.$/, '');
+    const project =
+      slug !== undefined ? await projectBySlug(storage, slug) : await projectOfDomain(storage, hostname!);
+    switch (action) {
+      case 'add': {
+        const outcome = await domains.add(project, positionals[0]!);
+        if (outcome.kind === 'refused')
+          throw new CliError(outcome.message, outcome.conflict ? EXIT.failed : EXIT.usage);
+        console.log(json ? JSON.stringify(asJson(outcome.domain, project)) : describe(outcome.domain));
+        return EXIT.ok;
+      }
+      case 'list': {
+        const views = await domains.list(project);
+        if (json) console.log(JSON.stringify(views.map((view) => asJson(view, project))));
+        else if (views.length === 0)
+          console.log(
+            `${project.slug} has no custom domain; add one with: petstore domains add docs.example.com --project ${project.slug}`,
+          );
+        else {
+          console.log(
+            formatTable(
+              [
+                { title: 'HOSTNAME' },
+                { title: 'STATE' },
+                { title: 'PRIMARY' },
+                { title: 'CHECKED' },
+                { title: 'REASON' },
+              ],
+              views.map((v) => [
+                v.hostname,
+                v.state,
+                v.primary ? 'yes' : '',
+                formatInstant(v.checkedAt, 'never'),
+                v.reason ?? '',
+              ]),
+            ),
+          );
+        }
+        return EXIT.ok;
+      }
+      case 'verify': {
+        const view = (await domains.checkNow(project, hostname!))!;
+        console.log(json ? JSON.stringify(asJson(view, project)) : describe(view));
+        return view.state === 'verified' ? EXIT.ok : EXIT.failed;
+      }
+      case 'primary':
+        if (!(await domains.setPrimary(project, hostname!)))
+          throw new CliError(`${hostname} must be verified before it can be the primary domain`);
+        console.log(
+          `${hostname} is the primary domain of ${project.slug}: every other address redirects to it`,
+        );
+        return EXIT.ok;
+      default:
+        await domains.remove(project, hostname!);
+        console.log(`${hostname} was removed from ${project.slug}: it is no longer served`);
+        return EXIT.ok;
+    }
+  } finally {
+    await storage.close();
+  }
+}
+
+async function projectBySlug(storage: Storage, slug: string): Promise<Project> {
+  const project = await storage.projects.bySlug(slug);
+  if (!project) throw new UsageError(`no project with slug ${slug}; "petstore projects list" shows them`);
+  return project;
+}
+
+async function projectOfDomain(storage: Storage, hostname: string): Promise<Project> {
+  const domain = await storage.domains.get(hostname);
+  const project = domain && (await storage.projects.byId(domain.projectId));
+  if (!project)
+    throw new UsageError(
+      `no project has the domain ${hostname}; "petstore domains list --project <slug>" shows them`,
+    );
+  return project;
+}

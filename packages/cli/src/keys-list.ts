@@ -1,0 +1,55 @@
+import type { ApiKeyRecord, Storage } from '@petstore/server';
+import { type Column, formatInstant, formatTable } from './table.ts';
+
+/** active, revoked, expired or banned until an instant, in that order of precedence. */
+export function keyState(key: ApiKeyRecord, now: number): string {
+  if (key.revokedAt !== null) return 'revoked';
+  if (key.expiresAt !== null && key.expiresAt <= now) return 'expired';
+  if (key.bannedUntil !== null && key.bannedUntil > now)
+    return `banned until ${formatInstant(key.bannedUntil, '')}`;
+  return 'active';
+}
+
+function planCell(key: ApiKeyRecord): string {
+  return key.plan === 'enterprise' ? `enterprise ${key.perMinute}/min ${key.perDay}/day` : key.plan;
+}
+
+const COLUMNS: Column[] = [
+  { title: 'ID' },
+  { title: 'ENV' },
+  { title: 'PLAN' },
+  { title: 'LABEL' },
+  { title: 'CREATED' },
+  { title: 'LAST USED' },
+  { title: 'EXPIRES' },
+  { title: 'STATE' },
+];
+
+/** `keys list`: a table for people, or with --json an array without digests. */
+export async function listKeys(storage: Storage, json: boolean): Promise<void> {
+  const keys = await storage.listKeys();
+  const now = Date.now();
+  if (json) {
+    const records = keys.map(({ digest: _digest, ...key }) => ({
+      ...key,
+      state: keyState({ ...key, digest: '' }, now),
+    }));
+    console.log(JSON.stringify(records));
+    return;
+  }
+  if (keys.length === 0) {
+    console.log('no keys; create one with: petstore keys create --plan free');
+    return;
+  }
+  const rows = keys.map((key) => [
+    key.id,
+    key.environment,
+    planCell(key),
+    key.label ?? '-',
+    formatInstant(key.createdAt, '-'),
+    formatInstant(key.lastUsedAt, 'never'),
+    formatInstant(key.expiresAt, 'never'),
+    keyState(key, now),
+  ]);
+  console.log(formatTable(COLUMNS, rows));
+}

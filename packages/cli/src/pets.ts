@@ -1,0 +1,187 @@
+import {
+  createPetstoreClient,
+  type Pet,
+  type PetstoreClient,
+  PetstoreError,
+  type PetStatus,
+} from './api-client.ts';
+import { CliError, EXIT } from './exit.ts';
+import { petJson, petTable, progressLine } from './pets-output.ts';
+import { type ParsedCommand, parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080/v1';
+
+const HELP = `petstore pets <list|create|get>: call the Pet Store API
+
+  pets list [--status S] [--limit N] [--cursor C] [--all] [--json]
+      One page of pets by ascending id (--limit 1 to 100, default 20); --all follows every next page
+      (--limit is then the page size) with a progress line on a terminal.
+  pets create --name N --category-id C [--status S] [--idempotency-key K] [--json]
+      Adds a pet. The same --idempotency-key within 24 hours replays the first creation.
+  pets get <id> [--json]
+      One pet by id (the operation is deprecated and sunsets on 2030-12-05).
+
+  Statuses: available, pending, sold. Output is a table, or one JSON object per line with --json
+  (64-bit ids digit for digit). A 429 is waited out (Retry-After) and retried, as the client library does.
+
+Settings:
+  PETSTORE_API_KEY    the API key (required), e.g. from "petstore keys create --plan free"
+  PETSTORE_BASE_URL   the API's address (default ${DEFAULT_BASE_URL}); /v1 is added when it has no path
+
+Exit status: 0 done, 1 the API refused or could not be reached, 2 usage or settings, 3 no such pet.`;
+
+const OPTIONS = {
+  status: { type: 'string' },
+  limit: { type: 'string' },
+  cursor: { type: 'string' },
+  all: { type: 'boolean' },
+  json: { type: 'boolean' },
+  name: { type: 'string' },
+  'category-id': { type: 'string' },
+  'idempotency-key': { type: 'string' },
+} as const;
+
+const STATUSES: PetStatus[] = ['available', 'pending', 'sold'];
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+function baseUrl(env: NodeJS.ProcessEnv): string {
+  const text = env.PETSTORE_BASE_URL || DEFAULT_BASE_URL;
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new UsageError(
+      `PETSTORE_BASE_URL must be an http(s) URL such as ${DEFAULT_BASE_URL}, got ${JSON.stringify(text)}`,
+    );
+  }
+  if (url.pathname === '/') url.pathname = '/v1';
+  return url.href;
+}
+
+function client(env: NodeJS.ProcessEnv): PetstoreClient {
+  const apiKey = env.PETSTORE_API_KEY;
+  if (!apiKey) {
+    throw new UsageError(
+      'PETSTORE_API_KEY is not set: export PETSTORE_API_KEY=<key> (an operator creates one with "petstore keys create --plan free")',
+    );
+  }
+  return createPetstoreClient({
+    baseUrl: baseUrl(env),
+    apiKey,
+    userAgent: 'petstore-cli',
+    sleep: (ms) => {
+      if (ms >= 1_000) console.error(`waiting ${Math.ceil(ms / 1_000)} s before retrying`);
+      return new Promise((resolve) => setTimeout(resolve, ms));
+    },
+  });
+}
+
+function status(parsed: ParsedCommand): PetStatus | undefined {
+  const text = stringOption(parsed, 'status');
+  if (text === undefined || STATUSES.includes(text as PetStatus)) return text as PetStatus | undefined;
+  throw new UsageError(`--status must be one of ${STATUSES.join(', ')}, got ${JSON.stringify(text)}`);
+}
+
+function int64(name: string, text: string | undefined): bigint {
+  if (text === undefined) throw new UsageError(`${name} is required`);
+  const value = /^-?(0|[1-9]\d*)$/.test(text) ? BigInt(text) : undefined;
+  if (value === undefined || value < INT64_MIN || value > INT64_MAX) {
+    throw new UsageError(`${name} must be a decimal 64-bit integer, got ${JSON.stringify(text)}`);
+  }
+  return value;
+}
+
+function print(pets: Pet[], json: boolean): void {
+  if (json) for (const pet of pets) console.log(petJson(pet));
+  else if (pets.length > 0) console.log(petTable(pets));
+}
+
+async function list(api: PetstoreClient, parsed: ParsedCommand): Promise<void> {
+  const json = parsed.values.json === true;
+  const limit = positiveInteger('limit', stringOption(parsed, 'limit'), 100);
+  const filter = status(parsed);
+  if (parsed.values.all) {
+    if (parsed.values.cursor !== undefined)
+      throw new UsageError('--all starts from the first page: leave out --cursor');
+    const progress = progressLine();
+    const pets: Pet[] = [];
+    let count = 0;
+    for await (const pet of api.pets({ status: filter, pageSize: limit })) {
+      count++;
+      if (json) console.log(petJson(pet));
+      else pets.push(pet);
+      progress.update(`fetched ${count} pets…`);
+    }
+    progress.clear();
+    print(pets, json);
+    if (!json) console.error(`${count} pets`);
+    return;
+  }
+  const page = await api.listPets({ status: filter, limit, cursor: stringOption(parsed, 'cursor') });
+  print(page.pets, json);
+  if (page.pets.length === 0 && !json) console.error('no pets');
+  if (page.nextCursor) {
+    console.error(`more pets: add --cursor ${page.nextCursor} for the next page, or --all for every page`);
+  }
+}
+
+async function create(api: PetstoreClient, parsed: ParsedCommand): Promise<void> {
+  const name = stringOption(parsed, 'name');
+  if (name === undefined) throw new UsageError('--name is required');
+  const categoryId = int64('--category-id', stringOption(parsed, 'category-id'));
+  const petStatus = status(parsed);
+  const result = await api.createPet(
+    petStatus === undefined ? { name, categoryId } : { name, categoryId, status: petStatus },
+    { idempotencyKey: stringOption(parsed, 'idempotency-key') },
+  );
+  print([result.pet], parsed.values.json === true);
+  if (result.replayed)
+    console.error(
+      `replayed: Idempotency-Key ${result.idempotencyKey} had already created pet ${result.pet.id}`,
+    );
+}
+
+async function get(api: PetstoreClient, parsed: ParsedCommand): Promise<void> {
+  const ids = parsed.positionals.slice(1);
+  if (ids.length !== 1) throw new UsageError('pets get takes one pet id');
+  const { pet } = await api.getPet(int64('the pet id', ids[0]));
+  print([pet], parsed.values.json === true);
+}
+
+const ACTIONS = new Map([
+  ['list', list],
+  ['create', create],
+  ['get', get],
+]);
+
+/** The API's refusal as one line and an exit status: 3 for a pet that does not exist, else 1. */
+function failure(error: PetstoreError): CliError {
+  const request = error.requestId ? ` (request ${error.requestId})` : '';
+  if (error.code === 'network_error') {
+    const reason = (error.cause as { cause?: { code?: string } } | undefined)?.cause?.code;
+    const detail = reason ? ` (${reason})` : '';
+    return new CliError(`${error.message}${detail}; is PETSTORE_BASE_URL right and the server running?`);
+  }
+  const hint = error.code === 'unauthorized' ? '; check PETSTORE_API_KEY' : '';
+  const message = `${error.status} ${error.code}: ${error.message}${hint}${request}`;
+  return new CliError(message, error.code === 'not_found' ? EXIT.notFound : EXIT.failed);
+}
+
+export async function runPets(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const parsed = parseCommand('pets', args, OPTIONS, HELP);
+  if (!parsed) return EXIT.ok;
+  const [action] = parsed.positionals;
+  const run = ACTIONS.get(action ?? '');
+  if (run === undefined) {
+    throw new UsageError(
+      action
+        ? `unknown pets command "${action}"; run "petstore pets --help"`
+        : 'pets needs one of list, create, get; run "petstore pets --help"',
+    );
+  }
+  try {
+    await run(client(env), parsed);
+    return EXIT.ok;
+  } catch (error) {
+    throw error instanceof PetstoreError ? failure(error) : error;
+  }
+}

@@ -1,0 +1,12 @@
+// What the HTML says about this page: the name it carries and the origin of the API it documents
+// (the same page is published on several hosts, each with its own title, calling the API elsewhere).
+
+const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.getAttribute('content') ?? '';
+
+export function pageConfig() {
+  return {
+    title: meta('petstore-docs-title') || 'API reference',
+    /** Where requests go: the API's origin, or this page's own when the HTML names none. */
+    apiOrigin: meta('petstore-api-origin') || location.origin,
+  };
+}
