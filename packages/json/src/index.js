@@ -17,12 +17,18 @@ export const losslessParsingSupported = (() => {
 /**
  * A JSON parser that turns integer literals into bigint: every one (`integers: 'all'`, the default),
  * or only those a number cannot hold exactly (`'unsafe'`); with `keys`, only values of those property
- * names. Fractions and exponents (`1.5`, `1e3`, `12.0`) stay numbers.
+ * names. Fractions and exponents (`1.5`, `1e3`, `12.0`) stay numbers. With `nullPrototype`, every object
+ * is made without a prototype, so no field name (`__proto__`, `constructor`) can reach one.
  */
 export function jsonParser(options = {}) {
   const unsafeOnly = options.integers === 'unsafe';
   const keys = options.keys === undefined ? undefined : new Set(options.keys);
+  const nullPrototype = options.nullPrototype === true;
   const revive = (key, value, context) => {
+    if (nullPrototype && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      // Object.assign onto a prototype-less target defines "__proto__" as a plain field, never a prototype.
+      return Object.assign(Object.create(null), value);
+    }
     if (typeof value !== 'number' || (keys !== undefined && !keys.has(key))) return value;
     const source = context?.source;
     if (source === undefined || !INTEGER_LITERAL.test(source)) return value;
