@@ -1,4 +1,5 @@
 import type { KeyEnvironment } from './auth/keys.ts';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http/limits.ts';
 
 export const ENVIRONMENTS = ['development', 'staging', 'production'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -18,6 +19,10 @@ export interface Config {
   banThreshold: number;
   banDurationMs: number;
   workers: number;
+  /** Timeouts and connection caps of the HTTP server. */
+  http: HttpLimits;
+  /** /readyz answers 503 while the SQLite database's file system has less free space than this. */
+  minFreeDiskBytes: number;
 }
 
 /** Flags given on the command line; they win over the environment. */
@@ -83,6 +88,46 @@ function trustProxy(text: string | undefined): boolean | string {
   return text;
 }
 
+const seconds = (ms: number) => ms / 1000;
+
+function httpLimits(env: NodeJS.ProcessEnv): HttpLimits {
+  const defaults = DEFAULT_HTTP_LIMITS;
+  const headers = 'PETSTORE_HEADERS_TIMEOUT_SECONDS';
+  const request = 'PETSTORE_REQUEST_TIMEOUT_SECONDS';
+  const limits: HttpLimits = {
+    headersTimeoutMs: integer(headers, env[headers], seconds(defaults.headersTimeoutMs), 1, 3600) * 1000,
+    requestTimeoutMs: integer(request, env[request], seconds(defaults.requestTimeoutMs), 1, 3600) * 1000,
+    keepAliveTimeoutMs:
+      integer(
+        'PETSTORE_KEEP_ALIVE_TIMEOUT_SECONDS',
+        env.PETSTORE_KEEP_ALIVE_TIMEOUT_SECONDS,
+        seconds(defaults.keepAliveTimeoutMs),
+        1,
+        3600,
+      ) * 1000,
+    maxConnections: integer(
+      'PETSTORE_MAX_CONNECTIONS',
+      env.PETSTORE_MAX_CONNECTIONS,
+      defaults.maxConnections,
+      1,
+      1_000_000,
+    ),
+    maxConnectionsPerAddress: integer(
+      'PETSTORE_MAX_CONNECTIONS_PER_ADDRESS',
+      env.PETSTORE_MAX_CONNECTIONS_PER_ADDRESS,
+      defaults.maxConnectionsPerAddress,
+      1,
+      1_000_000,
+    ),
+  };
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new ConfigError(
+      `${headers} (${seconds(limits.headersTimeoutMs)}) must not exceed ${request} (${seconds(limits.requestTimeoutMs)})`,
+    );
+  }
+  return limits;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Config {
   return {
     port: integer(flags.port !== undefined ? '--port' : 'PORT', flags.port ?? env.PORT, 8080, 0, 65_535),
@@ -105,6 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
       1,
       64,
     ),
+    http: httpLimits(env),
+    minFreeDiskBytes:
+      integer('PETSTORE_MIN_FREE_DISK_MB', env.PETSTORE_MIN_FREE_DISK_MB, 64, 0, 1_000_000) * 1024 * 1024,
   };
 }
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
@@ -50,6 +51,29 @@ function bufferedStdout() {
   };
 }
 
+/** Files kept for the database, logs and outbound connections, besides one per client connection. */
+const RESERVED_FILES = 256;
+
+/** The soft limit on open files (Linux /proc), or undefined where it cannot be read. */
+function openFileLimit(): number | undefined {
+  try {
+    const line = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    return line ? Number(line[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Connections beyond what the process can open would fail at accept (EMFILE) and starve the database
+ * and logs of files too: the cap is lowered to the file limit less a reserve.
+ */
+function connectionsWithinFileLimit(wanted: number): { allowed: number; fileLimit: number | undefined } {
+  const fileLimit = openFileLimit();
+  if (fileLimit === undefined) return { allowed: wanted, fileLimit };
+  return { allowed: Math.max(1, Math.min(wanted, fileLimit - RESERVED_FILES)), fileLimit };
+}
+
 export interface RunningServer {
   app: FastifyInstance;
   /** The address actually bound (the port is known even when 0 was asked for). */
@@ -81,6 +105,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (options.migrate ?? true) await storage.migrate();
   const limiter = await createLimiterFromConfig(config, clock);
   const metrics = createMetrics({ storage, limiter: limiter.limiter });
+  const connectionCap = connectionsWithinFileLimit(config.http.maxConnections);
   const cluster = workerSlot === undefined ? undefined : workerMetrics(workerSlot, metrics.families);
   const app = buildApp({
     storage,
@@ -92,8 +117,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     metrics,
     gatherMetrics: cluster?.gather,
     warmPetCache: true,
+    httpLimits: { ...config.http, maxConnections: connectionCap.allowed },
   });
   limiter.attachLogger(app.log);
+  if (connectionCap.allowed < config.http.maxConnections) {
+    app.log.warn(
+      { maxConnections: connectionCap.allowed, openFileLimit: connectionCap.fileLimit },
+      `PETSTORE_MAX_CONNECTIONS lowered to ${connectionCap.allowed}: this process may open only ${connectionCap.fileLimit} files; raise its limit (ulimit -n) to allow more`,
+    );
+  }
 
   const purge = await startIdempotencyPurge({ storage, clock, log: app.log });
 

@@ -32,10 +32,18 @@ function toApiError(error: FastifyError | Error): ApiError {
   }
 }
 
+/**
+ * Every error ends here as the Error body. Only an unexpected failure (500) is logged as an error, with
+ * its stack; a dependency outage (503) is a warning naming the cause without a stack (the outage itself
+ * is reported where it is detected); expected answers (4xx, the planned 501) only have their request line.
+ */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (apiError.code === 'internal_error') request.log.error({ err: error }, 'request failed');
+    else if (apiError.code === 'service_unavailable') {
+      request.log.warn({ cause: error.message }, 'request failed: a dependency is unavailable');
+    }
     return sendError(request, reply, apiError);
   });
 }

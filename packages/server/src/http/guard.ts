@@ -2,10 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { ApiError } from '../errors.ts';
 import { ANONYMOUS_LIMITS, limitsFor } from '../ratelimit/plans.ts';
-import type { LimitSubject, RateLimiter } from '../ratelimit/limiter.ts';
+import type { LimitSubject, RateLimitDecision, RateLimiter } from '../ratelimit/limiter.ts';
 import { type RouteConfig, routeConfig } from '../routes/route-config.ts';
 import type { ApiKeyRecord, KeyRepository } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
+import { requestShapeProblem } from './request-shape.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,8 +37,9 @@ const keySubject = (key: ApiKeyRecord): LimitSubject => ({
 
 /**
  * The first hook of every request, reading the configuration of the route the router matched: the
- * request id and deprecation headers, then, in this order, rate limiting (by key, or by client
- * address without a valid key), authentication and the sunset. A request that reaches a handler has
+ * request id, a request malformed as HTTP refused (see requestShapeProblem), deprecation headers, then,
+ * in this order, rate limiting (by key, or by client address without a valid key), authentication and
+ * the sunset. A request that reaches a handler has
  * passed all of them, whatever the spelling of its URL; 401s and 429s carry the rate-limit headers.
  */
 export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
@@ -45,6 +47,11 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
   app.addHook('onRequest', (request, reply, done) => {
     const config = routeConfig(request);
     reply.header('x-request-id', request.id);
+    const problem = requestShapeProblem(request);
+    if (problem) {
+      refuseBeforeRouting(deps, request, reply, problem).catch(done);
+      return;
+    }
     if (config.deprecation) reply.headers(config.deprecation.headers);
     if (config.access === 'public' && !config.rateLimited) {
       done();
@@ -70,17 +77,7 @@ async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyRep
     const decision = await limiter.check(key ? keySubject(key) : anonymous(request));
     reply.headers(decision.headers);
     if (decision.bannedNow && key) await recordBan(request, deps, key.id, decision.bannedNow.until);
-    if (!decision.allowed) {
-      const banned = decision.reason === 'temporarily_banned';
-      const retryAfter = String(decision.retryAfterSeconds ?? 1);
-      throw new ApiError(
-        banned ? 'temporarily_banned' : 'rate_limited',
-        banned
-          ? `too many requests after being rate limited: temporarily banned, retry after ${retryAfter} s`
-          : `rate limit exceeded: retry after ${retryAfter} s`,
-        { headers: { 'retry-after': retryAfter } },
-      );
-    }
+    if (!decision.allowed) throw refusal(decision);
   }
   if (config.access === 'apiKey') {
     if (!key)
@@ -90,6 +87,34 @@ async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyRep
   if (config.deprecation && deps.clock.now() >= config.deprecation.sunsetAt) {
     throw new ApiError('gone', config.deprecation.goneMessage);
   }
+}
+
+function refusal(decision: RateLimitDecision): ApiError {
+  const banned = decision.reason === 'temporarily_banned';
+  const retryAfter = String(decision.retryAfterSeconds ?? 1);
+  return new ApiError(
+    banned ? 'temporarily_banned' : 'rate_limited',
+    banned
+      ? `too many requests after being rate limited: temporarily banned, retry after ${retryAfter} s`
+      : `rate limit exceeded: retry after ${retryAfter} s`,
+    { headers: { 'retry-after': retryAfter } },
+  );
+}
+
+/**
+ * A request malformed as HTTP is refused before authentication, whatever its route, counted against
+ * its client address (a key in it is not trusted), and its connection is closed after the answer.
+ */
+async function refuseBeforeRouting(
+  deps: GuardDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  problem: ApiError,
+): Promise<never> {
+  reply.header('connection', 'close');
+  const decision = await deps.limiter.check(anonymous(request));
+  reply.headers(decision.headers);
+  throw decision.allowed ? problem : refusal(decision);
 }
 
 /**
