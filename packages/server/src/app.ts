@@ -56,6 +56,8 @@ export interface AppDeps {
   gatherMetrics?: () => Promise<Family[]>;
   /** On the first getPet, read existing pets into memory in the background (then getPet needs no query). */
   warmPetCache?: boolean;
+  /** /readyz fails below this much free space where the database is stored (default 64 MB; 0: no check). */
+  minFreeDiskBytes?: number;
   /** Timeouts and connection caps of the HTTP server (DEFAULT_HTTP_LIMITS when absent). */
   httpLimits?: HttpLimits;
 }
@@ -197,7 +199,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       getPet: getPet(pets),
       listStoreOrders,
       getOpenApiDocument,
-      ...healthOperations(app, { storage: deps.storage, limiter: deps.limiter }),
+      ...healthOperations(app, {
+        storage: deps.storage,
+        limiter: deps.limiter,
+        minFreeDiskBytes: deps.minFreeDiskBytes,
+      }),
       getMetrics: getMetrics(deps.gatherMetrics ?? (async () => metrics.families())),
       getDocs,
     }),

@@ -89,6 +89,10 @@ function trustProxy(text: string | undefined): boolean | string {
 }
 
 const seconds = (ms: number) => ms / 1000;
+const MB = 1024 * 1024;
+
+/** /readyz fails while the database's file system has less free space than this (PETSTORE_MIN_FREE_DISK_MB). */
+export const DEFAULT_MIN_FREE_DISK_BYTES = 64 * MB;
 
 function httpLimits(env: NodeJS.ProcessEnv): HttpLimits {
   const defaults = DEFAULT_HTTP_LIMITS;
@@ -152,7 +156,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     ),
     http: httpLimits(env),
     minFreeDiskBytes:
-      integer('PETSTORE_MIN_FREE_DISK_MB', env.PETSTORE_MIN_FREE_DISK_MB, 64, 0, 1_000_000) * 1024 * 1024,
+      integer(
+        'PETSTORE_MIN_FREE_DISK_MB',
+        env.PETSTORE_MIN_FREE_DISK_MB,
+        DEFAULT_MIN_FREE_DISK_BYTES / MB,
+        0,
+        1_000_000,
+      ) * MB,
   };
 }
 

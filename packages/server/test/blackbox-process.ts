@@ -14,13 +14,17 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `petstore <args>` to completion (Node 24, the repository's own binary). */
-export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+/** Runs `petstore <args>` to completion (Node 24, the repository's own binary), as `user` when given. */
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  user: { uid?: number; gid?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [MAIN, ...args],
-      { cwd: ROOT, env, timeout: 30_000 },
+      { cwd: ROOT, env, timeout: 30_000, ...user },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
         resolve({ code, stdout, stderr });
@@ -45,8 +49,9 @@ export interface ServerProcess {
 export async function startServe(
   env: NodeJS.ProcessEnv,
   children: Set<ChildProcess>,
+  user: { uid?: number; gid?: number } = {},
 ): Promise<ServerProcess> {
-  const server = spawnServe(env);
+  const server = spawnServe(env, ['--port', '0'], user);
   children.add(server.child);
   const url = await server.listening();
   return {

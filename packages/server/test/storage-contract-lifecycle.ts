@@ -35,8 +35,9 @@ export function lifecycleContract(fixture: () => StorageFixture): void {
       { name: 'Ünï', categoryId: -1n },
       { idempotency: { ...request, key: 'k2' } },
     );
-    assert.equal(await storage.rollback(), '002_idempotency_pet_id');
-    assert.deepEqual(await storage.migrate(), ['002_idempotency_pet_id']);
+    const undone: string[] = [];
+    while (undone.at(-1) !== '002_idempotency_pet_id') undone.push((await storage.rollback())!);
+    assert.deepEqual(await storage.migrate(), undone.toReversed());
     for (const [key, created] of [
       ['k1', withStatus],
       ['k2', without],
@@ -48,6 +49,14 @@ export function lifecycleContract(fixture: () => StorageFixture): void {
 
   it('ping → resolves while the database answers', async () => {
     await fixture().storage.ping();
+  });
+
+  it('probeWrite → commits the readiness row, again and again, without touching pets', async () => {
+    const { storage } = fixture();
+    const before = await storage.countPets();
+    await storage.probeWrite();
+    await storage.probeWrite();
+    assert.equal(await storage.countPets(), before);
   });
 
   it('close and reopen → every acknowledged pet is there', async () => {
