@@ -6,8 +6,11 @@ import { repeatedFieldName } from './repeated-field.ts';
 /** The largest request body accepted; a larger one is 413 payload_too_large. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
-/** Refuses malformed UTF-8 instead of silently replacing it with U+FFFD. */
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+/**
+ * Refuses malformed UTF-8 instead of silently replacing it with U+FFFD, and keeps a byte order mark
+ * (which JSON then refuses) instead of silently dropping it: RFC 8259 forbids sending one.
+ */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Integers exact, and objects without a prototype: no field name can reach Object.prototype. */
 const parseBody = jsonParser({ nullPrototype: true });
@@ -48,8 +51,12 @@ export function installJsonBody(app: FastifyInstance): void {
     try {
       text = UTF8.decode(body as Buffer);
       parsed = parseBody(text);
-    } catch {
-      done(new ApiError('invalid_json', 'the request body is not valid JSON in UTF-8'), undefined);
+    } catch (error) {
+      const message =
+        error instanceof RangeError
+          ? 'the request body nests too deeply'
+          : 'the request body is not valid JSON in UTF-8';
+      done(new ApiError('invalid_json', message), undefined);
       return;
     }
     const repeated = repeatedFieldName(text)?.slice(0, 200);
