@@ -127,7 +127,7 @@ function assertAllThere(
   assert.deepEqual(doubled, [], 'every Idempotency-Key created exactly one pet');
 }
 
-describe('SIGKILL while creating: SQLite', () => {
+describe('SIGKILL while creating: SQLite', { timeout: 120_000 }, () => {
   let dir: string;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'petstore-crash-'));
@@ -163,50 +163,54 @@ describe('SIGKILL while creating: SQLite', () => {
 
 const postgres = await service('postgres');
 
-describe('SIGKILL while creating: PostgreSQL', { skip: 'skip' in postgres ? postgres.skip : false }, () => {
-  const name = `petstore_crash_${process.pid}_${Date.now()}`;
-  let admin: pg.Client;
-  let url: string;
-  before(async () => {
-    const base = 'url' in postgres ? postgres.url : '';
-    admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    const target = new URL(base);
-    target.pathname = `/${name}`;
-    url = target.href;
-  });
-  after(async () => {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  });
+describe(
+  'SIGKILL while creating: PostgreSQL',
+  { skip: 'skip' in postgres ? postgres.skip : false, timeout: 120_000 },
+  () => {
+    const name = `petstore_crash_${process.pid}_${Date.now()}`;
+    let admin: pg.Client;
+    let url: string;
+    before(async () => {
+      const base = 'url' in postgres ? postgres.url : '';
+      admin = new pg.Client({ connectionString: base });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      const target = new URL(base);
+      target.pathname = `/${name}`;
+      url = target.href;
+    });
+    after(async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    });
 
-  it(`${CYCLES} SIGKILL cycles under ${WRITERS} concurrent writers → acknowledged = stored, lost 0, ids unique, retries create exactly one pet`, async (t) => {
-    const env = environment({ DATABASE_URL: url });
-    const { key } = await createKey({ DATABASE_URL: url }, [
-      '--plan',
-      'enterprise',
-      '--per-minute',
-      '1000000',
-      '--per-day',
-      '10000000',
-    ]);
-    const acknowledged = await crashCycles(t, env, key);
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      const { rows } = await client.query(
-        'SELECT id::text AS id, name, category_id::text AS category FROM pets',
-      );
-      const stored = rows.map((row) => ({
-        id: Number(row.id),
-        name: String(row.name),
-        categoryId: Number(row.category),
-      }));
-      assertAllThere(acknowledged, stored);
-      t.diagnostic(`${acknowledged.length} acknowledged, ${stored.length} stored`);
-    } finally {
-      await client.end();
-    }
-  });
-});
+    it(`${CYCLES} SIGKILL cycles under ${WRITERS} concurrent writers → acknowledged = stored, lost 0, ids unique, retries create exactly one pet`, async (t) => {
+      const env = environment({ DATABASE_URL: url });
+      const { key } = await createKey({ DATABASE_URL: url }, [
+        '--plan',
+        'enterprise',
+        '--per-minute',
+        '1000000',
+        '--per-day',
+        '10000000',
+      ]);
+      const acknowledged = await crashCycles(t, env, key);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows } = await client.query(
+          'SELECT id::text AS id, name, category_id::text AS category FROM pets',
+        );
+        const stored = rows.map((row) => ({
+          id: Number(row.id),
+          name: String(row.name),
+          categoryId: Number(row.category),
+        }));
+        assertAllThere(acknowledged, stored);
+        t.diagnostic(`${acknowledged.length} acknowledged, ${stored.length} stored`);
+      } finally {
+        await client.end();
+      }
+    });
+  },
+);

@@ -16,7 +16,7 @@ const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-rat
 let nextAddress = 10;
 const freshAddress = () => `127.0.0.${nextAddress++}`;
 
-describe('answers given before any route: one Error shape over raw sockets', () => {
+describe('answers given before any route: one Error shape over raw sockets', { timeout: 120_000 }, () => {
   const children = new Set<ChildProcess>();
   let dir: string;
   let server: ServerProcess;

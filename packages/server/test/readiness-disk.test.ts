@@ -52,57 +52,61 @@ async function serviceDirectory(prefix: string): Promise<{ parent: string; dir: 
   return { parent, dir };
 }
 
-describe('readiness with a read-only data directory (the service as a non-root user)', () => {
-  const children = new Set<ChildProcess>();
-  let parent: string;
-  let dir: string;
-  let env: NodeJS.ProcessEnv;
-  let key: string;
-  let server: ServerProcess;
+describe(
+  'readiness with a read-only data directory (the service as a non-root user)',
+  { timeout: 60_000 },
+  () => {
+    const children = new Set<ChildProcess>();
+    let parent: string;
+    let dir: string;
+    let env: NodeJS.ProcessEnv;
+    let key: string;
+    let server: ServerProcess;
 
-  before(async () => {
-    ({ parent, dir } = await serviceDirectory('petstore-readonly-'));
-    env = cleanEnv({ DATABASE_URL: join(dir, 'petstore.db'), LOG_LEVEL: 'info' });
-    key = await createKey(env);
-    await chmod(dir, 0o555);
-    server = await startServe(env, children, serviceUser);
-  });
-  after(async () => {
-    killAll(children);
-    await chmod(dir, 0o755).catch(() => {});
-    await rm(parent, { recursive: true, force: true });
-  });
-
-  it('serve with its directory read-only → listens; /healthz 200, /readyz 503, POST /v1/pets 503 service_unavailable', async () => {
-    assert.equal((await call(server, '/healthz')).status, 200);
-    const ready = await call(server, '/readyz');
-    assert.equal(ready.status, 503);
-    assert.equal(ready.body.code, 'service_unavailable');
-    assert.match(String(ready.body.message), /database \(sqlite\)/);
-    const created = await call(server, '/v1/pets', { key, body: { name: 'Rex', categoryId: 1 } });
-    assert.equal(created.status, 503);
-    assert.equal(created.body.code, 'service_unavailable');
-    assert.ok(server.lines.some((line) => line.includes('database unavailable at start-up')));
-  });
-
-  it('the directory made writable again → /readyz 200 and POST /v1/pets 201 within a few seconds, same process', async () => {
-    const pid = server.child.pid;
-    await chmod(dir, 0o755);
-    await eventually('/readyz 200 after the permission is restored', 10_000, async () => {
-      return (await call(server, '/readyz')).status === 200;
+    before(async () => {
+      ({ parent, dir } = await serviceDirectory('petstore-readonly-'));
+      env = cleanEnv({ DATABASE_URL: join(dir, 'petstore.db'), LOG_LEVEL: 'info' });
+      key = await createKey(env);
+      await chmod(dir, 0o555);
+      server = await startServe(env, children, serviceUser);
     });
-    const created = await call(server, '/v1/pets', { key, body: { name: 'Rex', categoryId: 1 } });
-    assert.equal(created.status, 201);
-    assert.equal(server.child.pid, pid);
-    assert.equal(server.child.exitCode, null, 'no restart');
-  });
-});
+    after(async () => {
+      killAll(children);
+      await chmod(dir, 0o755).catch(() => {});
+      await rm(parent, { recursive: true, force: true });
+    });
+
+    it('serve with its directory read-only → listens; /healthz 200, /readyz 503, POST /v1/pets 503 service_unavailable', async () => {
+      assert.equal((await call(server, '/healthz')).status, 200);
+      const ready = await call(server, '/readyz');
+      assert.equal(ready.status, 503);
+      assert.equal(ready.body.code, 'service_unavailable');
+      assert.match(String(ready.body.message), /database \(sqlite\)/);
+      const created = await call(server, '/v1/pets', { key, body: { name: 'Rex', categoryId: 1 } });
+      assert.equal(created.status, 503);
+      assert.equal(created.body.code, 'service_unavailable');
+      assert.ok(server.lines.some((line) => line.includes('database unavailable at start-up')));
+    });
+
+    it('the directory made writable again → /readyz 200 and POST /v1/pets 201 within a few seconds, same process', async () => {
+      const pid = server.child.pid;
+      await chmod(dir, 0o755);
+      await eventually('/readyz 200 after the permission is restored', 10_000, async () => {
+        return (await call(server, '/readyz')).status === 200;
+      });
+      const created = await call(server, '/v1/pets', { key, body: { name: 'Rex', categoryId: 1 } });
+      assert.equal(created.status, 201);
+      assert.equal(server.child.pid, pid);
+      assert.equal(server.child.exitCode, null, 'no restart');
+    });
+  },
+);
 
 /** Mounting a small tmpfs needs root; elsewhere the suite is skipped and says so. */
 const fullDiskSkip = isRoot ? false : 'the full-disk suite mounts a tmpfs and needs root';
 if (fullDiskSkip) console.warn(`# SKIPPED: ${fullDiskSkip}`);
 
-describe('readiness on a small file system that fills up', { skip: fullDiskSkip }, () => {
+describe('readiness on a small file system that fills up', { skip: fullDiskSkip, timeout: 60_000 }, () => {
   const children = new Set<ChildProcess>();
   let parent: string;
   let dir: string;

@@ -86,7 +86,7 @@ async function waitUntil(what: string, timeoutMs: number, probe: () => boolean):
   }
 }
 
-describe(`slow clients: ${ATTACK_SOCKETS} slowloris connections`, () => {
+describe(`slow clients: ${ATTACK_SOCKETS} slowloris connections`, { timeout: 120_000 }, () => {
   const children = new Set<ChildProcess>();
   let dir: string;
   let server: ServerProcess;

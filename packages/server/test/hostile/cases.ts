@@ -507,6 +507,31 @@ export const HOSTILE_CASES: HostileCase[] = [
     code: 'not_found',
   },
   {
+    name: 'GET /docs/assets/..%2F..%2F..%2Fpackage.json → 404 not_found (assets are looked up by name)',
+    bytes: get('/docs/assets/..%2F..%2F..%2Fpackage.json', { key: null }),
+    status: 404,
+    code: 'not_found',
+  },
+  {
+    name: 'GET /docs/assets/__proto__ → 404 not_found',
+    bytes: get('/docs/assets/__proto__', { key: null }),
+    status: 404,
+    code: 'not_found',
+  },
+  {
+    name: 'GET /docs/assets/app.js%00.css → 404 not_found',
+    bytes: get('/docs/assets/app.js%00.css', { key: null }),
+    status: 404,
+    code: 'not_found',
+  },
+  {
+    name: 'POST /docs with a body → 405 method_not_allowed',
+    bytes: (c) =>
+      request('POST', '/docs', { key: null, body: '<script>alert(1)</script>', contentType: 'text/html' }, c),
+    status: 405,
+    code: 'method_not_allowed',
+  },
+  {
     name: 'GET /../../etc/passwd → 404 not_found',
     bytes: get('/../../etc/passwd', { key: null }),
     status: 404,
