@@ -19,7 +19,8 @@ export async function startIdempotencyPurge(deps: {
       const removed = await deps.storage.purgeIdempotency(deps.clock.now());
       if (removed > 0) deps.log.info({ removed }, 'expired idempotency records purged');
     } catch (error) {
-      deps.log.warn({ err: error }, 'idempotency purge failed');
+      // Only ever a database that cannot be reached now: its outage is reported where it is found.
+      deps.log.warn({ cause: (error as Error).message }, 'idempotency purge failed');
     }
   };
   await purge();
