@@ -1,5 +1,12 @@
 import cluster from 'node:cluster';
-import { closeOnSignals, loadConfig, runPrimary, startServer, WORKER_SLOT_ENV } from '@petstore/server';
+import {
+  closeOnSignals,
+  loadConfig,
+  runPrimary,
+  startServer,
+  WORKER_MIGRATE_ENV,
+  WORKER_SLOT_ENV,
+} from '@petstore/server';
 import { parseCommand } from './usage.ts';
 
 const HELP = `petstore serve [--port N] [--host H] [--database URL] [--redis URL] [--workers N]
@@ -34,7 +41,9 @@ export async function runServe(args: string[]): Promise<number> {
   }
   const server = await startServer(
     config,
-    cluster.isWorker ? { migrate: false, workerSlot: process.env[WORKER_SLOT_ENV] } : {},
+    cluster.isWorker
+      ? { migrate: process.env[WORKER_MIGRATE_ENV] === '1', workerSlot: process.env[WORKER_SLOT_ENV] }
+      : {},
   );
   closeOnSignals(server);
   return 0;

@@ -9,6 +9,8 @@ export interface JsonParserOptions {
   integers?: 'all' | 'unsafe';
   /** Only values of these property names are converted. */
   keys?: Iterable<string>;
+  /** Build every object with `Object.create(null)`: no field name can reach a prototype. */
+  nullPrototype?: boolean;
 }
 
 /** A JSON parser that keeps integer literals exact as bigint (see JsonParserOptions). */

@@ -20,7 +20,12 @@ export const losslessParsingSupported = (() => {
 function reviver(options) {
   const unsafeOnly = options.integers === 'unsafe';
   const keys = options.keys === undefined ? undefined : new Set(options.keys);
+  const nullPrototype = options.nullPrototype === true;
   return (key, value, context) => {
+    if (nullPrototype && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      // Object.assign onto a prototype-less target defines "__proto__" as a plain field, never a prototype.
+      return Object.assign(Object.create(null), value);
+    }
     if (typeof value !== 'number' || (keys !== undefined && !keys.has(key))) return value;
     const source = context?.source;
     if (source === undefined || !INTEGER_LITERAL.test(source)) return value;
@@ -32,7 +37,8 @@ function reviver(options) {
 /**
  * A JSON parser that turns integer literals into bigint: every one (`integers: 'all'`, the default),
  * or only those a number cannot hold exactly (`'unsafe'`); with `keys`, only values of those property
- * names. Fractions and exponents (`1.5`, `1e3`, `12.0`) stay numbers.
+ * names. Fractions and exponents (`1.5`, `1e3`, `12.0`) stay numbers. With `nullPrototype`, every object
+ * is made without a prototype, so no field name (`__proto__`, `constructor`) can reach one.
  */
 export function jsonParser(options = {}) {
   const revive = reviver(options);
@@ -58,7 +64,8 @@ const LITERALS = [
 
 /**
  * JSON.parse for runtimes whose reviver gets no `context.source`: the same grammar and result, with
- * `revive(key, number, { source })` applied to each number (the only values jsonParser's reviver changes).
+ * `revive(key, number, { source })` applied to each number and `revive(key, object)` to each object
+ * (the only values jsonParser's reviver changes).
  * Strings are decoded by JSON.parse itself; `__proto__` keys become own properties, as in JSON.parse.
  */
 function parseWithSource(text, revive) {
@@ -99,7 +106,7 @@ function parseWithSource(text, revive) {
       at++;
       const object = {};
       skip();
-      if (text[at] === '}') return (at++, object);
+      if (text[at] === '}') return (at++, revive(key, object, undefined));
       do {
         skip();
         const name = string();
@@ -114,7 +121,7 @@ function parseWithSource(text, revive) {
           });
         } else object[name] = item;
       } while (more('}'));
-      return object;
+      return revive(key, object, undefined);
     }
     if (char === '[') {
       at++;

@@ -33,6 +33,20 @@ describe('parseJson', () => {
 });
 
 describe('jsonParser', () => {
+  it('nullPrototype → every object has no prototype, and __proto__ or constructor are plain fields', () => {
+    const parse = jsonParser({ nullPrototype: true });
+    const value = parse(
+      '{"__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}},"a":[{"b":2}]}',
+    ) as Record<string, Record<string, unknown>>;
+    assert.equal(Object.getPrototypeOf(value), null);
+    assert.equal(Object.getPrototypeOf(value.__proto__), null);
+    assert.equal(Object.getPrototypeOf((value.a as unknown as object[])[0]), null);
+    assert.deepEqual(Object.keys(value), ['__proto__', 'constructor', 'a']);
+    assert.equal(value.__proto__!.polluted, 1n);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    assert.equal(Object.prototype.hasOwnProperty.call(Object.prototype, 'x'), false);
+  });
+
   it("integers: 'unsafe' → only integers beyond 2^53 become bigint", () => {
     const parse = jsonParser({ integers: 'unsafe' });
     assert.deepEqual(parse(`[1, ${MAX}, 9007199254740991, 9007199254740992]`), [

@@ -13,10 +13,21 @@ import { createDnsResolver, type DnsResolver } from './domains/dns.ts';
 import { createDomainService, type DomainService } from './domains/domain-service.ts';
 import { tlsAsk } from './domains/tls-ask.ts';
 import { type CorsPolicy, NO_ORIGINS } from './http/cors.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
+import { installEdge } from './http/edge.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installGuard } from './http/guard.ts';
 import { BODY_LIMIT_BYTES, installJsonBody } from './http/json-body.ts';
+import {
+  DEFAULT_HTTP_LIMITS,
+  type HttpLimits,
+  MAX_HEADER_BYTES,
+  TIMEOUT_CHECK_INTERVAL_MS,
+} from './http/limits.ts';
 import { installNotFound } from './http/not-found.ts';
+import { KEY_SHAPE } from './http/redact.ts';
+import { logRequest } from './http/request-log.ts';
+import { trustedProxyMatcher } from './http/trusted-proxies.ts';
 import type { Family } from './metrics/exposition.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { contract } from './openapi/contract.ts';
@@ -55,8 +66,8 @@ export interface AppDeps {
   /** Which keys are accepted: `live` in production, `test` elsewhere. */
   keyEnvironment: KeyEnvironment;
   logger?: FastifyServerOptions['logger'];
-  /** Honour X-Forwarded-For from these proxies (see Fastify's trustProxy). */
-  trustProxy?: FastifyServerOptions['trustProxy'];
+  /** Honour X-Forwarded-For from these proxies: true, or a comma list of addresses and CIDR ranges. */
+  trustProxy?: boolean | string;
   /** This process's metrics; by default the app makes its own. */
   metrics?: Metrics;
   /** What /metrics reports; by default this process's metrics (a cluster worker reports every worker's). */
@@ -77,6 +88,10 @@ export interface AppDeps {
   tlsProbe?: ProbeAddress;
   /** Which browser origins may read responses (CORS); by default none. */
   cors?: CorsPolicy;
+  /** /readyz fails below this much free space where the database is stored (default 64 MB; 0: no check). */
+  minFreeDiskBytes?: number;
+  /** Timeouts and connection caps of the HTTP server (DEFAULT_HTTP_LIMITS when absent). */
+  httpLimits?: HttpLimits;
 }
 
 declare module 'fastify' {
@@ -87,6 +102,14 @@ declare module 'fastify' {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The client's X-Request-Id when it is sensible and not a secret (it is logged), else a new UUID. */
+function requestId(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const incoming = request.headers['x-request-id'];
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) && !KEY_SHAPE.test(incoming)
+    ? incoming
+    : randomUUID();
+}
 
 /**
  * A path whose percent-escapes do not decode (`/v1/pets/%ZZ`) would be refused by the router before
@@ -149,23 +172,46 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     apiHost: deps.hosts?.apiHost,
     isCustomDomain: siteHosts.isCustomDomain,
   };
+  const limits = deps.httpLimits ?? DEFAULT_HTTP_LIMITS;
+  const metrics = deps.metrics ?? createMetrics({ storage: deps.storage, limiter: deps.limiter });
   const app = Fastify({
     logger: deps.logger ?? false,
     // One line per request is written by the onResponse hook below instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    // Ids of any length reach the route, which answers 400 for non-int64 ones (not a bare 414).
-    routerOptions: { maxParamLength: 2048, constraints: { hostKind: hostKindConstraint(hosts) } },
+    // A parameter can never exceed the router's limit (the request line cannot), so no long id meets
+    // Fastify's own 414: over-long targets are refused by the guard, with the Error body. The host
+    // kind constraint routes the API host, the projects' sites and anything else apart.
+    routerOptions: { maxParamLength: MAX_HEADER_BYTES, constraints: { hostKind: hostKindConstraint(hosts) } },
     rewriteUrl: escapeUndecodablePath,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: deps.trustProxy ?? false,
     // While closing, requests still arriving on open connections are served (with Connection: close)
     // rather than refused: the database stays open until the server has closed.
     return503OnClosing: false,
-    genReqId: (request) => {
-      const incoming = request.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    genReqId: requestId,
+    // Socket inactivity at any stage (a client that stops reading its answer, for one) ends at the
+    // request timeout; headers and whole requests have their own deadlines below.
+    connectionTimeout: limits.requestTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+      maxHeaderSize: MAX_HEADER_BYTES,
+      // A missing Host, and a header sent twice, are decided by the guard (requestShapeProblem, and
+      // a doubled Authorization is no valid key) instead of a bare 400 or a silent "first one wins".
+      requireHostHeader: false,
+      joinDuplicateHeaders: true,
     },
+    clientErrorHandler: clientErrorHandler(metrics.http),
   });
+  const connections = installEdge(app, {
+    limits,
+    exempt: trustedProxyMatcher(deps.trustProxy ?? false),
+    log: app.log,
+    metrics: metrics.http,
+  });
+  metrics.observeConnections(connections);
 
   const authenticator = createAuthenticator({
     keys: deps.storage,
@@ -178,7 +224,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     onError: (error) => app.log.warn({ err: error }, 'the last use of a key could not be recorded'),
   });
   app.addHook('onClose', async () => usage.flush());
-  const metrics = deps.metrics ?? createMetrics({ storage: deps.storage, limiter: deps.limiter });
   app.addHook('onClose', async () => metrics.close());
   const petService = createPetService({
     storage: deps.storage,
@@ -213,16 +258,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   // Synchronous hooks take Fastify's callback form: no promise per request on the hot path.
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observeResponse(request, reply);
-    request.log.info(
-      {
-        method: request.method,
-        url: request.url,
-        statusCode: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 100) / 100,
-        keyId: request.apiKey?.id,
-      },
-      'request',
-    );
+    logRequest(request, reply);
     done();
   });
   installJsonBody(app);
@@ -253,7 +289,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     getPet: getPet(pets),
     listStoreOrders,
     getOpenApiDocument,
-    ...healthOperations(app, { storage: deps.storage, limiter: deps.limiter }),
+    ...healthOperations(app, {
+      storage: deps.storage,
+      limiter: deps.limiter,
+      minFreeDiskBytes: deps.minFreeDiskBytes,
+    }),
     getMetrics: getMetrics(deps.gatherMetrics ?? (async () => metrics.families())),
     getDocs,
   });

@@ -4,10 +4,13 @@ import { pino } from 'pino';
 import type { Config } from './config.ts';
 import { relayClusterMetrics } from './metrics/cluster-metrics.ts';
 import { SHUTDOWN_TIMEOUT_MS } from './server.ts';
+import { StorageUnavailableError } from './storage/errors.ts';
 import { describeDatabase, openStorage } from './storage/open-storage.ts';
 
 /** The environment variable through which the primary tells a worker its slot (1..N). */
 export const WORKER_SLOT_ENV = 'PETSTORE_WORKER_SLOT';
+/** Set for workers that must apply migrations themselves (the primary could not reach the database). */
+export const WORKER_MIGRATE_ENV = 'PETSTORE_WORKER_MIGRATE';
 
 export interface PrimaryOptions {
   /** First restart delay after an unexpected exit; doubles per consecutive early exit (default 500 ms). */
@@ -48,9 +51,18 @@ export async function runPrimary(config: Config, options: PrimaryOptions = {}): 
     );
   }
   const storage = await openStorage(config.databaseUrl);
+  // Workers migrate only when this could not: each then keeps trying until the database is back.
+  let workersMigrate = false;
   try {
     const applied = await storage.migrate();
     log.info({ database: describeDatabase(config.databaseUrl), applied }, 'migrations checked');
+  } catch (error) {
+    if (!(error instanceof StorageUnavailableError)) throw error;
+    workersMigrate = true;
+    log.warn(
+      { cause: error.message },
+      'database unavailable at start-up: the workers will migrate it once it is back',
+    );
   } finally {
     await storage.close();
   }
@@ -66,7 +78,10 @@ export async function runPrimary(config: Config, options: PrimaryOptions = {}): 
     const slot = slots.get(name)!;
     slot.restartTimer = undefined;
     slot.startedAt = Date.now();
-    const worker = cluster.fork({ [WORKER_SLOT_ENV]: name });
+    const worker = cluster.fork({
+      [WORKER_SLOT_ENV]: name,
+      ...(workersMigrate ? { [WORKER_MIGRATE_ENV]: '1' } : {}),
+    });
     slot.worker = worker;
     worker.on('listening', (address) => {
       log.info({ worker: name, workerPid: worker.process.pid }, 'worker listening');

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import type { KeyEnvironment } from './auth/keys.ts';
 import { isSerializedOrigin } from './http/cors.ts';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http/limits.ts';
 
 export const ENVIRONMENTS = ['development', 'staging', 'production'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -32,6 +33,10 @@ export interface Config {
   tlsProbe: { host: string; port: number } | undefined;
   /** Origins whose browser pages may read responses: `*` for any, else exact origins (empty: none). */
   corsOrigins: '*' | string[];
+  /** Timeouts and connection caps of the HTTP server. */
+  http: HttpLimits;
+  /** /readyz answers 503 while the SQLite database's file system has less free space than this. */
+  minFreeDiskBytes: number;
 }
 
 /** Flags given on the command line; they win over the environment. */
@@ -191,6 +196,50 @@ function corsOrigins(text: string | undefined): '*' | string[] {
   });
 }
 
+const seconds = (ms: number) => ms / 1000;
+const MB = 1024 * 1024;
+
+/** /readyz fails while the database's file system has less free space than this (PETSTORE_MIN_FREE_DISK_MB). */
+export const DEFAULT_MIN_FREE_DISK_BYTES = 64 * MB;
+
+function httpLimits(env: NodeJS.ProcessEnv): HttpLimits {
+  const defaults = DEFAULT_HTTP_LIMITS;
+  const headers = 'PETSTORE_HEADERS_TIMEOUT_SECONDS';
+  const request = 'PETSTORE_REQUEST_TIMEOUT_SECONDS';
+  const limits: HttpLimits = {
+    headersTimeoutMs: integer(headers, env[headers], seconds(defaults.headersTimeoutMs), 1, 3600) * 1000,
+    requestTimeoutMs: integer(request, env[request], seconds(defaults.requestTimeoutMs), 1, 3600) * 1000,
+    keepAliveTimeoutMs:
+      integer(
+        'PETSTORE_KEEP_ALIVE_TIMEOUT_SECONDS',
+        env.PETSTORE_KEEP_ALIVE_TIMEOUT_SECONDS,
+        seconds(defaults.keepAliveTimeoutMs),
+        1,
+        3600,
+      ) * 1000,
+    maxConnections: integer(
+      'PETSTORE_MAX_CONNECTIONS',
+      env.PETSTORE_MAX_CONNECTIONS,
+      defaults.maxConnections,
+      1,
+      1_000_000,
+    ),
+    maxConnectionsPerAddress: integer(
+      'PETSTORE_MAX_CONNECTIONS_PER_ADDRESS',
+      env.PETSTORE_MAX_CONNECTIONS_PER_ADDRESS,
+      defaults.maxConnectionsPerAddress,
+      1,
+      1_000_000,
+    ),
+  };
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new ConfigError(
+      `${headers} (${seconds(limits.headersTimeoutMs)}) must not exceed ${request} (${seconds(limits.requestTimeoutMs)})`,
+    );
+  }
+  return limits;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Config {
   return {
     port: integer(flags.port !== undefined ? '--port' : 'PORT', flags.port ?? env.PORT, 8080, 0, 65_535),
@@ -222,6 +271,15 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     caIdentity: hostname('PETSTORE_CA_IDENTITY', env.PETSTORE_CA_IDENTITY, 'letsencrypt.org')!,
     tlsProbe: hostPort('PETSTORE_TLS_PROBE', env.PETSTORE_TLS_PROBE),
     corsOrigins: corsOrigins(env.PETSTORE_CORS_ORIGINS),
+    http: httpLimits(env),
+    minFreeDiskBytes:
+      integer(
+        'PETSTORE_MIN_FREE_DISK_MB',
+        env.PETSTORE_MIN_FREE_DISK_MB,
+        DEFAULT_MIN_FREE_DISK_BYTES / MB,
+        0,
+        1_000_000,
+      ) * MB,
   };
 }
 

@@ -1,7 +1,7 @@
 export { buildApp, type AppDeps } from './app.ts';
 export { ConfigError, loadConfig, keyEnvironmentOf, type Config, type ConfigFlags } from './config.ts';
 export { closeOnSignals, startServer, type RunningServer, type StartOptions } from './server.ts';
-export { runPrimary, WORKER_SLOT_ENV, type PrimaryOptions } from './cluster.ts';
+export { runPrimary, WORKER_MIGRATE_ENV, WORKER_SLOT_ENV, type PrimaryOptions } from './cluster.ts';
 export { DEFAULT_DATABASE, describeDatabase, openStorage, sqliteFile } from './storage/open-storage.ts';
 export type { ReversibleStorage } from './storage/migrations.ts';
 export { generateKey } from './auth/keys.ts';

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, keyEnvironmentOf } from './config.ts';
@@ -8,10 +9,13 @@ import { workerMetrics } from './metrics/cluster-metrics.ts';
 import { IDEMPOTENCY_PURGE_INTERVAL_MS } from './idempotency/policy.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { createLimiterFromConfig } from './ratelimit/from-config.ts';
+import { StorageUnavailableError } from './storage/errors.ts';
 import { describeDatabase, openStorage } from './storage/open-storage.ts';
 import { startPurges } from './storage/purge.ts';
 import { startDomainChecks } from './domains/background-checks.ts';
 import { createDnsResolver } from './domains/dns.ts';
+import type { Storage } from './storage/repository.ts';
+import { untilReady } from './storage/until-ready.ts';
 import { systemClock } from './time/clock.ts';
 
 /** A graceful shutdown taking longer than this is abandoned and the process exits with status 1. */
@@ -54,6 +58,65 @@ function bufferedStdout() {
   };
 }
 
+/** Files kept for the database, logs and outbound connections, besides one per client connection. */
+const RESERVED_FILES = 256;
+
+/** The soft limit on open files (Linux /proc), or undefined where it cannot be read. */
+function openFileLimit(): number | undefined {
+  try {
+    const line = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    return line ? Number(line[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Connections beyond what the process can open would fail at accept (EMFILE) and starve the database
+ * and logs of files too: the cap is lowered to the file limit less a reserve.
+ */
+function connectionsWithinFileLimit(wanted: number): { allowed: number; fileLimit: number | undefined } {
+  const fileLimit = openFileLimit();
+  if (fileLimit === undefined) return { allowed: wanted, fileLimit };
+  return { allowed: Math.max(1, Math.min(wanted, fileLimit - RESERVED_FILES)), fileLimit };
+}
+
+/** How often migrations are tried again when the database could not take them at start-up. */
+export const MIGRATION_RETRY_MS = 2_000;
+
+/**
+ * The database could not be opened or migrated at start-up (unreachable, read-only, full): the server
+ * listens anyway, answering 503 and /readyz 503, and tries again until it succeeds. A fixed cause (a
+ * permission restored, space freed, PostgreSQL started) needs no restart.
+ */
+function retryMigrations(
+  storage: Storage,
+  log: FastifyBaseLogger,
+  first: StorageUnavailableError,
+  done: () => void,
+): { stop(): void } {
+  log.warn(
+    { cause: first.message, retryMs: MIGRATION_RETRY_MS },
+    'database unavailable at start-up: serving 503 and trying again',
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const attempt = async () => {
+    try {
+      const applied = await storage.migrate();
+      done();
+      log.info({ applied }, 'database ready: migrations applied');
+    } catch (error) {
+      if (!(error instanceof StorageUnavailableError)) {
+        log.error({ err: error }, 'migrations failed: the database stays unavailable');
+        return;
+      }
+      timer = setTimeout(attempt, MIGRATION_RETRY_MS).unref();
+    }
+  };
+  timer = setTimeout(attempt, MIGRATION_RETRY_MS).unref();
+  return { stop: () => clearTimeout(timer) };
+}
+
 export interface RunningServer {
   app: FastifyInstance;
   /** The address actually bound (the port is known even when 0 was asked for). */
@@ -82,12 +145,23 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       : { base: { pid: process.pid, hostname: hostname(), worker: workerSlot } }),
   };
   const storage = await openStorage(config.databaseUrl);
-  if (options.migrate ?? true) await storage.migrate();
+  let migrated = !(options.migrate ?? true);
+  let notMigrated: StorageUnavailableError | undefined;
+  if (!migrated) {
+    try {
+      await storage.migrate();
+      migrated = true;
+    } catch (error) {
+      if (!(error instanceof StorageUnavailableError)) throw error;
+      notMigrated = error;
+    }
+  }
   const limiter = await createLimiterFromConfig(config, clock);
   const metrics = createMetrics({ storage, limiter: limiter.limiter });
+  const connectionCap = connectionsWithinFileLimit(config.http.maxConnections);
   const cluster = workerSlot === undefined ? undefined : workerMetrics(workerSlot, metrics.families);
   const app = buildApp({
-    storage,
+    storage: migrated ? storage : untilReady(storage, () => migrated),
     limiter: limiter.limiter,
     clock,
     keyEnvironment: keyEnvironmentOf(config.environment),
@@ -102,9 +176,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     caIdentity: config.caIdentity,
     tlsProbe: config.tlsProbe,
     cors: corsPolicy(config.corsOrigins),
+    httpLimits: { ...config.http, maxConnections: connectionCap.allowed },
+    minFreeDiskBytes: config.minFreeDiskBytes,
   });
   limiter.attachLogger(app.log);
+  if (connectionCap.allowed < config.http.maxConnections) {
+    app.log.warn(
+      { maxConnections: connectionCap.allowed, openFileLimit: connectionCap.fileLimit },
+      `PETSTORE_MAX_CONNECTIONS lowered to ${connectionCap.allowed}: this process may open only ${connectionCap.fileLimit} files; raise its limit (ulimit -n) to allow more`,
+    );
+  }
 
+  const migrations = notMigrated
+    ? retryMigrations(storage, app.log, notMigrated, () => {
+        migrated = true;
+      })
+    : undefined;
   const purge = await startPurges(
     [
       {
@@ -139,6 +226,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     closing ??= (async () => {
       purge.stop();
       domainChecks.stop();
+      migrations?.stop();
       // Keep-alive connections would hold the close open until they time out: close each one as
       // soon as its in-flight request has been answered.
       const reaper = setInterval(() => app.server.closeIdleConnections(), IDLE_REAP_INTERVAL_MS);

@@ -14,13 +14,21 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `petstore <args>` to completion (Node 24, the repository's own binary), `input` on its standard input. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<CliResult> {
+/**
+ * Runs `petstore <args>` to completion (Node 24, the repository's own binary), with `input` on its
+ * standard input, as `uid`/`gid` when given.
+ */
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { input?: string; uid?: number; gid?: number } = {},
+): Promise<CliResult> {
+  const { input = '', ...user } = options;
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
       [MAIN, ...args],
-      { cwd: ROOT, env, timeout: 30_000 },
+      { cwd: ROOT, env, timeout: 30_000, ...user },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
         resolve({ code, stdout, stderr });
@@ -46,8 +54,9 @@ export interface ServerProcess {
 export async function startServe(
   env: NodeJS.ProcessEnv,
   children: Set<ChildProcess>,
+  user: { uid?: number; gid?: number } = {},
 ): Promise<ServerProcess> {
-  const server = spawnServe(env);
+  const server = spawnServe(env, ['--port', '0'], user);
   children.add(server.child);
   const url = await server.listening();
   return {

@@ -28,7 +28,8 @@ describe('Error bodies never grow with what the client sent', () => {
   after(() => app.close());
 
   it('GET /v1/pets → 400 invalid_parameter naming an unknown query parameter of 5,000 characters in 200', async () => {
-    const name = `x${'é'.repeat(4_999)}`;
+    // ASCII so the request target stays under the 8 KiB limit (a longer one is 414).
+    const name = `x${'y'.repeat(4_999)}`;
     const response = await app.request({ url: `/v1/pets?${encodeURIComponent(name)}=1` });
     assert.equal(response.status, 400);
     const error = assertBounded(response, name);

@@ -157,6 +157,50 @@ describe('request logging', () => {
     assert.equal(response.headers['x-request-id'], body.requestId);
   });
 
+  it('GET /v1/store/orders → 501 and 4xx answers → their request line at info, no error line, no stack', async () => {
+    const answers = [
+      await send(fixture.app, 'GET', '/v1/store/orders', `Bearer ${fixture.secret}`),
+      await send(fixture.app, 'GET', '/v1/pets?limit=0', `Bearer ${fixture.secret}`),
+      await send(fixture.app, 'POST', '/v1/pets', `Bearer ${fixture.secret}`, '{"name":'),
+    ];
+    assert.deepEqual(
+      answers.map((answer) => answer.statusCode),
+      [501, 400, 400],
+    );
+    const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    for (const answer of answers) {
+      const requestId = (JSON.parse(answer.body) as { requestId: string }).requestId;
+      const own = records.filter((record) => record.reqId === requestId);
+      assert.deepEqual(
+        own.map((record) => [record.msg, record.level]),
+        [['request', 30]],
+      );
+      assert.doesNotMatch(JSON.stringify(own), /stack/);
+    }
+  });
+
+  it('GET /v1/pets?api_key=<key> → 400, and the key is redacted from the logged url by name and by shape', async () => {
+    const response = await send(fixture.app, 'GET', `/v1/pets?api_key=${fixture.secret}`, undefined);
+    assert.equal(response.statusCode, 401);
+    const other = await send(fixture.app, 'GET', `/v1/pets?q=${fixture.secret}`, `Bearer ${fixture.secret}`);
+    assert.equal(other.statusCode, 400);
+    const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const urls = records.filter((record) => record.msg === 'request').map((record) => record.url);
+    assert.ok(urls.includes('/v1/pets?api_key=[redacted]'));
+    assert.ok(urls.includes('/v1/pets?q=[redacted]'));
+    assert.equal(lines.join('\n').includes(fixture.secret), false);
+  });
+
+  it('GET /v1/pets with a key as X-Request-Id → a new request id: a secret is never taken as one', async () => {
+    const response = await fixture.app.inject({
+      url: '/v1/pets',
+      headers: { 'x-request-id': fixture.secret },
+    });
+    assert.equal(response.statusCode, 401);
+    assert.notEqual(response.headers['x-request-id'], fixture.secret);
+    assert.equal(lines.join('\n').includes(fixture.secret), false);
+  });
+
   it('GET /v1/pets → the client X-Request-Id is the reqId of its log line', async () => {
     const response = await fixture.app.inject({
       url: '/v1/pets',

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { ERROR_STATUS } from '../src/errors.ts';
 import { contract, openapiDocument, openapiJson } from '../src/openapi/contract.ts';
 import type { Node } from './openapi-routes.ts';
 import {
@@ -171,4 +172,18 @@ test('the served JSON is the same document and keeps the int64 bounds digit for 
   assert.deepEqual(JSON.parse(openapiJson), openapiDocument);
   assert.ok(openapiJson.includes('"minimum":-9223372036854775808,"maximum":9223372036854775807'));
   assert.ok(openapiJson.includes('"categoryId":9223372036854775807'));
+});
+
+test('the error catalogue of the server is the contract: the Error code enum and the table of the introduction', () => {
+  const schemas = contract.components.schemas as Record<string, { properties: { code: { enum: string[] } } }>;
+  const enumerated = [...schemas.Error!.properties.code.enum].sort();
+  assert.deepEqual(enumerated, Object.keys(ERROR_STATUS).sort());
+  const description = String(contract.info.description);
+  for (const [code, status] of Object.entries(ERROR_STATUS)) {
+    assert.match(
+      description,
+      new RegExp(`\\| \`${code}\` \\| ${status} \\|`),
+      `${code} ${status} in the table`,
+    );
+  }
 });

@@ -191,3 +191,38 @@ export function assertPreflightResponse(response: ContractResponse): void {
     problems.push(`Allow '${headers.get('allow') ?? ''}' is not ${expected.join(', ')}`);
   if (problems.length > 0) fail(response, 'preflight', problems);
 }
+
+/**
+ * Asserts an answer given outside any operation (malformed HTTP, timeouts, refused connections): the
+ * Error body of the contract with this status and code, `status` repeated, the `X-Request-Id` header
+ * equal to the body's `requestId`, and `application/json`.
+ */
+export function assertErrorAnswer(
+  response: Pick<ContractResponse, 'status' | 'headers' | 'body'>,
+  status: number,
+  code: string,
+): Node {
+  const headers = headerMap(response.headers);
+  const problems: string[] =
+    response.status === status ? [] : [`status is ${response.status}, expected ${status}`];
+  const contentType = headers.get('content-type') ?? 'missing';
+  if (!contentType.startsWith('application/json')) problems.push(`content-type is ${contentType}`);
+  let body: Node = {};
+  try {
+    body = JSON.parse(response.body) ?? {};
+  } catch {
+    problems.push(`body is not JSON: ${response.body.slice(0, 200)}`);
+  }
+  const validate = validatorOf(ERROR_SCHEMA as Node);
+  if (!validate(body)) problems.push(...describe(validate.errors, 'body'));
+  if (body.code !== code || body.status !== status)
+    problems.push(`body is ${JSON.stringify(body)}, expected code ${code}`);
+  if (typeof body.requestId !== 'string' || headers.get('x-request-id') !== body.requestId) {
+    problems.push(`X-Request-Id '${headers.get('x-request-id')}' is not the body's requestId`);
+  }
+  if (problems.length > 0)
+    assert.fail(
+      `answer ${response.status} is not the Error ${status} ${code}:\n  - ${problems.join('\n  - ')}`,
+    );
+  return body;
+}

@@ -119,13 +119,17 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
   });
 
   it('admin create reads the password from standard input, never a flag; add-member; remove', async () => {
-    const created = await runCli(['admin', 'create', '--email', 'Ann@Example.com'], env, `${PASSWORD}\n`);
+    const created = await runCli(['admin', 'create', '--email', 'Ann@Example.com'], env, {
+      input: `${PASSWORD}\n`,
+    });
     assert.equal(created.code, 0, created.stderr);
     assert.match(created.stdout, /created account ann@example.com/);
     assert.doesNotMatch(created.stdout + created.stderr, new RegExp(PASSWORD));
-    const again = await runCli(['admin', 'create', '--email', 'ann@example.com'], env, `${PASSWORD}\n`);
+    const again = await runCli(['admin', 'create', '--email', 'ann@example.com'], env, {
+      input: `${PASSWORD}\n`,
+    });
     assert.equal(again.code, 2);
-    const short = await runCli(['admin', 'create', '--email', 'bob@example.com'], env, 'short\n');
+    const short = await runCli(['admin', 'create', '--email', 'bob@example.com'], env, { input: 'short\n' });
     assert.equal(short.code, 2);
     assert.match(short.stderr, /at least 12 characters/);
     const flag = await cli('admin', 'create', '--email', 'bob@example.com', '--password', PASSWORD);

@@ -26,19 +26,26 @@ describe('PostgreSQL outage: one instance whose database goes away and comes bac
   let postgres: PrivatePostgres | undefined;
   let instance: Instance | undefined;
   let key: string;
+  /** Banned before the outage: the ban must hold after it. */
+  let bannedKey: string;
   const acknowledged: number[] = [];
 
   before(async () => {
     postgres = await privatePostgres('binDir' in cluster ? cluster.binDir : '');
-    const env = { DATABASE_URL: postgres.url };
+    const env = { DATABASE_URL: postgres.url, PETSTORE_BAN_THRESHOLD: '2' };
     const plan = ['--plan', 'enterprise', '--per-minute', '100000', '--per-day', '1000000'];
     const start = async () => {
       instance = await startInstance(env);
     };
     // keys create refuses a database without tables: `migrate` makes it, racing the server's own start.
-    const created = petstore(['migrate'], env).then(() => createKey(env, plan));
-    await settleAll([created, start()]);
+    const migrated = petstore(['migrate'], env);
+    const created = migrated.then(() => createKey(env, plan));
+    const limited = migrated.then(() =>
+      createKey(env, ['--plan', 'enterprise', '--per-minute', '1', '--per-day', '1000']),
+    );
+    await settleAll([created, limited, start()]);
     ({ key } = await created);
+    ({ key: bannedKey } = await limited);
   });
 
   after(async () => {
@@ -57,6 +64,18 @@ describe('PostgreSQL outage: one instance whose database goes away and comes bac
     assert.equal(reply.json().code, 'service_unavailable');
     assert.ok(reply.elapsedMs < OUTAGE_ANSWER_MS, `${what} answered in ${Math.round(reply.elapsedMs)} ms`);
   }
+
+  const bannedAnswer = async () =>
+    (await call(instance!.url, '/v1/pets?limit=1', { key: bannedKey })).json().code;
+
+  it('GET /v1/pets → 429 temporarily_banned for a key that kept sending past its limit, before the outage', async () => {
+    const codes = [];
+    for (let i = 0; i < 4; i++) {
+      codes.push((await call(instance!.url, '/v1/pets?limit=1', { key: bannedKey })).status);
+    }
+    assert.deepEqual(codes, [200, 429, 429, 429]);
+    assert.equal(await bannedAnswer(), 'temporarily_banned');
+  });
 
   it('POST /v1/pets → 201 while PostgreSQL answers', async () => {
     const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => create(i)));
@@ -91,6 +110,7 @@ describe('PostgreSQL outage: one instance whose database goes away and comes bac
       return (await call(instance!.url, '/v1/pets?limit=1', { key })).status === 200;
     });
     assert.equal((await call(instance!.url, '/readyz')).status, 200);
+    assert.equal(await bannedAnswer(), 'temporarily_banned', 'the ban holds after the outage');
     const after = await create(300);
     assert.equal(after.status, 201);
     acknowledge([after]);

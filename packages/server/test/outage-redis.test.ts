@@ -33,21 +33,23 @@ describe('Redis outage: one instance whose rate-limit store goes away and comes 
   /** Enterprise keys with a small minute limit: one used only during the outage, one after it. */
   let duringOutage: { id: string; key: string };
   let afterOutage: { id: string; key: string };
+  /** A key banned while Redis answers: the ban must hold through the outage and Redis's empty restart. */
+  let banned: { id: string; key: string };
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'petstore-outage-redis-'));
     redis = await privateRedis('binary' in redisServer ? redisServer.binary : '');
-    const env = { DATABASE_URL: join(dir, 'petstore.db'), REDIS_URL: redis.url };
+    const env = { DATABASE_URL: join(dir, 'petstore.db'), REDIS_URL: redis.url, PETSTORE_BAN_THRESHOLD: '3' };
     const plan = ['--plan', 'enterprise', '--per-minute', String(PER_MINUTE), '--per-day', '1000'];
     const start = async () => {
       instance = await startInstance(env);
     };
     // keys create refuses a database without tables: `migrate` makes it, racing the server's own start.
     const keys = petstore(['migrate'], env).then(() =>
-      Promise.all([createKey(env, plan), createKey(env, plan)]),
+      Promise.all([createKey(env, plan), createKey(env, plan), createKey(env, plan)]),
     );
     await settleAll([keys, start()]);
-    [duringOutage, afterOutage] = await keys;
+    [duringOutage, afterOutage, banned] = await keys;
   });
 
   after(async () => {
@@ -74,8 +76,27 @@ describe('Redis outage: one instance whose rate-limit store goes away and comes 
     assert.equal(reply.status, 200, reply.body);
   });
 
+  /** The code of a banned key's next request. */
+  const bannedAnswer = async () =>
+    (await call(instance!.url, '/v1/pets?limit=1', { key: banned.key })).json().code;
+
+  it('GET /v1/pets → 429 temporarily_banned for a key that kept sending past its limit, while Redis answers', async () => {
+    const codes = [];
+    for (let i = 0; i < PER_MINUTE + 4; i++) codes.push((await burst(banned.key, 1))[0]!.status);
+    assert.deepEqual(codes, [...Array(PER_MINUTE).fill(200), 429, 429, 429, 429]);
+    assert.equal(await bannedAnswer(), 'temporarily_banned');
+  });
+
   it('GET /v1/pets → answered within 1 s under the in-process fallback limiter while Redis is down', async () => {
+    // Requests in flight when Redis dies: each still answered, in time, with its usual code.
+    const racing = Promise.all(
+      Array.from({ length: 30 }, () => call(instance!.url, '/v1/pets?limit=1', { timeoutMs: 2_000 })),
+    );
     await redis!.kill();
+    for (const reply of await racing) {
+      assert.ok(reply.status === 401 || reply.status === 429, `${reply.status} ${reply.body}`);
+      assert.ok(reply.elapsedMs < 1_500, `answered in ${Math.round(reply.elapsedMs)} ms`);
+    }
     const readyAtOnce = await call(instance!.url, '/readyz');
     const replies = await burst(duringOutage.key, PER_MINUTE + 2);
     assert.deepEqual(
@@ -92,6 +113,7 @@ describe('Redis outage: one instance whose rate-limit store goes away and comes 
     assert.equal(ready.json().code, 'service_unavailable');
     assert.match(String(ready.json().message), /rate-limit store/);
     assert.equal(readyAtOnce.status, 503, 'readiness reflects the outage before any /v1 request');
+    assert.equal(await bannedAnswer(), 'temporarily_banned', 'the ban holds while Redis is down');
     await eventually('the outage is logged', 2_000, async () => logged(/rate-limit store unreachable/));
     assert.equal(logEntries(instance!, /rate-limit store unreachable/).length, 1, 'logged once');
   });
@@ -103,6 +125,7 @@ describe('Redis outage: one instance whose rate-limit store goes away and comes 
     });
     await eventually('the recovery is logged', 2_000, async () => logged(/rate-limit store answering again/));
 
+    assert.equal(await bannedAnswer(), 'temporarily_banned', 'the ban holds after Redis restarted empty');
     const { id, key } = afterOutage;
     const replies = await burst(key, 2);
     assert.deepEqual(

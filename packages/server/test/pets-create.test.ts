@@ -197,6 +197,49 @@ describe('POST /v1/pets', () => {
     await refused(send, 400, 'invalid_body');
   });
 
+  for (const encoding of ['gzip', 'br', 'deflate']) {
+    it(`POST /v1/pets → 415 unsupported_media_type with Accept-Encoding: identity when Content-Encoding is ${encoding}`, async () => {
+      const send = () =>
+        app.request({
+          method: 'POST',
+          url: '/v1/pets',
+          headers: { 'content-encoding': encoding },
+          body: { name: 'Rex', categoryId: 1 },
+        });
+      await refused(send, 415, 'unsupported_media_type', 'Content-Encoding');
+      assert.equal((await send()).headers['accept-encoding'], 'identity');
+    });
+  }
+
+  it('POST /v1/pets → 201 when Content-Encoding is identity', async () => {
+    const response = await app.request({
+      method: 'POST',
+      url: '/v1/pets',
+      headers: { 'content-encoding': 'identity' },
+      body: { name: 'Rex', categoryId: 1 },
+    });
+    assert.equal(response.status, 201);
+  });
+
+  it('POST /v1/pets → 400 invalid_body naming the field when a field is given twice (never "last one wins")', async () => {
+    const send = () =>
+      app.request({ method: 'POST', url: '/v1/pets', body: '{"name":"Rex","categoryId":1,"name":"Max"}' });
+    await refused(send, 400, 'invalid_body', 'name');
+  });
+
+  it('POST /v1/pets → 400 invalid_json when the body starts with a byte order mark', async () => {
+    const send = () =>
+      app.request({ method: 'POST', url: '/v1/pets', body: '\ufeff{"name":"Rex","categoryId":1}' });
+    await refused(send, 400, 'invalid_json');
+  });
+
+  it('POST /v1/pets → 400 invalid_json "nests too deeply" for 10,000 nested arrays', async () => {
+    const send = () =>
+      app.request({ method: 'POST', url: '/v1/pets', body: `${'['.repeat(10_000)}${']'.repeat(10_000)}` });
+    const error = await refused(send, 400, 'invalid_json');
+    assert.match(error.message, /nests too deeply/);
+  });
+
   it('POST /v1/pets → 400 invalid_json when the body is not valid UTF-8', async () => {
     const send = async (): Promise<TestResponse> => {
       const payload = Buffer.from('{"name":"\xff\xfe","categoryId":1}', 'latin1');

@@ -32,12 +32,17 @@ export function parseLogLine(line: string): Record<string, unknown> | undefined 
   }
 }
 
-/** Spawns `petstore serve <args>` with exactly `env`, collecting its output from the first byte. */
-export function spawnServe(env: NodeJS.ProcessEnv, args: string[] = ['--port', '0']): ServeProcess {
+/** Spawns `petstore serve <args>` with exactly `env` (as `user` when given), collecting its output from the first byte. */
+export function spawnServe(
+  env: NodeJS.ProcessEnv,
+  args: string[] = ['--port', '0'],
+  user: { uid?: number; gid?: number } = {},
+): ServeProcess {
   const child = spawn(process.execPath, [MAIN, 'serve', ...args], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...user,
   });
   const lines: string[] = [];
   const waiters = new Set<() => void>();

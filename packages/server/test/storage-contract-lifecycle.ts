@@ -37,8 +37,8 @@ export function lifecycleContract(fixture: () => StorageFixture): void {
       { name: 'Ünï', categoryId: -1n },
       { idempotency: { ...request, key: 'k2' } },
     );
-    const undone: (string | undefined)[] = [];
-    while (undone.at(-1) !== '002_idempotency_pet_id') undone.push(await storage.rollback());
+    const undone: string[] = [];
+    while (undone.at(-1) !== '002_idempotency_pet_id') undone.push((await storage.rollback())!);
     assert.deepEqual(await storage.migrate(), undone.toReversed());
     for (const [key, created] of [
       ['k1', withStatus],
@@ -51,6 +51,14 @@ export function lifecycleContract(fixture: () => StorageFixture): void {
 
   it('ping → resolves while the database answers', async () => {
     await fixture().storage.ping();
+  });
+
+  it('probeWrite → commits the readiness row, again and again, without touching pets', async () => {
+    const { storage } = fixture();
+    const before = await storage.countPets();
+    await storage.probeWrite();
+    await storage.probeWrite();
+    assert.equal(await storage.countPets(), before);
   });
 
   it('close and reopen → every acknowledged pet is there', async () => {

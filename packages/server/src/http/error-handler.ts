@@ -36,10 +36,19 @@ function toApiError(error: FastifyError | Error): ApiError {
 /** Answers an error of a route that shows pages (dashboard, docs sites) instead of the Error body. */
 export type ErrorPage = (request: FastifyRequest, reply: FastifyReply, error: ApiError) => FastifyReply;
 
+/**
+ * Every error ends here as the Error body (or, on a page route, as a page). Only an unexpected failure
+ * (500) is logged as an error, with its stack; a dependency outage (503) is a warning naming the cause
+ * without a stack (the outage itself is reported where it is detected); expected answers (4xx, the
+ * planned 501) only have their request line.
+ */
 export function installErrorHandler(app: FastifyInstance, errorPage?: ErrorPage): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (apiError.code === 'internal_error') request.log.error({ err: error }, 'request failed');
+    else if (apiError.code === 'service_unavailable') {
+      request.log.warn({ cause: error.message }, 'request failed: a dependency is unavailable');
+    }
     if (errorPage && routeConfig(request).htmlErrors) return errorPage(request, reply, apiError);
     return sendError(request, reply, apiError);
   });

@@ -9,10 +9,11 @@ import { ApiError } from '../errors.ts';
 import { applyCors, type CorsPolicy } from './cors.ts';
 import { ADDRESS_BUDGETS } from '../ratelimit/address-budgets.ts';
 import { limitsFor } from '../ratelimit/plans.ts';
-import type { LimitSubject, RateLimiter } from '../ratelimit/limiter.ts';
+import type { LimitSubject, RateLimitDecision, RateLimiter } from '../ratelimit/limiter.ts';
 import { type RouteConfig, routeConfig } from '../routes/route-config.ts';
 import type { ApiKeyRecord, KeyRepository } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
+import { requestShapeProblem } from './request-shape.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,7 +36,7 @@ export interface GuardDeps {
 
 const UNAUTHORIZED_MESSAGE = 'a valid API key is required: send Authorization: Bearer <API key>';
 
-const anonymous = (request: FastifyRequest, config: RouteConfig): LimitSubject => {
+const anonymous = (request: FastifyRequest, config: Pick<RouteConfig, 'addressBudget'>): LimitSubject => {
   const { bucket, perMinute, perDay } = ADDRESS_BUDGETS[config.addressBudget ?? 'api'];
   return { bucket: `${bucket}:${request.ip}`, perMinute, perDay };
 };
@@ -49,8 +50,9 @@ const keySubject = (key: ApiKeyRecord): LimitSubject => ({
 
 /**
  * The first hook of every request, reading the configuration of the route the router matched: the
- * request id, CORS and deprecation headers, then, in this order, rate limiting (by key, or by client
- * address without a valid key), authentication and the sunset. A request that reaches a handler has
+ * request id and CORS headers, a request malformed as HTTP refused (see requestShapeProblem),
+ * deprecation headers, then, in this order, rate limiting (by key, or by client address without a valid
+ * key), authentication and the sunset. A request that reaches a handler has
  * passed all of them, whatever the spelling of its URL; 401s and 429s carry the rate-limit headers.
  */
 export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
@@ -70,6 +72,11 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
     reply.header('x-request-id', request.id);
     // Pages (dashboard, docs sites) are navigated to, never read by another origin's script.
     if (!config.htmlErrors) applyCors(deps.cors, request.headers.origin, reply);
+    const problem = requestShapeProblem(request);
+    if (problem) {
+      refuseBeforeRouting(deps, request, reply, problem).catch(done);
+      return;
+    }
     if (config.deprecation) reply.headers(config.deprecation.headers);
     if (config.access === 'public' && !config.rateLimited && config.host !== 'site') {
       done();
@@ -95,17 +102,7 @@ async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyRep
     const decision = await limiter.check(key ? keySubject(key) : anonymous(request, config));
     reply.headers(decision.headers);
     if (decision.bannedNow && key) await recordBan(request, deps, key.id, decision.bannedNow.until);
-    if (!decision.allowed) {
-      const banned = decision.reason === 'temporarily_banned';
-      const retryAfter = String(decision.retryAfterSeconds ?? 1);
-      throw new ApiError(
-        banned ? 'temporarily_banned' : 'rate_limited',
-        banned
-          ? `too many requests after being rate limited: temporarily banned, retry after ${retryAfter} s`
-          : `rate limit exceeded: retry after ${retryAfter} s`,
-        { headers: { 'retry-after': retryAfter } },
-      );
-    }
+    if (!decision.allowed) throw refusal(decision);
   }
   if (config.access === 'apiKey') {
     if (!key)
@@ -118,6 +115,35 @@ async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyRep
   if (config.deprecation && deps.clock.now() >= config.deprecation.sunsetAt) {
     throw new ApiError('gone', config.deprecation.goneMessage);
   }
+}
+
+function refusal(decision: RateLimitDecision): ApiError {
+  const banned = decision.reason === 'temporarily_banned';
+  const retryAfter = String(decision.retryAfterSeconds ?? 1);
+  return new ApiError(
+    banned ? 'temporarily_banned' : 'rate_limited',
+    banned
+      ? `too many requests after being rate limited: temporarily banned, retry after ${retryAfter} s`
+      : `rate limit exceeded: retry after ${retryAfter} s`,
+    { headers: { 'retry-after': retryAfter } },
+  );
+}
+
+/**
+ * A request malformed as HTTP is refused before authentication, whatever its route, counted against
+ * its client address (a key in it is not trusted), and its connection is closed after the answer.
+ */
+async function refuseBeforeRouting(
+  deps: GuardDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  problem: ApiError,
+): Promise<never> {
+  reply.header('connection', 'close');
+  // Counted in the API budget of the address: nothing in a malformed request names a route to trust.
+  const decision = await deps.limiter.check(anonymous(request, { addressBudget: 'api' }));
+  reply.headers(decision.headers);
+  throw decision.allowed ? problem : refusal(decision);
 }
 
 /**

@@ -1,20 +1,43 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
-import { parseJson } from '@petstore/json';
+import { jsonParser } from '@petstore/json';
+import { repeatedFieldName } from './repeated-field.ts';
 
 /** The largest request body accepted; a larger one is 413 payload_too_large. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
-/** Refuses malformed UTF-8 instead of silently replacing it with U+FFFD. */
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+/**
+ * Refuses malformed UTF-8 instead of silently replacing it with U+FFFD, and keeps a byte order mark
+ * (which JSON then refuses) instead of silently dropping it: RFC 8259 forbids sending one.
+ */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Integers exact, and objects without a prototype: no field name can reach Object.prototype. */
+const parseBody = jsonParser({ nullPrototype: true });
 
 /**
- * The only body parser: application/json in UTF-8, integers kept exact. Other media types fall through
- * to Fastify's 415; a body that is not JSON is `invalid_json`.
+ * The only body parser: application/json in UTF-8, uncompressed, integers kept exact, every field name
+ * once per object. Other media types fall through to Fastify's 415; a body that is not JSON is
+ * `invalid_json`.
  */
 export function installJsonBody(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+      done(
+        new ApiError(
+          'unsupported_media_type',
+          `Content-Encoding ${encoding} is not supported; send the body uncompressed`,
+          {
+            param: 'Content-Encoding',
+            headers: { 'accept-encoding': 'identity' },
+          },
+        ),
+        undefined,
+      );
+      return;
+    }
     const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1];
     if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
       done(
@@ -23,10 +46,29 @@ export function installJsonBody(app: FastifyInstance): void {
       );
       return;
     }
+    let text: string;
+    let parsed: unknown;
     try {
-      done(null, parseJson(UTF8.decode(body as Buffer)));
-    } catch {
-      done(new ApiError('invalid_json', 'the request body is not valid JSON in UTF-8'), undefined);
+      text = UTF8.decode(body as Buffer);
+      parsed = parseBody(text);
+    } catch (error) {
+      const message =
+        error instanceof RangeError
+          ? 'the request body nests too deeply'
+          : 'the request body is not valid JSON in UTF-8';
+      done(new ApiError('invalid_json', message), undefined);
+      return;
     }
+    const repeated = repeatedFieldName(text)?.slice(0, 200);
+    if (repeated !== undefined) {
+      done(
+        new ApiError('invalid_body', `the field ${JSON.stringify(repeated)} appears more than once`, {
+          param: repeated,
+        }),
+        undefined,
+      );
+      return;
+    }
+    done(null, parsed);
   });
 }

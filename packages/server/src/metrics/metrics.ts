@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ConnectionGate } from '../http/connection-gate.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
 import { routeConfig } from '../routes/route-config.ts';
 import type { Storage } from '../storage/repository.ts';
@@ -15,6 +16,8 @@ export interface Metrics {
   readonly http: HttpMetrics;
   /** Called from the app's onResponse hook: counts the request under its route's label, with its duration. */
   observeResponse(request: FastifyRequest, reply: FastifyReply): void;
+  /** Reports the server's open and refused connections from now on. */
+  observeConnections(gate: ConnectionGate): void;
   /** The limiter, counting the refusals and bans it decides. */
   instrumentLimiter(limiter: RateLimiter): RateLimiter;
   /** Everything this process knows, read now. */
@@ -22,9 +25,31 @@ export interface Metrics {
   close(): void;
 }
 
+function connectionFamilies(gate: ConnectionGate): Family[] {
+  return [
+    {
+      name: 'petstore_http_connections',
+      help: 'HTTP connections open now.',
+      type: 'gauge',
+      samples: [{ suffix: '', labels: '', value: gate.open() }],
+    },
+    {
+      name: 'petstore_http_connections_refused_total',
+      help: 'Connections refused at once: over the total cap, or over the cap of their client address.',
+      type: 'counter',
+      samples: Object.entries(gate.refused()).map(([cause, value]) => ({
+        suffix: '',
+        labels: formatLabels({ cause }),
+        value,
+      })),
+    },
+  ];
+}
+
 export function createMetrics(deps: MetricsDeps): Metrics {
   const http = createHttpMetrics();
   const processMetrics = createProcessMetrics();
+  let connections: ConnectionGate | undefined;
 
   const dependencyFamilies = (): Family[] => {
     const families: Family[] = [
@@ -35,6 +60,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
         samples: [{ suffix: '', labels: '', value: deps.limiter.status().degraded ? 1 : 0 }],
       },
     ];
+    if (connections) families.push(...connectionFamilies(connections));
     const pool = deps.storage.poolStats?.();
     if (pool) {
       families.push({
@@ -55,6 +81,9 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     http,
     observeResponse(request, reply) {
       http.observe(routeConfig(request).metricsLabel, request.method, reply.statusCode, reply.elapsedTime);
+    },
+    observeConnections(gate) {
+      connections = gate;
     },
     instrumentLimiter(limiter) {
       return {

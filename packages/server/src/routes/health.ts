@@ -1,27 +1,105 @@
 import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
+import { DEFAULT_MIN_FREE_DISK_BYTES } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import { JSON_CONTENT_TYPE, sendError } from '../http/send-error.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { Storage } from '../storage/repository.ts';
 import { withTimeout } from '../time/with-timeout.ts';
 
-const PING_TIMEOUT_MS = 2000;
+/** Each database check answers within this, whatever the database does. */
+const CHECK_TIMEOUT_MS = 2000;
+/**
+ * A successful write probe is reused for this long, and callers arriving while one runs share it: it
+ * commits (and fsyncs) a write, and /readyz is public, so any number of callers cost at most one write
+ * per interval. A failure is not reused: recovery shows at the next call.
+ */
+export const READINESS_REUSE_MS = 1000;
 /**
  * Readiness asks the limiter store itself: its failover notices a store that died while no /v1 request
  * came, and probes it again after an outage, so an instance taken out of rotation can come back.
  */
 const STORE_PROBE = { bucket: 'readiness-probe', perMinute: 1_000_000_000, perDay: 1_000_000_000 };
 
-/** getHealth (/healthz): the process is alive. getReadiness (/readyz): the database answers and the limiter store is in use. */
+export interface HealthDeps {
+  storage: Storage;
+  limiter: RateLimiter;
+  /** Not ready below this many free bytes where the database is stored (0: not checked). */
+  minFreeDiskBytes?: number;
+}
+
+interface Readiness {
+  checks: Record<string, string>;
+  /** What is wrong, for the 503's message; empty when ready. */
+  failing: string[];
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * getHealth (/healthz): the process is alive. getReadiness (/readyz): the database commits a write,
+ * its disk has room, and the rate-limit store is in use.
+ */
 export function healthOperations(
   app: FastifyInstance,
-  deps: { storage: Storage; limiter: RateLimiter },
+  deps: HealthDeps,
 ): { getHealth: RouteHandlerMethod; getReadiness: RouteHandlerMethod } {
+  const minFree = deps.minFreeDiskBytes ?? DEFAULT_MIN_FREE_DISK_BYTES;
   // From the start of a graceful shutdown, so a load balancer still asking stops sending traffic here.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
+
+  const probeWrite = async (): Promise<boolean> => {
+    try {
+      await withTimeout(deps.storage.probeWrite(), CHECK_TIMEOUT_MS);
+      return true;
+    } catch (error) {
+      app.log.warn({ cause: (error as Error).message }, 'readiness: the database does not take writes');
+      return false;
+    }
+  };
+  let inFlight: Promise<boolean> | undefined;
+  let lastSuccessAt = -Infinity;
+  const databaseWritable = async (): Promise<boolean> => {
+    if (performance.now() - lastSuccessAt < READINESS_REUSE_MS) return true;
+    inFlight ??= probeWrite().then((writable) => {
+      inFlight = undefined;
+      if (writable) lastSuccessAt = performance.now();
+      return writable;
+    });
+    return inFlight;
+  };
+
+  const assess = async (): Promise<Readiness> => {
+    const checks: Record<string, string> = {};
+    const failing: string[] = [];
+    if (await databaseWritable()) checks.database = 'ok';
+    else {
+      checks.database = 'unavailable';
+      failing.push(`database (${deps.storage.kind}) unreachable or not taking writes`);
+    }
+    if (deps.storage.freeDiskBytes && minFree > 0) {
+      try {
+        const free = await withTimeout(deps.storage.freeDiskBytes(), CHECK_TIMEOUT_MS);
+        checks.disk = free >= minFree ? 'ok' : 'low';
+        if (free < minFree) {
+          failing.push(
+            `disk almost full (${Math.floor(free / MB)} MB free, ${Math.ceil(minFree / MB)} MB required)`,
+          );
+        }
+      } catch (error) {
+        app.log.warn({ cause: (error as Error).message }, 'readiness: free disk space unknown');
+        checks.disk = 'unknown';
+        failing.push('free disk space unknown');
+      }
+    }
+    await deps.limiter.check(STORE_PROBE);
+    const limiter = deps.limiter.status();
+    checks.rateLimitStore = limiter.degraded ? 'degraded' : 'ok';
+    if (limiter.degraded) failing.push(`rate-limit store (${limiter.store}) unreachable`);
+    return { checks, failing };
+  };
 
   const getHealth: RouteHandlerMethod = async (_request, reply) =>
     reply
@@ -33,30 +111,15 @@ export function healthOperations(
     reply.header('cache-control', 'no-store');
     if (closing)
       return sendError(request, reply, new ApiError('service_unavailable', 'not ready: shutting down'));
-    await deps.limiter.check(STORE_PROBE);
-    const limiter = deps.limiter.status();
-    let database = 'ok';
-    try {
-      await withTimeout(deps.storage.ping(), PING_TIMEOUT_MS);
-    } catch (error) {
-      request.log.warn({ err: error }, 'readiness: database check failed');
-      database = 'unavailable';
-    }
-    const rateLimitStore = limiter.degraded ? 'degraded' : 'ok';
-    if (database !== 'ok' || limiter.degraded) {
-      const failing = [
-        database !== 'ok' ? `database (${deps.storage.kind})` : '',
-        limiter.degraded ? `rate-limit store (${limiter.store})` : '',
-      ]
-        .filter(Boolean)
-        .join(' and ');
+    const { checks, failing } = await assess();
+    if (failing.length > 0) {
       return sendError(
         request,
         reply,
-        new ApiError('service_unavailable', `not ready: ${failing} unreachable`),
+        new ApiError('service_unavailable', `not ready: ${failing.join('; ')}`),
       );
     }
-    const body = { status: 'ready', checks: { database, rateLimitStore } };
+    const body = { status: 'ready', checks };
     return reply.header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify(body));
   };
   return { getHealth, getReadiness };

@@ -33,6 +33,9 @@ export interface PostgresOptions extends PoolSettings {
   clock?: Clock;
 }
 
+const PROBE_WRITE =
+  'INSERT INTO readiness_probe (id, checked_at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at';
+
 /** Storage in PostgreSQL through a pool; every write is its own transaction with synchronous_commit=on. */
 export class PostgresStorage implements ReversibleStorage {
   readonly kind = 'postgres';
@@ -74,6 +77,11 @@ export class PostgresStorage implements ReversibleStorage {
 
   async ping(): Promise<void> {
     await this.#query('SELECT 1');
+  }
+
+  /** One committed write with synchronous_commit=on (fails on a read-only server or a full disk). */
+  async probeWrite(): Promise<void> {
+    await this.#query(PROBE_WRITE, [this.#clock.now()]);
   }
 
   changeToken(): undefined {

@@ -23,7 +23,8 @@ export async function startPurges(
       const removed = await purge(deps.clock.now());
       if (removed > 0) deps.log.info({ removed }, `${what} purged`);
     } catch (error) {
-      deps.log.warn({ err: error }, `purging ${what} failed`);
+      // Only ever a database that cannot be reached now: its outage is reported where it is found.
+      deps.log.warn({ cause: (error as Error).message }, `purging ${what} failed`);
     }
   };
   await Promise.all(tasks.map(run));

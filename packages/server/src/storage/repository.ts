@@ -134,8 +134,15 @@ export interface Storage extends PetRepository, KeyRepository, IdempotencyReposi
   readonly domains: DomainRepository;
   /** Applies pending migrations; returns the names applied. */
   migrate(): Promise<string[]>;
-  /** Throws when the database cannot answer (used by /readyz). */
+  /** Throws when the database cannot answer. */
   ping(): Promise<void>;
+  /**
+   * Commits one small write (the `readiness_probe` row) and resolves once it is durable; throws
+   * StorageUnavailableError when the database cannot take writes now (used by /readyz).
+   */
+  probeWrite(): Promise<void>;
+  /** Free bytes on the file system holding the database, where the service can see it (SQLite). */
+  freeDiskBytes?(): Promise<number>;
   /**
    * A number that changes whenever another connection or process has committed since the last call
    * (SQLite `PRAGMA data_version`), or this one changed a key; lets callers keep caches exactly

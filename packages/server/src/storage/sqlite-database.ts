@@ -6,64 +6,79 @@ import type { Row } from './rows.ts';
 
 /** Primary result codes meaning "cannot read or write now": busy, locked, read-only, I/O, full, cannot open, protocol. */
 const UNAVAILABLE_CODES = new Set([5, 6, 8, 10, 13, 14, 15]);
+/**
+ * Read-only, I/O error, cannot open: a connection that met one of these may stay broken after the cause
+ * is gone (a database opened while its directory was read-only stays read-only), so it is reopened.
+ */
+const REOPEN_CODES = new Set([8, 10, 14]);
+/** A broken connection is reopened at most this often. */
+export const REOPEN_INTERVAL_MS = 1_000;
+
+function primaryCode(error: unknown): number | undefined {
+  const errcode = (error as { errcode?: unknown } | null)?.errcode;
+  return typeof errcode === 'number' ? errcode & 0xff : undefined;
+}
 
 export function mapSqliteError(error: unknown): unknown {
-  const errcode = (error as { errcode?: unknown } | null)?.errcode;
-  if (typeof errcode === 'number' && UNAVAILABLE_CODES.has(errcode & 0xff)) {
+  const code = primaryCode(error);
+  if (code !== undefined && UNAVAILABLE_CODES.has(code)) {
+    return new StorageUnavailableError(`database unavailable: ${(error as Error).message}`, { cause: error });
+  }
+  // The directory cannot be created: permissions or a read-only file system, which may be fixed.
+  const systemCode = (error as { code?: unknown } | null)?.code;
+  if (systemCode === 'EACCES' || systemCode === 'EROFS' || systemCode === 'ENOSPC') {
     return new StorageUnavailableError(`database unavailable: ${(error as Error).message}`, { cause: error });
   }
   return error;
 }
 
-function guard<T>(work: () => T): T {
-  try {
-    return work();
-  } catch (error) {
-    throw mapSqliteError(error);
-  }
-}
-
 /**
  * One `node:sqlite` connection in WAL mode with `synchronous=FULL` (a commit is on disk when it
  * returns). Statements are prepared once and read every integer as bigint so int64 stays lossless;
- * every call maps "cannot write now" failures to StorageUnavailableError.
+ * every call maps "cannot write now" failures to StorageUnavailableError. A connection that cannot be
+ * opened, or that met a read-only, I/O or cannot-open error, is (re)opened by a later call, at most
+ * once per REOPEN_INTERVAL_MS: the database recovers without a restart once the cause is gone.
  */
 export class SqliteDatabase {
-  readonly #db: DatabaseSync;
+  readonly #path: string;
+  readonly #busyTimeoutMs: number;
   readonly #statements = new Map<string, StatementSync>();
+  #db: DatabaseSync | undefined;
+  /** Why the last open failed, thrown until an open succeeds. */
+  #openFailure: StorageUnavailableError | undefined;
+  #broken = false;
+  #closed = false;
+  #nextOpenAt = 0;
 
   constructor(path: string, busyTimeoutMs: number) {
-    this.#db = guard(() => {
-      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-      const db = new DatabaseSync(path, { timeout: busyTimeoutMs, enableForeignKeyConstraints: true });
-      db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
-      return db;
-    });
+    this.#path = path;
+    this.#busyTimeoutMs = busyTimeoutMs;
+    this.#open();
   }
 
   get isOpen(): boolean {
-    return this.#db.isOpen;
+    return !this.#closed;
   }
 
   get inTransaction(): boolean {
-    return this.#db.isOpen && this.#db.isTransaction;
+    return this.#db !== undefined && this.#db.isOpen && this.#db.isTransaction;
   }
 
   exec(sql: string): void {
-    guard(() => this.#db.exec(sql));
+    this.#guard(() => this.#connection().exec(sql));
   }
 
   get(sql: string, ...params: SQLInputValue[]): Row | undefined {
-    return guard(() => this.#statement(sql).get(...params));
+    return this.#guard(() => this.#statement(sql).get(...params));
   }
 
   all(sql: string, ...params: SQLInputValue[]): Row[] {
-    return guard(() => this.#statement(sql).all(...params));
+    return this.#guard(() => this.#statement(sql).all(...params));
   }
 
   /** Runs a write and returns how many rows it changed. */
   run(sql: string, ...params: SQLInputValue[]): number {
-    return guard(() => Number(this.#statement(sql).run(...params).changes));
+    return this.#guard(() => Number(this.#statement(sql).run(...params).changes));
   }
 
   /** Runs `work` in a write transaction, committing on success and rolling back on any error. */
@@ -79,23 +94,85 @@ export class SqliteDatabase {
     }
   }
 
+  /** `work` with the wait for another process's write lock shortened to `busyTimeoutMs`. */
+  withBusyTimeout<T>(busyTimeoutMs: number, work: () => T): T {
+    this.exec(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+    try {
+      return work();
+    } finally {
+      try {
+        this.#db?.exec(`PRAGMA busy_timeout = ${this.#busyTimeoutMs}`);
+      } catch {
+        // A connection that failed is reopened with the default timeout anyway.
+      }
+    }
+  }
+
   rollback(): void {
     if (!this.inTransaction) return;
     try {
-      this.#db.exec('ROLLBACK');
+      this.#db!.exec('ROLLBACK');
     } catch {
       // SQLite may already have rolled back on its own (I/O error, disk full); nothing more to undo.
     }
   }
 
   close(): void {
-    this.#db.close();
+    this.#closed = true;
+    this.#db?.close();
+    this.#db = undefined;
+  }
+
+  #open(): void {
+    this.#nextOpenAt = performance.now() + REOPEN_INTERVAL_MS;
+    let db: DatabaseSync | undefined;
+    try {
+      if (this.#path !== ':memory:') mkdirSync(dirname(this.#path), { recursive: true });
+      db = new DatabaseSync(this.#path, { timeout: this.#busyTimeoutMs, enableForeignKeyConstraints: true });
+      db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
+      this.#db = db;
+      this.#openFailure = undefined;
+      this.#broken = false;
+    } catch (error) {
+      if (db?.isOpen) db.close();
+      const mapped = mapSqliteError(error);
+      if (!(mapped instanceof StorageUnavailableError)) throw mapped;
+      this.#openFailure = mapped;
+    }
+  }
+
+  /** The connection to use now: reopened first when it is missing or broken and the interval allows. */
+  #connection(): DatabaseSync {
+    if (this.#closed) throw new StorageUnavailableError('database unavailable: the connection is closed');
+    const due = performance.now() >= this.#nextOpenAt;
+    if (this.#db === undefined) {
+      if (due) this.#open();
+      if (this.#db === undefined) throw this.#openFailure!;
+    } else if (this.#broken && due && !this.#db.isTransaction) {
+      this.#db.close();
+      this.#db = undefined;
+      this.#statements.clear();
+      this.#open();
+      if (this.#db === undefined) throw this.#openFailure!;
+    }
+    return this.#db;
+  }
+
+  #guard<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      const code = primaryCode(error);
+      if (code !== undefined && REOPEN_CODES.has(code)) this.#broken = true;
+      throw mapSqliteError(error);
+    }
   }
 
   #statement(sql: string): StatementSync {
+    const db = this.#connection();
     let statement = this.#statements.get(sql);
     if (!statement) {
-      statement = this.#db.prepare(sql);
+      statement = db.prepare(sql);
       statement.setReadBigInts(true);
       this.#statements.set(sql, statement);
     }

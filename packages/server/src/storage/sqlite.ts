@@ -1,3 +1,5 @@
+import { statfs } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { SQLInputValue } from 'node:sqlite';
 import { type Clock, systemClock } from '../time/clock.ts';
 import type { ReversibleStorage } from './migrations.ts';
@@ -27,6 +29,11 @@ export interface SqliteOptions {
   busyTimeoutMs?: number;
 }
 
+/** Readiness waits this long at most for another process's write lock (it blocks the event loop). */
+const PROBE_BUSY_TIMEOUT_MS = 500;
+const PROBE_WRITE =
+  'INSERT INTO readiness_probe (id, checked_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at';
+
 /** Storage in one SQLite file; pet creates are group-committed (see GroupCommit). */
 export class SqliteStorage implements ReversibleStorage {
   readonly kind = 'sqlite';
@@ -34,6 +41,7 @@ export class SqliteStorage implements ReversibleStorage {
   readonly accounts: AccountRepository;
   readonly domains: DomainRepository;
   readonly #db: SqliteDatabase;
+  readonly #path: string;
   readonly #clock: Clock;
   readonly #writes: GroupCommit;
   /** Key changes made through this connection, which data_version does not count. */
@@ -42,6 +50,7 @@ export class SqliteStorage implements ReversibleStorage {
 
   constructor(path: string, options: SqliteOptions = {}) {
     this.#clock = options.clock ?? systemClock;
+    this.#path = path;
     this.#db = new SqliteDatabase(path, options.busyTimeoutMs ?? 5_000);
     this.#writes = new GroupCommit(this.#db, { create: (pet, create) => this.#insertPet(pet, create) });
     const db = this.#db;
@@ -74,6 +83,18 @@ export class SqliteStorage implements ReversibleStorage {
 
   async ping(): Promise<void> {
     this.#db.get('SELECT 1');
+  }
+
+  /** One committed (fsynced) write; waits at most PROBE_BUSY_TIMEOUT_MS for another writer's lock. */
+  async probeWrite(): Promise<void> {
+    this.#db.withBusyTimeout(PROBE_BUSY_TIMEOUT_MS, () =>
+      this.#db.transaction(() => this.#db.run(PROBE_WRITE, this.#clock.now())),
+    );
+  }
+
+  async freeDiskBytes(): Promise<number> {
+    const stats = await statfs(dirname(resolve(this.#path)));
+    return stats.bavail * stats.bsize;
   }
 
   /**

@@ -40,7 +40,8 @@ export function queryReader(path: string, method: string): (query: RawQuery) => 
   const known = fields.map((field) => field.name).join(', ');
 
   return (query) => {
-    const result: Record<string, unknown> = {};
+    // Without a prototype: a parameter name can never reach one, and `in` sees only what was set.
+    const result: Record<string, unknown> = Object.create(null);
     for (const [name, raw] of Object.entries(query)) {
       const field = byName.get(name);
       if (!field) {

@@ -1,0 +1,35 @@
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.ts';
+import { MAX_URL_LENGTH } from './limits.ts';
+
+/** A host and optional port (RFC 3986 reg-name or IP literal); two Host fields joined by ", " fail it. */
+const HOST = /^[A-Za-z0-9._~!$&'()*+,;=%:[\]-]*$/;
+
+/**
+ * What is wrong with a request as HTTP, whatever its route, that Node's parser lets through: an
+ * over-long target, no Host in HTTP/1.1 or a Host that is not one valid host, a version other than 1.0
+ * and 1.1, or a transfer coding other than chunked. Undefined when nothing is. A few comparisons: it
+ * runs on every request.
+ */
+export function requestShapeProblem(request: FastifyRequest): ApiError | undefined {
+  const raw = request.raw;
+  if (raw.url !== undefined && raw.url.length > MAX_URL_LENGTH) {
+    return new ApiError('uri_too_long', `the request target exceeds ${MAX_URL_LENGTH / 1024} KiB`);
+  }
+  if (raw.httpVersionMajor !== 1 || raw.httpVersionMinor > 1) {
+    return new ApiError('invalid_request', `HTTP/${raw.httpVersion} is not supported; use HTTP/1.1`);
+  }
+  const host = request.headers.host;
+  if (host === undefined ? raw.httpVersionMinor === 1 : !HOST.test(host)) {
+    return new ApiError('invalid_request', 'an HTTP/1.1 request needs exactly one valid Host header', {
+      param: 'Host',
+    });
+  }
+  const transferEncoding = request.headers['transfer-encoding'];
+  if (transferEncoding !== undefined && transferEncoding.toLowerCase() !== 'chunked') {
+    return new ApiError('invalid_request', 'Transfer-Encoding other than chunked is not supported', {
+      param: 'Transfer-Encoding',
+    });
+  }
+  return undefined;
+}

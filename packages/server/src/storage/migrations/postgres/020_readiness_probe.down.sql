@@ -1,0 +1,1 @@
+DROP TABLE readiness_probe;

@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it, type TestContext } from 'node:test';
+import { cleanEnv, killAll, runCli, type ServerProcess, startServe } from './blackbox-process.ts';
+import { rawRequest } from './raw-http.ts';
+
+/** The stated bound: while the attack runs, no request of another client takes longer than this. */
+const OTHER_CLIENTS_BOUND_MS = 1_000;
+const HEADERS_TIMEOUT_S = 3;
+const PER_ADDRESS = 128;
+const ATTACK_SOCKETS = 3_000;
+
+interface Attack {
+  /** The first status line each socket received, counted. */
+  answers: Map<string, number>;
+  closed(): number;
+  stop(): void;
+}
+
+/**
+ * Opens `count` connections spread over `addresses` (loopback addresses: one client each), each sending
+ * a request line and then one header line a second, never finishing: a slowloris.
+ */
+function slowloris(port: number, count: number, addresses: string[]): Attack {
+  const answers = new Map<string, number>();
+  const sockets: net.Socket[] = [];
+  let closed = 0;
+  for (let i = 0; i < count; i++) {
+    const socket = net.connect({ host: '127.0.0.1', port, localAddress: addresses[i % addresses.length] });
+    sockets.push(socket);
+    let timer: NodeJS.Timeout | undefined;
+    let answered = false;
+    socket.on('error', () => {});
+    socket.on('connect', () => {
+      socket.write('GET /v1/pets HTTP/1.1\r\nHost: petstore.test\r\n');
+      timer = setInterval(() => socket.write('X-Slow: 1\r\n'), 1_000);
+    });
+    socket.on('data', (chunk) => {
+      if (answered) return;
+      answered = true;
+      const line = String(chunk).split('\r\n', 1)[0]!;
+      answers.set(line, (answers.get(line) ?? 0) + 1);
+    });
+    socket.on('close', () => {
+      clearInterval(timer);
+      closed++;
+    });
+  }
+  return { answers, closed: () => closed, stop: () => sockets.forEach((socket) => socket.destroy()) };
+}
+
+/** Sequential requests of a well-behaved client from its own address; their durations in ms. */
+async function otherClient(port: number, key: string, rounds: number): Promise<number[]> {
+  const durations: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const target = i % 2 === 0 ? '/healthz' : '/v1/pets?limit=5';
+    const response = await rawRequest({
+      port,
+      localAddress: '127.0.0.3',
+      send: `GET ${target} HTTP/1.1\r\nHost: petstore.test\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`,
+      waitMs: 5_000,
+    });
+    assert.equal(response.status, 200, `${target} while under attack`);
+    durations.push(response.elapsedMs);
+  }
+  return durations;
+}
+
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
+
+async function openConnections(server: ServerProcess): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  return Number(/^petstore_http_connections (\d+)/m.exec(text)![1]);
+}
+
+async function waitUntil(what: string, timeoutMs: number, probe: () => boolean): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((wake) => setTimeout(wake, 100));
+  }
+}
+
+describe(`slow clients: ${ATTACK_SOCKETS} slowloris connections`, { timeout: 120_000 }, () => {
+  const children = new Set<ChildProcess>();
+  let dir: string;
+  let server: ServerProcess;
+  let port: number;
+  let key: string;
+  let baseline: number[];
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'petstore-slow-'));
+    const env = cleanEnv({
+      DATABASE_URL: join(dir, 'petstore.db'),
+      LOG_LEVEL: 'info',
+      PETSTORE_HEADERS_TIMEOUT_SECONDS: String(HEADERS_TIMEOUT_S),
+    });
+    await runCli(['migrate'], env); // keys create never makes a database
+    const created = await runCli(['keys', 'create', '--plan', 'business'], env);
+    key = created.stdout.trimEnd().split('\n').at(-1)!;
+    server = await startServe(env, children);
+    port = Number(new URL(server.url).port);
+    baseline = await otherClient(port, key, 20);
+  });
+  after(async () => {
+    killAll(children);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  function report(t: TestContext, label: string, durations: number[]) {
+    t.diagnostic(
+      `${label}: other client p50 ${percentile(durations, 50).toFixed(1)} ms, p99 ${percentile(durations, 99).toFixed(1)} ms, max ${Math.max(...durations).toFixed(1)} ms (baseline p50 ${percentile(baseline, 50).toFixed(1)} ms, max ${Math.max(...baseline).toFixed(1)} ms)`,
+    );
+  }
+
+  it(`one client address opening ${ATTACK_SOCKETS} → ${PER_ADDRESS} admitted, the rest 429 at once, other clients answered within ${OTHER_CLIENTS_BOUND_MS} ms, the held ones 408 after ${HEADERS_TIMEOUT_S} s`, async (t) => {
+    const attack = slowloris(port, ATTACK_SOCKETS, ['127.0.0.2']);
+    try {
+      await waitUntil(
+        'the refusals',
+        10_000,
+        () => (attack.answers.get('HTTP/1.1 429 Too Many Requests') ?? 0) >= ATTACK_SOCKETS - PER_ADDRESS,
+      );
+      assert.equal(attack.answers.get('HTTP/1.1 429 Too Many Requests'), ATTACK_SOCKETS - PER_ADDRESS);
+      assert.ok(
+        (await openConnections(server)) <= PER_ADDRESS + 2,
+        'the server holds at most the cap of that address',
+      );
+      const durations = await otherClient(port, key, 40);
+      report(t, 'one address', durations);
+      assert.ok(
+        Math.max(...durations) < OTHER_CLIENTS_BOUND_MS,
+        `slowest ${Math.max(...durations).toFixed(0)} ms`,
+      );
+      await waitUntil(
+        'every slow connection closed',
+        (HEADERS_TIMEOUT_S + 5) * 1_000,
+        () => attack.closed() === ATTACK_SOCKETS,
+      );
+      assert.equal(attack.answers.get('HTTP/1.1 408 Request Timeout'), PER_ADDRESS);
+    } finally {
+      attack.stop();
+    }
+  });
+
+  it(`${ATTACK_SOCKETS} slow connections from 30 addresses (all admitted) → other clients answered within ${OTHER_CLIENTS_BOUND_MS} ms, every slow one 408 after ${HEADERS_TIMEOUT_S} s`, async (t) => {
+    const addresses = Array.from({ length: 30 }, (_, i) => `127.0.2.${i + 1}`);
+    const attack = slowloris(port, ATTACK_SOCKETS, addresses);
+    try {
+      let open = 0;
+      while (open < ATTACK_SOCKETS) {
+        await new Promise((wake) => setTimeout(wake, 100));
+        open = await openConnections(server);
+      }
+      t.diagnostic(`${open} connections open on the server`);
+      const durations = await otherClient(port, key, 40);
+      report(t, '30 addresses', durations);
+      assert.ok(
+        Math.max(...durations) < OTHER_CLIENTS_BOUND_MS,
+        `slowest ${Math.max(...durations).toFixed(0)} ms`,
+      );
+      await waitUntil(
+        'every slow connection closed',
+        (HEADERS_TIMEOUT_S + 8) * 1_000,
+        () => attack.closed() === ATTACK_SOCKETS,
+      );
+      assert.deepEqual([...attack.answers], [['HTTP/1.1 408 Request Timeout', ATTACK_SOCKETS]]);
+      assert.ok((await openConnections(server)) <= 2, 'nothing is left open');
+    } finally {
+      attack.stop();
+    }
+  });
+});
