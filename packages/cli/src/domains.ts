@@ -7,6 +7,7 @@ import {
   type Storage,
   systemClock,
 } from '@petstore/server';
+import { domainToASCII } from 'node:url';
 import { databaseSource, openExistingDatabase } from './database.ts';
 import { CliError, EXIT } from './exit.ts';
 import { formatInstant, formatTable } from './table.ts';
@@ -24,6 +25,8 @@ const HELP = `petstore domains <add|list|verify|primary|remove> [options]
       Checks the domain's records now, with real DNS queries. Exit status 0 when verified, 1 otherwise.
   domains primary <hostname>   Makes a verified domain the primary: every other address redirects to it.
   domains remove <hostname>    Stops serving the domain at once, on every instance.
+      verify, primary and remove find the project by the domain; with --project <slug> they also check
+      that it is that project's. An unknown domain exits with status 3.
 
   --database URL   the server's database (DATABASE_URL, default ./data/petstore.db)
   DNS queries go to PETSTORE_DNS_SERVERS (ip[:port], comma-separated), else the system's resolvers.`;
@@ -93,9 +96,16 @@ export async function runDomains(args: string[]): Promise<number> {
     caIdentity: config.caIdentity,
   });
   try {
-    const hostname = positionals[0]?.trim().toLowerCase().replace(/\.$/, '');
+    // As the dashboard stores it: lower case, punycode, no trailing dot.
+    const hostname = positionals[0] && domainToASCII(positionals[0].trim().toLowerCase().replace(/\.$/, ''));
     const project =
       slug !== undefined ? await projectBySlug(storage, slug) : await projectOfDomain(storage, hostname!);
+    if (
+      action !== 'add' &&
+      action !== 'list' &&
+      !(await domains.list(project)).some((d) => d.hostname === hostname)
+    )
+      throw new CliError(`${hostname} is not a domain of ${project.slug}`, EXIT.notFound);
     switch (action) {
       case 'add': {
         const outcome = await domains.add(project, positionals[0]!);
@@ -134,7 +144,7 @@ export async function runDomains(args: string[]): Promise<number> {
         return EXIT.ok;
       }
       case 'verify': {
-        const view = (await domains.checkNow(project, hostname!))!;
+        const view = (await domains.checkNow(project, hostname!))!; // a domain of the project, checked above
         console.log(json ? JSON.stringify(asJson(view, project)) : describe(view));
         return view.state === 'verified' ? EXIT.ok : EXIT.failed;
       }
@@ -165,8 +175,9 @@ async function projectOfDomain(storage: Storage, hostname: string): Promise<Proj
   const domain = await storage.domains.get(hostname);
   const project = domain && (await storage.projects.byId(domain.projectId));
   if (!project)
-    throw new UsageError(
+    throw new CliError(
       `no project has the domain ${hostname}; "petstore domains list --project <slug>" shows them`,
+      EXIT.notFound,
     );
   return project;
 }

@@ -254,6 +254,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       siteDomain: hosts.siteDomain,
     }),
     cors: { allows: (origin) => configured.allows(origin) || siteHosts.origins.allows(origin) },
+    customDomainOfRecord:
+      hosts.apiHost === undefined ? (host) => deps.storage.domains.isOfRecord(host) : undefined,
   });
   // Synchronous hooks take Fastify's callback form: no promise per request on the hot path.
   app.addHook('onResponse', (request, reply, done) => {
@@ -276,6 +278,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     siteDomain: hosts.siteDomain,
     apiHost: hosts.apiHost,
     caIdentity: deps.caIdentity ?? 'letsencrypt.org',
+    changed: () => void siteHosts.refresh(),
   });
   app.decorate('domains', domains);
   const probe = deps.tlsProbe;
@@ -315,6 +318,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       projects: deps.storage.projects,
       domains: deps.storage.domains,
       siteDomain: hosts.siteDomain,
+      apiHost: hosts.apiHost,
     }),
   });
   registerRoutes(app, apiRoutes);

@@ -83,6 +83,8 @@ export async function makeTestApp(
     hosts?: AppDeps['hosts'];
     publicBaseUrl?: string;
     cors?: CorsPolicy;
+    /** Where custom domains are looked up: a test zone server (default: the system's resolvers). */
+    dns?: AppDeps['dns'];
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-test-'));
@@ -104,6 +106,7 @@ export async function makeTestApp(
     hosts: options.hosts,
     publicBaseUrl: options.publicBaseUrl,
     cors: options.cors,
+    dns: options.dns,
   });
   await app.ready();
 

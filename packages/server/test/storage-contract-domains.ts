@@ -142,9 +142,70 @@ export function domainContract(fixture: () => StorageFixture): void {
     await storage.domains.recordCheck('served.example.com', verified(T0));
     await storage.domains.recordCheck('unpaid.example.com', verified(T0));
     assert.deepEqual(await storage.domains.listServed(), ['served.example.com']);
-    assert.equal(await storage.domains.remove('prj_beta', 'served.example.com'), false);
-    assert.equal(await storage.domains.remove('prj_acme', 'served.example.com'), true);
+    assert.equal(await storage.domains.remove('prj_beta', 'served.example.com', T0), false);
+    assert.equal(await storage.domains.remove('prj_acme', 'served.example.com', T0), true);
     assert.equal(await storage.domains.get('served.example.com'), undefined);
     assert.deepEqual(await storage.domains.listServed(), []);
+  });
+
+  it('isOfRecord / listOfRecord → every domain in any state and every removed one, nothing else', async () => {
+    const storage = await twoProjects(fixture);
+    await storage.domains.add(domain('waiting.example.com', 'prj_acme'));
+    await storage.domains.add(domain('gone.example.com', 'prj_acme'));
+    await storage.domains.add(domain('kept.example.com', 'prj_beta'));
+    assert.equal(await storage.domains.remove('prj_beta', 'gone.example.com', T0), false);
+    assert.equal(await storage.domains.remove('prj_acme', 'gone.example.com', T0), true);
+    assert.equal(await storage.domains.remove('prj_acme', 'gone.example.com', T0), false);
+    for (const name of ['waiting.example.com', 'gone.example.com', 'kept.example.com'])
+      assert.equal(await storage.domains.isOfRecord(name), true, name);
+    assert.equal(await storage.domains.isOfRecord('never.example.com'), false);
+    assert.deepEqual((await storage.domains.listOfRecord()).sort(), [
+      'gone.example.com',
+      'kept.example.com',
+      'waiting.example.com',
+    ]);
+    // Added again after removal, then removed again: still one name of record.
+    await storage.domains.add(domain('gone.example.com', 'prj_beta'));
+    assert.equal(await storage.domains.remove('prj_beta', 'gone.example.com', T0 + 1), true);
+    assert.equal((await storage.domains.listOfRecord()).filter((n) => n === 'gone.example.com').length, 1);
+  });
+
+  it('primaryOf → the primary while verified, else the oldest verified; removing the primary promotes that one', async () => {
+    const storage = await twoProjects(fixture);
+    assert.equal(await storage.domains.primaryOf('prj_acme'), undefined);
+    await storage.domains.add(domain('one.example.com', 'prj_acme', { createdAt: T0 + 1 }));
+    await storage.domains.add(domain('two.example.com', 'prj_acme', { createdAt: T0 + 2 }));
+    await storage.domains.add(domain('three.example.com', 'prj_acme', { createdAt: T0 + 3 }));
+    await storage.domains.recordCheck('two.example.com', verified(T0));
+    await storage.domains.recordCheck('three.example.com', verified(T0));
+    await storage.domains.recordCheck('one.example.com', verified(T0));
+    assert.equal(await storage.domains.primaryOf('prj_acme'), 'two.example.com', 'the first verified');
+    await storage.domains.setPrimary('prj_acme', 'three.example.com');
+    assert.equal(await storage.domains.primaryOf('prj_acme'), 'three.example.com');
+    await storage.domains.recordCheck('three.example.com', {
+      ...verified(T0),
+      state: 'failed',
+      reason: 'gone',
+    });
+    assert.equal(
+      await storage.domains.primaryOf('prj_acme'),
+      'one.example.com',
+      'records gone: the oldest verified',
+    );
+    await storage.domains.recordCheck('three.example.com', verified(T0 + 9));
+    assert.equal(
+      await storage.domains.primaryOf('prj_acme'),
+      'three.example.com',
+      'records back: primary again',
+    );
+    await storage.domains.remove('prj_acme', 'three.example.com', T0 + 10);
+    assert.equal(await storage.domains.primaryOf('prj_acme'), 'one.example.com');
+    const flagged = (await storage.domains.listForProject('prj_acme')).filter((d) => d.primary);
+    assert.deepEqual(
+      flagged.map((d) => d.hostname),
+      ['one.example.com'],
+      'the promoted domain is the primary now',
+    );
+    assert.equal(await storage.domains.primaryOf('prj_beta'), undefined);
   });
 }

@@ -14,7 +14,7 @@ import { dashboardAsset } from './assets.ts';
 import { field } from './form-body.ts';
 import { sendPage } from './page.ts';
 import { clearSessionCookie, sessionToken, setSessionCookie, signInCsrfToken } from './session-cookie.ts';
-import { domainsView, removeDomainView } from './views/domains.ts';
+import { type DomainNotice, domainNotice, domainsView, removeDomainView } from './views/domains.ts';
 import { keysView, revokeView } from './views/keys.ts';
 import { projectView } from './views/project.ts';
 import { projectsView } from './views/projects.ts';
@@ -125,8 +125,11 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
     }
     return hostname;
   };
-  const backToDomains = (reply: FastifyReply, project: Project, notice: string) =>
-    reply.redirect(`/dashboard/projects/${project.slug}/domains?notice=${encodeURIComponent(notice)}`, 303);
+  const backToDomains = (reply: FastifyReply, project: Project, done: DomainNotice, hostname: string) =>
+    reply.redirect(
+      `/dashboard/projects/${project.slug}/domains?done=${done}&domain=${encodeURIComponent(hostname)}`,
+      303,
+    );
 
   const handlers: Record<string, RouteHandlerMethod> = {
     async signInPage(request, reply) {
@@ -253,8 +256,8 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
     },
     async domainsPage(request, reply) {
       const project = await memberProject(request);
-      const { notice } = request.query as { notice?: string };
-      return domainsPage(request, reply, project, { notice: notice?.slice(0, 300) });
+      const { done, domain } = request.query as { done?: string; domain?: string };
+      return domainsPage(request, reply, project, { notice: domainNotice(done, domain) });
     },
     async addDomain(request, reply) {
       const project = await memberProject(request);
@@ -273,12 +276,12 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
         { domain: outcome.domain.hostname, project: project.slug, state: outcome.domain.state },
         'custom domain added',
       );
-      return backToDomains(reply, project, `${outcome.domain.hostname} was added: create the records below.`);
+      return backToDomains(reply, project, 'added', outcome.domain.hostname);
     },
     async checkDomain(request, reply) {
       const project = await memberProject(request);
       const checked = await deps.domains.checkNow(project, await projectDomain(request, project));
-      return backToDomains(reply, project, `${checked!.hostname} was checked just now.`);
+      return backToDomains(reply, project, 'checked', checked!.hostname);
     },
     async makePrimary(request, reply) {
       const project = await memberProject(request);
@@ -289,11 +292,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
           `${hostname} must be verified before it can be the primary domain`,
         );
       }
-      return backToDomains(
-        reply,
-        project,
-        `${hostname} is now the primary domain: every other address redirects to it.`,
-      );
+      return backToDomains(reply, project, 'primary', hostname);
     },
     async removeDomainPage(request, reply) {
       const project = await memberProject(request);
@@ -310,7 +309,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
       const hostname = await projectDomain(request, project);
       await deps.domains.remove(project, hostname);
       request.log.info({ domain: hostname, project: project.slug }, 'custom domain removed');
-      return backToDomains(reply, project, `${hostname} was removed: it is no longer served.`);
+      return backToDomains(reply, project, 'removed', hostname);
     },
     dashboardAsset,
     async dashboardNotFound(request) {

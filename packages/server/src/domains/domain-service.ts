@@ -46,6 +46,8 @@ export interface DomainServiceDeps {
   apiHost?: string;
   /** The CAA identity of the certificate authority used for TLS, e.g. `letsencrypt.org`. */
   caIdentity: string;
+  /** Called after every change this service makes (so this instance's host sets catch up at once). */
+  changed?: () => void;
 }
 
 const planName = (plan: string) => plan[0]!.toUpperCase() + plan.slice(1);
@@ -108,11 +110,17 @@ export function createDomainService(deps: DomainServiceDeps) {
       verifiedAt: state === 'verified' ? now : null,
     };
     await storage.domains.recordCheck(domain.hostname, stored);
+    deps.changed?.();
     return (await storage.domains.get(domain.hostname)) ?? { ...domain, ...stored };
   };
 
+  /** The view, with `primary` meaning "the address the others redirect to now". */
+  const current = async (domain: CustomDomain, project: Project): Promise<DomainView> => ({
+    ...view(domain, project),
+    primary: domain.hostname === (await storage.domains.primaryOf(project.id)),
+  });
+
   return {
-    view,
     target,
 
     async add(project: Project, text: string): Promise<AddOutcome> {
@@ -138,6 +146,7 @@ export function createDomainService(deps: DomainServiceDeps) {
         checkedAt: null,
         nextCheckAt: now + MIN_RECHECK_MS,
       });
+      if (added) deps.changed?.();
       if (!added) {
         const owner = await storage.domains.get(parsed.hostname);
         return {
@@ -149,18 +158,23 @@ export function createDomainService(deps: DomainServiceDeps) {
               : `${parsed.hostname} is already used by another project`,
         };
       }
-      return { kind: 'added', domain: view(await check(added, project), project) };
+      return { kind: 'added', domain: await current(await check(added, project), project) };
     },
 
+    /** The project's domains; `primary` marks the one the others redirect to now (see primaryOf). */
     async list(project: Project): Promise<DomainView[]> {
-      return (await storage.domains.listForProject(project.id)).map((domain) => view(domain, project));
+      const [domains, primary] = await Promise.all([
+        storage.domains.listForProject(project.id),
+        storage.domains.primaryOf(project.id),
+      ]);
+      return domains.map((domain) => ({ ...view(domain, project), primary: domain.hostname === primary }));
     },
 
     /** "Check now": the domain of this project, checked at once; undefined when it is not the project's. */
     async checkNow(project: Project, hostname: string): Promise<DomainView | undefined> {
       const domain = await storage.domains.get(hostname);
       if (!domain || domain.projectId !== project.id) return undefined;
-      return view(await check(domain, project), project);
+      return current(await check(domain, project), project);
     },
 
     /** Checks the domains that are due, each claimed first so that instances never check one twice. */
@@ -174,8 +188,16 @@ export function createDomainService(deps: DomainServiceDeps) {
       return due.length;
     },
 
-    setPrimary: (project: Project, hostname: string) => storage.domains.setPrimary(project.id, hostname),
-    remove: (project: Project, hostname: string) => storage.domains.remove(project.id, hostname),
+    async setPrimary(project: Project, hostname: string): Promise<boolean> {
+      const done = await storage.domains.setPrimary(project.id, hostname);
+      if (done) deps.changed?.();
+      return done;
+    },
+    async remove(project: Project, hostname: string): Promise<boolean> {
+      const done = await storage.domains.remove(project.id, hostname, clock.now());
+      if (done) deps.changed?.();
+      return done;
+    },
   };
 }
 

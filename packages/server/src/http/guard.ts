@@ -3,6 +3,7 @@ import type { Sessions } from '../accounts/sessions.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { checkCsrf, requireSession } from '../dashboard/session-cookie.ts';
 import type { SiteDirectory } from '../sites/site-directory.ts';
+import { normalizeHost } from '../sites/hosts.ts';
 import { requireSite } from '../sites/site-guard.ts';
 import type { KeyUsage } from '../auth/key-usage.ts';
 import { ApiError } from '../errors.ts';
@@ -32,6 +33,12 @@ export interface GuardDeps {
   /** The projects' docs sites, for `site` routes. */
   sites: SiteDirectory;
   cors: CorsPolicy;
+  /**
+   * Whether a host is or was a custom domain, from the database: set when any host that is not a site
+   * serves the API (PETSTORE_API_HOST unset), so that the service's own pages are never shown on a
+   * project's domain, not even in the moments before this instance's host sets catch up.
+   */
+  customDomainOfRecord?: (host: string) => Promise<boolean>;
 }
 
 const UNAUTHORIZED_MESSAGE = 'a valid API key is required: send Authorization: Bearer <API key>';
@@ -109,6 +116,13 @@ async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyRep
       throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE, { headers: { 'www-authenticate': 'Bearer' } });
     request.apiKey = key;
     deps.usage.record(key.id, deps.clock.now());
+  }
+  if (
+    config.servicePage &&
+    deps.customDomainOfRecord &&
+    (await deps.customDomainOfRecord(normalizeHost(request.headers.host)))
+  ) {
+    throw new ApiError('not_found', 'nothing is published at this address');
   }
   if (config.access === 'session') await requireSession(request, deps.sessions);
   if (config.host === 'site') await requireSite(request, reply, deps.sites);

@@ -33,6 +33,11 @@ export interface RouteConfig {
    * all (the TLS proxy's question, asked on whatever name reaches the service).
    */
   host?: 'api' | 'site' | 'any';
+  /**
+   * A page of the service itself (its docs, the dashboard): never shown on a host that is or was a
+   * project's custom domain, which is checked against the database when PETSTORE_API_HOST is unset.
+   */
+  servicePage?: boolean;
   /** Errors as an HTML page (dashboard and sites) instead of the Error body. */
   htmlErrors?: boolean;
   /** A form that changes something: its CSRF token is checked before the handler runs. */

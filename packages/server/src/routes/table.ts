@@ -84,6 +84,7 @@ export function contractOperations(contract: OpenApiDocument): RouteSpec[] {
         addressBudget: access === 'apiKey' ? 'api' : publicBudget(operation.operationId),
         metricsLabel: access === 'apiKey' ? operation.operationId : 'other',
       };
+      if (config.addressBudget === 'public') config.servicePage = true;
       found.push({ method: method.toUpperCase(), url: routerUrl(prefix, template), config, operation });
     }
   }
@@ -229,6 +230,7 @@ const dashboard = (operationId: string, access: 'public' | 'session', csrf = fal
   rateLimited: true,
   addressBudget: 'public',
   metricsLabel: 'dashboard',
+  servicePage: true,
   htmlErrors: true,
   csrf,
 });
@@ -257,6 +259,7 @@ export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
     rateLimited: true,
     addressBudget: 'public',
     metricsLabel: 'other',
+    servicePage: true,
   }),
   route('GET', '/', {
     operationId: 'redirectToDocs',
@@ -264,6 +267,7 @@ export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
     rateLimited: true,
     addressBudget: 'public',
     metricsLabel: 'other',
+    servicePage: true,
   }),
   route('GET', '/dashboard/sign-in', dashboard('signInPage', 'public')),
   route('POST', '/dashboard/sign-in', dashboard('signIn', 'public', true)),

@@ -8,7 +8,7 @@ export interface HostRules {
   siteDomain: string;
   /** The one host of the API and dashboard; undefined means any host that is not a site. */
   apiHost?: string;
-  /** Whether a host is a custom domain of some project (may be a little behind the database). */
+  /** Whether a host is, or was, a custom domain of some project (may be a little behind the database). */
   isCustomDomain?(host: string): boolean;
 }
 

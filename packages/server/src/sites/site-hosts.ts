@@ -8,7 +8,10 @@ export const SITE_HOSTS_REFRESH_MS = 2_000;
 export interface SiteHosts {
   /** CORS: the origins of the docs sites, whose try-it calls the API from the browser. */
   readonly origins: CorsPolicy;
-  /** Whether a host is a served custom domain (for routing by host; the site itself is read from the database). */
+  /**
+   * Whether a host is, or was, a custom domain in any state: such a host is routed to the sites (which
+   * read the database and answer 404 unless it is served now), never to the API's pages.
+   */
   isCustomDomain(host: string): boolean;
   /** Reads projects and domains again now. */
   refresh(): Promise<void>;
@@ -17,9 +20,10 @@ export interface SiteHosts {
 
 /**
  * What must be answered without waiting for the database — a CORS header, which routes a host takes —
- * kept in memory and read again every SITE_HOSTS_REFRESH_MS: the projects' slugs and the served custom
- * domains. Serving a site always reads the database, so a removed domain stops at once; this set only
- * lets a new one in, up to 2 s late.
+ * kept in memory and read again every SITE_HOSTS_REFRESH_MS: the projects' slugs, the served custom
+ * domains and every host that is or was one. Serving a site always reads the database, so a removed
+ * domain stops at once; these sets only let a new one in, up to 2 s late (and the API's pages check
+ * the database themselves meanwhile, see GuardDeps.customDomainOfRecord).
  */
 export function createSiteHosts(deps: {
   projects: ProjectRepository;
@@ -28,14 +32,20 @@ export function createSiteHosts(deps: {
 }): SiteHosts {
   const suffix = `.${deps.siteDomain}`;
   let slugs = new Set<string>();
-  let domains = new Set<string>();
+  let served = new Set<string>();
+  let ofRecord = new Set<string>();
   let closed = false;
   const refresh = async () => {
     if (closed) return;
     try {
-      const [projects, served] = await Promise.all([deps.projects.list(), deps.domains.listServed()]);
+      const [projects, servedNow, everUsed] = await Promise.all([
+        deps.projects.list(),
+        deps.domains.listServed(),
+        deps.domains.listOfRecord(),
+      ]);
       slugs = new Set(projects.map((project) => project.slug));
-      domains = new Set(served);
+      served = new Set(servedNow);
+      ofRecord = new Set(everUsed);
     } catch {
       // The database is away: keep the last sets; /readyz and the API report the outage.
     }
@@ -53,10 +63,10 @@ export function createSiteHosts(deps: {
         }
         if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
         const host = url.hostname;
-        return (host.endsWith(suffix) && slugs.has(host.slice(0, -suffix.length))) || domains.has(host);
+        return (host.endsWith(suffix) && slugs.has(host.slice(0, -suffix.length))) || served.has(host);
       },
     },
-    isCustomDomain: (host) => domains.has(host),
+    isCustomDomain: (host) => ofRecord.has(host),
     refresh,
     close() {
       closed = true;

@@ -44,12 +44,22 @@ export interface DomainRepository {
   claimDue(now: number, leaseUntil: number, limit: number): Promise<CustomDomain[]>;
   /** Makes a verified domain the project's primary; false when it is not the project's or not verified. */
   setPrimary(projectId: string, hostname: string): Promise<boolean>;
-  /** Deletes the domain; false when it is not the project's. */
-  remove(projectId: string, hostname: string): Promise<boolean>;
+  /**
+   * Deletes the domain, remembering that the name was one (see `isOfRecord`); when it was the primary,
+   * the project's oldest verified domain takes its place. False when it is not the project's.
+   */
+  remove(projectId: string, hostname: string, removedAt: number): Promise<boolean>;
   /** Verified domains of projects on a paid plan, the ones that are served. */
   listServed(): Promise<string[]>;
-  /** The project's verified primary domain, if it has one. */
+  /**
+   * The address every other host of the project redirects to: its primary domain while that is
+   * verified, else (its records are gone for now) its oldest verified domain; none without one.
+   */
   primaryOf(projectId: string): Promise<string | undefined>;
+  /** Whether a host is, or once was, a custom domain of any project, in any state. */
+  isOfRecord(hostname: string): Promise<boolean>;
+  /** Every such host. */
+  listOfRecord(): Promise<string[]>;
 }
 
 const COLUMNS =
@@ -178,15 +188,54 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
       ]);
       return true;
     },
-    remove: (projectId, hostname) =>
-      write('DELETE FROM custom_domains WHERE project_id = $1 AND hostname = $2', [projectId, hostname]),
+    async remove(projectId, hostname, removedAt) {
+      // The name is remembered first: a failure between the two statements leaves it of record twice.
+      await sql.run(
+        `INSERT INTO removed_domains (hostname, removed_at)
+         SELECT hostname, $3 FROM custom_domains WHERE project_id = $1 AND hostname = $2
+         ON CONFLICT (hostname) DO UPDATE SET removed_at = excluded.removed_at`,
+        [projectId, hostname, removedAt],
+      );
+      if (
+        !(await write('DELETE FROM custom_domains WHERE project_id = $1 AND hostname = $2', [
+          projectId,
+          hostname,
+        ]))
+      )
+        return false;
+      try {
+        await write(
+          `UPDATE custom_domains SET is_primary = TRUE
+           WHERE hostname = (SELECT hostname FROM custom_domains WHERE project_id = $1 AND state = 'verified'
+                             ORDER BY created_at, hostname LIMIT 1)
+             AND NOT EXISTS (SELECT 1 FROM custom_domains o WHERE o.project_id = $1 AND o.is_primary)`,
+          [projectId],
+        );
+      } catch {
+        // Another domain of the project became primary at the same moment: it keeps the place.
+      }
+      return true;
+    },
     async primaryOf(projectId) {
       const [row] = await sql.all(
-        "SELECT hostname FROM custom_domains WHERE project_id = $1 AND is_primary AND state = 'verified'",
+        `SELECT hostname FROM custom_domains WHERE project_id = $1 AND state = 'verified'
+         ORDER BY is_primary DESC, created_at, hostname LIMIT 1`,
         [projectId],
       );
       return row?.hostname as string | undefined;
     },
+    async isOfRecord(hostname) {
+      const rows = await sql.all(
+        `SELECT 1 AS one FROM custom_domains WHERE hostname = $1
+         UNION ALL SELECT 1 AS one FROM removed_domains WHERE hostname = $1`,
+        [hostname],
+      );
+      return rows.length > 0;
+    },
+    listOfRecord: async () =>
+      (await sql.all('SELECT hostname FROM custom_domains UNION SELECT hostname FROM removed_domains')).map(
+        (row) => row.hostname as string,
+      ),
     listServed: async () =>
       (
         await sql.all(

@@ -17,6 +17,26 @@ export interface DomainsView {
   notice?: string;
 }
 
+/** What a form just did; the page after the redirect says it in a fixed sentence. */
+export type DomainNotice = 'added' | 'checked' | 'primary' | 'removed';
+
+const NOTICES: Record<DomainNotice, (hostname: string) => string> = {
+  added: (hostname) => `${hostname} was added: create the records below.`,
+  checked: (hostname) => `${hostname} was checked just now.`,
+  primary: (hostname) => `${hostname} is now the primary domain: every other address redirects to it.`,
+  removed: (hostname) => `${hostname} was removed: it is no longer served.`,
+};
+
+/**
+ * The notice for `?done=…&domain=…`. Only these sentences, and only a name shaped like a hostname:
+ * a crafted link cannot make the dashboard say anything else.
+ */
+export function domainNotice(done: unknown, hostname: unknown): string | undefined {
+  if (typeof done !== 'string' || !Object.hasOwn(NOTICES, done)) return undefined;
+  if (typeof hostname !== 'string' || !/^[a-z0-9.-]{1,253}$/.test(hostname)) return undefined;
+  return NOTICES[done as DomainNotice](hostname);
+}
+
 const STATES: Record<DomainView['state'], { label: string; tone: string }> = {
   verified: { label: 'Verified', tone: 'ok' },
   pending: { label: 'Waiting for DNS', tone: 'warn' },

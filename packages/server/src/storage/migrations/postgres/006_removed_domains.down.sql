@@ -1,0 +1,1 @@
+DROP TABLE removed_domains;
