@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { call, createKey, type Instance, nextLink, settleAll, startInstance } from './scaleout-instance.ts';
+import {
+  call,
+  createKey,
+  type Instance,
+  nextLink,
+  type Reply,
+  settleAll,
+  startInstance,
+} from './scaleout-instance.ts';
 import { type PrivateRedis, privateRedis, privateRedisAvailable } from './scaleout-servers.ts';
 import { service } from './services.ts';
 
@@ -93,6 +101,51 @@ describe('scale-out: three instances on one PostgreSQL and one Redis', { skip },
       [...created].sort((a, b) => a - b),
       'each pet once, in ascending id order',
     );
+  });
+
+  it('GET /v1/pets → a pet created on one instance is listed by the very next request to another, under concurrent creates', async () => {
+    const key = busyKey;
+    let writing = true;
+    // Pets without a status, created on every instance meanwhile: commits race the checked ones.
+    const background = instances.map(async (instance, i) => {
+      for (let n = 0; writing; n++) {
+        const body = { name: `background ${i}.${n}`, categoryId: 1 };
+        assert.equal((await call(instance.url, '/v1/pets', { method: 'POST', key, body })).status, 201);
+      }
+    });
+    const ids = (reply: Reply) => (JSON.parse(reply.body) as { id: number }[]).map((pet) => pet.id);
+    // One chain per status, so each filtered listing grows only by the chain's own pets.
+    const chains = (['available', 'pending', 'sold'] as const).map(async (status, chain) => {
+      for (let round = 0; round < 15; round++) {
+        const writer = at(chain + round);
+        const reader = at(chain + round + 1 + (round % 2));
+        // The reader's last page of this listing, read twice so the reader holds it in memory.
+        let path = `/v1/pets?limit=50&status=${status}`;
+        for (let next = nextLink((await call(reader, path, { key })).headers); next;) {
+          path = next;
+          next = nextLink((await call(reader, path, { key })).headers);
+        }
+        const before = ids(await call(reader, path, { key }));
+        const body = { name: `chain ${chain}.${round}`, categoryId: 2, status };
+        const created = await call(writer, '/v1/pets', { method: 'POST', key, body });
+        assert.equal(created.status, 201);
+        const id = Number(created.json().id);
+        const after = await call(reader, path, { key });
+        const shown = ids(after);
+        if (before.length < 50) {
+          assert.deepEqual(shown, [...before, id], `${status} round ${round}: listed by the next request`);
+        } else {
+          assert.deepEqual(shown, before, 'a full page never changes');
+          assert.deepEqual(ids(await call(reader, nextLink(after.headers)!, { key })), [id]);
+        }
+      }
+    });
+    try {
+      await Promise.all(chains);
+    } finally {
+      writing = false;
+      await Promise.all(background);
+    }
   });
 
   it('GET /v1/pets → exactly 60 of 90 concurrent requests with one free key succeed across instances', async () => {

@@ -4,6 +4,7 @@ import type { ReversibleStorage } from './migrations.ts';
 import { insertPetWithKey } from './postgres-create.ts';
 import { migrateDown, migrateUp } from './postgres-migrate.ts';
 import { createPool, mapPostgresError, type PoolSettings } from './postgres-pool.ts';
+import { sharedRead } from './shared-read.ts';
 import type {
   ApiKeyRecord,
   CreateOptions,
@@ -36,12 +37,17 @@ export class PostgresStorage implements ReversibleStorage {
   readonly #pool: Pool;
   readonly #schema: string | undefined;
   readonly #clock: Clock;
+  readonly #newestPetId: () => Promise<bigint>;
   #closed = false;
 
   constructor(options: PostgresOptions) {
     this.#pool = createPool(options);
     this.#schema = options.schema;
     this.#clock = options.clock ?? systemClock;
+    this.#newestPetId = sharedRead(async () => {
+      const [row] = await this.#query('SELECT max(id) AS id FROM pets', [], 'petstore_newest_pet');
+      return row!.id === null ? 0n : BigInt(row!.id as bigint);
+    });
   }
 
   async migrate(): Promise<string[]> {
@@ -58,6 +64,14 @@ export class PostgresStorage implements ReversibleStorage {
 
   changeToken(): undefined {
     return undefined;
+  }
+
+  /**
+   * The newest pet id: pets become visible in id order (migration 010), so it changes with every
+   * commit of a pet, and a full page never changes. One query answers every caller waiting meanwhile.
+   */
+  petsVersion(): Promise<bigint> {
+    return this.#newestPetId();
   }
 
   poolStats(): PoolStats {
