@@ -137,6 +137,24 @@ export function petContract(fixture: () => StorageFixture): void {
     }
   });
 
+  it('createPet without idempotency → a create the database refuses fails alone among concurrent ones', async () => {
+    const { storage } = fixture();
+    const refused = { name: 'b', categoryId: 1n, status: 'bogus' as PetStatus };
+    const results = await Promise.allSettled([
+      storage.createPet({ name: 'a', categoryId: 1n }),
+      storage.createPet(refused),
+      storage.createPet({ name: 'c', categoryId: 2n, status: 'sold' }),
+    ]);
+    assert.deepEqual(
+      results.map((result) => result.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
+    assert.deepEqual(
+      (await storage.listPets({ limit: 10 })).map((pet) => pet.name),
+      ['a', 'c'],
+    );
+  });
+
   it('createPet → a failing create among concurrent ones fails alone', async () => {
     const { storage } = fixture();
     const failing = {

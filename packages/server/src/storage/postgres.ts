@@ -1,7 +1,8 @@
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import { type Clock, systemClock } from '../time/clock.ts';
 import type { ReversibleStorage } from './migrations.ts';
-import { insertPetWithKey } from './postgres-create.ts';
+import { createPetGroupCommit } from './pet-group-commit.ts';
+import { insertPetWithKey, petWriter } from './postgres-create.ts';
 import { migrateDown, migrateUp } from './postgres-migrate.ts';
 import { createPool, mapPostgresError, type PoolSettings } from './postgres-pool.ts';
 import { sharedRead } from './shared-read.ts';
@@ -31,13 +32,17 @@ export interface PostgresOptions extends PoolSettings {
   clock?: Clock;
 }
 
-/** Storage in PostgreSQL through a pool; every write is its own transaction with synchronous_commit=on. */
+/**
+ * Storage in PostgreSQL through a pool, every commit with synchronous_commit=on. Plain creates arriving
+ * together share one INSERT (pet-group-commit.ts); every other write is its own transaction.
+ */
 export class PostgresStorage implements ReversibleStorage {
   readonly kind = 'postgres';
   readonly #pool: Pool;
   readonly #schema: string | undefined;
   readonly #clock: Clock;
   readonly #newestPetId: () => Promise<bigint>;
+  readonly #insertPet: (pet: NewPet) => Promise<Pet>;
   #closed = false;
 
   constructor(options: PostgresOptions) {
@@ -48,6 +53,7 @@ export class PostgresStorage implements ReversibleStorage {
       const [row] = await this.#query('SELECT max(id) AS id FROM pets', [], 'petstore_newest_pet');
       return row!.id === null ? 0n : BigInt(row!.id as bigint);
     });
+    this.#insertPet = createPetGroupCommit(petWriter((sql, params, name) => this.#query(sql, params, name)));
   }
 
   async migrate(): Promise<string[]> {
@@ -86,15 +92,7 @@ export class PostgresStorage implements ReversibleStorage {
 
   async createPet(pet: NewPet, options?: CreateOptions): Promise<CreateResult> {
     const idempotency = options?.idempotency;
-    if (!idempotency) {
-      // One statement is atomic on its own: no BEGIN/COMMIT round trips for a plain create.
-      const [row] = await this.#query(
-        `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${PET_COLUMNS}`,
-        [pet.name, pet.categoryId, pet.status ?? null],
-        'petstore_insert_pet',
-      );
-      return { kind: 'created', pet: toPet(row!) };
-    }
+    if (!idempotency) return { kind: 'created', pet: await this.#insertPet(pet) };
     const result = await this.#transaction(
       (client) => insertPetWithKey(client, pet, idempotency),
       (outcome) => outcome?.kind === 'created',
