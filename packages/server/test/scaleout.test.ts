@@ -32,6 +32,7 @@ describe('scale-out: three instances on one PostgreSQL and one Redis', { skip },
   let busyKey: string;
   /** Free keys (60 a minute): one for the shared limit, one to be banned. */
   let limitedKey: string;
+  let otherLimitedKey: string;
   let bannedKey: string;
   const created: number[] = [];
 
@@ -53,9 +54,14 @@ describe('scale-out: three instances on one PostgreSQL and one Redis', { skip },
     const start = async () => {
       instances.push(await startInstance(env));
     };
-    const keys = Promise.all([createKey(env, busy), createKey(env), createKey(env)]);
+    const keys = Promise.all([createKey(env, busy), createKey(env), createKey(env), createKey(env)]);
     await settleAll([keys, start(), start(), start()]);
-    [busyKey, limitedKey, bannedKey] = (await keys).map(({ key }) => key) as [string, string, string];
+    [busyKey, limitedKey, bannedKey, otherLimitedKey] = (await keys).map(({ key }) => key) as [
+      string,
+      string,
+      string,
+      string,
+    ];
   });
 
   after(async () => {
@@ -148,14 +154,22 @@ describe('scale-out: three instances on one PostgreSQL and one Redis', { skip },
     }
   });
 
-  it('GET /v1/pets → exactly 60 of 90 concurrent requests with one free key succeed across instances', async () => {
-    const key = limitedKey;
+  it('GET /v1/pets → exactly 60 of 150 concurrent requests per free key succeed across instances, two keys at once', async () => {
+    // 300 requests in flight: each instance checks many of both keys in the same turns, together.
+    const keys = [limitedKey, otherLimitedKey];
     const replies = await Promise.all(
-      Array.from({ length: 90 }, (_, i) => call(at(i), '/v1/pets?limit=1', { key })),
+      Array.from({ length: 300 }, (_, i) => call(at(i), '/v1/pets?limit=1', { key: keys[i % 2] })),
     );
-    const statuses = replies.map((reply) => reply.status);
-    assert.equal(statuses.filter((status) => status === 200).length, 60, 'the free plan allows 60 a minute');
-    assert.equal(statuses.filter((status) => status === 429).length, 30, 'the rest are refused');
+    for (const k of [0, 1]) {
+      const mine = replies.filter((_, i) => i % 2 === k);
+      const statuses = mine.map((reply) => reply.status);
+      assert.equal(
+        statuses.filter((status) => status === 200).length,
+        60,
+        `key ${k}: the free plan allows 60`,
+      );
+      assert.equal(statuses.filter((status) => status === 429).length, 90, `key ${k}: the rest are refused`);
+    }
     for (const reply of replies.filter((r) => r.status === 429)) {
       assert.match(String(reply.json().code), /^(rate_limited|temporarily_banned)$/);
       assert.equal(reply.headers.get('x-ratelimit-remaining'), '0');
