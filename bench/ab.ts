@@ -17,10 +17,10 @@ the CPU that PostgreSQL and Redis used per request meanwhile (every postgres and
 process on the machine, so other work shows up there).
 
   --a REF, --b REF      versions to compare (commit, branch, tag or ".")
-  --a-env K=V,…         extra environment for side A (same for --b-env)
+  --a-env K=V,…         extra environment for side A (same for --b-env; REDIS_URL= turns Redis off)
   --scenario S          list (GET /v1/pets?<--query>) or create (POST /v1/pets); default list
   --query Q             list query (default limit=20&status=available)
-  --database D          postgres (default) or sqlite
+  --database D          postgres (default) or sqlite; "sqlite,postgres" gives A the first, B the second
   --postgres-url URL    base URL; databases <name>_a and <name>_b are dropped and re-created
                         (default postgres://postgres@127.0.0.1:5432/petstore_ab)
   --redis URL|none      REDIS_URL of both servers (default redis://127.0.0.1:6379)
@@ -112,10 +112,11 @@ async function main(): Promise<void> {
   const started: Started[] = [];
   try {
     const servers = [];
-    for (const side of sides) {
+    const databases = values.database.split(',');
+    for (const [index, side] of sides.entries()) {
       const cli = join(side.dir, 'packages/cli/bin/petstore.js');
       let databaseUrl: string;
-      if (values.database === 'sqlite') {
+      if ((databases[index] ?? databases[0]) === 'sqlite') {
         databaseUrl = join(work, `${side.name}.db`);
         await seedSqlite(databaseUrl, pets, cli);
       } else {
@@ -126,10 +127,11 @@ async function main(): Promise<void> {
       }
       const key = createKey(databaseUrl, cli);
       const port = await freePort();
-      const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, ...side.env };
+      const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl };
       delete env.LOG_LEVEL;
       if (values.redis === 'none') delete env.REDIS_URL;
       else env.REDIS_URL = values.redis;
+      Object.assign(env, side.env);
       const server = startPinned(
         '0',
         process.execPath,
