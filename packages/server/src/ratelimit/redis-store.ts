@@ -52,9 +52,9 @@ const argsOf = (input: ConsumeInput) => [
 ];
 
 /**
- * Limits shared by every instance using the same Redis and prefix. One round trip per check, and one
- * for all the checks of a subject made in the same event-loop turn: they go to the script together
- * and it applies them one after the other, in the order they were made, exactly as if sent one by one.
+ * Limits shared by every instance using the same Redis and prefix. The checks of a subject made in the
+ * same event-loop turn share one script call (one round trip): the script applies them one after the
+ * other, in the order they were made, exactly as if they had been sent one by one.
  * The script is sent by EVALSHA, falling back to EVAL when Redis does not hold it yet. A client passed
  * in stays open on close(); one created from `url` is closed.
  */
