@@ -50,8 +50,8 @@ Scenarios (--scenario, comma-separated; default: all of them):
   paging     time to walk every page (limit=100) via Link at 10,000 and --pets pets
   workers    serve --workers 2 vs one process, neither pinned
   startup    spawn to first 200 of GET /v1/pets?limit=20, median of --startup-runs
-  postgres   list and create with DATABASE_URL=--postgres-url and REDIS_URL=--redis-url (skipped when
-             PostgreSQL is unreachable; without Redis when it is)
+  postgres   list status=available and create with DATABASE_URL=--postgres-url and REDIS_URL=--redis-url
+             (skipped when PostgreSQL is unreachable; without Redis when it is)
 
 Options:
   --scenario LIST      which scenarios to run (default: all)

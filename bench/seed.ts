@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
-import { openStorage } from '../packages/server/src/storage/open-storage.ts';
 
 /** The command `npm start` and `npx petstore` run (it turns on Node's compile cache first). */
 export const CLI = new URL('../packages/cli/bin/petstore.js', import.meta.url).pathname;
@@ -26,14 +25,20 @@ export function startNodeFlags(): string[] {
 const STATUS_OF_N = `CASE n % 10 WHEN 0 THEN NULL WHEN 1 THEN 'pending' WHEN 2 THEN 'pending'
   WHEN 3 THEN 'sold' WHEN 4 THEN 'sold' WHEN 5 THEN 'sold' ELSE 'available' END`;
 
+/** `petstore migrate` of the given CLI (another version's, for A/B rounds) against `databaseUrl`. */
+function migrate(databaseUrl: string, cli: string): void {
+  execFileSync(process.execPath, [cli, 'migrate'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
 /**
  * The storage layer has no batch insert (createPet is one pet per call, group-committed), so seeding
- * migrates through `openStorage` and then fills the table with one INSERT … SELECT in one transaction.
+ * migrates with `petstore migrate` and then fills the table with one INSERT … SELECT in one transaction.
  */
-export async function seedSqlite(path: string, pets: number): Promise<void> {
-  const storage = await openStorage(path);
-  await storage.migrate();
-  await storage.close();
+export async function seedSqlite(path: string, pets: number, cli = CLI): Promise<void> {
+  migrate(path, cli);
   const db = new DatabaseSync(path);
   db.exec('PRAGMA synchronous = OFF');
   db.exec('BEGIN');
@@ -47,7 +52,7 @@ export async function seedSqlite(path: string, pets: number): Promise<void> {
 }
 
 /** Drops and re-creates the database named by `url`, migrates it and seeds `pets` pets. */
-export async function seedPostgres(url: string, pets: number): Promise<void> {
+export async function seedPostgres(url: string, pets: number, cli = CLI): Promise<void> {
   const target = new URL(url);
   const name = decodeURIComponent(target.pathname.slice(1));
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`refusing to drop database "${name}"`);
@@ -61,9 +66,7 @@ export async function seedPostgres(url: string, pets: number): Promise<void> {
   } finally {
     await client.end();
   }
-  const storage = await openStorage(url);
-  await storage.migrate();
-  await storage.close();
+  migrate(url, cli);
   const seeder = new pg.Client({ connectionString: url });
   await seeder.connect();
   try {
@@ -82,11 +85,11 @@ export async function seedPostgres(url: string, pets: number): Promise<void> {
  * An enterprise key from the CLI, as an operator makes one: rate limiting stays on, with limits no
  * benchmark reaches. The key is the last line the command prints.
  */
-export function createKey(databaseUrl: string): string {
+export function createKey(databaseUrl: string, cli = CLI): string {
   const output = execFileSync(
     process.execPath,
     [
-      CLI,
+      cli,
       'keys',
       'create',
       '--plan',

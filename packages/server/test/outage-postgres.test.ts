@@ -14,7 +14,8 @@ import {
 import { type PrivatePostgres, privatePostgres, privatePostgresAvailable } from './scaleout-servers.ts';
 
 // One instance on a private PostgreSQL cluster, which the test stops (as a crash would) and starts again
-// while the instance serves. Rate limits stay in the instance's memory.
+// while the instance serves, and a second one that only lists (holding pages in memory across the
+// outage). Rate limits stay in each instance's memory.
 const cluster = privatePostgresAvailable('PostgreSQL outage suite');
 const skip = 'skip' in cluster ? cluster.skip : false;
 
@@ -22,9 +23,10 @@ const OUTAGE_ANSWER_MS = 5_000;
 /** Longer than the authenticator caches a key record, so the key lookup itself meets the outage. */
 const KEY_CACHE_EXPIRY_MS = 1_100;
 
-describe('PostgreSQL outage: one instance whose database goes away and comes back', { skip }, () => {
+describe('PostgreSQL outage: two instances whose database goes away and comes back', { skip }, () => {
   let postgres: PrivatePostgres | undefined;
   let instance: Instance | undefined;
+  let reader: Instance | undefined;
   let key: string;
   /** Banned before the outage: the ban must hold after it. */
   let bannedKey: string;
@@ -32,10 +34,16 @@ describe('PostgreSQL outage: one instance whose database goes away and comes bac
 
   before(async () => {
     postgres = await privatePostgres('binDir' in cluster ? cluster.binDir : '');
-    const env = { DATABASE_URL: postgres.url, PETSTORE_BAN_THRESHOLD: '2' };
+    // Every client here is one loopback address: lift the per-address connection cap above the load.
+    const env = {
+      DATABASE_URL: postgres.url,
+      PETSTORE_BAN_THRESHOLD: '2',
+      PETSTORE_MAX_CONNECTIONS_PER_ADDRESS: '1000',
+    };
     const plan = ['--plan', 'enterprise', '--per-minute', '100000', '--per-day', '1000000'];
     const start = async () => {
       instance = await startInstance(env);
+      reader = await startInstance(env);
     };
     // keys create refuses a database without tables: `migrate` makes it, racing the server's own start.
     const migrated = petstore(['migrate'], env);
@@ -50,6 +58,7 @@ describe('PostgreSQL outage: one instance whose database goes away and comes bac
 
   after(async () => {
     await instance?.stop();
+    await reader?.stop();
     await postgres?.dispose();
   });
 
@@ -77,18 +86,45 @@ describe('PostgreSQL outage: one instance whose database goes away and comes bac
     assert.equal(await bannedAnswer(), 'temporarily_banned');
   });
 
-  it('POST /v1/pets → 201 while PostgreSQL answers', async () => {
-    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => create(i)));
+  /** Every pet id, following rel="next" from the first page of the listing. */
+  async function listAll(from: Instance): Promise<number[]> {
+    const ids: number[] = [];
+    for (let path: string | undefined = '/v1/pets?limit=100'; path !== undefined;) {
+      const reply = await call(from.url, path, { key });
+      assert.equal(reply.status, 200);
+      ids.push(...(JSON.parse(reply.body) as { id: number }[]).map((pet) => pet.id));
+      path = nextLink(reply.headers);
+    }
+    return ids;
+  }
+
+  it('POST /v1/pets → 201 while PostgreSQL answers; the other instance lists them', async () => {
+    const replies = await Promise.all(Array.from({ length: 250 }, (_, i) => create(i)));
     assert.deepEqual(new Set(replies.map((reply) => reply.status)), new Set([201]));
     acknowledge(replies);
+    assert.deepEqual(
+      await listAll(reader!),
+      acknowledged.toSorted((a, b) => a - b),
+    );
   });
 
   it('GET/POST /v1/pets → 503 service_unavailable within 5 s while PostgreSQL is down; /healthz 200', async () => {
-    // Writes racing the crash may land or fail; whichever got a 201 must survive it.
-    const racing = Promise.all(Array.from({ length: 20 }, (_, i) => create(100 + i)));
+    // Creates keep coming on 32 connections (so they are group-committed in batches) when the server
+    // stops as a crash would; each connection sends until it meets the outage. Writes racing the crash
+    // may land or fail; whichever got a 201 must survive it.
+    const racing = Array.from({ length: 32 }, async (_, connection) => {
+      const replies: Reply[] = [];
+      for (let n = 0; replies.at(-1)?.status !== 503; n++) {
+        const reply = await create(1_000 * (connection + 1) + n);
+        assert.ok(reply.status === 201 || reply.status === 503, `${reply.status} ${reply.body}`);
+        replies.push(reply);
+      }
+      return replies;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
     await postgres!.stop('immediate');
-    const raced = await racing;
-    assert.ok(raced.every((reply) => reply.status === 201 || reply.status === 503));
+    const raced = (await Promise.all(racing)).flat();
+    assert.ok(raced.filter((reply) => reply.status === 201).length > 32, 'creates were under way');
     acknowledge(raced);
 
     const both = () =>
@@ -104,7 +140,7 @@ describe('PostgreSQL outage: one instance whose database goes away and comes bac
     assert.equal(health.status, 200);
   });
 
-  it('GET /v1/pets → 200 again without a restart once PostgreSQL is back, every acknowledged pet listed', async () => {
+  it('GET /v1/pets → 200 again without a restart once PostgreSQL is back, every acknowledged pet listed by the other instance', async () => {
     await postgres!.start();
     await eventually('requests succeed after PostgreSQL starts', 20_000, async () => {
       return (await call(instance!.url, '/v1/pets?limit=1', { key })).status === 200;
@@ -115,14 +151,10 @@ describe('PostgreSQL outage: one instance whose database goes away and comes bac
     assert.equal(after.status, 201);
     acknowledge([after]);
 
-    const listed = new Set<number>();
-    let path: string | undefined = '/v1/pets?limit=100';
-    while (path !== undefined) {
-      const reply = await call(instance!.url, path, { key });
-      assert.equal(reply.status, 200);
-      for (const pet of JSON.parse(reply.body) as { id: number }[]) listed.add(pet.id);
-      path = nextLink(reply.headers);
-    }
+    await eventually('the other instance lists again', 20_000, async () => {
+      return (await call(reader!.url, '/v1/pets?limit=1', { key })).status === 200;
+    });
+    const listed = new Set(await listAll(reader!));
     const lost = acknowledged.filter((id) => !listed.has(id));
     assert.deepEqual(lost, [], `all ${acknowledged.length} acknowledged pets are listed`);
   });

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { describe, test } from 'node:test';
 import type { Redis } from 'ioredis';
+import fc from 'fast-check';
 import { createRateLimiter } from '../src/ratelimit/limiter.ts';
+import { createMemoryStore } from '../src/ratelimit/memory-store.ts';
 import {
   createRedisClient,
   createRedisStore,
@@ -89,6 +91,46 @@ describe('rate limiter on Redis shared by several instances', { skip }, () => {
       Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).limiter.check(subject)),
     );
     assert.equal(decisions.filter((d) => d.allowed).length, 60);
+  });
+
+  test('bursts of checks made together (one script call) → the decisions of the same checks made one by one', async (t) => {
+    const prefix = newPrefix();
+    const clock = new FakeClock(NOON);
+    const { client } = await instance(t, prefix, clock);
+    const burst = fc.record({
+      size: fc.integer({ min: 1, max: 8 }),
+      advanceMs: fc.integer({ min: 0, max: 40_000 }),
+    });
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 15 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.array(burst, { minLength: 1, maxLength: 12 }),
+        async (perMinute, perDay, banThreshold, bursts) => {
+          clock.set(NOON);
+          const subject = { bucket: `key:burst-${run++}`, perMinute, perDay };
+          const oneByOne = createRateLimiter({ store: createMemoryStore(), clock, banThreshold });
+          const together = createRateLimiter({
+            store: createRedisStore({ client, prefix }),
+            clock,
+            banThreshold,
+            onStoreError: (err) => {
+              throw err;
+            },
+          });
+          for (const { size, advanceMs } of bursts) {
+            clock.advance(advanceMs);
+            const batched = await Promise.all(Array.from({ length: size }, () => together.check(subject)));
+            const sequential = [];
+            for (let i = 0; i < size; i++) sequential.push(await oneByOne.check(subject));
+            assert.deepEqual(batched, sequential);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   test('ban started on one instance → enforced by the other, lifted for both', async (t) => {

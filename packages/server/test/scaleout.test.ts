@@ -8,6 +8,7 @@ import {
   type Instance,
   nextLink,
   petstore,
+  type Reply,
   settleAll,
   startInstance,
 } from './scaleout-instance.ts';
@@ -32,6 +33,7 @@ describe('scale-out: three instances on one PostgreSQL and one Redis', { skip },
   let busyKey: string;
   /** Free keys (60 a minute): one for the shared limit, one to be banned. */
   let limitedKey: string;
+  let otherLimitedKey: string;
   let bannedKey: string;
   const created: number[] = [];
 
@@ -55,10 +57,15 @@ describe('scale-out: three instances on one PostgreSQL and one Redis', { skip },
       instances.push(await startInstance(env));
     };
     const keys = petstore(['migrate'], env).then(() =>
-      Promise.all([createKey(env, busy), createKey(env), createKey(env)]),
+      Promise.all([createKey(env, busy), createKey(env), createKey(env), createKey(env)]),
     );
     await settleAll([keys, start(), start(), start()]);
-    [busyKey, limitedKey, bannedKey] = (await keys).map(({ key }) => key) as [string, string, string];
+    [busyKey, limitedKey, bannedKey, otherLimitedKey] = (await keys).map(({ key }) => key) as [
+      string,
+      string,
+      string,
+      string,
+    ];
   });
 
   after(async () => {
@@ -106,14 +113,67 @@ describe('scale-out: three instances on one PostgreSQL and one Redis', { skip },
     );
   });
 
-  it('GET /v1/pets → exactly 60 of 90 concurrent requests with one free key succeed across instances', async () => {
-    const key = limitedKey;
+  it('GET /v1/pets → a pet created on one instance is listed by the very next request to another, under concurrent creates', async () => {
+    const key = busyKey;
+    let writing = true;
+    // Pets without a status, created on every instance meanwhile: commits race the checked ones.
+    const background = instances.map(async (instance, i) => {
+      for (let n = 0; writing; n++) {
+        const body = { name: `background ${i}.${n}`, categoryId: 1 };
+        assert.equal((await call(instance.url, '/v1/pets', { method: 'POST', key, body })).status, 201);
+      }
+    });
+    const ids = (reply: Reply) => (JSON.parse(reply.body) as { id: number }[]).map((pet) => pet.id);
+    // One chain per status, so each filtered listing grows only by the chain's own pets.
+    const chains = (['available', 'pending', 'sold'] as const).map(async (status, chain) => {
+      for (let round = 0; round < 15; round++) {
+        const writer = at(chain + round);
+        const reader = at(chain + round + 1 + (round % 2));
+        // The reader's last page of this listing, read twice so the reader holds it in memory.
+        let path = `/v1/pets?limit=50&status=${status}`;
+        for (let next = nextLink((await call(reader, path, { key })).headers); next;) {
+          path = next;
+          next = nextLink((await call(reader, path, { key })).headers);
+        }
+        const before = ids(await call(reader, path, { key }));
+        const body = { name: `chain ${chain}.${round}`, categoryId: 2, status };
+        const created = await call(writer, '/v1/pets', { method: 'POST', key, body });
+        assert.equal(created.status, 201);
+        const id = Number(created.json().id);
+        const after = await call(reader, path, { key });
+        const shown = ids(after);
+        if (before.length < 50) {
+          assert.deepEqual(shown, [...before, id], `${status} round ${round}: listed by the next request`);
+        } else {
+          assert.deepEqual(shown, before, 'a full page never changes');
+          assert.deepEqual(ids(await call(reader, nextLink(after.headers)!, { key })), [id]);
+        }
+      }
+    });
+    try {
+      await Promise.all(chains);
+    } finally {
+      writing = false;
+      await Promise.all(background);
+    }
+  });
+
+  it('GET /v1/pets → exactly 60 of 150 concurrent requests per free key succeed across instances, two keys at once', async () => {
+    // 300 requests in flight: each instance checks many of both keys in the same turns, together.
+    const keys = [limitedKey, otherLimitedKey];
     const replies = await Promise.all(
-      Array.from({ length: 90 }, (_, i) => call(at(i), '/v1/pets?limit=1', { key })),
+      Array.from({ length: 300 }, (_, i) => call(at(i), '/v1/pets?limit=1', { key: keys[i % 2] })),
     );
-    const statuses = replies.map((reply) => reply.status);
-    assert.equal(statuses.filter((status) => status === 200).length, 60, 'the free plan allows 60 a minute');
-    assert.equal(statuses.filter((status) => status === 429).length, 30, 'the rest are refused');
+    for (const k of [0, 1]) {
+      const mine = replies.filter((_, i) => i % 2 === k);
+      const statuses = mine.map((reply) => reply.status);
+      assert.equal(
+        statuses.filter((status) => status === 200).length,
+        60,
+        `key ${k}: the free plan allows 60`,
+      );
+      assert.equal(statuses.filter((status) => status === 429).length, 90, `key ${k}: the rest are refused`);
+    }
     for (const reply of replies.filter((r) => r.status === 429)) {
       assert.match(String(reply.json().code), /^(rate_limited|temporarily_banned)$/);
       assert.equal(reply.headers.get('x-ratelimit-remaining'), '0');

@@ -38,7 +38,11 @@ export function lifecycleContract(fixture: () => StorageFixture): void {
       { idempotency: { ...request, key: 'k2' } },
     );
     const undone: string[] = [];
-    while (undone.at(-1) !== '002_idempotency_pet_id') undone.push((await storage.rollback())!);
+    while (undone.at(-1) !== '002_idempotency_pet_id') {
+      const name = await storage.rollback();
+      assert.ok(name !== undefined, 'rolled back past 002 without meeting it');
+      undone.push(name);
+    }
     assert.deepEqual(await storage.migrate(), undone.toReversed());
     for (const [key, created] of [
       ['k1', withStatus],

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { NewPet, Pet, PetStatus } from '../src/storage/repository.ts';
 import type { StorageFixture } from './storage-contract.ts';
 
@@ -91,6 +92,67 @@ export function petContract(fixture: () => StorageFixture): void {
     assert.equal(new Set(pets.map((pet) => pet.id)).size, 200);
     assert.equal(await storage.countPets(), 200);
     for (const pet of pets) assert.equal((await storage.getPet(pet.id))!.name, pet.name);
+  });
+
+  it('createPet from three instances at once → pets become visible in id order, never below a visible one', async () => {
+    const { storage, open } = fixture();
+    const writers = [storage, await open(), await open()];
+    const reader = await open();
+    const seen: bigint[][] = [];
+    let writing = true;
+    const reading = (async () => {
+      while (writing) {
+        seen.push((await reader.listPets({ limit: 10_000 })).map((pet) => pet.id));
+        // SQLite answers synchronously: let the writers' commits run between reads.
+        await nextTurn();
+      }
+    })();
+    try {
+      // Each writer sends waves of 15 concurrent creates: 450 pets, at most 45 being written at once.
+      await Promise.all(
+        writers.map(async (writer, w) => {
+          for (let wave = 0; wave < 10; wave++) {
+            await Promise.all(
+              Array.from({ length: 15 }, (_, i) =>
+                create(writer, { name: `w${w}.${wave}.${i}`, categoryId: 1n }),
+              ),
+            );
+          }
+        }),
+      );
+    } finally {
+      writing = false;
+      await reading;
+    }
+    const all = (await reader.listPets({ limit: 10_000 })).map((pet) => pet.id);
+    assert.equal(all.length, 450);
+    assert.ok(seen.length > 1, 'the reader read while pets were created');
+    for (const ids of seen) {
+      const newest = ids.at(-1) ?? 0n;
+      assert.deepEqual(
+        ids,
+        all.filter((id) => id <= newest),
+        `every pet up to ${newest} was visible with it`,
+      );
+    }
+  });
+
+  it('createPet without idempotency → a create the database refuses fails alone among concurrent ones', async () => {
+    const { storage } = fixture();
+    const refused = { name: 'b', categoryId: 1n, status: 'bogus' as PetStatus };
+    const results = await Promise.allSettled([
+      storage.createPet({ name: 'a', categoryId: 1n }),
+      storage.createPet(refused),
+      storage.createPet({ name: 'c', categoryId: 2n, status: 'sold' }),
+    ]);
+    assert.deepEqual(
+      results.map((result) => result.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
+    assert.deepEqual(
+      (await storage.listPets({ limit: 10 })).map((pet) => pet.name),
+      ['a', 'c'],
+    );
   });
 
   it('createPet → a failing create among concurrent ones fails alone', async () => {

@@ -5,7 +5,7 @@ import type { Clock } from '../time/clock.ts';
 import { encodeCursor } from './cursor.ts';
 import { createPetArena, type PetArenaOptions } from './pet-arena.ts';
 import { petJson, petsJson } from './pet-json.ts';
-import { type CachedPage, createReadCache } from './read-cache.ts';
+import { type CachedPage, type ChangeToken, createReadCache } from './read-cache.ts';
 
 /** A page as sent: the serialised Pets body and the cursor of the next page when more pets match. */
 export type PetPage = CachedPage;
@@ -53,9 +53,10 @@ export function createPetService(deps: {
   });
   // Without a change signal from the database, pages cannot be kept exact across processes.
   const cache = createReadCache({
-    changeToken: () => storage.changeToken(),
-    pages: storage.changeToken() !== undefined,
+    pages: storage.petsVersion !== undefined || storage.changeToken() !== undefined,
   });
+  const changeToken = (): ChangeToken | Promise<ChangeToken> =>
+    storage.petsVersion ? storage.petsVersion() : storage.changeToken();
   const arena = createPetArena(deps.arena);
   const created = (pet: Pet): CreateOutcome => {
     cache.written();
@@ -67,7 +68,8 @@ export function createPetService(deps: {
 
   return {
     async list({ status, afterId, limit }) {
-      cache.sync();
+      const token = changeToken();
+      cache.sync(token instanceof Promise ? await token : token);
       const key = `${status ?? ''}|${afterId ?? ''}|${limit}`;
       const cached = cache.getPage(key);
       if (cached) return cached;

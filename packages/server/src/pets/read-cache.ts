@@ -4,9 +4,9 @@
  * Pets are immutable once created and ids only grow, so a page that is full and has a next page can
  * never change: it is kept until evicted. The last page of a listing can grow; it is dropped whenever
  * this process commits a create (before the 201 goes out) and whenever the storage's change token says
- * another process committed. (Single pets are kept by pet-arena.ts.)
+ * a pet may have been committed elsewhere. (Single pets are kept by pet-arena.ts.)
  * Only a storage whose ids become visible in id order may use page caching (SQLite: one writer at a
- * time); others pass `pages: false`.
+ * time; PostgreSQL: inserts serialised by migration 010); others pass `pages: false`.
  */
 export interface CachedPage {
   body: string;
@@ -15,15 +15,19 @@ export interface CachedPage {
 }
 
 export interface ReadCacheOptions {
-  /** Changes when another process committed (SQLite data_version); undefined: no signal. */
-  changeToken: () => number | undefined;
   pages: boolean;
   maxPages?: number;
 }
 
+/**
+ * Changes when a pet may have been committed elsewhere: SQLite's data_version, PostgreSQL's newest pet
+ * id. It must be read after the request arrived, so it covers every create acknowledged before.
+ */
+export type ChangeToken = number | bigint | undefined;
+
 export interface ReadCache {
-  /** Call once per read request before consulting the cache. */
-  sync(): void;
+  /** Call once per read request, with the change token read for it, before consulting the cache. */
+  sync(token: ChangeToken): void;
   /** Call after this process committed a write, before acknowledging it. */
   written(): void;
   /** A token to pass back to putPage; a page read before a write must not be stored after it. */
@@ -44,7 +48,7 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
   const maxPages = options.maxPages ?? 20_000;
   const stablePages = new Map<string, CachedPage>();
   const lastPages = new Map<string, CachedPage>();
-  let token = options.changeToken();
+  let token: ChangeToken | null = null;
   let generation = 0;
 
   const dropGrowingPages = () => {
@@ -53,8 +57,7 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
   };
 
   return {
-    sync() {
-      const current = options.changeToken();
+    sync(current) {
       if (current !== token) {
         token = current;
         dropGrowingPages();

@@ -1,64 +1,96 @@
 /**
- * The per-request update of memory-store.ts `step`, in Lua so it runs atomically in Redis.
+ * The per-request update of memory-store.ts `step`, in Lua so it runs atomically in Redis, for one or
+ * more requests of one subject in order (those that arrived together share one call). The subject's
+ * hashes are read once, every request is applied to that state in turn, and what changed is written
+ * back once, with the expiry the last request touching it would have set: the same outcome as the
+ * requests sent one by one, for a fixed handful of Redis commands whatever their number.
  * KEYS[1] is the ban hash (u = until, s = started); KEYS[2..] are the window hashes
- * (c = count, r = resetAt, x = refusals). ARGV: now, banLiftedAt ('' for none), banThreshold,
- * banUntilIfStarted, then limit and resetAtIfNew per window. Instants travel as the caller's strings
- * so epoch milliseconds are stored digit for digit.
- * Reply: {1, until, startedNow} for a ban, or {0, allowed, refusing (1-based, 0 for none),
- * count, resetAt per window}.
+ * (c = count, r = resetAt, x = refusals). ARGV[1] is the number of requests; then, per request: now,
+ * banLiftedAt ('' for none), banThreshold, banUntilIfStarted, then limit and resetAtIfNew per window
+ * (argument k of the request starting after `base` is ARGV[base + k]).
+ * Instants travel as the caller's strings so epoch milliseconds are stored digit for digit.
+ * Reply: per request, {1, until, startedNow} for a ban, or {0, allowed, refusing (1-based, 0 for
+ * none), count, resetAt per window}.
  */
 export const CONSUME_SCRIPT = `
-local now = tonumber(ARGV[1])
-local ban = redis.call('HMGET', KEYS[1], 'u', 's')
-if ban[1] then
-  local lifted = ARGV[2] ~= '' and tonumber(ban[2]) <= tonumber(ARGV[2])
-  if now < tonumber(ban[1]) and not lifted then
-    return {1, ban[1], 0}
-  end
-  redis.call('DEL', KEYS[1])
-end
-
 local n = #KEYS - 1
+local per = 4 + 2 * n
+
+local stored = redis.call('HMGET', KEYS[1], 'u', 's')
+local ban = stored[1] and {ends = stored[1], began = stored[2]} or false
+local banChanged, banTtl = false, 0
 local counts, resets, refused = {}, {}, {}
-local refusing = 0
 for i = 1, n do
   local w = redis.call('HMGET', KEYS[i + 1], 'c', 'r', 'x')
-  if w[1] and now < tonumber(w[2]) then
+  if w[1] then
     counts[i], resets[i], refused[i] = tonumber(w[1]), w[2], tonumber(w[3])
+  end
+end
+local windowsNow = false
+
+local function consume(base)
+  local now = tonumber(ARGV[base + 1])
+  if ban then
+    local lifted = ARGV[base + 2] ~= '' and tonumber(ban.began) <= tonumber(ARGV[base + 2])
+    if now < tonumber(ban.ends) and not lifted then
+      return {1, ban.ends, 0}
+    end
+    ban, banChanged = false, true
+  end
+
+  local refusing = 0
+  for i = 1, n do
+    if not (resets[i] and now < tonumber(resets[i])) then
+      counts[i], resets[i], refused[i] = 0, ARGV[base + 4 + 2 * i], 0
+    end
+    local full = counts[i] >= tonumber(ARGV[base + 3 + 2 * i])
+    if full and (refusing == 0 or tonumber(resets[i]) > tonumber(resets[refusing])) then
+      refusing = i
+    end
+  end
+
+  local started = false
+  if refusing == 0 then
+    for i = 1, n do counts[i] = counts[i] + 1 end
   else
-    counts[i], resets[i], refused[i] = 0, ARGV[4 + 2 * i], 0
+    refused[refusing] = refused[refusing] + 1
+    if refused[refusing] > tonumber(ARGV[base + 3]) then
+      started = true
+      for i = 1, n do refused[i] = 0 end
+    end
   end
-  local full = counts[i] >= tonumber(ARGV[3 + 2 * i])
-  if full and (refusing == 0 or tonumber(resets[i]) > tonumber(resets[refusing])) then
-    refusing = i
+  windowsNow = now
+  if started then
+    ban, banChanged, banTtl = {ends = ARGV[base + 4], began = ARGV[base + 1]}, true, tonumber(ARGV[base + 4]) - now
+    return {1, ARGV[base + 4], 1}
   end
+
+  local reply = {0, refusing == 0 and 1 or 0, refusing}
+  for i = 1, n do
+    reply[#reply + 1] = counts[i]
+    reply[#reply + 1] = resets[i]
+  end
+  return reply
 end
 
-local started = false
-if refusing == 0 then
-  for i = 1, n do counts[i] = counts[i] + 1 end
-else
-  refused[refusing] = refused[refusing] + 1
-  if refused[refusing] > tonumber(ARGV[3]) then
-    started = true
-    for i = 1, n do refused[i] = 0 end
+local replies = {}
+for r = 1, tonumber(ARGV[1]) do
+  replies[r] = consume(1 + (r - 1) * per)
+end
+
+if windowsNow then
+  for i = 1, n do
+    redis.call('HSET', KEYS[i + 1], 'c', counts[i], 'r', resets[i], 'x', refused[i])
+    redis.call('PEXPIRE', KEYS[i + 1], tonumber(resets[i]) - windowsNow)
   end
 end
-
-for i = 1, n do
-  redis.call('HSET', KEYS[i + 1], 'c', counts[i], 'r', resets[i], 'x', refused[i])
-  redis.call('PEXPIRE', KEYS[i + 1], tonumber(resets[i]) - now)
+if banChanged then
+  if ban then
+    redis.call('HSET', KEYS[1], 'u', ban.ends, 's', ban.began)
+    redis.call('PEXPIRE', KEYS[1], banTtl)
+  else
+    redis.call('DEL', KEYS[1])
+  end
 end
-if started then
-  redis.call('HSET', KEYS[1], 'u', ARGV[4], 's', ARGV[1])
-  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]) - now)
-  return {1, ARGV[4], 1}
-end
-
-local reply = {0, refusing == 0 and 1 or 0, refusing}
-for i = 1, n do
-  reply[#reply + 1] = counts[i]
-  reply[#reply + 1] = resets[i]
-end
-return reply
+return replies
 `;

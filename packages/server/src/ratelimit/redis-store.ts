@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import { CONSUME_SCRIPT } from './redis-script.ts';
-import type { ConsumeOutcome, RateLimitStore } from './store.ts';
+import type { ConsumeInput, ConsumeOutcome, RateLimitStore } from './store.ts';
 
 export interface RedisStore extends RateLimitStore {
   readonly client: Redis;
@@ -13,7 +13,7 @@ export type RedisStoreOptions = ({ url: string } | { client: Redis }) & {
 };
 
 interface ConsumeCommand {
-  petstoreRateLimit(numKeys: number, ...keysAndArgs: string[]): Promise<(string | number)[]>;
+  petstoreRateLimit(numKeys: number, ...keysAndArgs: string[]): Promise<unknown[]>;
 }
 
 /**
@@ -37,10 +37,26 @@ export async function whenReady(client: Redis, timeoutMs = 2_000): Promise<void>
   await once(client, 'ready', { signal: AbortSignal.timeout(timeoutMs) });
 }
 
+interface Waiting {
+  input: ConsumeInput;
+  resolve: (outcome: ConsumeOutcome) => void;
+  reject: (error: unknown) => void;
+}
+
+const argsOf = (input: ConsumeInput) => [
+  String(input.now),
+  input.banLiftedAt === null ? '' : String(input.banLiftedAt),
+  String(input.banThreshold),
+  String(input.banUntilIfStarted),
+  ...input.windows.flatMap((w) => [String(w.limit), String(w.resetAtIfNew)]),
+];
+
 /**
- * Limits shared by every instance using the same Redis and prefix. One round trip per check: the
- * script is sent by EVALSHA, falling back to EVAL when Redis does not hold it yet. A client passed in
- * stays open on close(); one created from `url` is closed.
+ * Limits shared by every instance using the same Redis and prefix. The checks of a subject made in the
+ * same event-loop turn share one script call (one round trip): the script applies them one after the
+ * other, in the order they were made, exactly as if they had been sent one by one.
+ * The script is sent by EVALSHA, falling back to EVAL when Redis does not hold it yet. A client passed
+ * in stays open on close(); one created from `url` is closed.
  */
 export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const prefix = options.prefix ?? 'petstore:rl:';
@@ -60,21 +76,40 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     await connecting;
   };
 
+  /** Checks of this turn, by subject and windows. */
+  let pending = new Map<string, Waiting[]>();
+  const send = (batch: Waiting[]) => {
+    const { input } = batch[0]!;
+    const keys = [keyOf(input.bucket, 'ban'), ...input.windows.map((w) => keyOf(input.bucket, w.name))];
+    const args = [String(batch.length), ...batch.flatMap((item) => argsOf(item.input))];
+    commands
+      .petstoreRateLimit(keys.length, ...keys, ...args)
+      .then((replies) =>
+        batch.forEach((item, i) => item.resolve(parseReply((replies[i] as unknown[]).map(Number)))),
+      )
+      // Settled promises ignore it: only the checks not answered yet fail.
+      .catch((error: unknown) => batch.forEach((item) => item.reject(error)));
+  };
+  const flush = () => {
+    const batches = pending;
+    pending = new Map();
+    for (const batch of batches.values()) send(batch);
+  };
+
   return {
     name: 'redis',
     client,
     async consume(input) {
       await connected();
-      const keys = [keyOf(input.bucket, 'ban'), ...input.windows.map((w) => keyOf(input.bucket, w.name))];
-      const args = [
-        String(input.now),
-        input.banLiftedAt === null ? '' : String(input.banLiftedAt),
-        String(input.banThreshold),
-        String(input.banUntilIfStarted),
-        ...input.windows.flatMap((w) => [String(w.limit), String(w.resetAtIfNew)]),
-      ];
-      const reply = (await commands.petstoreRateLimit(keys.length, ...keys, ...args)).map(Number);
-      return parseReply(reply);
+      return new Promise((resolve, reject) => {
+        const subject = `${input.bucket}\u0000${input.windows.map((w) => w.name).join('\u0000')}`;
+        const batch = pending.get(subject);
+        if (batch) batch.push({ input, resolve, reject });
+        else {
+          if (pending.size === 0) setImmediate(flush);
+          pending.set(subject, [{ input, resolve, reject }]);
+        }
+      });
     },
     async peek(bucket, now, names) {
       await connected();

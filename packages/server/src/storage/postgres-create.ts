@@ -1,6 +1,42 @@
 import type { PoolClient } from 'pg';
+import { StorageUnavailableError } from './errors.ts';
+import type { PetBatchWriter } from './pet-group-commit.ts';
 import type { CreateResult, IdempotencyRecord, NewPet } from './repository.ts';
-import { IDEMPOTENCY_COLUMNS, PET_COLUMNS, toIdempotency, toPet } from './rows.ts';
+import { IDEMPOTENCY_COLUMNS, PET_COLUMNS, type Row, toIdempotency, toPet } from './rows.ts';
+
+type Query = (sql: string, params: unknown[], name: string) => Promise<Row[]>;
+
+/**
+ * Plain creates, each statement a transaction of its own (autocommit): a batch is one INSERT over
+ * arrays, so one round trip and one commit whatever its size. Named, so each pool connection parses
+ * and plans them once.
+ */
+export function petWriter(query: Query): PetBatchWriter {
+  return {
+    insertMany: async (pets) =>
+      (
+        await query(
+          `INSERT INTO pets (name, category_id, status)
+           SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[]) RETURNING ${PET_COLUMNS}`,
+          [
+            pets.map((pet) => pet.name),
+            pets.map((pet) => pet.categoryId),
+            pets.map((pet) => pet.status ?? null),
+          ],
+          'petstore_insert_pets',
+        )
+      ).map(toPet),
+    insertOne: async (pet) => {
+      const [row] = await query(
+        `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${PET_COLUMNS}`,
+        [pet.name, pet.categoryId, pet.status ?? null],
+        'petstore_insert_pet',
+      );
+      return toPet(row!);
+    },
+    isUnavailable: (error) => error instanceof StorageUnavailableError,
+  };
+}
 
 /**
  * Inserts the pet and its idempotency record inside the caller's transaction. The caller commits only

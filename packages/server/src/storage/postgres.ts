@@ -1,9 +1,11 @@
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import { type Clock, systemClock } from '../time/clock.ts';
 import type { ReversibleStorage } from './migrations.ts';
-import { insertPetWithKey } from './postgres-create.ts';
+import { createPetGroupCommit } from './pet-group-commit.ts';
+import { insertPetWithKey, petWriter } from './postgres-create.ts';
 import { migrateDown, migrateUp } from './postgres-migrate.ts';
 import { createPool, mapPostgresError, type PoolSettings } from './postgres-pool.ts';
+import { sharedRead } from './shared-read.ts';
 import type {
   ApiKeyRecord,
   CreateOptions,
@@ -36,7 +38,10 @@ export interface PostgresOptions extends PoolSettings {
 const PROBE_WRITE =
   'INSERT INTO readiness_probe (id, checked_at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at';
 
-/** Storage in PostgreSQL through a pool; every write is its own transaction with synchronous_commit=on. */
+/**
+ * Storage in PostgreSQL through a pool, every commit with synchronous_commit=on. Plain creates arriving
+ * together share one INSERT (pet-group-commit.ts); every other write is its own transaction.
+ */
 export class PostgresStorage implements ReversibleStorage {
   readonly kind = 'postgres';
   readonly projects: ProjectRepository;
@@ -45,6 +50,8 @@ export class PostgresStorage implements ReversibleStorage {
   readonly #pool: Pool;
   readonly #schema: string | undefined;
   readonly #clock: Clock;
+  readonly #newestPetId: () => Promise<bigint>;
+  readonly #insertPet: (pet: NewPet) => Promise<Pet>;
   #closed = false;
 
   constructor(options: PostgresOptions) {
@@ -59,6 +66,11 @@ export class PostgresStorage implements ReversibleStorage {
     this.projects = createProjectRepository(sql, () => {});
     this.accounts = createAccountRepository(sql);
     this.domains = createDomainRepository(sql, () => {});
+    this.#newestPetId = sharedRead(async () => {
+      const [row] = await this.#query('SELECT max(id) AS id FROM pets', [], 'petstore_newest_pet');
+      return row!.id === null ? 0n : BigInt(row!.id as bigint);
+    });
+    this.#insertPet = createPetGroupCommit(petWriter((sql, params, name) => this.#query(sql, params, name)));
   }
 
   async migrate(): Promise<string[]> {
@@ -88,6 +100,14 @@ export class PostgresStorage implements ReversibleStorage {
     return undefined;
   }
 
+  /**
+   * The newest pet id: pets become visible in id order (migration 010), so it changes with every
+   * commit of a pet, and a full page never changes. One query answers every caller waiting meanwhile.
+   */
+  petsVersion(): Promise<bigint> {
+    return this.#newestPetId();
+  }
+
   poolStats(): PoolStats {
     return { total: this.#pool.totalCount, idle: this.#pool.idleCount, waiting: this.#pool.waitingCount };
   }
@@ -100,15 +120,7 @@ export class PostgresStorage implements ReversibleStorage {
 
   async createPet(pet: NewPet, options?: CreateOptions): Promise<CreateResult> {
     const idempotency = options?.idempotency;
-    if (!idempotency) {
-      // One statement is atomic on its own: no BEGIN/COMMIT round trips for a plain create.
-      const [row] = await this.#query(
-        `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${PET_COLUMNS}`,
-        [pet.name, pet.categoryId, pet.status ?? null],
-        'petstore_insert_pet',
-      );
-      return { kind: 'created', pet: toPet(row!) };
-    }
+    if (!idempotency) return { kind: 'created', pet: await this.#insertPet(pet) };
     const result = await this.#transaction(
       (client) => insertPetWithKey(client, pet, idempotency),
       (outcome) => outcome?.kind === 'created',

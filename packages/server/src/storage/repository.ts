@@ -147,9 +147,16 @@ export interface Storage extends PetRepository, KeyRepository, IdempotencyReposi
    * A number that changes whenever another connection or process has committed since the last call
    * (SQLite `PRAGMA data_version`), or this one changed a key; lets callers keep caches exactly
    * consistent (own pet creates are signalled by the create itself). Postgres returns
-   * undefined (no cross-process signal; callers must not cache).
+   * undefined (no synchronous cross-process signal: see petsVersion).
    */
   changeToken(): number | undefined;
+  /**
+   * Where changeToken() has no signal (PostgreSQL): resolves to a value that differs from every
+   * earlier one once a pet was committed before this call, read by a query sent after the call
+   * (concurrent calls share one). Offered only where pets become visible in id order, so that a full
+   * page of a listing can never change.
+   */
+  petsVersion?(): Promise<bigint>;
   /** Connection pool occupancy, for metrics; absent where there is no pool (SQLite: one connection). */
   poolStats?(): PoolStats;
   close(): Promise<void>;
