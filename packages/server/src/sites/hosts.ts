@@ -17,8 +17,9 @@ export function normalizeHost(header: string | undefined): string {
   if (!header) return '';
   let host = header.trim().toLowerCase();
   if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
-  const colon = host.lastIndexOf(':');
-  if (colon !== -1) host = host.slice(0, colon);
+  // Only a port (digits, or none: `host:` means the default) is dropped; `a:b` names no host of ours.
+  const port = /:\d*$/.exec(host);
+  if (port) host = host.slice(0, port.index);
   return host.endsWith('.') ? host.slice(0, -1) : host;
 }
 
