@@ -147,4 +147,24 @@ export function domainContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.domains.get('served.example.com'), undefined);
     assert.deepEqual(await storage.domains.listServed(), []);
   });
+
+  it('remove the primary → the first verified domain left takes its place; never a project without one', async () => {
+    const storage = await twoProjects(fixture);
+    const primaries = async () =>
+      (await storage.domains.listForProject('prj_acme')).filter((d) => d.primary).map((d) => d.hostname);
+    for (const name of ['first', 'second', 'third', 'waiting'])
+      await storage.domains.add(domain(`${name}.example.com`, 'prj_acme'));
+    await storage.domains.recordCheck('first.example.com', verified(T0));
+    await storage.domains.recordCheck('third.example.com', verified(T0 + 2));
+    await storage.domains.recordCheck('second.example.com', verified(T0 + 1));
+    assert.equal(await storage.domains.setPrimary('prj_acme', 'third.example.com'), true);
+    assert.equal(await storage.domains.remove('prj_acme', 'first.example.com'), true);
+    assert.deepEqual(await primaries(), ['third.example.com'], 'removing another domain keeps the primary');
+    assert.equal(await storage.domains.remove('prj_acme', 'third.example.com'), true);
+    assert.deepEqual(await primaries(), ['second.example.com']);
+    assert.equal(await storage.domains.primaryOf('prj_acme'), 'second.example.com');
+    assert.equal(await storage.domains.remove('prj_acme', 'second.example.com'), true);
+    assert.deepEqual(await primaries(), [], 'a pending domain never becomes primary');
+    assert.equal(await storage.domains.primaryOf('prj_acme'), undefined);
+  });
 }

@@ -44,7 +44,10 @@ export interface DomainRepository {
   claimDue(now: number, leaseUntil: number, limit: number): Promise<CustomDomain[]>;
   /** Makes a verified domain the project's primary; false when it is not the project's or not verified. */
   setPrimary(projectId: string, hostname: string): Promise<boolean>;
-  /** Deletes the domain; false when it is not the project's. */
+  /**
+   * Deletes the domain; false when it is not the project's. A removed primary is replaced by the
+   * project's first verified domain left.
+   */
   remove(projectId: string, hostname: string): Promise<boolean>;
   /** Verified domains of projects on a paid plan, the ones that are served. */
   listServed(): Promise<string[]>;
@@ -178,8 +181,28 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
       ]);
       return true;
     },
-    remove: (projectId, hostname) =>
-      write('DELETE FROM custom_domains WHERE project_id = $1 AND hostname = $2', [projectId, hostname]),
+    async remove(projectId, hostname) {
+      const removed = await write('DELETE FROM custom_domains WHERE project_id = $1 AND hostname = $2', [
+        projectId,
+        hostname,
+      ]);
+      if (removed) {
+        try {
+          // The primary was removed: the first verified domain left takes its place, so the others and
+          // the default host keep redirecting to one address instead of serving the same pages.
+          await write(
+            `UPDATE custom_domains SET is_primary = TRUE WHERE hostname =
+               (SELECT hostname FROM custom_domains WHERE project_id = $1 AND state = 'verified'
+                ORDER BY verified_at, hostname LIMIT 1)
+             AND NOT EXISTS (SELECT 1 FROM custom_domains o WHERE o.project_id = $1 AND o.is_primary)`,
+            [projectId],
+          );
+        } catch {
+          // Another domain of the project became primary at the same moment: it keeps the place.
+        }
+      }
+      return removed;
+    },
     async primaryOf(projectId) {
       const [row] = await sql.all(
         "SELECT hostname FROM custom_domains WHERE project_id = $1 AND is_primary AND state = 'verified'",
