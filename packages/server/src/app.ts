@@ -318,7 +318,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       projects: deps.storage.projects,
       domains: deps.storage.domains,
       siteDomain: hosts.siteDomain,
-      apiHost: hosts.apiHost,
     }),
   });
   registerRoutes(app, apiRoutes);

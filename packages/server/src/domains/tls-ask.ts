@@ -7,19 +7,17 @@ import { isPaid } from './domain-service.ts';
 
 /**
  * The TLS proxy's question before it gets a certificate on demand (Caddy's `on_demand_tls ask`):
- * `GET /internal/tls/ask?domain=<host>` is 200 for the API host (PETSTORE_API_HOST, when set), a
- * project's default host and a verified custom domain of a project on a paid plan, else 404. One
- * indexed query, never a DNS lookup: a certificate is only ever requested for a name served right now.
+ * `GET /internal/tls/ask?domain=<host>` is 200 for a project's default host and for a verified custom
+ * domain of a project on a paid plan, else 404 (the API host has its own certificate). One indexed
+ * query, never a DNS lookup: a certificate is only ever requested for a name that is served right now.
  */
 export function tlsAsk(deps: {
   projects: ProjectRepository;
   domains: DomainRepository;
   siteDomain: string;
-  apiHost?: string;
 }): RouteHandlerMethod {
   const suffix = `.${deps.siteDomain}`;
   const allowed = async (host: string): Promise<boolean> => {
-    if (host === deps.apiHost) return true;
     if (host.endsWith(suffix)) {
       const slug = host.slice(0, -suffix.length);
       return SLUG.test(slug) && (await deps.projects.bySlug(slug)) !== undefined;

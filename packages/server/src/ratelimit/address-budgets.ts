@@ -10,8 +10,11 @@ import { ANONYMOUS_LIMITS, type Limits } from './plans.ts';
  * - `monitoring`: `/healthz`, `/readyz`, `/metrics`. Far above any probe or scrape rate (a load balancer
  *   node probing 100 instances every second stays under it), so only a flood is refused; the day
  *   window is the minute's times 1,440 and never binds first.
+ * - `tls`: the TLS proxy's question (`/internal/tls/ask`). Its own bucket: visitors sending made-up
+ *   names to the proxy can use it up, never the proxy's health probes. It is only asked for names
+ *   without a certificate yet, so the limit is far above what a real proxy needs.
  */
-export type AddressBudget = 'api' | 'public' | 'monitoring';
+export type AddressBudget = 'api' | 'public' | 'monitoring' | 'tls';
 
 export interface AddressLimits extends Limits {
   /** Prefix of the bucket: `<prefix>:<client address>`. */
@@ -22,4 +25,5 @@ export const ADDRESS_BUDGETS: Record<AddressBudget, AddressLimits> = {
   api: { bucket: 'ip', ...ANONYMOUS_LIMITS },
   public: { bucket: 'public', perMinute: 1_200, perDay: 100_000 },
   monitoring: { bucket: 'monitoring', perMinute: 6_000, perDay: 6_000 * 1_440 },
+  tls: { bucket: 'tls', perMinute: 6_000, perDay: 6_000 * 1_440 },
 };

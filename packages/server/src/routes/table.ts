@@ -310,7 +310,7 @@ export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
     operationId: 'tlsAsk',
     access: 'public',
     rateLimited: true,
-    addressBudget: 'monitoring',
+    addressBudget: 'tls',
     metricsLabel: 'other',
     host: 'any',
   }),
