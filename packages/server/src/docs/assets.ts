@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { clientModules } from './client-build.ts';
 import { referenceJson } from './reference.ts';
 
@@ -50,11 +50,27 @@ export function docsCsp(apiOrigin = ''): string {
   ].join('; ');
 }
 
+/**
+ * Brotli at quality 9 with a window fitted to the body. Every asset is compressed at start-up (and by
+ * every CLI command, which loads the same modules): the defaults (quality 11, a 4 MiB window) took
+ * 250 ms for about 9 % fewer bytes, mostly allocating the window anew for each small file.
+ */
+const brotliOptions = (body: Buffer) => ({
+  params: {
+    [constants.BROTLI_PARAM_QUALITY]: 9,
+    [constants.BROTLI_PARAM_LGWIN]: Math.min(
+      constants.BROTLI_MAX_WINDOW_BITS,
+      Math.max(constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(body.length + 1))),
+    ),
+    [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+  },
+});
+
 export function asset(name: string, body: Buffer, csp = docsCsp()): DocsAsset {
   const contentType = CONTENT_TYPES[path.extname(name)];
   if (!contentType) throw new Error(`docs: no content type for ${name}`);
   const digest = createHash('sha256').update(body).digest('base64url').slice(0, 22);
-  const br = brotliCompressSync(body);
+  const br = brotliCompressSync(body, brotliOptions(body));
   const gzip = gzipSync(body, { level: 9 });
   return {
     body,
