@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
+import { decoyHash, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 
@@ -26,6 +26,15 @@ describe('passwords', () => {
   it('verifyPassword → a hash made with other parameters still verifies and asks for a rehash', async () => {
     const old = await hashPassword('correct horse battery', { N: 2 ** 9, r: 8, p: 1 });
     assert.deepEqual(await verifyPassword('correct horse battery', old, FAST), { ok: true, rehash: true });
+  });
+
+  it('decoyHash → the shape and parameters of a real hash, a new one every time, matched by no password', async () => {
+    const decoy = decoyHash(FAST);
+    assert.match(decoy, /^scrypt\$1024\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    assert.notEqual(decoyHash(FAST), decoy);
+    for (const password of ['', 'correct horse battery', decoy]) {
+      assert.deepEqual(await verifyPassword(password, decoy, FAST), { ok: false, rehash: false });
+    }
   });
 
   it('verifyPassword → a malformed hash is a refusal, not an error', async () => {

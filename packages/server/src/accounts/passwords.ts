@@ -33,13 +33,24 @@ function derive(password: string, salt: Buffer, { N, r, p }: ScryptParams): Prom
   });
 }
 
+const format = ({ N, r, p }: ScryptParams, salt: Buffer, key: Buffer): string =>
+  `scrypt$${N}$${r}$${p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+
 export async function hashPassword(
   password: string,
   params: ScryptParams = PASSWORD_PARAMS,
 ): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, params);
-  return `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+  return format(params, salt, await derive(password, salt, params));
+}
+
+/**
+ * A hash that no password matches (a random key), made without hashing anything: checking a password
+ * against it costs what checking a real hash with `params` costs, so an unknown email takes as long
+ * as a wrong password, and nothing is computed in advance (each hash holds 128 MiB for 0.3 s).
+ */
+export function decoyHash(params: ScryptParams = PASSWORD_PARAMS): string {
+  return format(params, randomBytes(16), randomBytes(KEY_LENGTH));
 }
 
 const HASH = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/;

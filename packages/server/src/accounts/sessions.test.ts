@@ -9,6 +9,7 @@ import { openStorage } from '../storage/open-storage.ts';
 import type { Storage } from '../storage/repository.ts';
 import { FakeClock } from '../time/clock.ts';
 import { hashPassword } from './passwords.ts';
+import { createHashingGate } from './hashing-gate.ts';
 import { createSessions, SESSION_TTL_MS, SIGN_IN_LIMITS } from './sessions.ts';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
@@ -96,5 +97,28 @@ describe('sessions', () => {
     const throttled = await sessions.signIn('ann@example.com', 'correct horse battery', '10.2.0.1');
     assert.equal(throttled.kind, 'throttled');
     assert.ok(throttled.kind === 'throttled' && throttled.retryAfterSeconds > 0);
+  });
+
+  it('signIn → throttled (retry in 1 s) while the password checks are at their limit; the next one after a slot frees proceeds', async () => {
+    const gate = createHashingGate({ concurrent: 1, waiting: 0 });
+    const sessions = createSessions({
+      accounts: storage.accounts,
+      limiter: createRateLimiter({ store: createMemoryStore(), clock }),
+      clock,
+      passwordParams: FAST,
+      hashingGate: gate,
+    });
+    let release!: () => void;
+    const busy = gate.run(() => new Promise<void>((resolve) => (release = resolve)))!;
+    assert.deepEqual(await sessions.signIn('ann@example.com', 'correct horse battery', '10.3.0.1'), {
+      kind: 'throttled',
+      retryAfterSeconds: 1,
+    });
+    release();
+    await busy;
+    assert.equal(
+      (await sessions.signIn('ann@example.com', 'correct horse battery', '10.3.0.1')).kind,
+      'signed_in',
+    );
   });
 });

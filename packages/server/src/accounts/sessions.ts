@@ -3,7 +3,8 @@ import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { Account, AccountRepository, Session } from '../storage/account-repository.ts';
 import type { Clock } from '../time/clock.ts';
 import { normalizeEmail } from './email.ts';
-import { hashPassword, PASSWORD_PARAMS, type ScryptParams, verifyPassword } from './passwords.ts';
+import { createHashingGate, type HashingGate } from './hashing-gate.ts';
+import { decoyHash, hashPassword, PASSWORD_PARAMS, type ScryptParams, verifyPassword } from './passwords.ts';
 
 /** A session lasts a week from sign-in; signing out or removing the account ends it at once. */
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60_000;
@@ -36,15 +37,21 @@ export interface SessionDeps {
   limiter: RateLimiter;
   clock: Clock;
   passwordParams?: ScryptParams;
+  /** Bounds the password checks in flight (default: `HASHING_LIMITS`). */
+  hashingGate?: HashingGate;
 }
+
+/** What a sign-in answers when the password checks' queue is full. */
+const BUSY_RETRY_SECONDS = 1;
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 export function createSessions(deps: SessionDeps): Sessions {
   const { accounts, limiter, clock } = deps;
   const params = deps.passwordParams ?? PASSWORD_PARAMS;
+  const gate = deps.hashingGate ?? createHashingGate();
   // Unknown emails are checked against this hash, so they take as long as a wrong password.
-  const decoy = hashPassword(randomBytes(16).toString('hex'), params);
+  const decoy = decoyHash(params);
 
   const throttled = async (clientAddress: string, email: string) => {
     const checks = await Promise.all([
@@ -61,9 +68,15 @@ export function createSessions(deps: SessionDeps): Sessions {
       const retryAfterSeconds = await throttled(clientAddress, email);
       if (retryAfterSeconds !== undefined) return { kind: 'throttled', retryAfterSeconds };
       const account = await accounts.byEmail(email);
-      const check = await verifyPassword(password, account?.passwordHash ?? (await decoy), params);
-      if (!account || !check.ok) return { kind: 'refused' };
-      if (check.rehash) await accounts.setPasswordHash(account.id, await hashPassword(password, params));
+      const checking = gate.run(async () => {
+        const check = await verifyPassword(password, account?.passwordHash ?? decoy, params);
+        if (account && check.rehash) {
+          await accounts.setPasswordHash(account.id, await hashPassword(password, params));
+        }
+        return check.ok;
+      });
+      if (!checking) return { kind: 'throttled', retryAfterSeconds: BUSY_RETRY_SECONDS };
+      if (!account || !(await checking)) return { kind: 'refused' };
       const token = randomBytes(32).toString('base64url');
       const now = clock.now();
       const session: Session = {

@@ -154,7 +154,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
       const throttled = outcome.kind === 'throttled';
       if (throttled) reply.header('retry-after', String(outcome.retryAfterSeconds));
       const problem = throttled
-        ? `Too many sign-in attempts. Try again in ${outcome.retryAfterSeconds} seconds.`
+        ? `Too many sign-in attempts. Try again in ${outcome.retryAfterSeconds} second${outcome.retryAfterSeconds === 1 ? '' : 's'}.`
         : 'That email and password do not match an account.';
       const main = signInView({ csrfToken: signInCsrfToken(request, reply), email, next, problem });
       // 400, not 401: a 401 would have to name an HTTP authentication scheme, and this is a form.
