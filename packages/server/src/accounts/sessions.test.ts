@@ -121,4 +121,27 @@ describe('sessions', () => {
       'signed_in',
     );
   });
+
+  it('signIn → an unknown email and a wrong password both wait for their password check before the refusal', async () => {
+    const gate = createHashingGate({ concurrent: 1, waiting: 2 });
+    const sessions = createSessions({
+      accounts: storage.accounts,
+      limiter: createRateLimiter({ store: createMemoryStore(), clock }),
+      clock,
+      passwordParams: FAST,
+      hashingGate: gate,
+    });
+    let release!: () => void;
+    const busy = gate.run(() => new Promise<void>((resolve) => (release = resolve)))!;
+    const settled: string[] = [];
+    const unknown = sessions.signIn('nobody@example.com', 'correct horse battery', '10.4.0.1');
+    const wrong = sessions.signIn('ann@example.com', 'wrong horse battery', '10.4.0.2');
+    void unknown.then(() => settled.push('unknown'));
+    void wrong.then(() => settled.push('wrong'));
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(settled, [], 'neither answers while its check waits for a slot');
+    release();
+    await busy;
+    assert.deepEqual(await Promise.all([unknown, wrong]), [{ kind: 'refused' }, { kind: 'refused' }]);
+  });
 });

@@ -76,7 +76,9 @@ export function createSessions(deps: SessionDeps): Sessions {
         return check.ok;
       });
       if (!checking) return { kind: 'throttled', retryAfterSeconds: BUSY_RETRY_SECONDS };
-      if (!account || !(await checking)) return { kind: 'refused' };
+      // Awaited whether or not the account exists: an unknown email must take as long as a wrong password.
+      const matches = await checking;
+      if (!account || !matches) return { kind: 'refused' };
       const token = randomBytes(32).toString('base64url');
       const now = clock.now();
       const session: Session = {
