@@ -14,6 +14,7 @@ import { createMemoryStore } from '../src/ratelimit/memory-store.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import type { Storage } from '../src/storage/repository.ts';
 import { systemClock } from '../src/time/clock.ts';
+import { accessibility } from './accessibility.ts';
 import { TEST_PASSWORD_PARAMS } from './harness.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -103,7 +104,15 @@ async function openBrowser(): Promise<void> {
   );
 }
 
-const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+/** axe-core's serious or critical findings on every page `shot` took, by page. */
+const findings: string[] = [];
+
+/** A screenshot of the page as it is now, and an accessibility check of it. */
+const shot = async (name: string) => {
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+  const { serious } = await accessibility(page);
+  findings.push(...serious.map((line) => `${name}: ${line}`));
+};
 
 test(
   'the dashboard in Chromium: sign in, open a project, create a key and use it, revoke it, sign out',
@@ -198,6 +207,10 @@ test(
       await page.goto(`${base}/dashboard`);
       assert.match(page.url(), /\/dashboard\/sign-in$/);
       await shot('8-signed-out');
+    });
+
+    await t.test('accessibility (axe-core) of every page above: no serious or critical violation', () => {
+      assert.deepEqual(findings, []);
     });
 
     t.diagnostic(`screenshots: ${shots}`);

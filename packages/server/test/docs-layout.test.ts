@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { DOCS_ASSETS } from '../src/docs/assets.ts';
 import { docsPage } from '../src/docs/page.ts';
 import { sendDocsAsset } from '../src/routes/docs.ts';
+import { accessibility } from './accessibility.ts';
 import {
   type Browser,
   type DocsServer,
@@ -30,8 +29,6 @@ declare const document: {
 declare const innerWidth: number;
 declare function getComputedStyle(element: unknown): { lineHeight: string };
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
 interface Box {
   x: number;
   y: number;
@@ -44,32 +41,6 @@ const box = async (page: Page, selector: string): Promise<Box> => {
   assert.ok(found, `${selector} is laid out`);
   return found;
 };
-
-/** axe-core's serious and critical findings on the page as it is now, and how many rules ran. */
-async function accessibility(page: Page): Promise<{ serious: string[]; minor: string[]; rules: number }> {
-  await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (context: typeof document) => Promise<AxeResults> } })
-      .axe;
-    interface AxeResults {
-      violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
-      passes: unknown[];
-    }
-    const results = await axe.run(document);
-    const line = (v: AxeResults['violations'][number]) =>
-      `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes
-        .slice(0, 3)
-        .map((node) => node.target.join(' '))
-        .join(', ')})`;
-    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    const minor = results.violations.filter((v) => !serious.includes(v));
-    return {
-      serious: serious.map(line),
-      minor: minor.map(line),
-      rules: results.passes.length + results.violations.length,
-    };
-  });
-}
 
 /** Codes in the error catalogue that wrap onto a second line. */
 const brokenCodes = (page: Page) =>

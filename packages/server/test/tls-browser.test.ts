@@ -8,6 +8,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { skipWithoutBrowser } from './docs-browser.ts';
 import { until } from './tls-client.ts';
 import { skipWithoutTlsTools } from './tls-tools.ts';
+import { accessibility } from './accessibility.ts';
 import { API_HOST, SITE_DOMAIN, startTlsStack, type TlsStack } from './tls-stack.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -76,9 +77,15 @@ async function openBrowser(): Promise<void> {
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
 }
 
-/** A screenshot for the test's output: whole dashboard pages, the docs site's first screen. */
-const shot = (name: string, fullPage = true) =>
-  page.screenshot({ path: join(shots, `${name}.png`), fullPage });
+/** axe-core's serious or critical findings on every page `shot` took, by page. */
+const findings: string[] = [];
+
+/** A screenshot for the test's output (whole dashboard pages, the docs site's first screen), and an accessibility check of the page. */
+const shot = async (name: string, fullPage = true) => {
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage });
+  const { serious } = await accessibility(page);
+  findings.push(...serious.map((line) => `${name}: ${line}`));
+};
 const url = (host: string, path = '/') => `https://${host}:${stack.httpsPort}${path}`;
 const domainsPage = () => url(API_HOST, '/dashboard/projects/beta/domains');
 /** Chromium reports asked-for error statuses as console errors: those are expected, nothing else. */
@@ -208,6 +215,10 @@ test(
         expectStatusErrors();
       },
     );
+
+    await t.test('accessibility (axe-core) of every page above: no serious or critical violation', () => {
+      assert.deepEqual(findings, []);
+    });
 
     t.diagnostic(`screenshots: ${shots}`);
     assert.deepEqual(problems, []);

@@ -71,7 +71,7 @@ test('docs markdown: HTML is escaped and unsafe link targets are dropped', () =>
 
 test('docs markdown: tables are wrapped to scroll, alignment is a class (the CSP refuses inline styles)', () => {
   const html = renderMarkdown('| code | status |\n|---|--:|\n| `a|b` | 400 |');
-  assert.match(html, /^<div class="table-wrap"><table>/);
+  assert.match(html, /^<div class="table-wrap" tabindex="0"><table>/);
   assert.match(html, /<th class="align-right">status<\/th>/);
   assert.doesNotMatch(html, /style=/);
 });

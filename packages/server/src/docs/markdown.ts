@@ -99,7 +99,7 @@ md.core.ruler.push('petstore_attributes', (state) => {
     }
   });
 });
-md.renderer.rules.table_open = () => '<div class="table-wrap"><table>\n';
+md.renderer.rules.table_open = () => '<div class="table-wrap" tabindex="0"><table>\n';
 md.renderer.rules.table_close = () => '</table></div>\n';
 
 /** A block of Markdown as HTML. */

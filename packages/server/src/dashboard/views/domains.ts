@@ -62,7 +62,7 @@ function certificate(domain: DomainsView['domains'][number]): Html {
 }
 
 function records(domain: DomainView, index: number): Html {
-  return html`<div class="table-wrap">
+  return html`<div class="table-wrap" tabindex="0">
     <table>
       <caption class="visually-hidden">
         Records to create for ${domain.hostname}

@@ -116,7 +116,7 @@ export function keysView(view: KeysView): Html {
       ${
         rows.length === 0
           ? html`<p class="empty">No keys yet. Create one above.</p>`
-          : html`<div class="table-wrap">
+          : html`<div class="table-wrap" tabindex="0">
               <table>
                 <thead>
                   <tr>

@@ -32,7 +32,7 @@ export function plansTable(project: Project): Html {
       <td>${PAID_PLANS.includes(plan) ? 'Yes' : 'No'}</td>
     </tr>`;
   });
-  return html`<div class="table-wrap">
+  return html`<div class="table-wrap" tabindex="0">
     <table class="plans">
       <caption class="visually-hidden">
         What each plan allows

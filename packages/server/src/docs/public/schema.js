@@ -90,7 +90,7 @@ function propertyRow(name, property = {}, required, depth, options) {
 export function fieldTable(rows, firstColumn = 'Field') {
   return h(
     'div',
-    { class: 'table-wrap' },
+    { class: 'table-wrap', tabindex: '0' },
     h(
       'table',
       { class: 'fields' },

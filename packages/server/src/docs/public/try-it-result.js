@@ -89,7 +89,7 @@ export function showResult(output, context, request, response, text, ms, page, o
       'details',
       { class: 'result-headers' },
       h('summary', {}, `Response headers (${headers.length})`),
-      h('div', { class: 'table-wrap' }, h('table', {}, h('tbody', {}, headers))),
+      h('div', { class: 'table-wrap', tabindex: '0' }, h('table', {}, h('tbody', {}, headers))),
     ),
     h(
       'details',
