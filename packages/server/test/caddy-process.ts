@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT } from './serve-process.ts';
+import { untilPrinted } from './tls-tools.ts';
 
 const run = promisify(execFile);
 
@@ -91,22 +92,6 @@ export async function startCaddy(dir: string, config: CaddyConfig): Promise<Cadd
     env: caddyEnv(dir),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Caddy did not start within 10 s:\n${output}`)), 10_000);
-    const collect = (chunk: Buffer) => {
-      output += String(chunk);
-      if (output.includes('serving initial configuration')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', collect);
-    child.stderr!.on('data', collect);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`Caddy exited with ${code}:\n${output}`));
-    });
-  });
-  return { child, output: () => output };
+  const output = await untilPrinted(child, 'Caddy', 'serving initial configuration');
+  return { child, output };
 }

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { hashPassword } from '../src/accounts/passwords.ts';
 import { buildApp } from '../src/app.ts';
 import { createRateLimiter, type RateLimiter } from '../src/ratelimit/limiter.ts';
@@ -15,12 +14,9 @@ import { openStorage } from '../src/storage/open-storage.ts';
 import type { Storage } from '../src/storage/repository.ts';
 import { systemClock } from '../src/time/clock.ts';
 import { accessibility } from './accessibility.ts';
+import { launchChromium, skipWithoutBrowser } from './docs-browser.ts';
 import { TEST_PASSWORD_PARAMS } from './harness.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const MISSING = `${CHROMIUM} is missing: install Debian's chromium with \`bash scripts/ensure-chromium.sh\``;
-const hasChromium = existsSync(CHROMIUM);
-const skip = !hasChromium && process.env.PETSTORE_REQUIRE_BROWSER !== '1' ? MISSING : false;
 const PASSWORD = 'correct horse battery staple';
 
 let dir: string;
@@ -77,24 +73,9 @@ after(async () => {
 });
 
 async function openBrowser(): Promise<void> {
-  if (!hasChromium) throw new Error(MISSING);
-  context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
+  ({ context, page } = await launchChromium(join(dir, 'profile'), {
     viewport: { width: 1280, height: 900 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  context.setDefaultTimeout(10_000);
-  page = context.pages()[0] ?? (await context.newPage());
+  }));
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
@@ -116,7 +97,7 @@ const shot = async (name: string) => {
 
 test(
   'the dashboard in Chromium: sign in, open a project, create a key and use it, revoke it, sign out',
-  { skip },
+  { skip: skipWithoutBrowser },
   async (t) => {
     await openBrowser();
     const base = `http://localhost:${port}`;

@@ -81,17 +81,32 @@ export interface Browser {
   problems: string[];
 }
 
-/** Debian's Chromium with a fresh profile; every request must stay on `origins`. */
-export async function openBrowser(
+export interface LaunchOptions {
+  viewport?: { width: number; height: number };
+  /** Flags added to the common ones (for example `--host-resolver-rules=…`). */
+  args?: string[];
+  /** For certificates of a test CA whose chain another test checks. */
+  ignoreHTTPSErrors?: boolean;
+  /** Playwright's default timeout of each action (default 10 s). */
+  timeoutMs?: number;
+}
+
+/** Debian's Chromium, headless, with a fresh profile in `profile` and the flags every browser test uses. */
+export async function launchChromium(
   profile: string,
-  origins: string[],
-  viewport: { width: number; height: number } = VIEWPORTS.desktop,
-): Promise<Browser> {
+  {
+    viewport = VIEWPORTS.desktop,
+    args = [],
+    ignoreHTTPSErrors = false,
+    timeoutMs = 10_000,
+  }: LaunchOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   if (!hasChromium) throw new Error(MISSING);
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     viewport,
+    ignoreHTTPSErrors,
     args: [
       '--headless',
       '--no-sandbox',
@@ -101,10 +116,20 @@ export async function openBrowser(
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...args,
     ],
   });
-  context.setDefaultTimeout(10_000);
-  const page = context.pages()[0] ?? (await context.newPage());
+  context.setDefaultTimeout(timeoutMs);
+  return { context, page: context.pages()[0] ?? (await context.newPage()) };
+}
+
+/** Debian's Chromium with a fresh profile; every request must stay on `origins`. */
+export async function openBrowser(
+  profile: string,
+  origins: string[],
+  viewport: { width: number; height: number } = VIEWPORTS.desktop,
+): Promise<Browser> {
+  const { context, page } = await launchChromium(profile, { viewport });
   const problems: string[] = [];
   page.on('console', (message) => {
     if (message.type() !== 'error') return;

@@ -4,6 +4,7 @@ import { get } from 'node:https';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './scaleout-servers.ts';
+import { untilPrinted } from './tls-tools.ts';
 
 const run = promisify(execFile);
 
@@ -95,24 +96,7 @@ export async function startPebble(options: {
     env: { PATH: process.env.PATH, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  const listening = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Pebble did not start within 10 s:\n${output}`)), 10_000);
-    const collect = (chunk: Buffer) => {
-      output += String(chunk);
-      if (output.includes('ACME directory available')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', collect);
-    child.stderr!.on('data', collect);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`Pebble exited with ${code}:\n${output}`));
-    });
-  });
-  await listening;
+  const output = await untilPrinted(child, 'Pebble', 'ACME directory available');
   const listenerCert = await readFile(cert, 'utf8');
   const root = await fetchPem(`https://127.0.0.1:${managementPort}/roots/0`, listenerCert);
   return {
@@ -120,6 +104,6 @@ export async function startPebble(options: {
     directory: `https://127.0.0.1:${acmePort}/dir`,
     listenerCertFile: cert,
     root,
-    output: () => output,
+    output,
   };
 }

@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { skipWithoutBrowser } from './docs-browser.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchChromium, skipWithoutBrowser } from './docs-browser.ts';
 import { until } from './tls-client.ts';
 import { skipWithoutTlsTools } from './tls-tools.ts';
 import { accessibility } from './accessibility.ts';
 import { API_HOST, SITE_DOMAIN, startTlsStack, type TlsStack } from './tls-stack.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const PASSWORD = 'correct horse battery staple';
 const TARGET = `beta.${SITE_DOMAIN}`;
 
@@ -46,31 +44,17 @@ after(async () => {
 });
 
 async function openBrowser(): Promise<void> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: bash scripts/ensure-chromium.sh`);
   profile = await mkdtemp(join(tmpdir(), 'petstore-tls-browser-'));
   shots = join(tmpdir(), 'petstore-tls-screenshots');
   await mkdir(shots, { recursive: true });
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
+  ({ context, page } = await launchChromium(profile, {
     viewport: { width: 1280, height: 900 },
     // The certificates come from the test CA (Pebble); their chain is checked by tls-e2e.test.ts.
     ignoreHTTPSErrors: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      // Every test name is this machine, as the customer's DNS would make it: no /etc/hosts needed.
-      '--host-resolver-rules=MAP *.example.test 127.0.0.1',
-    ],
-  });
-  context.setDefaultTimeout(15_000);
-  page = context.pages()[0] ?? (await context.newPage());
+    // Every test name is this machine, as the customer's DNS would make it: no /etc/hosts needed.
+    args: ['--host-resolver-rules=MAP *.example.test 127.0.0.1'],
+    timeoutMs: 15_000,
+  }));
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });

@@ -9,7 +9,7 @@ import { openStorage } from '../storage/open-storage.ts';
 import type { Storage } from '../storage/repository.ts';
 import { FakeClock } from '../time/clock.ts';
 import { hashPassword } from './passwords.ts';
-import { createHashingGate } from './hashing-gate.ts';
+import { createHashingGate, type HashingGate } from './hashing-gate.ts';
 import { createSessions, SESSION_TTL_MS, SIGN_IN_LIMITS } from './sessions.ts';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
@@ -18,12 +18,13 @@ describe('sessions', () => {
   let dir: string;
   let storage: Storage;
   const clock = new FakeClock(Date.UTC(2026, 10, 23, 12));
-  const make = () =>
+  const make = (hashingGate?: HashingGate) =>
     createSessions({
       accounts: storage.accounts,
       limiter: createRateLimiter({ store: createMemoryStore(), clock }),
       clock,
       passwordParams: FAST,
+      hashingGate,
     });
 
   before(async () => {
@@ -101,13 +102,7 @@ describe('sessions', () => {
 
   it('signIn → throttled (retry in 1 s) while the password checks are at their limit; the next one after a slot frees proceeds', async () => {
     const gate = createHashingGate({ concurrent: 1, waiting: 0 });
-    const sessions = createSessions({
-      accounts: storage.accounts,
-      limiter: createRateLimiter({ store: createMemoryStore(), clock }),
-      clock,
-      passwordParams: FAST,
-      hashingGate: gate,
-    });
+    const sessions = make(gate);
     let release!: () => void;
     const busy = gate.run(() => new Promise<void>((resolve) => (release = resolve)))!;
     assert.deepEqual(await sessions.signIn('ann@example.com', 'correct horse battery', '10.3.0.1'), {
@@ -124,13 +119,7 @@ describe('sessions', () => {
 
   it('signIn → an unknown email and a wrong password both wait for their password check before the refusal', async () => {
     const gate = createHashingGate({ concurrent: 1, waiting: 2 });
-    const sessions = createSessions({
-      accounts: storage.accounts,
-      limiter: createRateLimiter({ store: createMemoryStore(), clock }),
-      clock,
-      passwordParams: FAST,
-      hashingGate: gate,
-    });
+    const sessions = make(gate);
     let release!: () => void;
     const busy = gate.run(() => new Promise<void>((resolve) => (release = resolve)))!;
     const settled: string[] = [];

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { escapeHtml } from '../dashboard/html.ts';
 import { asset, type DocsAsset, docsCsp, PAGE_MODULES, PUBLIC_DIR } from './assets.ts';
 
 export interface DocsPageOptions {
@@ -16,15 +17,6 @@ const TEMPLATE = readFileSync(path.join(PUBLIC_DIR, 'index.html'), 'utf8');
 const PRELOADS = PAGE_MODULES.filter((name) => name !== 'app.js')
   .map((name) => `<link rel="modulepreload" href="/docs/assets/${name}" />`)
   .join('\n    ');
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
 
 /** An origin as CSP and fetch need it: scheme, a plain host name or IP address, an optional port. */
 const ORIGIN = /^https?:\/\/([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:\d{1,5})?$/;
