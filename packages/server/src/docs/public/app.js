@@ -13,8 +13,6 @@ import { renderSchemas } from './schemas.js';
 import { createSearch } from './search.js';
 import { renderSidebar, trackPosition, wireMenu } from './sidebar.js';
 
-const REFERENCE_URL = '/docs/assets/reference.json';
-
 function renderTag({ tag, operations }, context) {
   const header = h(
     'section',
@@ -33,8 +31,8 @@ async function load() {
   const main = document.getElementById('main');
   const config = pageConfig();
   try {
-    const response = await fetch(REFERENCE_URL);
-    if (!response.ok) throw new Error(`${REFERENCE_URL} answered ${response.status}`);
+    const response = await fetch(config.reference);
+    if (!response.ok) throw new Error(`${config.reference} answered ${response.status}`);
     const spec = parseLossless(await response.text());
     const operations = collectOperations(spec);
     const context = {
