@@ -212,6 +212,27 @@ describe('the docs page in Chromium', { skip: skipWithoutBrowser }, () => {
     assert.equal(await page.evaluate(() => sessionStorage.getItem('petstore.docs.apiKey')), key);
   });
 
+  it('Try it: an answer without a next link (a one-page list, a 400) shows no stray text such as "null"', async () => {
+    const list = operation('listPets');
+    await list.locator('input[name="query:limit"]').fill('100');
+    await list.locator('button.send').click();
+    await list.locator('.try-it-result [data-status="200"]').waitFor();
+    const create = operation('createPet');
+    await create.locator('textarea.body-editor').fill('{"name": ""}');
+    await create.locator('button.send').click();
+    await create.locator('.try-it-result [data-status="400"]').waitFor();
+    for (const result of [list, create]) {
+      const loose = await result
+        .locator('.try-it-result')
+        .evaluate((output) =>
+          [...output.childNodes].filter((node) => node.nodeType !== 1).map((node) => node.textContent),
+        );
+      assert.deepEqual(loose, [], 'every line of the result is an element');
+      assert.doesNotMatch(await text(result.locator('.try-it-result')), /null/);
+    }
+    assert.equal(await list.locator('.next-button, [data-last-page]').count(), 0, 'one page: no paging line');
+  });
+
   it('Try it: a 429 says how long to wait, in plain words', async () => {
     await setKey(await server.createKey('enterprise', { perMinute: 1, perDay: 100 }));
     const list = operation('listPets');

@@ -3,7 +3,7 @@
 
 import { pageConfig } from './config.js';
 import { addCopyButtons } from './copy.js';
-import { h, markdown } from './dom.js';
+import { h, markdown, setChildren } from './dom.js';
 import { renderIntro } from './intro.js';
 import { parseLossless } from './json.js';
 import { createKeyStore } from './key-store.js';
@@ -43,8 +43,9 @@ async function load() {
     };
     const groups = groupByTag(spec, operations);
     const sidebar = document.getElementById('sidebar');
-    sidebar.replaceChildren(...renderSidebar(spec, groups).flat(2).filter(Boolean));
-    main.replaceChildren(
+    setChildren(sidebar, renderSidebar(spec, groups));
+    setChildren(
+      main,
       ...renderIntro(spec, context),
       ...groups.flatMap((group) => renderTag(group, context)),
       ...renderSchemas(spec),
@@ -57,7 +58,8 @@ async function load() {
     scrollToHash();
   } catch (error) {
     console.error(error);
-    main.replaceChildren(
+    setChildren(
+      main,
       h('p', { class: 'notice deprecated' }, `The API reference could not be loaded: ${error.message}`),
     );
     document.body.dataset.state = 'failed';

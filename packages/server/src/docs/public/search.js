@@ -1,7 +1,7 @@
 // Search over the guide, operations, parameters, fields, schemas and error codes, in memory (the index
 // came with the reference: no request per keystroke). Opened with "/" or Ctrl+K (⌘K), or the button.
 
-import { h } from './dom.js';
+import { h, setChildren } from './dom.js';
 import { kindLabel, prepareIndex, search } from './search-rank.js';
 
 function isTyping(target) {
@@ -67,7 +67,8 @@ export function createSearch(entries, button) {
   };
   const render = () => {
     results = search(index, input.value);
-    list.replaceChildren(
+    setChildren(
+      list,
       ...results.map((entry, i) =>
         h(
           'li',
