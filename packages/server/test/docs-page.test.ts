@@ -16,6 +16,7 @@ const INT64_MAX = '9223372036854775807';
 
 // What the callbacks of page.evaluate use of the browser's globals (this program has no DOM types).
 declare const navigator: { clipboard: { readText(): Promise<string> } };
+declare const document: { activeElement: { className: string } | null };
 
 describe('the docs page in Chromium', { skip: skipWithoutBrowser }, () => {
   let server: DocsServer;
@@ -172,6 +173,13 @@ describe('the docs page in Chromium', { skip: skipWithoutBrowser }, () => {
     assert.equal(await text(page.locator('.search-result[aria-selected="true"] .search-title')), 'Add a pet');
     await input.press('Enter');
     assert.equal(new URL(page.url()).hash, '#tag/Pets/operation/createPet');
+
+    await page.keyboard.press('Control+k');
+    await input.fill('ratelimt');
+    assert.equal(await text(page.locator('.search-result').first().locator('.search-title')), 'Rate limits');
+    await input.press('Escape');
+    await page.locator('.search-dialog').waitFor({ state: 'hidden' });
+    assert.equal(await page.evaluate(() => document.activeElement?.className), 'search-button');
     page.off('request', count);
     assert.equal(requests, 0, 'searching sends no request');
   });

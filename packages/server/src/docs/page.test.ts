@@ -127,7 +127,8 @@ test('property: any project name, however hostile, is only text in the page the 
     fc.property(name, (title) => {
       const document = parse(html(docsPage({ title, apiOrigin: 'https://api.example.com' })));
       assert.deepEqual(shape(document), benign, 'the same elements, attributes and text nodes');
-      const meta = (which: string) => find(document, (e) => e.tagName === 'meta' && attr(e, 'name') === which);
+      const meta = (which: string) =>
+        find(document, (e) => e.tagName === 'meta' && attr(e, 'name') === which);
       assert.equal(attr(meta('petstore-docs-title'), 'content'), title);
       assert.equal(attr(meta('petstore-api-origin'), 'content'), 'https://api.example.com');
       assert.equal(attr(meta('petstore-reference'), 'content'), '/docs/assets/reference.json');

@@ -33,9 +33,7 @@ export function siteDocument(document: JsonNode): JsonNode {
   }
   const used = reachable(paths);
   const components = document.components as Record<string, Record<string, unknown>>;
-  const schemas = Object.entries(components.schemas ?? {}).filter(([, schema]) =>
-    used.has(schema as object),
-  );
+  const schemas = Object.entries(components.schemas ?? {}).filter(([, schema]) => used.has(schema as object));
   return {
     ...document,
     servers: [{ url: '/v1' }],
