@@ -10,6 +10,7 @@ import { DOCS_ASSETS } from '../src/docs/assets.ts';
 import { docsPage } from '../src/docs/page.ts';
 import { sendDocsAsset } from '../src/routes/docs.ts';
 import { accessibility } from './accessibility.ts';
+import { copyButtonsOverCode, coveredText, horizontalOverflow } from './layout-checks.ts';
 import {
   type Browser,
   type DocsServer,
@@ -27,6 +28,7 @@ declare const document: {
   documentElement: { scrollWidth: number };
 };
 declare const innerWidth: number;
+declare const scrollY: number;
 declare function getComputedStyle(element: unknown): { lineHeight: string };
 
 interface Box {
@@ -120,14 +122,60 @@ describe('the docs page at desktop, tablet and phone widths', { skip: skipWithou
       assert.ok(widths.page <= widths.screen, `page ${widths.page} px wide on a ${widths.screen} px screen`);
       assert.deepEqual(await brokenCodes(page), []);
 
-      await page.locator('.menu-button').click();
-      await page.waitForFunction(() => document.getElementById('sidebar')!.getBoundingClientRect().x >= 0);
-      assert.equal(await page.locator('.menu-button').getAttribute('aria-expanded'), 'true');
+      const where = () =>
+        page.evaluate(() => ({
+          y: scrollY,
+          current: document.querySelector('#sidebar [aria-current]')?.textContent,
+        }));
+      const before = await where();
+      assert.equal(before.current, 'POSTAdd a pet');
+      const open = async () => {
+        await page.locator('.menu-button').click();
+        await page.waitForFunction(() => document.getElementById('sidebar')!.getBoundingClientRect().x >= 0);
+        assert.equal(await page.locator('.menu-button').getAttribute('aria-expanded'), 'true');
+      };
+      await open();
       await shoot(`${name}-menu`);
+      assert.deepEqual(await where(), before, 'opening the menu moves nothing');
+      await page.locator('.menu-button').click();
+      await page.locator('#sidebar').waitFor({ state: 'hidden' });
+      assert.deepEqual(await where(), before, 'closing it with its button moves nothing');
+      await open();
+      await page.keyboard.press('Escape');
+      await page.locator('#sidebar').waitFor({ state: 'hidden' });
+      assert.deepEqual(await where(), before, 'closing it with Escape moves nothing');
+      await open();
+      await page.locator('#sidebar a[href="#tag/Pets/operation/listPets"]').click();
+      await page.locator('#sidebar').waitFor({ state: 'hidden' });
+      assert.equal(new URL(page.url()).hash, '#tag/Pets/operation/listPets');
+      await page.waitForFunction(
+        () => document.querySelector('#sidebar [aria-current]')?.textContent === 'GETList pets',
+      );
+      await open();
       await page.locator('#sidebar a[href="#section/Errors"]').click();
       await page.locator('#sidebar').waitFor({ state: 'hidden' });
       assert.equal(new URL(page.url()).hash, '#section/Errors');
+      await page.waitForFunction(
+        () => document.querySelector('#sidebar [aria-current]')?.textContent === 'Errors',
+      );
       await shoot(`${name}-errors`);
+    });
+  }
+
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    it(`${name}: nothing wider than the window, no control over text, Copy buttons beside their code`, async () => {
+      await page.setViewportSize(viewport);
+      for (const anchor of ['section/Authentication', 'tag/Pets/operation/createPet', 'schema/Pet']) {
+        await load(page, `${server.base}/docs#${anchor}`);
+        assert.equal(await horizontalOverflow(page), 0, `${anchor}: the page scrolls sideways`);
+        assert.deepEqual(await copyButtonsOverCode(page), [], anchor);
+        assert.deepEqual(await coveredText(page), [], anchor);
+        // Long lines scrolled to their end: still nothing on top of them.
+        await page.locator('pre').evaluateAll((blocks) => {
+          for (const block of blocks) block.scrollLeft = block.scrollWidth;
+        });
+        assert.deepEqual(await coveredText(page), [], `${anchor}, code scrolled to its end`);
+      }
     });
   }
 
@@ -246,6 +294,12 @@ describe(
       await list.locator('details.try-it > summary').click();
       await list.locator('button.send').click();
       await list.locator('.try-it-result [data-status="200"]').waitFor();
+      const loose = await list
+        .locator('.try-it-result')
+        .evaluate((output) =>
+          [...output.childNodes].filter((node) => node.nodeType !== 1).map((node) => node.textContent),
+        );
+      assert.deepEqual(loose, [], 'no stray text (such as "null") beside the result of a page without Link');
       const sent = calls.find((call) => call.authorization);
       assert.equal(sent?.url, `${server.base}/v1/pets`);
       assert.equal(sent?.authorization, 'Bearer ps_test_fromthesite');
