@@ -61,10 +61,13 @@ describe('the docs page at desktop, tablet and phone widths', { skip: skipWithou
   let browser: Browser;
   let page: Page;
   let shots: string;
+  let noSite: string;
 
   before(async () => {
     server = await startDocsServer();
-    browser = await openBrowser(join(server.dir, 'profile'), [server.base]);
+    // Chromium sends every *.localhost name to this machine: a docs site host with no site behind it.
+    noSite = server.base.replace('127.0.0.1', 'nope.sites.localhost');
+    browser = await openBrowser(join(server.dir, 'profile'), [server.base, noSite]);
     page = browser.page;
     shots = await mkdtemp(join(tmpdir(), 'petstore-docs-screenshots-'));
   });
@@ -216,6 +219,31 @@ describe('the docs page at desktop, tablet and phone widths', { skip: skipWithou
     await page.locator('.search-result').first().waitFor();
     await check('desktop, search open');
     await page.keyboard.press('Escape');
+  });
+
+  it('error pages (API host, docs site) at every width: styled, nothing wider than the window, axe clean', async () => {
+    const long = `/${'no-such-page-'.repeat(30)}`;
+    const seen = browser.problems.length;
+    for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+      await page.setViewportSize(viewport);
+      for (const url of [`${server.base}${long}`, `${noSite}/`]) {
+        const response = await page.goto(url);
+        assert.equal(response?.status(), 404, url);
+        await shoot(`${name}-error-${url === `${noSite}/` ? 'site' : 'api'}`);
+        assert.equal(await page.locator('h1').textContent(), 'Not found');
+        const font = await page.evaluate('getComputedStyle(document.body).fontFamily');
+        assert.match(String(font), /^system-ui/, "the dashboard's type, not the browser's default serif");
+        assert.equal(await horizontalOverflow(page), 0, `${name} ${url}`);
+        assert.deepEqual(await coveredText(page), []);
+        assert.deepEqual((await accessibility(page)).serious, [], `${name} ${url}`);
+      }
+    }
+    // Chromium reports each 404 it opened as a failed resource; those, and only those, were expected.
+    const fresh = browser.problems.splice(seen);
+    assert.deepEqual(
+      fresh.filter((problem) => !/status of 404/.test(problem)),
+      [],
+    );
   });
 
   it('nothing went wrong: no console error, failed or foreign request', () => {
