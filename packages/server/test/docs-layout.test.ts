@@ -263,7 +263,7 @@ describe(
     before(async () => {
       server = await startDocsServer();
       site = Fastify();
-      const page = docsPage({ title: 'Acme Pets', apiOrigin: server.base });
+      const page = docsPage({ title: 'Acme Pets', apiOrigin: server.base, edition: 'site' });
       site.get('/', (request, reply) => sendDocsAsset(request, reply, page));
       site.get('/docs/assets/:name', (request, reply) =>
         sendDocsAsset(request, reply, DOCS_ASSETS.get((request.params as { name: string }).name)!),
@@ -309,10 +309,24 @@ describe(
       assert.equal(await page.title(), 'Acme Pets · API reference');
       assert.equal(await page.locator('h1').textContent(), 'Acme Pets');
       assert.equal(await page.locator('.brand').textContent(), 'Acme Pets');
-      assert.equal(
-        await page.locator('#section\\/Servers code.url').first().textContent(),
+      assert.deepEqual(await page.locator('#section\\/Servers code.url').allTextContents(), [
         `${server.base}/v1`,
+      ]);
+      const operations = await page
+        .locator('section.operation')
+        .evaluateAll((sections) => sections.map((section) => section.getAttribute('data-operation-id')));
+      assert.deepEqual(operations, ['listPets', 'createPet', 'getPet', 'listStoreOrders']);
+      const install = `npm install ${server.base}/docs/assets/petstore-client-1.0.0.tgz`;
+      assert.equal(await page.locator('#section\\/TypeScript-client pre').textContent(), install);
+      const create = page.locator('section[data-operation-id="createPet"]');
+      await create.locator('[role="tab"][data-language="typescript"]').click();
+      assert.match(
+        (await create.locator('[role="tabpanel"]:not([hidden]) pre').textContent()) ?? '',
+        new RegExp(
+          `^// ${install.replaceAll('.', '\\.')}\nimport \\{ createPetstoreClient \\} from '@petstore/client';`,
+        ),
       );
+      await create.locator('[role="tab"][data-language="curl"]').click();
       const curl = await page
         .locator('section[data-operation-id="listPets"] [role="tabpanel"]:not([hidden]) pre')
         .textContent();

@@ -2,6 +2,7 @@ import { stringifyJson } from '@petstore/json';
 import { exactContract } from '../openapi/contract.ts';
 import { dereference, type JsonNode } from '../openapi/dereference.ts';
 import { CLIENT_OPERATIONS } from './client-build.ts';
+import { clientPackageName } from './client-manifest.ts';
 import { renderInline, renderMarkdown, splitSections } from './markdown.ts';
 import { searchIndex } from './search-index.ts';
 import { siteDocument } from './site-edition.ts';
@@ -38,8 +39,8 @@ function withHtml(node: unknown, mode: Mode, seen: WeakMap<object, unknown>): un
  * The docs page's data: the contract with every `$ref` resolved (component schemas keep their name
  * as `title`) and every `description` rendered to HTML beside it (`descriptionHtml`; a server's or a
  * response's inline). Added for the page: the introduction cut into its guide sections
- * (`info['x-sections']`: id, title, html), the search index (`x-search`) and the operations the typed
- * client has a method for (`x-client-operations`). Built once at start-up; integers keep their digits.
+ * (`info['x-sections']`: id, title, html), the search index (`x-search`), the operations the typed
+ * client has a method for (`x-client-operations`) and its package (`x-client-package`: name, file). Built once at start-up; integers keep their digits.
  * The `site` edition is what a project's published docs show (site-edition.ts).
  */
 function build(): { service: string; site: string } {
@@ -54,6 +55,7 @@ function build(): { service: string; site: string } {
   }));
   delete info.descriptionHtml;
   rendered['x-client-operations'] = CLIENT_OPERATIONS;
+  rendered['x-client-package'] = clientPackageName();
   const site = siteDocument(rendered);
   return {
     service: stringifyJson({ ...rendered, 'x-search': searchIndex(resolved, sections) }),

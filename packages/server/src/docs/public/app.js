@@ -22,6 +22,11 @@ function renderTag({ tag, operations }, context) {
   return [header, ...operations.map((op) => renderOperation(op, context))];
 }
 
+/** How to install the typed client: its package, served by the API's origin (it is on no registry). */
+function installCommand(clientPackage, apiOrigin) {
+  return clientPackage ? `npm install ${apiOrigin}/docs/assets/${clientPackage.file}` : undefined;
+}
+
 function scrollToHash() {
   const id = decodeURIComponent(location.hash.slice(1));
   if (id) document.getElementById(id)?.scrollIntoView();
@@ -40,6 +45,7 @@ async function load() {
       operations,
       store: createKeyStore(),
       clientOperations: spec['x-client-operations'] ?? [],
+      clientInstall: installCommand(spec['x-client-package'], config.apiOrigin),
     };
     const groups = groupByTag(spec, operations);
     const sidebar = document.getElementById('sidebar');
