@@ -147,20 +147,19 @@ describe('the docs page at desktop, tablet and phone widths', { skip: skipWithou
       await page.keyboard.press('Escape');
       await page.locator('#sidebar').waitFor({ state: 'hidden' });
       assert.deepEqual(await where(), before, 'closing it with Escape moves nothing');
-      await open();
-      await page.locator('#sidebar a[href="#tag/Pets/operation/listPets"]').click();
-      await page.locator('#sidebar').waitFor({ state: 'hidden' });
-      assert.equal(new URL(page.url()).hash, '#tag/Pets/operation/listPets');
-      await page.waitForFunction(
-        () => document.querySelector('#sidebar [aria-current]')?.textContent === 'GETList pets',
-      );
-      await open();
-      await page.locator('#sidebar a[href="#section/Errors"]').click();
-      await page.locator('#sidebar').waitFor({ state: 'hidden' });
-      assert.equal(new URL(page.url()).hash, '#section/Errors');
-      await page.waitForFunction(
-        () => document.querySelector('#sidebar [aria-current]')?.textContent === 'Errors',
-      );
+      /** Follows a link of the drawer: it closes, and the link's part of the page is highlighted. */
+      const follow = async (hash: string, highlighted: string) => {
+        await open();
+        await page.locator(`#sidebar a[href="${hash}"]`).click();
+        await page.locator('#sidebar').waitFor({ state: 'hidden' });
+        assert.equal(new URL(page.url()).hash, hash);
+        await page.waitForFunction(
+          (text) => document.querySelector('#sidebar [aria-current]')?.textContent === text,
+          highlighted,
+        );
+      };
+      await follow('#tag/Pets/operation/listPets', 'GETList pets');
+      await follow('#section/Errors', 'Errors');
       await shoot(`${name}-errors`);
     });
   }
