@@ -26,7 +26,7 @@ COPY package.json package-lock.json ./
 COPY openapi/petstore.yaml openapi/
 COPY packages/json/package.json packages/json/
 COPY packages/json/src packages/json/src
-COPY packages/client/package.json packages/client/
+COPY packages/client/package.json packages/client/README.md packages/client/
 COPY packages/client/src packages/client/src
 COPY packages/server/package.json packages/server/
 COPY packages/server/src packages/server/src

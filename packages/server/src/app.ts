@@ -16,6 +16,7 @@ import { type CorsPolicy, NO_ORIGINS } from './http/cors.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { installEdge } from './http/edge.ts';
 import { installErrorHandler } from './http/error-handler.ts';
+import { SERVICE_LINK, sendErrorAsPage } from './http/error-page.ts';
 import { installGuard } from './http/guard.ts';
 import { BODY_LIMIT_BYTES, installJsonBody } from './http/json-body.ts';
 import {
@@ -43,7 +44,7 @@ import { listPets } from './routes/pets-list.ts';
 import { listStoreOrders } from './routes/store-orders.ts';
 import { routeConfig } from './routes/route-config.ts';
 import { contractRoutes, nonContractRoutes, type RouteDefinition, registerRoutes } from './routes/table.ts';
-import { hostKindConstraint, type HostRules } from './sites/hosts.ts';
+import { hostKindConstraint, type HostRules, requestHostKind } from './sites/hosts.ts';
 import { createSiteDirectory } from './sites/site-directory.ts';
 import { createSiteHosts } from './sites/site-hosts.ts';
 import { sendSiteErrorPage } from './sites/site-error-page.ts';
@@ -264,11 +265,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     done();
   });
   installJsonBody(app);
-  installErrorHandler(app, (request, reply, error) =>
-    routeConfig(request).host === 'site'
-      ? sendSiteErrorPage(request, reply, error)
-      : sendErrorPage(request, reply, error),
-  );
+  installErrorHandler(app, (request, reply, error) => {
+    const config = routeConfig(request);
+    if (config.host === 'site') return sendSiteErrorPage(request, reply, error);
+    if (config.htmlErrors) return sendErrorPage(request, reply, error);
+    const onApiHost = requestHostKind(request.raw, hosts) === 'api';
+    return sendErrorAsPage(request, reply, error, onApiHost ? SERVICE_LINK : {});
+  });
   installNotFound(app);
 
   const domains = createDomainService({

@@ -10,6 +10,7 @@ import { DOCS_ASSETS } from '../src/docs/assets.ts';
 import { docsPage } from '../src/docs/page.ts';
 import { sendDocsAsset } from '../src/routes/docs.ts';
 import { accessibility } from './accessibility.ts';
+import { copyButtonsOverCode, coveredText, horizontalOverflow } from './layout-checks.ts';
 import {
   type Browser,
   type DocsServer,
@@ -27,6 +28,7 @@ declare const document: {
   documentElement: { scrollWidth: number };
 };
 declare const innerWidth: number;
+declare const scrollY: number;
 declare function getComputedStyle(element: unknown): { lineHeight: string };
 
 interface Box {
@@ -59,10 +61,13 @@ describe('the docs page at desktop, tablet and phone widths', { skip: skipWithou
   let browser: Browser;
   let page: Page;
   let shots: string;
+  let noSite: string;
 
   before(async () => {
     server = await startDocsServer();
-    browser = await openBrowser(join(server.dir, 'profile'), [server.base]);
+    // Chromium sends every *.localhost name to this machine: a docs site host with no site behind it.
+    noSite = server.base.replace('127.0.0.1', 'nope.sites.localhost');
+    browser = await openBrowser(join(server.dir, 'profile'), [server.base, noSite]);
     page = browser.page;
     shots = await mkdtemp(join(tmpdir(), 'petstore-docs-screenshots-'));
   });
@@ -120,14 +125,59 @@ describe('the docs page at desktop, tablet and phone widths', { skip: skipWithou
       assert.ok(widths.page <= widths.screen, `page ${widths.page} px wide on a ${widths.screen} px screen`);
       assert.deepEqual(await brokenCodes(page), []);
 
-      await page.locator('.menu-button').click();
-      await page.waitForFunction(() => document.getElementById('sidebar')!.getBoundingClientRect().x >= 0);
-      assert.equal(await page.locator('.menu-button').getAttribute('aria-expanded'), 'true');
+      const where = () =>
+        page.evaluate(() => ({
+          y: scrollY,
+          current: document.querySelector('#sidebar [aria-current]')?.textContent,
+        }));
+      const before = await where();
+      assert.equal(before.current, 'POSTAdd a pet');
+      const open = async () => {
+        await page.locator('.menu-button').click();
+        await page.waitForFunction(() => document.getElementById('sidebar')!.getBoundingClientRect().x >= 0);
+        assert.equal(await page.locator('.menu-button').getAttribute('aria-expanded'), 'true');
+      };
+      await open();
       await shoot(`${name}-menu`);
-      await page.locator('#sidebar a[href="#section/Errors"]').click();
+      assert.deepEqual(await where(), before, 'opening the menu moves nothing');
+      await page.locator('.menu-button').click();
       await page.locator('#sidebar').waitFor({ state: 'hidden' });
-      assert.equal(new URL(page.url()).hash, '#section/Errors');
+      assert.deepEqual(await where(), before, 'closing it with its button moves nothing');
+      await open();
+      await page.keyboard.press('Escape');
+      await page.locator('#sidebar').waitFor({ state: 'hidden' });
+      assert.deepEqual(await where(), before, 'closing it with Escape moves nothing');
+      /** Follows a link of the drawer: it closes, and the link's part of the page is highlighted. */
+      const follow = async (hash: string, highlighted: string) => {
+        await open();
+        await page.locator(`#sidebar a[href="${hash}"]`).click();
+        await page.locator('#sidebar').waitFor({ state: 'hidden' });
+        assert.equal(new URL(page.url()).hash, hash);
+        await page.waitForFunction(
+          (text) => document.querySelector('#sidebar [aria-current]')?.textContent === text,
+          highlighted,
+        );
+      };
+      await follow('#tag/Pets/operation/listPets', 'GETList pets');
+      await follow('#section/Errors', 'Errors');
       await shoot(`${name}-errors`);
+    });
+  }
+
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    it(`${name}: nothing wider than the window, no control over text, Copy buttons beside their code`, async () => {
+      await page.setViewportSize(viewport);
+      for (const anchor of ['section/Authentication', 'tag/Pets/operation/createPet', 'schema/Pet']) {
+        await load(page, `${server.base}/docs#${anchor}`);
+        assert.equal(await horizontalOverflow(page), 0, `${anchor}: the page scrolls sideways`);
+        assert.deepEqual(await copyButtonsOverCode(page), [], anchor);
+        assert.deepEqual(await coveredText(page), [], anchor);
+        // Long lines scrolled to their end: still nothing on top of them.
+        await page.locator('pre').evaluateAll((blocks) => {
+          for (const block of blocks) block.scrollLeft = block.scrollWidth;
+        });
+        assert.deepEqual(await coveredText(page), [], `${anchor}, code scrolled to its end`);
+      }
     });
   }
 
@@ -170,6 +220,31 @@ describe('the docs page at desktop, tablet and phone widths', { skip: skipWithou
     await page.keyboard.press('Escape');
   });
 
+  it('error pages (API host, docs site) at every width: styled, nothing wider than the window, axe clean', async () => {
+    const long = `/${'no-such-page-'.repeat(30)}`;
+    const seen = browser.problems.length;
+    for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+      await page.setViewportSize(viewport);
+      for (const url of [`${server.base}${long}`, `${noSite}/`]) {
+        const response = await page.goto(url);
+        assert.equal(response?.status(), 404, url);
+        await shoot(`${name}-error-${url === `${noSite}/` ? 'site' : 'api'}`);
+        assert.equal(await page.locator('h1').textContent(), 'Not found');
+        const font = await page.evaluate('getComputedStyle(document.body).fontFamily');
+        assert.match(String(font), /^system-ui/, "the dashboard's type, not the browser's default serif");
+        assert.equal(await horizontalOverflow(page), 0, `${name} ${url}`);
+        assert.deepEqual(await coveredText(page), []);
+        assert.deepEqual((await accessibility(page)).serious, [], `${name} ${url}`);
+      }
+    }
+    // Chromium reports each 404 it opened as a failed resource; those, and only those, were expected.
+    const fresh = browser.problems.splice(seen);
+    assert.deepEqual(
+      fresh.filter((problem) => !/status of 404/.test(problem)),
+      [],
+    );
+  });
+
   it('nothing went wrong: no console error, failed or foreign request', () => {
     assert.deepEqual(browser.problems, []);
   });
@@ -187,7 +262,7 @@ describe(
     before(async () => {
       server = await startDocsServer();
       site = Fastify();
-      const page = docsPage({ title: 'Acme Pets', apiOrigin: server.base });
+      const page = docsPage({ title: 'Acme Pets', apiOrigin: server.base, edition: 'site' });
       site.get('/', (request, reply) => sendDocsAsset(request, reply, page));
       site.get('/docs/assets/:name', (request, reply) =>
         sendDocsAsset(request, reply, DOCS_ASSETS.get((request.params as { name: string }).name)!),
@@ -233,10 +308,24 @@ describe(
       assert.equal(await page.title(), 'Acme Pets · API reference');
       assert.equal(await page.locator('h1').textContent(), 'Acme Pets');
       assert.equal(await page.locator('.brand').textContent(), 'Acme Pets');
-      assert.equal(
-        await page.locator('#section\\/Servers code.url').first().textContent(),
+      assert.deepEqual(await page.locator('#section\\/Servers code.url').allTextContents(), [
         `${server.base}/v1`,
+      ]);
+      const operations = await page
+        .locator('section.operation')
+        .evaluateAll((sections) => sections.map((section) => section.getAttribute('data-operation-id')));
+      assert.deepEqual(operations, ['listPets', 'createPet', 'getPet', 'listStoreOrders']);
+      const install = `npm install ${server.base}/docs/assets/petstore-client-1.0.0.tgz`;
+      assert.equal(await page.locator('#section\\/TypeScript-client pre').textContent(), install);
+      const create = page.locator('section[data-operation-id="createPet"]');
+      await create.locator('[role="tab"][data-language="typescript"]').click();
+      assert.match(
+        (await create.locator('[role="tabpanel"]:not([hidden]) pre').textContent()) ?? '',
+        new RegExp(
+          `^// ${install.replaceAll('.', '\\.')}\nimport \\{ createPetstoreClient \\} from '@petstore/client';`,
+        ),
       );
+      await create.locator('[role="tab"][data-language="curl"]').click();
       const curl = await page
         .locator('section[data-operation-id="listPets"] [role="tabpanel"]:not([hidden]) pre')
         .textContent();
@@ -246,6 +335,12 @@ describe(
       await list.locator('details.try-it > summary').click();
       await list.locator('button.send').click();
       await list.locator('.try-it-result [data-status="200"]').waitFor();
+      const loose = await list
+        .locator('.try-it-result')
+        .evaluate((output) =>
+          [...output.childNodes].filter((node) => node.nodeType !== 1).map((node) => node.textContent),
+        );
+      assert.deepEqual(loose, [], 'no stray text (such as "null") beside the result of a page without Link');
       const sent = calls.find((call) => call.authorization);
       assert.equal(sent?.url, `${server.base}/v1/pets`);
       assert.equal(sent?.authorization, 'Bearer ps_test_fromthesite');

@@ -16,6 +16,7 @@ const INT64_MAX = '9223372036854775807';
 
 // What the callbacks of page.evaluate use of the browser's globals (this program has no DOM types).
 declare const navigator: { clipboard: { readText(): Promise<string> } };
+declare const document: { activeElement: { className: string } | null };
 
 describe('the docs page in Chromium', { skip: skipWithoutBrowser }, () => {
   let server: DocsServer;
@@ -172,6 +173,13 @@ describe('the docs page in Chromium', { skip: skipWithoutBrowser }, () => {
     assert.equal(await text(page.locator('.search-result[aria-selected="true"] .search-title')), 'Add a pet');
     await input.press('Enter');
     assert.equal(new URL(page.url()).hash, '#tag/Pets/operation/createPet');
+
+    await page.keyboard.press('Control+k');
+    await input.fill('ratelimt');
+    assert.equal(await text(page.locator('.search-result').first().locator('.search-title')), 'Rate limits');
+    await input.press('Escape');
+    await page.locator('.search-dialog').waitFor({ state: 'hidden' });
+    assert.equal(await page.evaluate(() => document.activeElement?.className), 'search-button');
     page.off('request', count);
     assert.equal(requests, 0, 'searching sends no request');
   });
@@ -210,6 +218,27 @@ describe('the docs page in Chromium', { skip: skipWithoutBrowser }, () => {
     await list.locator('[data-last-page]').waitFor();
     assert.equal(await list.locator('.next-button').count(), 0, 'the last page has no Link');
     assert.equal(await page.evaluate(() => sessionStorage.getItem('petstore.docs.apiKey')), key);
+  });
+
+  it('Try it: an answer without a next link (a one-page list, a 400) shows no stray text such as "null"', async () => {
+    const list = operation('listPets');
+    await list.locator('input[name="query:limit"]').fill('100');
+    await list.locator('button.send').click();
+    await list.locator('.try-it-result [data-status="200"]').waitFor();
+    const create = operation('createPet');
+    await create.locator('textarea.body-editor').fill('{"name": ""}');
+    await create.locator('button.send').click();
+    await create.locator('.try-it-result [data-status="400"]').waitFor();
+    for (const result of [list, create]) {
+      const loose = await result
+        .locator('.try-it-result')
+        .evaluate((output) =>
+          [...output.childNodes].filter((node) => node.nodeType !== 1).map((node) => node.textContent),
+        );
+      assert.deepEqual(loose, [], 'every line of the result is an element');
+      assert.doesNotMatch(await text(result.locator('.try-it-result')), /null/);
+    }
+    assert.equal(await list.locator('.next-button, [data-last-page]').count(), 0, 'one page: no paging line');
   });
 
   it('Try it: a 429 says how long to wait, in plain words', async () => {

@@ -31,6 +31,41 @@ describe('published docs sites, routed by host', () => {
     assert.equal(script.status, 200);
   });
 
+  it("a site shows what its readers can use: the Pets and Store operations on the API's public origin", async () => {
+    const page = await get(app, 'acme.sites.localhost');
+    assert.match(
+      page.body,
+      /<meta name="petstore-reference" content="\/docs\/assets\/site-reference\.json" \/>/,
+    );
+    const reference = await get(app, 'acme.sites.localhost', '/docs/assets/site-reference.json');
+    assert.equal(reference.status, 200);
+    const document = JSON.parse(reference.body) as {
+      servers: { url: string }[];
+      paths: Record<string, unknown>;
+      tags: { name: string }[];
+      'x-search': { anchor: string }[];
+      'x-client-package': { name: string; file: string };
+    };
+    assert.deepEqual(
+      document.servers,
+      [{ url: '/v1' }],
+      'no example address: the page puts the API origin in front',
+    );
+    assert.deepEqual(Object.keys(document.paths), ['/pets', '/pets/{petId}', '/store/orders']);
+    assert.deepEqual(
+      document.tags.map((tag) => tag.name),
+      ['Pets', 'Store'],
+    );
+    assert.doesNotMatch(
+      JSON.stringify(document['x-search']),
+      /healthz|readyz|getMetrics|getDocs|petstore\.example/,
+    );
+    assert.deepEqual(document['x-client-package'], {
+      name: '@petstore/client',
+      file: 'petstore-client-1.0.0.tgz',
+    });
+  });
+
   it('the same site whatever the spelling of its host: case, port, trailing dot', async () => {
     for (const host of ['ACME.Sites.LocalHost', 'acme.sites.localhost:8080', 'acme.sites.localhost.']) {
       const page = await get(app, host);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { clientModules } from './client-build.ts';
-import { referenceJson } from './reference.ts';
+import { REFERENCE_ASSETS, referenceJson, siteReferenceJson } from './reference.ts';
 
 /** A file of the documentation page, read and compressed once. */
 export interface DocsAsset {
@@ -21,12 +21,15 @@ export interface DocsAsset {
 export const PUBLIC_DIR = path.join(import.meta.dirname, 'public');
 /** The shared lossless JSON module, served to the page as it is imported on the server. */
 const LOSSLESS_JSON = fileURLToPath(import.meta.resolve('@petstore/json'));
+/** The search engine (MiniSearch's ES module, self-contained), served as the page's own file. */
+const MINISEARCH = fileURLToPath(import.meta.resolve('minisearch'));
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
+  '.tgz': 'application/gzip',
 };
 
 /**
@@ -86,8 +89,15 @@ export function asset(name: string, body: Buffer, csp = docsCsp()): DocsAsset {
 
 const file = (name: string): DocsAsset => asset(name, readFileSync(path.join(PUBLIC_DIR, name)));
 
-/** The page's own modules, which the HTML preloads so they arrive in one round trip. */
-export const PAGE_MODULES: readonly string[] = readdirSync(PUBLIC_DIR).filter((name) => name.endsWith('.js'));
+/** The page's modules, which the HTML preloads so they arrive in one round trip. */
+export const PAGE_MODULES: readonly string[] = [
+  ...readdirSync(PUBLIC_DIR).filter((name) => name.endsWith('.js')),
+  'minisearch.js',
+];
+
+/** A module without its `sourceMappingURL` comment (its map is not served). */
+const withoutSourceMap = (file: string) =>
+  Buffer.from(readFileSync(file, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
 
 /**
  * The scripts, the style sheet, the reference data and the browser build of the typed client, by name
@@ -98,6 +108,8 @@ export const DOCS_ASSETS: ReadonlyMap<string, DocsAsset> = new Map([
     .filter((name) => /\.(js|css)$/.test(name))
     .map((name) => [name, file(name)] as const),
   ['lossless-json.js', asset('lossless-json.js', readFileSync(LOSSLESS_JSON))],
-  ['reference.json', asset('reference.json', Buffer.from(referenceJson))],
+  ['minisearch.js', asset('minisearch.js', withoutSourceMap(MINISEARCH))],
+  [REFERENCE_ASSETS.service, asset(REFERENCE_ASSETS.service, Buffer.from(referenceJson))],
+  [REFERENCE_ASSETS.site, asset(REFERENCE_ASSETS.site, Buffer.from(siteReferenceJson))],
   ...clientModules().map(([name, body]) => [name, asset(name, body)] as const),
 ]);

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
+import { parse } from 'parse5';
+import type { DefaultTreeAdapterMap } from 'parse5';
+import { nameProblem } from '../projects/project-rules.ts';
 import { docsPage } from './page.ts';
+
+type ParentNode = DefaultTreeAdapterMap['parentNode'];
+type Element = DefaultTreeAdapterMap['element'];
 
 const html = (page: { body: Buffer }) => page.body.toString('utf8');
 
@@ -43,4 +50,98 @@ test('docsPage → an apiOrigin that is not an origin is refused', () => {
   ]) {
     assert.throws(() => docsPage({ title: 'Acme', apiOrigin }), /apiOrigin must be/, apiOrigin);
   }
+});
+
+/** The page as the HTML parser builds it: elements with their attribute names, text and comments. */
+function shape(node: ParentNode, out: string[] = []): string[] {
+  for (const child of node.childNodes) {
+    if (child.nodeName === '#text') out.push('#text');
+    else if (child.nodeName === '#comment') out.push('#comment');
+    else if ('tagName' in child) {
+      out.push(`<${child.tagName} ${child.attrs.map((attr) => attr.name).join(' ')}>`);
+      shape(child, out);
+      out.push(`</${child.tagName}>`);
+    }
+  }
+  return out;
+}
+
+function find(node: ParentNode, test: (element: Element) => boolean): Element | undefined {
+  for (const child of node.childNodes) {
+    if (!('tagName' in child)) continue;
+    if (test(child)) return child;
+    const found = find(child, test);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+const attr = (element: Element | undefined, name: string) =>
+  element?.attrs.find((candidate) => candidate.name === name)?.value;
+const textOf = (element: Element | undefined) =>
+  element?.childNodes.map((child) => ('value' in child ? child.value : '')).join('');
+
+/** Pieces that have broken templates and HTML before: placeholders, quotes, closing tags, comments, `$` patterns. */
+const HOSTILE = [
+  '{{modulepreload}}',
+  '{{title}}',
+  '{{apiOrigin}}',
+  '{{reference}}',
+  '{{',
+  '}}',
+  '"',
+  "'",
+  '<',
+  '>',
+  '&',
+  '&amp;',
+  '&#x3C;',
+  '</script>',
+  '<script>alert(1)</script>',
+  '</title>',
+  '<!--',
+  '-->',
+  '<![CDATA[',
+  '\u2028',
+  '\u2029',
+  '\ufeff',
+  '$&',
+  "$'",
+  '$`',
+  '$$',
+  '/>',
+  ' content="x"',
+  '🐾',
+];
+
+test('property: any project name, however hostile, is only text in the page the parser builds', () => {
+  const benign = shape(parse(html(docsPage({ title: 'Acme', apiOrigin: 'https://api.example.com' }))));
+  const name = fc
+    .array(fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ unit: 'grapheme', maxLength: 6 })), {
+      minLength: 1,
+      maxLength: 8,
+    })
+    .map((pieces) => pieces.join(''))
+    .filter((candidate) => nameProblem(candidate) === undefined);
+  fc.assert(
+    fc.property(name, (title) => {
+      const document = parse(html(docsPage({ title, apiOrigin: 'https://api.example.com' })));
+      assert.deepEqual(shape(document), benign, 'the same elements, attributes and text nodes');
+      const meta = (which: string) =>
+        find(document, (e) => e.tagName === 'meta' && attr(e, 'name') === which);
+      assert.equal(attr(meta('petstore-docs-title'), 'content'), title);
+      assert.equal(attr(meta('petstore-api-origin'), 'content'), 'https://api.example.com');
+      assert.equal(attr(meta('petstore-reference'), 'content'), '/docs/assets/reference.json');
+      assert.equal(textOf(find(document, (e) => e.tagName === 'title')), `${title} · API reference`);
+      assert.equal(textOf(find(document, (e) => attr(e, 'class') === 'brand')), title);
+    }),
+    { numRuns: 300, examples: [['Acme {{modulepreload}}'], ['{{title}}'], ['a $& b']] },
+  );
+});
+
+test('docsPage → the site edition loads the site reference; the service edition the whole one', () => {
+  const site = html(docsPage({ title: 'Acme', apiOrigin: '', edition: 'site' }));
+  assert.match(site, /<meta name="petstore-reference" content="\/docs\/assets\/site-reference\.json" \/>/);
+  assert.match(site, /<link rel="preload" href="\/docs\/assets\/site-reference\.json" as="fetch"/);
+  assert.match(html(docsPage({ title: 'Acme', apiOrigin: '' })), /href="\/docs\/assets\/reference\.json"/);
 });

@@ -2,8 +2,10 @@ import { stringifyJson } from '@petstore/json';
 import { exactContract } from '../openapi/contract.ts';
 import { dereference, type JsonNode } from '../openapi/dereference.ts';
 import { CLIENT_OPERATIONS } from './client-build.ts';
+import { clientPackageName } from './client-manifest.ts';
 import { renderInline, renderMarkdown, splitSections } from './markdown.ts';
 import { searchIndex } from './search-index.ts';
+import { siteDocument } from './site-edition.ts';
 
 /**
  * `inline`: a server or a response, shown on one line, so its own description is inline HTML;
@@ -37,13 +39,14 @@ function withHtml(node: unknown, mode: Mode, seen: WeakMap<object, unknown>): un
  * The docs page's data: the contract with every `$ref` resolved (component schemas keep their name
  * as `title`) and every `description` rendered to HTML beside it (`descriptionHtml`; a server's or a
  * response's inline). Added for the page: the introduction cut into its guide sections
- * (`info['x-sections']`: id, title, html), the search index (`x-search`) and the operations the typed
- * client has a method for (`x-client-operations`). Built once at start-up; integers keep their digits.
+ * (`info['x-sections']`: id, title, html), the search index (`x-search`), the operations the typed
+ * client has a method for (`x-client-operations`) and its package (`x-client-package`: name, file). Built once at start-up; integers keep their digits.
+ * The `site` edition is what a project's published docs show (site-edition.ts).
  */
-function build(): string {
+function build(): { service: string; site: string } {
   const resolved = dereference(exactContract);
-  const document = withHtml(resolved, 'block', new WeakMap()) as JsonNode;
-  const info = document.info as JsonNode;
+  const rendered = withHtml(resolved, 'block', new WeakMap()) as JsonNode;
+  const info = rendered.info as JsonNode;
   const sections = splitSections(String(info.description ?? ''));
   info['x-sections'] = sections.map(({ id, title, markdown }) => ({
     id,
@@ -51,9 +54,18 @@ function build(): string {
     html: renderMarkdown(markdown),
   }));
   delete info.descriptionHtml;
-  document['x-search'] = searchIndex(resolved, sections);
-  document['x-client-operations'] = CLIENT_OPERATIONS;
-  return stringifyJson(document);
+  rendered['x-client-operations'] = CLIENT_OPERATIONS;
+  rendered['x-client-package'] = clientPackageName();
+  const site = siteDocument(rendered);
+  return {
+    service: stringifyJson({ ...rendered, 'x-search': searchIndex(resolved, sections) }),
+    site: stringifyJson({ ...site, 'x-search': searchIndex(siteDocument(resolved), sections) }),
+  };
 }
 
-export const referenceJson: string = build();
+const built = build();
+export const referenceJson: string = built.service;
+export const siteReferenceJson: string = built.site;
+
+/** The asset each edition of the page loads, under /docs/assets/. */
+export const REFERENCE_ASSETS = { service: 'reference.json', site: 'site-reference.json' } as const;

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { JsonNode } from '../openapi/dereference.ts';
 import { codeTableRows, errorId, type MarkdownSection, plainText } from './markdown.ts';
 
@@ -9,12 +10,15 @@ export interface SearchEntry {
   context: string;
   /** The element id to go to. */
   anchor: string;
+  /** Identifiers that name it besides its title (operationId, method and path, status): weighed above prose. */
+  keywords: string;
   /** Words matched besides the title. */
   text: string;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
-const MAX_TEXT = 400;
+/** Prose beyond this many characters adds little to what an entry is about, and weighs on the page. */
+const MAX_TEXT = 2_000;
 
 const text = (markdown: unknown) =>
   typeof markdown === 'string' ? plainText(markdown).slice(0, MAX_TEXT) : '';
@@ -44,7 +48,8 @@ function operations(document: JsonNode): SearchEntry[] {
         title,
         context: where,
         anchor,
-        text: `${id} ${text(operation.description)}`,
+        keywords: id,
+        text: text(operation.description),
       });
       for (const parameter of (operation.parameters as JsonNode[] | undefined) ?? []) {
         const context = `${title} · ${String(parameter.in)} parameter`;
@@ -53,6 +58,7 @@ function operations(document: JsonNode): SearchEntry[] {
           title: String(parameter.name),
           context,
           anchor,
+          keywords: '',
           text: text(parameter.description),
         });
       }
@@ -65,6 +71,7 @@ function operations(document: JsonNode): SearchEntry[] {
           title: name,
           context: `${title} · body field`,
           anchor,
+          keywords: '',
           text: text(property.description),
         });
       }
@@ -72,6 +79,10 @@ function operations(document: JsonNode): SearchEntry[] {
   }
   return entries;
 }
+
+/** `integer int64`: what a schema is, so `int64` finds the fields that are. */
+const typeWords = (schema: JsonNode) =>
+  [schema.type, schema.format].filter((word) => typeof word === 'string').join(' ');
 
 function schemas(document: JsonNode): SearchEntry[] {
   const all = ((document.components as JsonNode | undefined)?.schemas ?? {}) as Record<string, JsonNode>;
@@ -81,6 +92,7 @@ function schemas(document: JsonNode): SearchEntry[] {
       title: name,
       context: 'Schema',
       anchor: schemaAnchor(name),
+      keywords: typeWords(schema),
       text: text(schema.description),
     },
     ...Object.entries((schema.properties as Record<string, JsonNode> | undefined) ?? {}).map(
@@ -89,6 +101,7 @@ function schemas(document: JsonNode): SearchEntry[] {
         title: field,
         context: `Field of ${name}`,
         anchor: fieldAnchor(name, field),
+        keywords: typeWords(property),
         text: text(property.description),
       }),
     ),
@@ -96,7 +109,8 @@ function schemas(document: JsonNode): SearchEntry[] {
 }
 
 /**
- * Everything the page's search looks through, built once on the server: guide sections, operations
+ * What the page's search looks through, built once on the server (the page indexes it with MiniSearch,
+ * public/search-engine.js): guide sections, operations
  * with their parameters and body fields, schemas with their fields, and the error codes of the
  * catalogue table. The page searches it in memory: no request per keystroke.
  */
@@ -107,6 +121,7 @@ export function searchIndex(document: JsonNode, sections: MarkdownSection[]): Se
     title: code,
     context: `Error · ${cells[0] ?? ''}`.trim(),
     anchor: errorId(code),
+    keywords: `${cells[0] ?? ''} ${STATUS_CODES[cells[0] ?? ''] ?? ''}`.trim(),
     text: cells.slice(1).join(' '),
   }));
   const guides = sections.map((section) => ({
@@ -114,6 +129,7 @@ export function searchIndex(document: JsonNode, sections: MarkdownSection[]): Se
     title: section.title,
     context: 'Guide',
     anchor: section.id,
+    keywords: '',
     text: text(section.markdown),
   }));
   return [...guides, ...operations(document), ...schemas(document), ...errors];

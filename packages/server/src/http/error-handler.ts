@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError } from '../errors.ts';
 import { routeConfig } from '../routes/route-config.ts';
 import { StorageUnavailableError } from '../storage/errors.ts';
+import { prefersHtml } from './accept.ts';
 import { BODY_LIMIT_BYTES } from './json-body.ts';
 import { sendError } from './send-error.ts';
 
@@ -33,14 +34,23 @@ function toApiError(error: FastifyError | Error): ApiError {
   }
 }
 
-/** Answers an error of a route that shows pages (dashboard, docs sites) instead of the Error body. */
+/** Answers an error as a page instead of the Error body. */
 export type ErrorPage = (request: FastifyRequest, reply: FastifyReply, error: ApiError) => FastifyReply;
 
+/** Adds `Accept` to the response's `Vary`: the answer was chosen by it. */
+function varyOnAccept(reply: FastifyReply): void {
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary ? `${String(vary)}, Accept` : 'Accept');
+}
+
 /**
- * Every error ends here as the Error body (or, on a page route, as a page). Only an unexpected failure
- * (500) is logged as an error, with its stack; a dependency outage (503) is a warning naming the cause
- * without a stack (the outage itself is reported where it is detected); expected answers (4xx, the
- * planned 501) only have their request line.
+ * Every error ends here as the Error body or as a page. A page on the routes that show pages (dashboard,
+ * docs sites); on the API's routes (`/v1`, guarded by key) always the Error body, as the contract says;
+ * on every other route (unknown paths outside `/v1`, any path of an unknown host, the docs' files) a page
+ * when the request prefers `text/html` to `application/json` (a browser), else the Error body.
+ * Only an unexpected failure (500) is logged as an error, with its stack; a dependency outage (503) is a
+ * warning naming the cause without a stack (the outage itself is reported where it is detected);
+ * expected answers (4xx, the planned 501) only have their request line.
  */
 export function installErrorHandler(app: FastifyInstance, errorPage?: ErrorPage): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -49,7 +59,12 @@ export function installErrorHandler(app: FastifyInstance, errorPage?: ErrorPage)
     else if (apiError.code === 'service_unavailable') {
       request.log.warn({ cause: error.message }, 'request failed: a dependency is unavailable');
     }
-    if (errorPage && routeConfig(request).htmlErrors) return errorPage(request, reply, apiError);
+    const config = routeConfig(request);
+    if (errorPage && config.htmlErrors) return errorPage(request, reply, apiError);
+    if (errorPage && config.access !== 'apiKey') {
+      varyOnAccept(reply);
+      if (prefersHtml(request.headers.accept)) return errorPage(request, reply, apiError);
+    }
     return sendError(request, reply, apiError);
   });
 }

@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { DOCS_ASSETS, type DocsAsset } from '../docs/assets.ts';
+import { clientPackageName } from '../docs/client-manifest.ts';
+import { clientPackage } from '../docs/client-package.ts';
 import { docsPage } from '../docs/page.ts';
 import { ApiError } from '../errors.ts';
 import { contract } from '../openapi/contract.ts';
@@ -57,11 +59,12 @@ const OWN_PAGE = docsPage({ title: contract.info.title, apiOrigin: '' });
 /** getDocs: the API reference page (public, not rate limited). */
 export const getDocs: RouteHandlerMethod = async (request, reply) => sendDocsAsset(request, reply, OWN_PAGE);
 
-/** The scripts, style sheet and reference data the page loads (outside the contract). */
+/** The scripts, style sheet and reference data the page loads, and the client's package (outside the contract). */
 export const getDocsAsset: RouteHandlerMethod = async (request, reply) => {
-  const asset = DOCS_ASSETS.get((request.params as { name: string }).name);
-  if (!asset) throw new ApiError('not_found', `no resource at ${request.url.split('?', 1)[0]}`);
-  return sendDocsAsset(request, reply, asset);
+  const { name } = request.params as { name: string };
+  const found = name === clientPackageName().file ? await clientPackage() : DOCS_ASSETS.get(name);
+  if (!found) throw new ApiError('not_found', `no resource at ${request.url.split('?', 1)[0]}`);
+  return sendDocsAsset(request, reply, found);
 };
 
 /**

@@ -19,6 +19,7 @@ export function siteHandlers(deps: SiteRouteDeps): Record<string, RouteHandlerMe
     const page = docsPage({
       title: request.site!.project.name,
       apiOrigin: apiOrigin(request, deps.publicBaseUrl, deps.apiHost),
+      edition: 'site',
     });
     return sendDocsAsset(request, reply, page);
   };

@@ -3,7 +3,7 @@
 
 import { pageConfig } from './config.js';
 import { addCopyButtons } from './copy.js';
-import { h, markdown } from './dom.js';
+import { h, markdown, setChildren } from './dom.js';
 import { renderIntro } from './intro.js';
 import { parseLossless } from './json.js';
 import { createKeyStore } from './key-store.js';
@@ -13,8 +13,6 @@ import { renderSchemas } from './schemas.js';
 import { createSearch } from './search.js';
 import { renderSidebar, trackPosition, wireMenu } from './sidebar.js';
 
-const REFERENCE_URL = '/docs/assets/reference.json';
-
 function renderTag({ tag, operations }, context) {
   const header = h(
     'section',
@@ -22,6 +20,11 @@ function renderTag({ tag, operations }, context) {
     h('div', { class: 'prose-column' }, h('h2', { class: 'tag-title' }, tag.name), markdown(tag)),
   );
   return [header, ...operations.map((op) => renderOperation(op, context))];
+}
+
+/** How to install the typed client: its package, served by the API's origin (it is on no registry). */
+function installCommand(clientPackage, apiOrigin) {
+  return clientPackage ? `npm install ${apiOrigin}/docs/assets/${clientPackage.file}` : undefined;
 }
 
 function scrollToHash() {
@@ -33,8 +36,8 @@ async function load() {
   const main = document.getElementById('main');
   const config = pageConfig();
   try {
-    const response = await fetch(REFERENCE_URL);
-    if (!response.ok) throw new Error(`${REFERENCE_URL} answered ${response.status}`);
+    const response = await fetch(config.reference);
+    if (!response.ok) throw new Error(`${config.reference} answered ${response.status}`);
     const spec = parseLossless(await response.text());
     const operations = collectOperations(spec);
     const context = {
@@ -42,11 +45,13 @@ async function load() {
       operations,
       store: createKeyStore(),
       clientOperations: spec['x-client-operations'] ?? [],
+      clientInstall: installCommand(spec['x-client-package'], config.apiOrigin),
     };
     const groups = groupByTag(spec, operations);
     const sidebar = document.getElementById('sidebar');
-    sidebar.replaceChildren(...renderSidebar(spec, groups).flat(2).filter(Boolean));
-    main.replaceChildren(
+    setChildren(sidebar, renderSidebar(spec, groups));
+    setChildren(
+      main,
       ...renderIntro(spec, context),
       ...groups.flatMap((group) => renderTag(group, context)),
       ...renderSchemas(spec),
@@ -59,7 +64,8 @@ async function load() {
     scrollToHash();
   } catch (error) {
     console.error(error);
-    main.replaceChildren(
+    setChildren(
+      main,
       h('p', { class: 'notice deprecated' }, `The API reference could not be loaded: ${error.message}`),
     );
     document.body.dataset.state = 'failed';

@@ -96,7 +96,7 @@ function examplesBlock(op) {
 
 /** The samples and examples of one operation, in a panel that stays in view beside its text. */
 export function renderCodePanel(op, context) {
-  const code = samples(op, context.apiOrigin, context.clientOperations);
+  const code = samples(op, context.apiOrigin, context.clientOperations, context.clientInstall);
   const runnable = context.clientOperations.includes(op.operationId);
   const extras = { typescript: runnable ? runInPage(code.request, context) : null };
   const [tabList, tabPanels] = tabs(code, extras);

@@ -8,5 +8,7 @@ export function pageConfig() {
     title: meta('petstore-docs-title') || 'API reference',
     /** Where requests go: the API's origin, or this page's own when the HTML names none. */
     apiOrigin: meta('petstore-api-origin') || location.origin,
+    /** The reference data this edition of the page shows (a project's site shows less than /docs). */
+    reference: meta('petstore-reference') || '/docs/assets/reference.json',
   };
 }

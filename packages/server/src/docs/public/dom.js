@@ -16,6 +16,11 @@ export function h(tag, attributes, ...children) {
   return element;
 }
 
+/** Replaces an element's children; like `h`, absent children (null, undefined, false, '') are skipped. */
+export function setChildren(element, ...children) {
+  element.replaceChildren(...nodes(children));
+}
+
 function nodes(children) {
   return children
     .flat(Number.POSITIVE_INFINITY)

@@ -1,7 +1,7 @@
 // The top of the page: title, version, where the API is and the reader's API key; then the guide
 // sections of the document's introduction, each beside its examples.
 
-import { addCopyButtons } from './copy.js';
+import { addCopyButtons, copyable } from './copy.js';
 import { h, html, markdown, markdownInline } from './dom.js';
 import { guideExamples } from './guide-examples.js';
 import { keyField } from './key-store.js';
@@ -42,6 +42,26 @@ function keyBox(spec, context) {
   );
 }
 
+/** How to install the typed client the TypeScript samples use. */
+function clientBox(context) {
+  if (!context.clientInstall) return null;
+  return h(
+    'div',
+    { class: 'panel', id: 'section/TypeScript-client' },
+    h('div', { class: 'panel-header' }, h('span', { class: 'panel-title' }, 'TypeScript client')),
+    copyable(h('pre', {}, h('code', {}, context.clientInstall)), 'install command'),
+    h(
+      'div',
+      { class: 'panel-body' },
+      h(
+        'p',
+        { class: 'muted' },
+        'The typed client of the samples (retries, paging, exact 64-bit ids) for Node.js 20+ and browsers. It is not on the npm registry: npm installs it from this address.',
+      ),
+    ),
+  );
+}
+
 function header(spec, preface, context) {
   const { info = {} } = spec;
   return h(
@@ -68,8 +88,8 @@ function header(spec, preface, context) {
     ),
     h(
       'aside',
-      { class: 'examples-column', 'aria-label': 'Base URLs and your API key' },
-      h('div', { class: 'sticky' }, servers(spec, context), keyBox(spec, context)),
+      { class: 'examples-column', 'aria-label': 'Base URLs, your API key and the client' },
+      h('div', { class: 'sticky' }, servers(spec, context), keyBox(spec, context), clientBox(context)),
     ),
   );
 }

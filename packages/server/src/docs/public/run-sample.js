@@ -2,7 +2,7 @@
 // client (served at /docs/assets/petstore-client.js), with the API key typed into the page.
 
 import { copyable } from './copy.js';
-import { h } from './dom.js';
+import { h, setChildren } from './dom.js';
 import { stringifyPretty } from './json.js';
 import { argumentValue, clientCall } from './samples.js';
 
@@ -11,25 +11,28 @@ const CLIENT_MODULE = '/docs/assets/petstore-client.js';
 async function run(request, context, output, button) {
   const apiKey = context.store.get();
   if (!apiKey) {
-    output.replaceChildren(
+    setChildren(
+      output,
       h('p', { class: 'result-error' }, 'Enter your API key first (Authentication, at the top of the page).'),
     );
     return;
   }
   button.disabled = true;
-  output.replaceChildren(h('p', { class: 'muted' }, 'Running…'));
+  setChildren(output, h('p', { class: 'muted' }, 'Running…'));
   try {
     const { createPetstoreClient } = await import(CLIENT_MODULE);
     const petstore = createPetstoreClient({ baseUrl: `${context.apiOrigin}${request.base}`, apiKey });
     const { method, args } = clientCall(request);
     const result = await petstore[method](...args.map(({ value, schema }) => argumentValue(value, schema)));
-    output.replaceChildren(
+    setChildren(
+      output,
       h('p', { class: 'muted' }, 'result ='),
       copyable(h('pre', { class: 'run-result' }, h('code', {}, stringifyPretty(result))), 'result'),
     );
   } catch (error) {
     const fields = error?.name === 'PetstoreError' ? ` (${error.status} ${error.code})` : '';
-    output.replaceChildren(
+    setChildren(
+      output,
       h(
         'p',
         { class: 'result-error', 'data-error': error?.code ?? 'error' },

@@ -109,7 +109,7 @@ export function argumentValue(value, schema = {}) {
   return value;
 }
 
-export function typescriptSample(request, origin, clientOperations) {
+export function typescriptSample(request, origin, clientOperations, install) {
   if (clientOperations.includes(request.operationId)) {
     const { method, args } = clientCall(request);
     const call = args.map(({ value, schema }) => tsLiteral(value, schema));
@@ -117,6 +117,7 @@ export function typescriptSample(request, origin, clientOperations) {
     const invocation =
       oneLine.length <= 80 ? oneLine : `await petstore.${method}(\n  ${call.join(',\n  ')},\n)`;
     return [
+      ...(install ? [`// ${install}`] : []),
       "import { createPetstoreClient } from '@petstore/client';",
       '',
       'const petstore = createPetstoreClient({',
@@ -188,12 +189,12 @@ export const LANGUAGES = [
 ];
 
 /** Every sample of an operation, by language id. */
-export function samples(op, origin, clientOperations) {
+export function samples(op, origin, clientOperations, install) {
   const request = sampleRequest(op);
   return {
     request,
     curl: curlSample(request, origin),
-    typescript: typescriptSample(request, origin, clientOperations),
+    typescript: typescriptSample(request, origin, clientOperations, install),
     python: pythonSample(request, origin),
   };
 }

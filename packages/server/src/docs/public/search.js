@@ -1,8 +1,10 @@
-// Search over the guide, operations, parameters, fields, schemas and error codes, in memory (the index
-// came with the reference: no request per keystroke). Opened with "/" or Ctrl+K (⌘K), or the button.
+// Search over the guide, operations, parameters, fields, schemas and error codes, in memory (the entries
+// came with the reference: no request per keystroke), indexed by MiniSearch at the first search. Opened
+// with "/" or Ctrl+K (⌘K), or the button; Escape closes it.
 
-import { h } from './dom.js';
-import { kindLabel, prepareIndex, search } from './search-rank.js';
+import { h, setChildren } from './dom.js';
+import MiniSearch from './minisearch.js';
+import { createIndex, kindLabel, search } from './search-engine.js';
 
 function isTyping(target) {
   return (
@@ -12,7 +14,7 @@ function isTyping(target) {
 }
 
 export function createSearch(entries, button) {
-  const index = prepareIndex(entries);
+  let index;
   const input = h('input', {
     type: 'search',
     id: 'search-input',
@@ -66,8 +68,10 @@ export function createSearch(entries, button) {
     item?.scrollIntoView({ block: 'nearest' });
   };
   const render = () => {
+    index ??= createIndex(MiniSearch, entries);
     results = search(index, input.value);
-    list.replaceChildren(
+    setChildren(
+      list,
       ...results.map((entry, i) =>
         h(
           'li',
@@ -97,6 +101,8 @@ export function createSearch(entries, button) {
     else if (event.key === 'ArrowUp' && results.length)
       highlight((active - 1 + results.length) % results.length);
     else if (event.key === 'Enter' && results[active]) go(results[active]);
+    // A search field's own Escape empties it; here, as in every site's search, it closes the search.
+    else if (event.key === 'Escape') dialog.close();
     else return;
     event.preventDefault();
   });

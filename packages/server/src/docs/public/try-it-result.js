@@ -2,7 +2,7 @@
 // next page's button, the body, every header, and the same request as curl.
 
 import { copyable } from './copy.js';
-import { h } from './dom.js';
+import { h, setChildren } from './dom.js';
 import { formatBody, parseLossless } from './json.js';
 import { statusClass } from './responses.js';
 import { deprecationWords, parseLink, rateLimitWords } from './response-words.js';
@@ -49,7 +49,8 @@ export function showResult(output, context, request, response, text, ms, page, o
     h('tr', {}, h('td', {}, h('code', {}, name)), h('td', {}, h('code', {}, value))),
   );
   const next = parseLink(response.headers.get('link')).next;
-  output.replaceChildren(
+  setChildren(
+    output,
     h(
       'div',
       { class: 'result-status' },

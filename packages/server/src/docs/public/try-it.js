@@ -1,7 +1,7 @@
 // The "Try it" panel: sends a real request to the API with fetch, shows what came back, explains its
 // rate-limit headers in plain words and follows `Link: rel="next"` to the next page.
 
-import { h } from './dom.js';
+import { h, setChildren } from './dom.js';
 import { exampleText, mediaExamples } from './examples.js';
 import { keyField } from './key-store.js';
 import { showResult } from './try-it-result.js';
@@ -53,7 +53,7 @@ function buildRequest(op, form, store, bodyField) {
 
 async function send(context, request, output, button, page = 1) {
   button.disabled = true;
-  output.replaceChildren(h('p', { class: 'muted' }, 'Sending…'));
+  setChildren(output, h('p', { class: 'muted' }, 'Sending…'));
   const started = performance.now();
   try {
     const response = await fetch(new URL(request.target, context.apiOrigin), {
@@ -76,9 +76,7 @@ async function send(context, request, output, button, page = 1) {
       onNext,
     );
   } catch (error) {
-    output.replaceChildren(
-      h('p', { class: 'result-error' }, `The request could not be sent: ${error.message}`),
-    );
+    setChildren(output, h('p', { class: 'result-error' }, `The request could not be sent: ${error.message}`));
   } finally {
     button.disabled = false;
   }
@@ -151,7 +149,7 @@ export function renderTryIt(op, context) {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const request = buildRequest(op, form, context.store, bodyField);
-    if (request.error) output.replaceChildren(h('p', { class: 'result-error' }, request.error));
+    if (request.error) setChildren(output, h('p', { class: 'result-error' }, request.error));
     else send(context, request, output, button);
   });
   return h(
