@@ -35,7 +35,7 @@ async function create(storage: Storage, address: string): Promise<void> {
   if (await storage.accounts.byEmail(address))
     throw new UsageError(`an account for ${address} already exists`);
   const password = await readNewPassword();
-  const problem = passwordProblem(password);
+  const problem = await passwordProblem(password, { email: address });
   if (problem) throw new UsageError(problem);
   const id = `acc_${randomBytes(8).toString('hex')}`;
   const created = await storage.accounts.create({

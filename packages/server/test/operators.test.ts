@@ -132,6 +132,17 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
     const short = await runCli(['admin', 'create', '--email', 'bob@example.com'], env, { input: 'short\n' });
     assert.equal(short.code, 2);
     assert.match(short.stderr, /at least 12 characters/);
+    for (const [weak, reason] of [
+      [' '.repeat(12), /the password must not be all whitespace/],
+      ['password1234', /the password is too easy to guess \(this is similar to a commonly used password\)/],
+      ['aaaaaaaaaaaa', /the password is too easy to guess \(repeated characters/],
+    ] as const) {
+      const refused = await runCli(['admin', 'create', '--email', 'bob@example.com'], env, {
+        input: `${weak}\n`,
+      });
+      assert.equal(refused.code, 2, weak);
+      assert.match(refused.stderr, reason);
+    }
     const flag = await cli('admin', 'create', '--email', 'bob@example.com', '--password', PASSWORD);
     assert.equal(flag.code, 2, 'there is no --password flag');
     const member = await cli('admin', 'add-member', '--email', 'ann@example.com', '--project', 'acme');

@@ -3,7 +3,7 @@ import type { Project } from '../../storage/project-repository.ts';
 import { type Html, html } from '../html.ts';
 import { planLabel, plansTable } from './plans.ts';
 
-export type ProjectTab = 'overview' | 'keys' | 'domains';
+export type ProjectTab = 'overview' | 'keys' | 'domains' | 'members';
 
 /** The project's heading, breadcrumbs and tabs, shared by its pages. */
 export function projectHeader(project: Project, current: ProjectTab): Html {
@@ -17,6 +17,7 @@ export function projectHeader(project: Project, current: ProjectTab): Html {
       ${tab('overview', `/dashboard/projects/${project.slug}`, 'Overview')}
       ${tab('keys', `/dashboard/projects/${project.slug}/keys`, 'API keys')}
       ${tab('domains', `/dashboard/projects/${project.slug}/domains`, 'Domains')}
+      ${tab('members', `/dashboard/projects/${project.slug}/members`, 'Members')}
     </nav>`;
 }
 
