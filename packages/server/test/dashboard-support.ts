@@ -67,6 +67,18 @@ export function csrfOf(page: TestResponse): string {
   return token;
 }
 
+/**
+ * Creates a key through the keys page's form as a person would: the form answers 303 back to the keys
+ * page, which shows the new secret once. Returns that page.
+ */
+export async function createKeyIn(browser: Browser, slug: string, label: string): Promise<TestResponse> {
+  const url = `/dashboard/projects/${slug}/keys`;
+  const created = await browser.post(url, { _csrf: csrfOf(await browser.get(url)), label });
+  assert.equal(created.status, 303, created.body);
+  assert.equal(created.headers.location, url);
+  return browser.get(url);
+}
+
 /** The new key's secret shown on the page after creating it. */
 export function secretOf(page: TestResponse): string {
   const secret = /<output id="new-secret">(ps_test_[A-Za-z0-9_-]{43})<\/output>/.exec(page.body)?.[1];

@@ -70,9 +70,18 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     await zone.close();
   });
 
-  it('POST domains below Pro → 400, the page names the plan needed, nothing stored', async () => {
-    const response = await post(app, owner, domainsUrl, { hostname: 'docs.example.test' });
-    assert.equal(response.status, 400);
+  /** Posts the add form and follows its 303 back to the domains page (post/redirect/get). */
+  const refusedAdd = async (who: SignedIn, url: string, hostname: string) => {
+    const response = await post(app, who, url, { hostname });
+    assert.equal(response.status, 303, hostname);
+    assert.equal(response.headers.location, url);
+    const shown = await page(app, who, url);
+    assert.equal(shown.status, 200);
+    return shown;
+  };
+
+  it('POST domains below Pro → 303 back, the page names the plan needed once, nothing stored', async () => {
+    const response = await refusedAdd(owner, domainsUrl, 'docs.example.test');
     assert.match(
       response.body,
       /custom domains need the Pro plan or above; Project acme is on the Free plan/,
@@ -95,7 +104,7 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     assert.match(shown.body, /up to 48 hours/);
   });
 
-  it('names refused with the reason: an IP, a wildcard, a single label, the service own domains; 400, nothing stored', async () => {
+  it('names refused with the reason: an IP, a wildcard, a single label, the service own domains; nothing stored', async () => {
     for (const [hostname, reason] of [
       ['203.0.113.9', /IP address/i],
       ['*.example.test', /wildcard/i],
@@ -103,23 +112,18 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
       ['acme.sites.localhost', /./],
       ['', /./],
     ] as const) {
-      const response = await post(app, owner, domainsUrl, { hostname });
-      assert.equal(response.status, 400, hostname);
+      const response = await refusedAdd(owner, domainsUrl, hostname);
       assert.match(response.body, /id="domain-problem"/, hostname);
       assert.match(response.body, reason, hostname);
     }
     assert.equal((await app.storage.domains.listForProject('prj_acme')).length, 1);
   });
 
-  it("a name another project holds → 409, its owner's domain untouched", async () => {
-    const response = await post(app, rival, '/dashboard/projects/zoo/domains', {
-      hostname: 'docs.example.test',
-    });
-    assert.equal(response.status, 409);
+  it("a name another project holds → refused, its owner's domain untouched", async () => {
+    const response = await refusedAdd(rival, '/dashboard/projects/zoo/domains', 'docs.example.test');
     assert.match(response.body, /docs\.example\.test is already used by another project/);
     assert.equal((await app.storage.domains.get('docs.example.test'))!.projectId, 'prj_acme');
-    const again = await post(app, owner, domainsUrl, { hostname: 'docs.example.test' });
-    assert.equal(again.status, 409);
+    const again = await refusedAdd(owner, domainsUrl, 'docs.example.test');
     assert.match(again.body, /already a domain of this project/);
   });
 

@@ -3,9 +3,9 @@ import { generateKey } from '../auth/keys.ts';
 import { ApiError } from '../errors.ts';
 import { limitsFor } from '../ratelimit/plans.ts';
 import type { Project } from '../storage/project-repository.ts';
-import type { DashboardContext } from './context.ts';
+import { type DashboardContext, projectPath } from './context.ts';
 import { field } from './form-body.ts';
-import { keysView, revokeView } from './views/keys.ts';
+import { keyName, keysView, revokeView } from './views/keys.ts';
 
 const MAX_LABEL_LENGTH = 100;
 
@@ -20,13 +20,7 @@ function labelProblem(label: string): string | undefined {
 export function keyPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
   const { storage, limiter, clock } = context;
 
-  const keysPage = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    project: Project,
-    extra: Partial<Parameters<typeof keysView>[0]> = {},
-    status = 200,
-  ) => {
+  const keysPage = async (request: FastifyRequest, reply: FastifyReply, project: Project) => {
     const keys = await storage.listKeys(project.id);
     const rows = await Promise.all(
       keys.map(async (key) => ({
@@ -39,9 +33,10 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
       rows,
       csrfToken: context.signedIn(request).csrfToken,
       now: clock.now(),
-      ...extra,
+      canWrite: request.member!.role !== 'viewer',
+      flash: await context.flashes.take(request, projectPath(project, 'keys')),
     });
-    return context.page(request, reply, `API keys · ${project.name}`, main, status);
+    return context.page(request, reply, `API keys · ${project.name}`, main);
   };
 
   /** A key of this project, still active; anything else is 404. */
@@ -54,19 +49,23 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
   };
 
   return {
-    async keysPage(request, reply) {
-      const project = context.memberProject(request);
-      const { revoked } = request.query as { revoked?: string };
-      return keysPage(request, reply, project, {
-        revoked: revoked && /^key_[0-9a-f]{16}$/.test(revoked) ? revoked : undefined,
-      });
-    },
+    keysPage: (request, reply) => keysPage(request, reply, context.memberProject(request)),
+    // Post/redirect/get: the new key's secret travels to the keys page in the session's one-time
+    // flash, never in a URL, so a reload shows the list and creates nothing.
     async createKey(request, reply) {
       const project = context.memberProject(request);
+      const page = projectPath(project, 'keys');
       const label = field(request.body, 'label').trim();
       const problem = labelProblem(label);
-      if (problem) return keysPage(request, reply, project, { problem, label }, 400);
+      if (problem) {
+        await context.flashes.put(request, page, {
+          problem: `${problem[0]!.toUpperCase()}${problem.slice(1)}.`,
+          values: { label },
+        });
+        return context.back(reply, page);
+      }
       const { secret, id, digest, prefix } = generateKey(context.keyEnvironment);
+      const createdAt = clock.now();
       await storage.createKey({
         id,
         digest,
@@ -77,14 +76,17 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
         perDay: project.perDay,
         label: label || null,
         environment: context.keyEnvironment,
-        createdAt: clock.now(),
+        createdAt,
         expiresAt: null,
       });
       request.log.info(
         { keyId: id, project: project.slug, account: request.signedIn!.account.id },
         'key created in the dashboard',
       );
-      return keysPage(request, reply, project, { created: { id, secret, label: label || null } }, 201);
+      await context.flashes.put(request, page, {
+        key: { id, secret, label: label || null, prefix, createdAt },
+      });
+      return context.back(reply, page);
     },
     async revokePage(request, reply) {
       const project = context.memberProject(request);
@@ -100,7 +102,11 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
         { keyId: key.id, project: project.slug, account: request.signedIn!.account.id },
         'key revoked in the dashboard',
       );
-      return reply.redirect(`/dashboard/projects/${project.slug}/keys?revoked=${key.id}`, 303);
+      const page = projectPath(project, 'keys');
+      await context.flashes.put(request, page, {
+        notice: `${keyName(key)} was revoked: it stops working at once.`,
+      });
+      return context.back(reply, page);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { RouteHandlerMethod } from 'fastify';
 import { nameProblem } from '../projects/project-rules.ts';
-import type { DashboardContext } from './context.ts';
+import { type DashboardContext, projectPath } from './context.ts';
 import { field } from './form-body.ts';
 import { projectView } from './views/project.ts';
 import { projectsView } from './views/projects.ts';
@@ -15,32 +15,28 @@ export function projectPages(context: DashboardContext): Record<string, RouteHan
       return context.page(request, reply, 'Projects', main);
     },
     async projectPage(request, reply) {
-      const project = context.memberProject(request);
-      const { saved } = request.query as { saved?: string };
+      const { project, role } = request.member!;
       const main = projectView({
         project,
         siteUrl: siteUrl(request, project.slug),
         csrfToken: context.signedIn(request).csrfToken,
-        saved: saved !== undefined,
+        canWrite: role === 'owner',
+        flash: await context.flashes.take(request, projectPath(project)),
       });
       return context.page(request, reply, project.name, main);
     },
     async renameProject(request, reply) {
       const project = context.memberProject(request);
+      const page = projectPath(project);
       const name = field(request.body, 'name').trim();
       const problem = nameProblem(name);
       if (problem) {
-        const main = projectView({
-          project,
-          siteUrl: siteUrl(request, project.slug),
-          csrfToken: context.signedIn(request).csrfToken,
-          problem,
-          name,
-        });
-        return context.page(request, reply, project.name, main, 400);
+        await context.flashes.put(request, page, { problem, values: { name } });
+      } else {
+        await storage.projects.rename(project.slug, name);
+        await context.flashes.put(request, page, { notice: 'Saved.' });
       }
-      await storage.projects.rename(project.slug, name);
-      return reply.redirect(`/dashboard/projects/${project.slug}?saved`, 303);
+      return context.back(reply, page);
     },
   };
 }

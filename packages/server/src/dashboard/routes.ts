@@ -3,7 +3,7 @@ import { ApiError } from '../errors.ts';
 import type { Project } from '../storage/project-repository.ts';
 import { accountPages } from './account-pages.ts';
 import { dashboardAsset } from './assets.ts';
-import { dashboardContext, type DashboardDeps } from './context.ts';
+import { dashboardContext, type DashboardDeps, projectPath } from './context.ts';
 import { field } from './form-body.ts';
 import { keyPages } from './key-pages.ts';
 import { memberPages } from './member-pages.ts';
@@ -64,20 +64,22 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
     async domainsPage(request, reply) {
       const project = memberProject(request);
       const { done, domain } = request.query as { done?: string; domain?: string };
-      return domainsPage(request, reply, project, { notice: domainNotice(done, domain) });
+      const { problem, values } = await context.flashes.take(request, projectPath(project, 'domains'));
+      return domainsPage(request, reply, project, {
+        notice: domainNotice(done, domain),
+        problem,
+        hostname: values?.hostname,
+      });
     },
     async addDomain(request, reply) {
       const project = memberProject(request);
       const hostname = field(request.body, 'hostname');
       const outcome = await deps.domains.add(project, hostname);
       if (outcome.kind === 'refused') {
-        return domainsPage(
-          request,
-          reply,
-          project,
-          { problem: outcome.message, hostname },
-          outcome.conflict ? 409 : 400,
-        );
+        // Post/redirect/get: the refusal is shown once on the domains page.
+        const page = projectPath(project, 'domains');
+        await context.flashes.put(request, page, { problem: outcome.message, values: { hostname } });
+        return context.back(reply, page);
       }
       request.log.info(
         { domain: outcome.domain.hostname, project: project.slug, state: outcome.domain.state },

@@ -1,6 +1,7 @@
 import type { Account } from '../../storage/account-repository.ts';
 import { type Html, html } from '../html.ts';
 import type { Flash } from '../flash.ts';
+import { noticeOf, problemOf } from './messages.ts';
 import { MIN_PASSWORD_LENGTH } from '../../accounts/passwords.ts';
 
 export interface AccountView {
@@ -9,18 +10,6 @@ export interface AccountView {
   /** Unexpired sessions of the account, this one included. */
   sessions: number;
   flash: Flash;
-}
-
-export function noticeOf(flash: Flash): Html {
-  return flash.notice
-    ? html`<p class="notice success" role="status" tabindex="-1" data-focus>${flash.notice}</p>`
-    : html``;
-}
-
-export function problemOf(flash: Flash, id: string): Html {
-  return flash.problem
-    ? html`<p class="notice error" role="alert" id="${id}" tabindex="-1" data-focus>${flash.problem}</p>`
-    : html``;
 }
 
 export function accountView({ account, csrfToken, sessions, flash }: AccountView): Html {

@@ -2,7 +2,7 @@ import type { Member, Role } from '../../storage/member-records.ts';
 import type { Project } from '../../storage/project-repository.ts';
 import type { Flash } from '../flash.ts';
 import { type Html, html } from '../html.ts';
-import { noticeOf, problemOf } from './account.ts';
+import { noticeOf, problemOf } from './messages.ts';
 import { projectHeader } from './project.ts';
 
 export interface MembersView {
