@@ -57,4 +57,41 @@ export function memberContract(fixture: () => StorageFixture): void {
       [['acc_bob', 'owner']],
     );
   });
+
+  it('invitations → found by token digest; pending until accepted once or expired; revoked by id', async () => {
+    const storage = await setUp(['ann']);
+    const invitation = (id: string, expiresAt = T0 + 1_000) => ({
+      id,
+      tokenDigest: `digest-${id}`,
+      projectId: 'prj_acme',
+      email: `${id}@example.com`,
+      role: 'viewer' as const,
+      invitedBy: 'acc_ann',
+      createdAt: T0,
+      expiresAt,
+      acceptedAt: null,
+    });
+    await storage.projects.createInvitation(invitation('inv_1'));
+    await storage.projects.createInvitation(invitation('inv_2'));
+    await storage.projects.createInvitation(invitation('inv_old', T0 + 10));
+    assert.deepEqual(await storage.projects.invitationByToken('digest-inv_1'), invitation('inv_1'));
+    assert.equal(await storage.projects.invitationByToken('digest-nope'), undefined);
+    assert.deepEqual(
+      (await storage.projects.pendingInvitations('prj_acme', T0 + 10)).map((i) => i.id),
+      ['inv_1', 'inv_2'],
+    );
+    const accepts = await Promise.all([
+      storage.projects.acceptInvitation('digest-inv_1', T0 + 5),
+      storage.projects.acceptInvitation('digest-inv_1', T0 + 5),
+    ]);
+    assert.deepEqual(accepts.toSorted(), [false, true], 'accepted once, by one caller');
+    assert.equal((await storage.projects.invitationByToken('digest-inv_1'))!.acceptedAt, T0 + 5);
+    assert.equal(await storage.projects.acceptInvitation('digest-inv_old', T0 + 10), false, 'expired');
+    assert.equal(await storage.projects.revokeInvitation('prj_other', 'inv_2'), false);
+    assert.equal(await storage.projects.revokeInvitation('prj_acme', 'inv_2'), true);
+    assert.equal(await storage.projects.acceptInvitation('digest-inv_2', T0 + 5), false, 'revoked');
+    assert.deepEqual(await storage.projects.pendingInvitations('prj_acme', T0), [
+      invitation('inv_old', T0 + 10),
+    ]);
+  });
 }

@@ -5,6 +5,7 @@ import { accountPages } from './account-pages.ts';
 import { dashboardAsset } from './assets.ts';
 import { dashboardContext, type DashboardDeps, projectPath } from './context.ts';
 import { field } from './form-body.ts';
+import { invitationPages } from './invitation-pages.ts';
 import { keyPages } from './key-pages.ts';
 import { memberPages } from './member-pages.ts';
 import { projectPages } from './project-pages.ts';
@@ -61,6 +62,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
     ...projectPages(context),
     ...keyPages(context),
     ...memberPages(context),
+    ...invitationPages(context),
     async domainsPage(request, reply) {
       const project = memberProject(request);
       const { done, domain } = request.query as { done?: string; domain?: string };

@@ -279,6 +279,8 @@ export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
   route('GET', '/dashboard/sign-in', dashboard('signInPage', 'public')),
   route('POST', '/dashboard/sign-in', dashboard('signIn', 'public', true)),
   route('POST', '/dashboard/sign-out', dashboard('signOut', 'session', true)),
+  route('GET', '/dashboard/invitation', dashboard('invitationPage', 'public')),
+  route('POST', '/dashboard/invitation', dashboard('acceptInvitation', 'public', true)),
   route('GET', '/dashboard', dashboard('projectsPage', 'session')),
   route('GET', '/dashboard/account', dashboard('accountPage', 'session')),
   route('POST', '/dashboard/account/password', dashboard('changePassword', 'session', true)),
@@ -290,6 +292,17 @@ export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
   route('GET', '/dashboard/projects/:slug/keys/:keyId/revoke', projectRoute('revokePage', 'developer')),
   route('POST', '/dashboard/projects/:slug/keys/:keyId/revoke', projectRoute('revokeKey', 'developer', true)),
   route('GET', '/dashboard/projects/:slug/members', projectRoute('membersPage', 'viewer')),
+  route('POST', '/dashboard/projects/:slug/members/invite', projectRoute('inviteMember', 'owner', true)),
+  route(
+    'POST',
+    '/dashboard/projects/:slug/members/:accountId/role',
+    projectRoute('changeRole', 'owner', true),
+  ),
+  route(
+    'POST',
+    '/dashboard/projects/:slug/invitations/:invitationId/revoke',
+    projectRoute('revokeInvitation', 'owner', true),
+  ),
   route(
     'GET',
     '/dashboard/projects/:slug/members/:accountId/remove',

@@ -1,3 +1,4 @@
+import { createInvitationRecords, type InvitationRecords } from './invitation-records.ts';
 import { createMemberRecords, type MemberRecords, type Role } from './member-records.ts';
 import type { Plan } from './repository.ts';
 import type { Row } from './rows.ts';
@@ -18,7 +19,7 @@ export interface Project {
 
 export type NewProject = Project;
 
-export interface ProjectRepository extends MemberRecords {
+export interface ProjectRepository extends MemberRecords, InvitationRecords {
   /** The project, or undefined when its slug is taken. */
   create(project: NewProject): Promise<Project | undefined>;
   bySlug(slug: string): Promise<Project | undefined>;
@@ -65,6 +66,7 @@ export function createProjectRepository(sql: SqlExecutor, changed: () => void): 
   };
   return {
     ...createMemberRecords(sql),
+    ...createInvitationRecords(sql),
     async create(project) {
       const [row] = await sql.all(
         `INSERT INTO projects (id, slug, name, plan, per_minute, per_day, created_at)
