@@ -3,10 +3,12 @@ import type { TestApp, TestResponse } from './harness.ts';
 
 /** What a browser keeps between requests: cookies by name. */
 export class Browser {
-  readonly cookies = new Map<string, string>();
+  readonly cookies: Map<string, string>;
   readonly app: TestApp;
-  constructor(app: TestApp) {
+  /** `cookies`: another Browser's, for one browser talking to two instances of the service. */
+  constructor(app: TestApp, cookies = new Map<string, string>()) {
     this.app = app;
+    this.cookies = cookies;
   }
 
   get cookieHeader(): string {

@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import pg from 'pg';
 import { createDnsResolver } from '../src/domains/dns.ts';
 import { VERIFY_WINDOW_MS } from '../src/domains/domain-service.ts';
 import { SITE_HOSTS_REFRESH_MS } from '../src/sites/site-hosts.ts';
-import { openStorage } from '../src/storage/open-storage.ts';
-import type { Storage } from '../src/storage/repository.ts';
 import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
 import { service } from './services.ts';
+import { sharedStorage } from './shared-storage.ts';
 
 const TARGET = 'acme.sites.localhost';
 
@@ -348,21 +342,12 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       if (skip) return;
       zone = await startZoneServer();
       zone.set(TARGET, [{ type: 'A', value: '198.51.100.7' }]);
-      let open: () => Promise<Storage>;
-      if (postgres && 'url' in postgres) {
-        const schema = `petstore_test_${randomBytes(6).toString('hex')}`;
-        open = () => openStorage(postgres.url, { schema, poolSize: 2 });
-        cleanup = async () => {
-          const admin = new pg.Client({ connectionString: postgres.url });
-          await admin.connect();
-          await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-          await admin.end();
-        };
-      } else {
-        const dir = await mkdtemp(join(tmpdir(), 'petstore-domains-'));
-        open = () => openStorage(join(dir, 'shared.db'));
-        cleanup = () => rm(dir, { recursive: true, force: true });
-      }
+      const shared = await sharedStorage(
+        postgres && 'url' in postgres ? postgres.url : undefined,
+        'petstore-domains-',
+      );
+      const { open } = shared;
+      cleanup = shared.cleanup;
       const dns = createDnsResolver([zone.address]);
       a = await makeTestApp({ storage: await open(), dns });
       b = await makeTestApp({ storage: await open(), dns, clock: a.clock });
