@@ -172,12 +172,14 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     assert.equal((await visit(app, TARGET)).headers.location, 'http://www.example.test/');
   });
 
-  it('"Make primary" on a domain that is not verified → 400, the primary unchanged', async () => {
+  it('"Make primary" on a domain that is not verified → 303, the reason shown once, the primary unchanged', async () => {
     zone.set('wait.example.test', []);
     await post(app, owner, domainsUrl, { hostname: 'wait.example.test' });
     const refused = await post(app, owner, `${domainsUrl}/wait.example.test/primary`);
-    assert.equal(refused.status, 400);
-    assert.match(refused.body, /must be verified before it can be the primary domain/);
+    assert.equal(refused.status, 303);
+    assert.equal(refused.headers.location, domainsUrl);
+    const shown = await page(app, owner, domainsUrl);
+    assert.match(shown.body, /must be verified before it can be the primary domain/);
     assert.equal(await app.storage.domains.primaryOf('prj_acme'), 'www.example.test');
   });
 

@@ -98,10 +98,11 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
       const project = memberProject(request);
       const hostname = await projectDomain(request, project);
       if (!(await deps.domains.setPrimary(project, hostname))) {
-        throw new ApiError(
-          'invalid_parameter',
-          `${hostname} must be verified before it can be the primary domain`,
-        );
+        const page = projectPath(project, 'domains');
+        await context.flashes.put(request, page, {
+          problem: `${hostname} must be verified before it can be the primary domain.`,
+        });
+        return context.back(reply, page);
       }
       return backToDomains(reply, project, 'primary', hostname);
     },
