@@ -1,17 +1,32 @@
 import { randomBytes } from 'node:crypto';
-import { hashPassword, loadConfig, normalizeEmail, passwordProblem, type Storage } from '@petstore/server';
+import {
+  hashPassword,
+  loadConfig,
+  normalizeEmail,
+  passwordProblem,
+  type Role,
+  type Storage,
+} from '@petstore/server';
+import { dashboardOrigin, inviteMember, roleOption } from './admin-invite.ts';
 import { databaseSource, openExistingDatabase } from './database.ts';
 import { EXIT } from './exit.ts';
 import { readNewPassword } from './password-input.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
 
-const HELP = `petstore admin <create|add-member|remove> [options]
+const HELP = `petstore admin <create|add-member|invite|remove> [options]
 
   admin create --email E       Creates a dashboard account. The password is read from standard input
                                (its first line) or asked twice at a terminal; never from a flag.
                                At least 12 characters.
-  admin add-member --email E --project <slug>
-                               Gives the account access to the project in the dashboard.
+  admin add-member --email E --project <slug> [--role owner|developer|viewer]
+                               Gives the account access to the project in the dashboard, as an owner
+                               unless --role says otherwise (an existing member gets the role).
+  admin invite --email E --project <slug> [--role owner|developer|viewer] [--base-url URL] [--json]
+                               Prints a single-use link (the last line of standard output), valid 7 days:
+                               the invitee opens it, chooses a password (or signs in) and joins with the
+                               role (default developer). No email is sent. The link starts with
+                               --base-url, else PUBLIC_BASE_URL's origin, else https://PETSTORE_API_HOST,
+                               else http://localhost:PORT.
   admin remove --email E       Deletes the account; its sessions end at once, on every instance.
 
   --database URL   the server's database: postgres://… or a SQLite file path (DATABASE_URL, default
@@ -20,6 +35,9 @@ const HELP = `petstore admin <create|add-member|remove> [options]
 const OPTIONS = {
   email: { type: 'string' },
   project: { type: 'string' },
+  role: { type: 'string' },
+  'base-url': { type: 'string' },
+  json: { type: 'boolean' },
   database: { type: 'string' },
 } as const;
 
@@ -35,7 +53,7 @@ async function create(storage: Storage, address: string): Promise<void> {
   if (await storage.accounts.byEmail(address))
     throw new UsageError(`an account for ${address} already exists`);
   const password = await readNewPassword();
-  const problem = passwordProblem(password);
+  const problem = await passwordProblem(password, { email: address });
   if (problem) throw new UsageError(problem);
   const id = `acc_${randomBytes(8).toString('hex')}`;
   const created = await storage.accounts.create({
@@ -54,6 +72,7 @@ async function addMember(
   storage: Storage,
   address: string,
   slug: string | boolean | undefined,
+  role: Role,
 ): Promise<void> {
   if (typeof slug !== 'string') throw new UsageError('--project is required');
   const account = await storage.accounts.byEmail(address);
@@ -63,8 +82,11 @@ async function addMember(
     );
   const project = await storage.projects.bySlug(slug);
   if (!project) throw new UsageError(`no project with slug ${slug}`);
-  await storage.projects.addMember(account.id, project.id, Date.now());
-  console.log(`${address} is a member of ${slug}`);
+  await storage.projects.addMember(account.id, project.id, Date.now(), role);
+  if ((await storage.projects.setRole(account.id, project.id, role)) === 'last_owner') {
+    throw new UsageError(`${address} is the last owner of ${slug}: make another member an owner first`);
+  }
+  console.log(`${address} is ${role === 'owner' ? 'an' : 'a'} ${role} of ${slug}`);
 }
 
 async function remove(storage: Storage, address: string): Promise<void> {
@@ -78,7 +100,7 @@ export async function runAdmin(args: string[]): Promise<number> {
   const parsed = parseCommand('admin', args, OPTIONS, HELP);
   if (!parsed) return EXIT.ok;
   const [action, ...extra] = parsed.positionals;
-  if (!['create', 'add-member', 'remove'].includes(action ?? '') || extra.length > 0) {
+  if (!['create', 'add-member', 'invite', 'remove'].includes(action ?? '') || extra.length > 0) {
     throw new UsageError(
       action ? `unknown admin command "${[action, ...extra].join(' ')}"; run "petstore admin --help"` : HELP,
     );
@@ -89,7 +111,16 @@ export async function runAdmin(args: string[]): Promise<number> {
   const storage = await openExistingDatabase(config.databaseUrl, databaseSource(flag, process.env));
   try {
     if (action === 'create') await create(storage, address);
-    else if (action === 'add-member') await addMember(storage, address, parsed.values.project);
+    else if (action === 'add-member')
+      await addMember(storage, address, parsed.values.project, roleOption(parsed.values.role, 'owner'));
+    else if (action === 'invite')
+      await inviteMember(storage, {
+        email: address,
+        slug: parsed.values.project,
+        role: roleOption(parsed.values.role, 'developer'),
+        origin: dashboardOrigin(stringOption(parsed, 'base-url'), config),
+        json: parsed.values.json === true,
+      });
     else await remove(storage, address);
     return EXIT.ok;
   } finally {

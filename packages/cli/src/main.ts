@@ -25,7 +25,8 @@ Usage:
   petstore projects create --name "Acme Docs" --slug acme --plan P [--per-minute N --per-day N] [--json]
   petstore projects list [--json] | projects set-plan <slug> --plan P [--per-minute N --per-day N]
   petstore admin create --email E            (password from standard input or a prompt)
-  petstore admin add-member --email E --project <slug> | admin remove --email E
+  petstore admin add-member --email E --project <slug> [--role R] | admin remove --email E
+  petstore admin invite --email E --project <slug> [--role owner|developer|viewer]   (prints a link)
   petstore domains add <hostname> --project <slug> [--json]
   petstore domains list --project <slug> [--json] | domains verify <hostname> [--json]
   petstore domains primary <hostname> | domains remove <hostname>

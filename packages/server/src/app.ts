@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import type { HashingGate } from './accounts/hashing-gate.ts';
 import type { ScryptParams } from './accounts/passwords.ts';
 import { createSessions } from './accounts/sessions.ts';
 import { createAuthenticator } from './auth/authenticator.ts';
@@ -81,6 +82,8 @@ export interface AppDeps {
   publicBaseUrl?: string;
   /** Password hashing cost; tests lower it, production keeps the default. */
   passwordParams?: ScryptParams;
+  /** Bounds and orders the password checks (default: HASHING_LIMITS); tests hold its slots. */
+  hashingGate?: HashingGate;
   /** Where custom domains are looked up (PETSTORE_DNS_SERVERS); by default the system's resolvers. */
   dns?: DnsResolver;
   /** The CAA identity of the CA that issues the custom domains' certificates (default `letsencrypt.org`). */
@@ -241,6 +244,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     limiter: deps.limiter,
     clock: deps.clock,
     passwordParams: deps.passwordParams,
+    hashingGate: deps.hashingGate,
   });
   installGuard(app, {
     authenticator,
@@ -249,6 +253,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     usage,
     clock: deps.clock,
     sessions,
+    projects: deps.storage.projects,
     sites: createSiteDirectory({
       projects: deps.storage.projects,
       domains: deps.storage.domains,

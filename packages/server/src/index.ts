@@ -9,6 +9,8 @@ export { PLANS, type ApiKeyRecord, type Plan, type Storage } from './storage/rep
 export { systemClock, FakeClock, type Clock } from './time/clock.ts';
 export { hashPassword, passwordProblem } from './accounts/passwords.ts';
 export { normalizeEmail } from './accounts/email.ts';
+export { invitationUrl, invite, INVITATION_TTL_MS } from './accounts/invitations.ts';
+export { ROLES, type Role } from './storage/member-records.ts';
 export { nameProblem, planProblem, slugProblem } from './projects/project-rules.ts';
 export { createDnsResolver } from './domains/dns.ts';
 export { createDomainService, type DomainService, type DomainView } from './domains/domain-service.ts';

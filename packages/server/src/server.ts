@@ -12,6 +12,7 @@ import { createLimiterFromConfig } from './ratelimit/from-config.ts';
 import { StorageUnavailableError } from './storage/errors.ts';
 import { describeDatabase, openStorage } from './storage/open-storage.ts';
 import { startPurges } from './storage/purge.ts';
+import { FORGET_FAILURES_AFTER_MS } from './accounts/sign-in-throttle.ts';
 import { startDomainChecks } from './domains/background-checks.ts';
 import { createDnsResolver } from './domains/dns.ts';
 import type { Storage } from './storage/repository.ts';
@@ -202,6 +203,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       {
         what: 'expired sessions',
         purge: (now) => storage.accounts.purgeSessions(now),
+        intervalMs: 60 * 60_000,
+      },
+      {
+        what: 'forgotten sign-in failures',
+        purge: (now) => storage.accounts.purgeThrottles(now - FORGET_FAILURES_AFTER_MS),
         intervalMs: 60 * 60_000,
       },
     ],

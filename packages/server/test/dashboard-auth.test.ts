@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { SIGN_IN_LIMITS } from '../src/accounts/sessions.ts';
+import { THROTTLE_POLICIES } from '../src/accounts/sign-in-throttle.ts';
 import { addAccount, assertPageHeaders, Browser, csrfOf, setCookies } from './dashboard-support.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 
@@ -129,11 +129,11 @@ describe('dashboard sign-in, sessions and CSRF', () => {
     }
   });
 
-  it(`POST /dashboard/sign-in → 429 with Retry-After after ${SIGN_IN_LIMITS.perEmail.perMinute} tries a minute, even with the right password`, async () => {
+  it(`POST /dashboard/sign-in → 429 with Retry-After from an unknown device after ${THROTTLE_POLICIES.email.free + 1} failures, even with the right password`, async () => {
     await addAccount(app, 'target@example.com', PASSWORD, []);
     const browser = new Browser(app);
     const form = await browser.get('/dashboard/sign-in');
-    for (let i = 0; i < SIGN_IN_LIMITS.perEmail.perMinute; i++) {
+    for (let i = 0; i <= THROTTLE_POLICIES.email.free; i++) {
       const response = await browser.post(
         '/dashboard/sign-in',
         { _csrf: csrfOf(form), email: 'target@example.com', password: `guess number ${i}` },

@@ -13,8 +13,11 @@ import { createMemoryStore } from '../src/ratelimit/memory-store.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import type { Storage } from '../src/storage/repository.ts';
 import { systemClock } from '../src/time/clock.ts';
+import { createDnsResolver } from '../src/domains/dns.ts';
 import { accessibility } from './accessibility.ts';
-import { launchChromium, skipWithoutBrowser } from './docs-browser.ts';
+import { layoutProblems } from './dashboard-layout.ts';
+import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
+import { launchChromium, skipWithoutBrowser, VIEWPORTS } from './docs-browser.ts';
 import { TEST_PASSWORD_PARAMS } from './harness.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -25,6 +28,7 @@ let storage: Storage;
 let limiter: RateLimiter;
 let app: FastifyInstance;
 let port: number;
+let zone: ZoneServer;
 let context: BrowserContext | undefined;
 let page: Page;
 const problems: string[] = [];
@@ -36,12 +40,14 @@ before(async () => {
   storage = await openStorage(join(dir, 'petstore.db'));
   await storage.migrate();
   limiter = createRateLimiter({ store: createMemoryStore(), clock: systemClock });
+  zone = await startZoneServer();
   app = buildApp({
     storage,
     limiter,
     clock: systemClock,
     keyEnvironment: 'test',
     passwordParams: TEST_PASSWORD_PARAMS,
+    dns: createDnsResolver([zone.address]),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as AddressInfo).port;
@@ -69,6 +75,7 @@ after(async () => {
   await app?.close();
   await limiter?.close();
   await storage?.close();
+  await zone?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -123,7 +130,7 @@ test(
     );
 
     await t.test(
-      'the project shows its plan, limits and docs site; API keys creates a key shown once',
+      'the project shows its plan, limits and docs site; API keys creates a key shown once after the redirect; a reload shows it no more and creates nothing',
       async () => {
         await page.getByRole('link', { name: /Acme Docs/ }).click();
         await page.getByRole('heading', { name: /Acme Docs/ }).waitFor();
@@ -132,14 +139,25 @@ test(
         await page.getByRole('link', { name: 'API keys' }).click();
         await page.getByLabel(/Label/).fill('Browser test');
         await page.getByRole('button', { name: 'Create key' }).click();
+        await page.locator('#new-secret').waitFor();
+        assert.match(page.url(), /\/dashboard\/projects\/acme\/keys$/, 'redirected to the keys page');
         secret = ((await page.locator('#new-secret').textContent()) ?? '').trim();
         assert.match(secret, /^ps_test_[A-Za-z0-9_-]{43}$/);
+        assert.match(
+          (await page.locator('#new-key').textContent()) ?? '',
+          /“Browser test” \(ps_test_.{4}…, created \d{4}-\d\d-\d\d \d\d:\d\d UTC\)/,
+        );
         assert.equal(
           await page.getByRole('button', { name: 'Copy' }).isVisible(),
           true,
           'the copy button is shown',
         );
         await shot('4-key-created');
+        await page.reload();
+        await page.getByRole('heading', { name: 'Keys', exact: true }).waitFor();
+        assert.equal(await page.locator('#new-secret').count(), 0, 'the secret is gone after one view');
+        assert.equal((await storage.listKeys('prj_acme')).length, 1, 'the reload created no key');
+        assert.doesNotMatch(page.url(), /ps_test_/);
       },
     );
 
@@ -173,7 +191,9 @@ test(
 
     await t.test('revoke asks first, then the key is refused with 401 at once', async () => {
       await page.getByRole('link', { name: /Revoke/ }).click();
-      await page.getByRole('heading', { name: /Revoke “Browser test”\?/ }).waitFor();
+      await page
+        .getByRole('heading', { name: /Revoke “Browser test” \(ps_test_.{4}…, created .+ UTC\)\?/ })
+        .waitFor();
       await shot('6-revoke-confirm');
       await page.getByRole('button', { name: 'Revoke key' }).click();
       await page.getByText(/was revoked/).waitFor();
@@ -181,6 +201,48 @@ test(
       const response = await fetch(`${base}/v1/pets`, { headers: { authorization: `Bearer ${secret}` } });
       assert.equal(response.status, 401);
     });
+
+    await t.test(
+      'every page at 1440, 820 and 390 px: the document never wider than the window, nothing cut off, no control over text',
+      async () => {
+        const project = (await storage.projects.bySlug('acme'))!;
+        const hostname = 'a-rather-long-documentation-name.docs.example.test';
+        zone.set(hostname, [{ type: 'CNAME', value: 'acme.sites.localhost' }]);
+        await app.domains.add(project, hostname);
+        const account = await storage.accounts.byEmail('ann@example.com');
+        const key = (await storage.listKeys('prj_acme'))[0]!;
+        const pages = [
+          '/dashboard',
+          '/dashboard/projects/acme',
+          '/dashboard/projects/acme/domains',
+          '/dashboard/projects/acme/members',
+          `/dashboard/projects/acme/members/${account!.id}/remove`,
+          '/dashboard/account',
+        ];
+        for (const [width, viewport] of Object.entries(VIEWPORTS)) {
+          await page.setViewportSize(viewport);
+          const label = `Storefront app for the summer sale, ${width}`;
+          await page.goto(`${base}/dashboard/projects/acme/keys`);
+          await page.getByLabel(/Label/).fill(label);
+          await page.getByRole('button', { name: 'Create key' }).click();
+          await page.locator('#new-secret').waitFor();
+          const seen = [`keys with a new key (${width})`, ...(await layoutProblems(page))];
+          await shot(`9-${width}-keys`);
+          const newest = (await storage.listKeys('prj_acme')).find((k) => k.label === label)!;
+          for (const path of [...pages, `/dashboard/projects/acme/keys/${newest.id}/revoke`]) {
+            await page.goto(`${base}${path}`);
+            seen.push(...(await layoutProblems(page)).map((problem) => `${path}: ${problem}`));
+            await shot(`9-${width}-${path.split('/').slice(-2).join('-')}`);
+          }
+          const seenNow = page.getByRole('columnheader', { name: 'Seen now' }).first();
+          await page.goto(`${base}/dashboard/projects/acme/domains`);
+          assert.ok(await seenNow.isVisible(), `"Seen now" shows at ${width}`);
+          assert.deepEqual(seen.slice(1), [], seen[0]);
+        }
+        assert.ok(key);
+        await page.setViewportSize({ width: 1280, height: 900 });
+      },
+    );
 
     await t.test('sign out ends the session: the dashboard asks to sign in again', async () => {
       await page.getByRole('button', { name: 'Sign out' }).click();

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { addAccount, assertPageHeaders, Browser, csrfOf, secretOf } from './dashboard-support.ts';
+import {
+  addAccount,
+  assertPageHeaders,
+  Browser,
+  createKeyIn,
+  csrfOf,
+  secretOf,
+} from './dashboard-support.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -39,32 +46,31 @@ describe('dashboard projects and API keys', () => {
     assert.match(page.body, /<tr class="current">\s*<td>Free/);
   });
 
-  it('POST /dashboard/projects/acme → renamed; a blank or control-character name → 400 with the reason, unchanged', async () => {
+  it('POST /dashboard/projects/acme → 303 and "Saved." once; a blank or control-character name → 303, the reason once, unchanged', async () => {
     const page = await ann.get('/dashboard/projects/zoo');
     const saved = await ann.post('/dashboard/projects/zoo', { _csrf: csrfOf(page), name: '  Zoo <API> ✓ ' });
     assert.equal(saved.status, 303);
-    assert.equal(saved.headers.location, '/dashboard/projects/zoo?saved');
+    assert.equal(saved.headers.location, '/dashboard/projects/zoo');
     assert.equal((await app.storage.projects.bySlug('zoo'))!.name, 'Zoo <API> ✓');
-    const shown = await ann.get('/dashboard/projects/zoo?saved');
+    const shown = await ann.get('/dashboard/projects/zoo');
     assert.match(shown.body, /Zoo &lt;API&gt; ✓/, 'the name is escaped on the page');
+    assert.match(shown.body, /role="status"[^>]*>Saved\.</);
+    assert.doesNotMatch((await ann.get('/dashboard/projects/zoo')).body, /Saved\./, 'once');
     for (const name of ['   ', 'a\u0007b', 'x'.repeat(101)]) {
       const refused = await ann.post('/dashboard/projects/zoo', { _csrf: csrfOf(page), name });
-      assert.equal(refused.status, 400, JSON.stringify(name));
-      assert.match(refused.body, /role="alert"/);
+      assert.equal(refused.status, 303, JSON.stringify(name));
+      const again = await ann.get('/dashboard/projects/zoo');
+      assert.match(again.body, /role="alert"/);
+      assert.match(again.body, /aria-invalid="true"/);
     }
     assert.equal((await app.storage.projects.bySlug('zoo'))!.name, 'Zoo <API> ✓');
   });
 
-  it('POST /dashboard/projects/acme/keys → the key is shown once and works against /v1/pets with the project plan limits', async () => {
-    const page = await ann.get('/dashboard/projects/acme/keys');
-    const created = await ann.post('/dashboard/projects/acme/keys', {
-      _csrf: csrfOf(page),
-      label: 'iOS <app>',
-    });
-    assert.equal(created.status, 201);
+  it('POST /dashboard/projects/acme/keys → 303 to the keys page, which shows the key once; it works against /v1/pets with the project plan limits', async () => {
+    const created = await createKeyIn(ann, 'acme', 'iOS <app>');
     assertPageHeaders(created);
     const secret = secretOf(created);
-    assert.match(created.body, /“iOS &lt;app&gt;”/);
+    assert.match(created.body, /“iOS &lt;app&gt;” \(ps_test_[\w-]{4}…, created 2026-11-22 \d\d:\d\d UTC\)/);
     const api = await app.request({ url: '/v1/pets', key: secret });
     assert.equal(api.status, 200);
     assert.equal(api.headers['x-ratelimit-limit'], '60');
@@ -76,55 +82,49 @@ describe('dashboard projects and API keys', () => {
   });
 
   it('a plan change by the operator applies to every key of the project on its next request', async () => {
-    const page = await ann.get('/dashboard/projects/acme/keys');
-    const secret = secretOf(
-      await ann.post('/dashboard/projects/acme/keys', { _csrf: csrfOf(page), label: 'plan' }),
-    );
+    const secret = secretOf(await createKeyIn(ann, 'acme', 'plan'));
     assert.equal((await app.request({ url: '/v1/pets', key: secret })).headers['x-ratelimit-limit'], '60');
     await app.storage.projects.setPlan('acme', 'pro', null, null);
     assert.equal((await app.request({ url: '/v1/pets', key: secret })).headers['x-ratelimit-limit'], '300');
     await app.storage.projects.setPlan('acme', 'free', null, null);
   });
 
-  it('POST /dashboard/projects/acme/keys with a label over 100 characters → 400, no key', async () => {
+  it('POST /dashboard/projects/acme/keys with a label over 100 characters → 303, the reason once with the label kept, no key', async () => {
     const before = (await app.storage.listKeys()).length;
     const page = await ann.get('/dashboard/projects/acme/keys');
     const refused = await ann.post('/dashboard/projects/acme/keys', {
       _csrf: csrfOf(page),
       label: 'x'.repeat(101),
     });
-    assert.equal(refused.status, 400);
-    assert.match(refused.body, /at most 100 characters/);
+    assert.equal(refused.status, 303);
+    const shown = await ann.get(refused.headers.location!);
+    assert.match(shown.body, /at most 100 characters/);
+    assert.match(shown.body, new RegExp(`value="${'x'.repeat(101)}"`));
     assert.equal((await app.storage.listKeys()).length, before);
   });
 
   it('revoke → a confirmation page, then 303 and the key is refused with 401 at once', async () => {
-    const page = await ann.get('/dashboard/projects/acme/keys');
-    const secret = secretOf(
-      await ann.post('/dashboard/projects/acme/keys', { _csrf: csrfOf(page), label: 'to revoke' }),
-    );
+    const secret = secretOf(await createKeyIn(ann, 'acme', 'to revoke'));
     const key = (await app.storage.listKeys()).find((k) => k.label === 'to revoke')!;
     const confirm = await ann.get(`/dashboard/projects/acme/keys/${key.id}/revoke`);
     assert.equal(confirm.status, 200);
-    assert.match(confirm.body, /Revoke “to revoke”\?/);
+    const named = `“to revoke” \\(${key.prefix}…, created 2026-11-22 \\d\\d:\\d\\d UTC\\)`;
+    assert.match(confirm.body, new RegExp(`Revoke ${named}\\?`));
     const revoked = await ann.post(`/dashboard/projects/acme/keys/${key.id}/revoke`, {
       _csrf: csrfOf(confirm),
     });
     assert.equal(revoked.status, 303);
-    assert.equal(revoked.headers.location, `/dashboard/projects/acme/keys?revoked=${key.id}`);
+    assert.equal(revoked.headers.location, '/dashboard/projects/acme/keys');
     assert.equal((await app.request({ url: '/v1/pets', key: secret })).status, 401);
     const list = await ann.get(revoked.headers.location!);
-    assert.match(list.body, /was revoked/);
+    assert.match(list.body, new RegExp(`${named} was revoked`));
     assert.equal((await ann.get(`/dashboard/projects/acme/keys/${key.id}/revoke`)).status, 404, 'not twice');
   });
 
   it("another project's pages and forms → 404 as if it did not exist, nothing written", async () => {
     const bob = new Browser(app);
     await bob.signIn('bob@example.com', PASSWORD);
-    const bobsPage = await bob.get('/dashboard/projects/bobs/keys');
-    const bobsKey = secretOf(
-      await bob.post('/dashboard/projects/bobs/keys', { _csrf: csrfOf(bobsPage), label: 'bob' }),
-    );
+    const bobsKey = secretOf(await createKeyIn(bob, 'bobs', 'bob'));
     const key = (await app.storage.listKeys()).find((k) => k.label === 'bob')!;
     const annsToken = csrfOf(await ann.get('/dashboard'));
     const keysBefore = (await app.storage.listKeys()).length;

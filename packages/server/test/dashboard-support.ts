@@ -3,10 +3,12 @@ import type { TestApp, TestResponse } from './harness.ts';
 
 /** What a browser keeps between requests: cookies by name. */
 export class Browser {
-  readonly cookies = new Map<string, string>();
+  readonly cookies: Map<string, string>;
   readonly app: TestApp;
-  constructor(app: TestApp) {
+  /** `cookies`: another Browser's, for one browser talking to two instances of the service. */
+  constructor(app: TestApp, cookies = new Map<string, string>()) {
     this.app = app;
+    this.cookies = cookies;
   }
 
   get cookieHeader(): string {
@@ -65,6 +67,18 @@ export function csrfOf(page: TestResponse): string {
   const token = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1];
   assert.ok(token, `no CSRF token in ${page.body.slice(0, 300)}`);
   return token;
+}
+
+/**
+ * Creates a key through the keys page's form as a person would: the form answers 303 back to the keys
+ * page, which shows the new secret once. Returns that page.
+ */
+export async function createKeyIn(browser: Browser, slug: string, label: string): Promise<TestResponse> {
+  const url = `/dashboard/projects/${slug}/keys`;
+  const created = await browser.post(url, { _csrf: csrfOf(await browser.get(url)), label });
+  assert.equal(created.status, 303, created.body);
+  assert.equal(created.headers.location, url);
+  return browser.get(url);
 }
 
 /** The new key's secret shown on the page after creating it. */

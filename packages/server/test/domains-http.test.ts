@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import pg from 'pg';
 import { createDnsResolver } from '../src/domains/dns.ts';
 import { VERIFY_WINDOW_MS } from '../src/domains/domain-service.ts';
 import { SITE_HOSTS_REFRESH_MS } from '../src/sites/site-hosts.ts';
-import { openStorage } from '../src/storage/open-storage.ts';
-import type { Storage } from '../src/storage/repository.ts';
 import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
 import { service } from './services.ts';
+import { sharedStorage } from './shared-storage.ts';
 
 const TARGET = 'acme.sites.localhost';
 
@@ -70,9 +64,18 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     await zone.close();
   });
 
-  it('POST domains below Pro → 400, the page names the plan needed, nothing stored', async () => {
-    const response = await post(app, owner, domainsUrl, { hostname: 'docs.example.test' });
-    assert.equal(response.status, 400);
+  /** Posts the add form and follows its 303 back to the domains page (post/redirect/get). */
+  const refusedAdd = async (who: SignedIn, url: string, hostname: string) => {
+    const response = await post(app, who, url, { hostname });
+    assert.equal(response.status, 303, hostname);
+    assert.equal(response.headers.location, url);
+    const shown = await page(app, who, url);
+    assert.equal(shown.status, 200);
+    return shown;
+  };
+
+  it('POST domains below Pro → 303 back, the page names the plan needed once, nothing stored', async () => {
+    const response = await refusedAdd(owner, domainsUrl, 'docs.example.test');
     assert.match(
       response.body,
       /custom domains need the Pro plan or above; Project acme is on the Free plan/,
@@ -95,7 +98,7 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     assert.match(shown.body, /up to 48 hours/);
   });
 
-  it('names refused with the reason: an IP, a wildcard, a single label, the service own domains; 400, nothing stored', async () => {
+  it('names refused with the reason: an IP, a wildcard, a single label, the service own domains; nothing stored', async () => {
     for (const [hostname, reason] of [
       ['203.0.113.9', /IP address/i],
       ['*.example.test', /wildcard/i],
@@ -103,23 +106,18 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
       ['acme.sites.localhost', /./],
       ['', /./],
     ] as const) {
-      const response = await post(app, owner, domainsUrl, { hostname });
-      assert.equal(response.status, 400, hostname);
+      const response = await refusedAdd(owner, domainsUrl, hostname);
       assert.match(response.body, /id="domain-problem"/, hostname);
       assert.match(response.body, reason, hostname);
     }
     assert.equal((await app.storage.domains.listForProject('prj_acme')).length, 1);
   });
 
-  it("a name another project holds → 409, its owner's domain untouched", async () => {
-    const response = await post(app, rival, '/dashboard/projects/zoo/domains', {
-      hostname: 'docs.example.test',
-    });
-    assert.equal(response.status, 409);
+  it("a name another project holds → refused, its owner's domain untouched", async () => {
+    const response = await refusedAdd(rival, '/dashboard/projects/zoo/domains', 'docs.example.test');
     assert.match(response.body, /docs\.example\.test is already used by another project/);
     assert.equal((await app.storage.domains.get('docs.example.test'))!.projectId, 'prj_acme');
-    const again = await post(app, owner, domainsUrl, { hostname: 'docs.example.test' });
-    assert.equal(again.status, 409);
+    const again = await refusedAdd(owner, domainsUrl, 'docs.example.test');
     assert.match(again.body, /already a domain of this project/);
   });
 
@@ -174,12 +172,14 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     assert.equal((await visit(app, TARGET)).headers.location, 'http://www.example.test/');
   });
 
-  it('"Make primary" on a domain that is not verified → 400, the primary unchanged', async () => {
+  it('"Make primary" on a domain that is not verified → 303, the reason shown once, the primary unchanged', async () => {
     zone.set('wait.example.test', []);
     await post(app, owner, domainsUrl, { hostname: 'wait.example.test' });
     const refused = await post(app, owner, `${domainsUrl}/wait.example.test/primary`);
-    assert.equal(refused.status, 400);
-    assert.match(refused.body, /must be verified before it can be the primary domain/);
+    assert.equal(refused.status, 303);
+    assert.equal(refused.headers.location, domainsUrl);
+    const shown = await page(app, owner, domainsUrl);
+    assert.match(shown.body, /must be verified before it can be the primary domain/);
     assert.equal(await app.storage.domains.primaryOf('prj_acme'), 'www.example.test');
   });
 
@@ -344,21 +344,12 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       if (skip) return;
       zone = await startZoneServer();
       zone.set(TARGET, [{ type: 'A', value: '198.51.100.7' }]);
-      let open: () => Promise<Storage>;
-      if (postgres && 'url' in postgres) {
-        const schema = `petstore_test_${randomBytes(6).toString('hex')}`;
-        open = () => openStorage(postgres.url, { schema, poolSize: 2 });
-        cleanup = async () => {
-          const admin = new pg.Client({ connectionString: postgres.url });
-          await admin.connect();
-          await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-          await admin.end();
-        };
-      } else {
-        const dir = await mkdtemp(join(tmpdir(), 'petstore-domains-'));
-        open = () => openStorage(join(dir, 'shared.db'));
-        cleanup = () => rm(dir, { recursive: true, force: true });
-      }
+      const shared = await sharedStorage(
+        postgres && 'url' in postgres ? postgres.url : undefined,
+        'petstore-domains-',
+      );
+      const { open } = shared;
+      cleanup = shared.cleanup;
       const dns = createDnsResolver([zone.address]);
       a = await makeTestApp({ storage: await open(), dns });
       b = await makeTestApp({ storage: await open(), dns, clock: a.clock });

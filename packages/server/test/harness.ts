@@ -85,6 +85,10 @@ export async function makeTestApp(
     cors?: CorsPolicy;
     /** Where custom domains are looked up: a test zone server (default: the system's resolvers). */
     dns?: AppDeps['dns'];
+    /** The password checks' gate (default: the production limits). */
+    hashingGate?: AppDeps['hashingGate'];
+    /** Collects the app's JSON log lines (info and above). */
+    logLines?: string[];
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-test-'));
@@ -107,6 +111,11 @@ export async function makeTestApp(
     publicBaseUrl: options.publicBaseUrl,
     cors: options.cors,
     dns: options.dns,
+    hashingGate: options.hashingGate,
+    logger: options.logLines && {
+      level: 'info',
+      stream: { write: (line: string) => void options.logLines!.push(line) },
+    },
   });
   await app.ready();
 

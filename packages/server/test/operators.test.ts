@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { cleanEnv, runCli } from './blackbox-process.ts';
+import { makeTestApp } from './harness.ts';
 
 const PASSWORD = 'a long enough password';
 
@@ -132,6 +133,17 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
     const short = await runCli(['admin', 'create', '--email', 'bob@example.com'], env, { input: 'short\n' });
     assert.equal(short.code, 2);
     assert.match(short.stderr, /at least 12 characters/);
+    for (const [weak, reason] of [
+      [' '.repeat(12), /the password must not be all whitespace/],
+      ['password1234', /the password is too easy to guess \(this is similar to a commonly used password\)/],
+      ['aaaaaaaaaaaa', /the password is too easy to guess \(repeated characters/],
+    ] as const) {
+      const refused = await runCli(['admin', 'create', '--email', 'bob@example.com'], env, {
+        input: `${weak}\n`,
+      });
+      assert.equal(refused.code, 2, weak);
+      assert.match(refused.stderr, reason);
+    }
     const flag = await cli('admin', 'create', '--email', 'bob@example.com', '--password', PASSWORD);
     assert.equal(flag.code, 2, 'there is no --password flag');
     const member = await cli('admin', 'add-member', '--email', 'ann@example.com', '--project', 'acme');
@@ -158,6 +170,76 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
     const removed = await cli('admin', 'remove', '--email', 'ann@example.com');
     assert.equal(removed.code, 0, removed.stderr);
     assert.equal((await cli('admin', 'remove', '--email', 'ann@example.com')).code, 2);
+  });
+
+  it('admin invite prints a single-use link valid 7 days that opens the invitation page; add-member --role', async () => {
+    const invited = await cli(
+      'admin',
+      'invite',
+      '--email',
+      'Viewer@Example.com',
+      '--project',
+      'acme',
+      '--role',
+      'viewer',
+    );
+    assert.equal(invited.code, 0, invited.stderr);
+    const url = new URL(invited.stdout.trim().split('\n').at(-1)!);
+    assert.equal(url.origin, 'http://localhost:8080');
+    assert.equal(url.pathname, '/dashboard/invitation');
+    assert.match(url.searchParams.get('token') ?? '', /^[A-Za-z0-9_-]{43}$/);
+    assert.match(
+      invited.stderr,
+      /invited viewer@example.com to acme as viewer; the link works once, until \d{4}-/,
+    );
+    const json = await cli(
+      'admin',
+      'invite',
+      '--email',
+      'dev@example.com',
+      '--project',
+      'acme',
+      '--base-url',
+      'https://dash.example.com/x',
+      '--json',
+    );
+    const parsed = JSON.parse(json.stdout) as { url: string; role: string; expiresAt: string };
+    assert.match(parsed.url, /^https:\/\/dash\.example\.com\/dashboard\/invitation\?token=/);
+    assert.equal(parsed.role, 'developer', 'developer unless --role says otherwise');
+    assert.equal(
+      (await cli('admin', 'invite', '--email', 'x@example.com', '--project', 'acme', '--role', 'boss')).code,
+      2,
+    );
+    assert.equal((await cli('admin', 'invite', '--email', 'x@example.com', '--project', 'nope')).code, 2);
+    const created = await runCli(['admin', 'create', '--email', 'carl@example.com'], env, {
+      input: `${PASSWORD}\n`,
+    });
+    assert.equal(created.code, 0, created.stderr);
+    const added = await cli(
+      'admin',
+      'add-member',
+      '--email',
+      'carl@example.com',
+      '--project',
+      'acme',
+      '--role',
+      'viewer',
+    );
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stdout, /carl@example.com is a viewer of acme/);
+    const storage = await openStorage(env.DATABASE_URL);
+    try {
+      const carl = (await storage.accounts.byEmail('carl@example.com'))!;
+      const acme = (await storage.projects.bySlug('acme'))!;
+      assert.equal(await storage.projects.roleOf(carl.id, acme.id), 'viewer');
+      const app = await makeTestApp({ storage });
+      const page = await app.request({ url: `${url.pathname}${url.search}`, key: null, unchecked: true });
+      assert.equal(page.status, 200);
+      assert.match(page.body, /You are invited as <strong>viewer<\/strong> of Acme Docs/);
+      await app.close();
+    } finally {
+      await storage.close();
+    }
   });
 
   it('--help on every new command group', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Project } from '../src/storage/project-repository.ts';
+import { memberContract } from './storage-contract-members.ts';
 import type { StorageFixture } from './storage-contract.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -125,4 +126,6 @@ export function projectContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.projects.isMember('acc_1', 'prj_c'), false);
     assert.equal(await storage.projects.isMember('acc_other', 'prj_a'), false);
   });
+
+  memberContract(fixture);
 }

@@ -43,9 +43,47 @@ describe('passwords', () => {
     }
   });
 
-  it('passwordProblem → at least 12 characters (code points), at most 1,024', () => {
-    assert.match(passwordProblem('short')!, /at least 12/);
-    assert.equal(passwordProblem('🐈🐈🐈🐈🐈🐈🐈🐈🐈🐈🐈🐈'), undefined);
-    assert.match(passwordProblem('x'.repeat(1_025))!, /at most 1024|at most 1,024/);
+  it('passwordProblem → at least 12 characters (code points), at most 1,024', async () => {
+    assert.match((await passwordProblem('short'))!, /at least 12/);
+    assert.equal(await passwordProblem('🐈🐈🐈🐈 walks 🐈🐈🐈🐈 by night'), undefined);
+    assert.match((await passwordProblem('x'.repeat(1_025)))!, /at most 1024|at most 1,024/);
+  });
+
+  it('passwordProblem → all-whitespace passwords refused, whatever the blank characters', async () => {
+    for (const blank of [' '.repeat(12), '\t'.repeat(12), '\u3000'.repeat(12), ' \n'.repeat(8)]) {
+      assert.equal(
+        await passwordProblem(blank),
+        'the password must not be all whitespace',
+        JSON.stringify(blank),
+      );
+    }
+  });
+
+  it('passwordProblem → common and guessable passwords refused with the reason', async () => {
+    const cases: [string, RegExp][] = [
+      ['password1234', /too easy to guess \(this is similar to a commonly used password\)/],
+      ['aaaaaaaaaaaa', /too easy to guess \(repeated characters like "aaa" are easy to guess\)/],
+      ['123456789012', /too easy to guess \(this is a commonly used password\)/],
+      ['qwertyuiop12', /too easy to guess/],
+      ['letmeinletmein', /too easy to guess \(repeated character patterns/],
+      ['Password123!', /too easy to guess/],
+    ];
+    for (const [password, reason] of cases) {
+      assert.match((await passwordProblem(password)) ?? 'accepted', reason, password);
+    }
+  });
+
+  it('passwordProblem → the email and its parts count as guessable', async () => {
+    assert.equal(await passwordProblem('quokkazanzibar2026'), undefined);
+    assert.match(
+      (await passwordProblem('quokkazanzibar2026', { email: 'quokkazanzibar@example.com' })) ?? 'accepted',
+      /too easy to guess \(there should not be any personal/,
+    );
+  });
+
+  it('passwordProblem → long phrases of unrelated words pass', async () => {
+    for (const password of ['correct horse battery staple', 'a-new-long-passphrase', 'Tr0ub4dor&3xyz']) {
+      assert.equal(await passwordProblem(password), undefined, password);
+    }
   });
 });

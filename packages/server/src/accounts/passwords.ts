@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { MIN_PASSWORD_SCORE, passwordStrength } from './password-strength.ts';
 
 /**
  * Passwords are hashed with scrypt from node:crypto: memory-hard, built into Node (no native add-on or
@@ -72,11 +73,22 @@ export async function verifyPassword(
 }
 
 /** Why a new password is refused, or undefined when it is acceptable. */
-export function passwordProblem(password: string): string | undefined {
+export async function passwordProblem(
+  password: string,
+  context: { email?: string } = {},
+): Promise<string | undefined> {
+  if (password !== '' && password.trim() === '') return 'the password must not be all whitespace';
   const length = [...password].length;
   if (length < MIN_PASSWORD_LENGTH)
     return `the password must be at least ${MIN_PASSWORD_LENGTH} characters long`;
   if (length > MAX_PASSWORD_LENGTH)
     return `the password must be at most ${MAX_PASSWORD_LENGTH} characters long`;
+  // The email and its parts (`ann`, `example`) are the first guesses against an account.
+  const inputs = context.email ? [context.email, ...context.email.split(/[@.+_-]/)] : [];
+  const { score, warning } = await passwordStrength(password, inputs);
+  if (score < MIN_PASSWORD_SCORE) {
+    const why = warning ? ` (${warning.replace(/\.$/, '').toLowerCase()})` : '';
+    return `the password is too easy to guess${why}: use a longer phrase of unrelated words`;
+  }
   return undefined;
 }

@@ -55,6 +55,7 @@ function topbar(signedIn: PageSession | undefined): Html {
     ${
       signedIn
         ? html`<span class="who">Signed in as <strong>${signedIn.account.email}</strong></span>
+            <a href="/dashboard/account">Account</a>
             <form method="post" action="/dashboard/sign-out">
               <input type="hidden" name="_csrf" value="${signedIn.csrfToken}" />
               <button type="submit" class="secondary">Sign out</button>

@@ -17,7 +17,25 @@ export const SESSION_COOKIE = 'petstore_session';
 /** Before sign-in there is no session to hold a CSRF token: the sign-in form's token is in this cookie. */
 export const SIGN_IN_CSRF_COOKIE = 'petstore_sign_in';
 
+/** The browser's device cookie (accounts/device-cookies.ts): kept a year, sent to the dashboard only. */
+export const DEVICE_COOKIE = 'petstore_device';
+export const DEVICE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+
 const secure = (request: FastifyRequest) => request.protocol === 'https';
+
+export function setDeviceCookie(request: FastifyRequest, reply: FastifyReply, value: string): void {
+  reply.header(
+    'set-cookie',
+    serializeCookie(DEVICE_COOKIE, value, {
+      path: '/dashboard',
+      maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS,
+      secure: secure(request),
+    }),
+  );
+}
+
+export const deviceCookie = (request: FastifyRequest): string | undefined =>
+  readCookie(request.headers.cookie, DEVICE_COOKIE);
 
 export function setSessionCookie(
   request: FastifyRequest,

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Sessions } from '../accounts/sessions.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
+import { requireRole } from '../dashboard/roles.ts';
 import { checkCsrf, requireSession } from '../dashboard/session-cookie.ts';
 import type { SiteDirectory } from '../sites/site-directory.ts';
 import { normalizeHost } from '../sites/hosts.ts';
@@ -12,6 +13,7 @@ import { ADDRESS_BUDGETS } from '../ratelimit/address-budgets.ts';
 import { limitsFor } from '../ratelimit/plans.ts';
 import type { LimitSubject, RateLimitDecision, RateLimiter } from '../ratelimit/limiter.ts';
 import { type RouteConfig, routeConfig } from '../routes/route-config.ts';
+import type { ProjectRepository } from '../storage/project-repository.ts';
 import type { ApiKeyRecord, KeyRepository } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
 import { requestShapeProblem } from './request-shape.ts';
@@ -30,6 +32,8 @@ export interface GuardDeps {
   clock: Clock;
   /** Dashboard sign-ins, for `session` routes. */
   sessions: Sessions;
+  /** Projects and members' roles, for routes that declare a `role`. */
+  projects: Pick<ProjectRepository, 'bySlug' | 'roleOf'>;
   /** The projects' docs sites, for `site` routes. */
   sites: SiteDirectory;
   cors: CorsPolicy;
@@ -125,6 +129,7 @@ async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyRep
     throw new ApiError('not_found', 'nothing is published at this address');
   }
   if (config.access === 'session') await requireSession(request, deps.sessions);
+  if (config.role) await requireRole(request, deps.projects, config.role);
   if (config.host === 'site') await requireSite(request, reply, deps.sites);
   if (config.deprecation && deps.clock.now() >= config.deprecation.sunsetAt) {
     throw new ApiError('gone', config.deprecation.goneMessage);

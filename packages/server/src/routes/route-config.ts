@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AddressBudget } from '../ratelimit/address-budgets.ts';
+import type { Role } from '../storage/member-records.ts';
 
 /** Who may call a route: anyone, a caller with a valid API key, or an account signed in to the dashboard. */
 export type Access = 'public' | 'apiKey' | 'session';
@@ -42,6 +43,11 @@ export interface RouteConfig {
   htmlErrors?: boolean;
   /** A form that changes something: its CSRF token is checked before the handler runs. */
   csrf?: boolean;
+  /**
+   * A project's page or form (`:slug` in its path): the least role it needs. The guard refuses a
+   * non-member with 404 and a member with a lesser role with 403 before the handler runs.
+   */
+  role?: Role;
 }
 
 declare module 'fastify' {

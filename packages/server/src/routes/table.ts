@@ -5,6 +5,7 @@ import { preflight } from '../http/cors.ts';
 import type { OpenApiDocument } from '../openapi/contract.ts';
 import type { AddressBudget } from '../ratelimit/address-budgets.ts';
 import { deprecationOf } from './deprecation.ts';
+import type { Role } from '../storage/member-records.ts';
 import type { RouteConfig } from './route-config.ts';
 
 /** What the router matches and what the guard, headers and metrics read from it. */
@@ -235,6 +236,12 @@ const dashboard = (operationId: string, access: 'public' | 'session', csrf = fal
   csrf,
 });
 
+/** A page or form of one project (`:slug`), open to members holding at least `role`. */
+const projectRoute = (operationId: string, role: Role, csrf = false): RouteConfig => ({
+  ...dashboard(operationId, 'session', csrf),
+  role,
+});
+
 const site = (operationId: string): RouteConfig => ({
   operationId,
   access: 'public',
@@ -272,34 +279,61 @@ export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
   route('GET', '/dashboard/sign-in', dashboard('signInPage', 'public')),
   route('POST', '/dashboard/sign-in', dashboard('signIn', 'public', true)),
   route('POST', '/dashboard/sign-out', dashboard('signOut', 'session', true)),
+  route('GET', '/dashboard/invitation', dashboard('invitationPage', 'public')),
+  route('POST', '/dashboard/invitation', dashboard('acceptInvitation', 'public', true)),
   route('GET', '/dashboard', dashboard('projectsPage', 'session')),
-  route('GET', '/dashboard/projects/:slug', dashboard('projectPage', 'session')),
-  route('POST', '/dashboard/projects/:slug', dashboard('renameProject', 'session', true)),
-  route('GET', '/dashboard/projects/:slug/keys', dashboard('keysPage', 'session')),
-  route('POST', '/dashboard/projects/:slug/keys', dashboard('createKey', 'session', true)),
-  route('GET', '/dashboard/projects/:slug/keys/:keyId/revoke', dashboard('revokePage', 'session')),
-  route('POST', '/dashboard/projects/:slug/keys/:keyId/revoke', dashboard('revokeKey', 'session', true)),
-  route('GET', '/dashboard/projects/:slug/domains', dashboard('domainsPage', 'session')),
-  route('POST', '/dashboard/projects/:slug/domains', dashboard('addDomain', 'session', true)),
+  route('GET', '/dashboard/account', dashboard('accountPage', 'session')),
+  route('POST', '/dashboard/account/password', dashboard('changePassword', 'session', true)),
+  route('POST', '/dashboard/account/sign-out-everywhere', dashboard('signOutEverywhere', 'session', true)),
+  route('GET', '/dashboard/projects/:slug', projectRoute('projectPage', 'viewer')),
+  route('POST', '/dashboard/projects/:slug', projectRoute('renameProject', 'owner', true)),
+  route('GET', '/dashboard/projects/:slug/keys', projectRoute('keysPage', 'viewer')),
+  route('POST', '/dashboard/projects/:slug/keys', projectRoute('createKey', 'developer', true)),
+  route('GET', '/dashboard/projects/:slug/keys/:keyId/revoke', projectRoute('revokePage', 'developer')),
+  route('POST', '/dashboard/projects/:slug/keys/:keyId/revoke', projectRoute('revokeKey', 'developer', true)),
+  route('GET', '/dashboard/projects/:slug/members', projectRoute('membersPage', 'viewer')),
+  route('POST', '/dashboard/projects/:slug/members/invite', projectRoute('inviteMember', 'owner', true)),
+  route(
+    'POST',
+    '/dashboard/projects/:slug/members/:accountId/role',
+    projectRoute('changeRole', 'owner', true),
+  ),
+  route(
+    'POST',
+    '/dashboard/projects/:slug/invitations/:invitationId/revoke',
+    projectRoute('revokeInvitation', 'owner', true),
+  ),
+  route(
+    'GET',
+    '/dashboard/projects/:slug/members/:accountId/remove',
+    projectRoute('removeMemberPage', 'owner'),
+  ),
+  route(
+    'POST',
+    '/dashboard/projects/:slug/members/:accountId/remove',
+    projectRoute('removeMember', 'owner', true),
+  ),
+  route('GET', '/dashboard/projects/:slug/domains', projectRoute('domainsPage', 'viewer')),
+  route('POST', '/dashboard/projects/:slug/domains', projectRoute('addDomain', 'owner', true)),
   route(
     'POST',
     '/dashboard/projects/:slug/domains/:hostname/check',
-    dashboard('checkDomain', 'session', true),
+    projectRoute('checkDomain', 'owner', true),
   ),
   route(
     'POST',
     '/dashboard/projects/:slug/domains/:hostname/primary',
-    dashboard('makePrimary', 'session', true),
+    projectRoute('makePrimary', 'owner', true),
   ),
   route(
     'GET',
     '/dashboard/projects/:slug/domains/:hostname/remove',
-    dashboard('removeDomainPage', 'session'),
+    projectRoute('removeDomainPage', 'owner'),
   ),
   route(
     'POST',
     '/dashboard/projects/:slug/domains/:hostname/remove',
-    dashboard('removeDomain', 'session', true),
+    projectRoute('removeDomain', 'owner', true),
   ),
   route('GET', '/dashboard/assets/:name', dashboard('dashboardAsset', 'public')),
   route('GET', '/dashboard/*', dashboard('dashboardNotFound', 'public')),

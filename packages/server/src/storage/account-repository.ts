@@ -1,4 +1,5 @@
 import type { Row } from './rows.ts';
+import { createSignInRecords, type SignInRecords } from './sign-in-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 
 /** Someone who signs in to the dashboard. */
@@ -9,7 +10,11 @@ export interface Account {
   /** `scrypt$…` (see accounts/passwords.ts); never the password. */
   passwordHash: string;
   createdAt: number;
+  /** Device cookies issued before this instant are not trusted (0: all are). */
+  devicesValidAfter: number;
 }
+
+export type NewAccount = Omit<Account, 'devicesValidAfter'>;
 
 /** A signed-in browser. The cookie holds a random token; only its SHA-256 digest is stored. */
 export interface Session {
@@ -21,22 +26,29 @@ export interface Session {
   expiresAt: number;
 }
 
-export interface AccountRepository {
+export interface AccountRepository extends SignInRecords {
   /** The account, or undefined when the email is taken. */
-  create(account: Account): Promise<Account | undefined>;
+  create(account: NewAccount): Promise<Account | undefined>;
   byEmail(email: string): Promise<Account | undefined>;
+  byId(id: string): Promise<Account | undefined>;
   setPasswordHash(id: string, passwordHash: string): Promise<boolean>;
+  /** From `at` on, the account's device cookies issued before are unknown devices. */
+  revokeDevices(id: string, at: number): Promise<void>;
   /** Removes the account, its memberships and its sessions; false when there was none. */
   remove(id: string): Promise<boolean>;
   createSession(session: Session): Promise<void>;
   /** The unexpired session with this digest and its account, read from the database every time. */
   findSession(idDigest: string, now: number): Promise<{ session: Session; account: Account } | undefined>;
   removeSession(idDigest: string): Promise<void>;
+  /** Ends every session of the account but `exceptDigest` (when given); returns how many ended. */
+  removeSessions(accountId: string, exceptDigest?: string): Promise<number>;
+  /** The account's unexpired sessions. */
+  countSessions(accountId: string, now: number): Promise<number>;
   /** Deletes sessions whose expiresAt <= now; returns how many. */
   purgeSessions(now: number): Promise<number>;
 }
 
-const ACCOUNT = 'a.id, a.email, a.password_hash, a.created_at';
+const ACCOUNT = 'a.id, a.email, a.password_hash, a.created_at, a.devices_valid_after';
 
 function toAccount(row: Row): Account {
   return {
@@ -44,16 +56,18 @@ function toAccount(row: Row): Account {
     email: row.email as string,
     passwordHash: row.password_hash as string,
     createdAt: Number(row.created_at),
+    devicesValidAfter: Number(row.devices_valid_after),
   };
 }
 
 /** One implementation for SQLite and PostgreSQL. */
 export function createAccountRepository(sql: SqlExecutor): AccountRepository {
   return {
+    ...createSignInRecords(sql),
     async create(account) {
       const [row] = await sql.all(
         `INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT DO NOTHING RETURNING id, email, password_hash, created_at`,
+         ON CONFLICT DO NOTHING RETURNING id, email, password_hash, created_at, devices_valid_after`,
         [account.id, account.email, account.passwordHash, account.createdAt],
       );
       return row && toAccount(row);
@@ -62,8 +76,15 @@ export function createAccountRepository(sql: SqlExecutor): AccountRepository {
       const [row] = await sql.all(`SELECT ${ACCOUNT} FROM accounts a WHERE a.email = $1`, [email]);
       return row && toAccount(row);
     },
+    async byId(id) {
+      const [row] = await sql.all(`SELECT ${ACCOUNT} FROM accounts a WHERE a.id = $1`, [id]);
+      return row && toAccount(row);
+    },
     async setPasswordHash(id, passwordHash) {
       return (await sql.run('UPDATE accounts SET password_hash = $2 WHERE id = $1', [id, passwordHash])) > 0;
+    },
+    async revokeDevices(id, at) {
+      await sql.run('UPDATE accounts SET devices_valid_after = $2 WHERE id = $1', [id, at]);
     },
     async remove(id) {
       // Memberships and sessions go with it (ON DELETE CASCADE).
@@ -96,6 +117,21 @@ export function createAccountRepository(sql: SqlExecutor): AccountRepository {
     async removeSession(idDigest) {
       await sql.run('DELETE FROM sessions WHERE id_digest = $1', [idDigest]);
     },
-    purgeSessions: (now) => sql.run('DELETE FROM sessions WHERE expires_at <= $1', [now]),
+    removeSessions: (accountId, exceptDigest) =>
+      sql.run('DELETE FROM sessions WHERE account_id = $1 AND id_digest <> $2', [
+        accountId,
+        exceptDigest ?? '',
+      ]),
+    async countSessions(accountId, now) {
+      const [row] = await sql.all(
+        'SELECT count(*) AS n FROM sessions WHERE account_id = $1 AND expires_at > $2',
+        [accountId, now],
+      );
+      return Number(row!.n);
+    },
+    async purgeSessions(now) {
+      const flashes = await sql.run('DELETE FROM session_flashes WHERE expires_at <= $1', [now]);
+      return flashes + (await sql.run('DELETE FROM sessions WHERE expires_at <= $1', [now]));
+    },
   };
 }

@@ -1,3 +1,5 @@
+import { createInvitationRecords, type InvitationRecords } from './invitation-records.ts';
+import { createMemberRecords, type MemberRecords, type Role } from './member-records.ts';
 import type { Plan } from './repository.ts';
 import type { Row } from './rows.ts';
 import type { SqlExecutor } from './sql-executor.ts';
@@ -17,7 +19,7 @@ export interface Project {
 
 export type NewProject = Project;
 
-export interface ProjectRepository {
+export interface ProjectRepository extends MemberRecords, InvitationRecords {
   /** The project, or undefined when its slug is taken. */
   create(project: NewProject): Promise<Project | undefined>;
   bySlug(slug: string): Promise<Project | undefined>;
@@ -30,8 +32,8 @@ export interface ProjectRepository {
   rename(slug: string, name: string): Promise<boolean>;
   /** Whether the account is a member of the project. */
   isMember(accountId: string, projectId: string): Promise<boolean>;
-  /** Idempotent: adding a member twice changes nothing. */
-  addMember(accountId: string, projectId: string, at: number): Promise<void>;
+  /** Idempotent: adding a member twice changes nothing (not even the role). Owner unless told. */
+  addMember(accountId: string, projectId: string, at: number, role?: Role): Promise<void>;
 }
 
 const COLUMNS = 'p.id, p.slug, p.name, p.plan, p.per_minute, p.per_day, p.created_at';
@@ -63,6 +65,8 @@ export function createProjectRepository(sql: SqlExecutor, changed: () => void): 
     return count > 0;
   };
   return {
+    ...createMemberRecords(sql),
+    ...createInvitationRecords(sql),
     async create(project) {
       const [row] = await sql.all(
         `INSERT INTO projects (id, slug, name, plan, per_minute, per_day, created_at)
@@ -107,10 +111,10 @@ export function createProjectRepository(sql: SqlExecutor, changed: () => void): 
       );
       return rows.length > 0;
     },
-    async addMember(accountId, projectId, at) {
+    async addMember(accountId, projectId, at, role = 'owner') {
       await sql.run(
-        'INSERT INTO memberships (account_id, project_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-        [accountId, projectId, at],
+        'INSERT INTO memberships (account_id, project_id, created_at, role) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+        [accountId, projectId, at, role],
       );
     },
   };

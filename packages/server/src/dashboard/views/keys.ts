@@ -2,6 +2,8 @@ import type { WindowUsage } from '../../ratelimit/limiter.ts';
 import type { Project } from '../../storage/project-repository.ts';
 import type { ApiKeyRecord } from '../../storage/repository.ts';
 import { type Html, html } from '../html.ts';
+import type { Flash } from '../flash.ts';
+import { noticeOf, problemOf } from './messages.ts';
 import { projectHeader } from './project.ts';
 
 export interface KeyRow {
@@ -14,14 +16,29 @@ export interface KeysView {
   rows: readonly KeyRow[];
   csrfToken: string;
   now: number;
-  /** The secret of the key just created: shown this once. */
-  created?: { id: string; secret: string; label: string | null };
-  revoked?: string;
-  problem?: string;
-  label?: string;
+  /** Developers and owners create and revoke keys; viewers only read. */
+  canWrite: boolean;
+  /** The one-time message after a form: the new key (shown this once), a notice, a refused label. */
+  flash: Flash;
 }
 
-const day = (at: number) => new Date(at).toISOString().slice(0, 10);
+/** An instant as people read it in a list: `2026-11-24 23:10 UTC`. */
+export const minute = (at: number): string =>
+  `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/**
+ * A key as people tell keys apart: its label, the start of its secret and when it was made, e.g.
+ * `“Storefront app” (ps_test_AbCd…, created 2026-11-24 23:10 UTC)`; keys with one label differ by the rest.
+ */
+export function keyName(key: {
+  label: string | null;
+  prefix: string | null;
+  id: string;
+  createdAt: number;
+}): string {
+  const name = key.label ? `“${key.label}”` : 'The key without a label';
+  return `${name} (${key.prefix ? `${key.prefix}…` : key.id}, created ${minute(key.createdAt)})`;
+}
 
 function state(key: ApiKeyRecord, now: number): Html {
   if (key.revokedAt !== null) return html`<span class="badge bad">Revoked</span>`;
@@ -47,22 +64,21 @@ function meter(label: string, { used, limit }: WindowUsage): Html {
   </div>`;
 }
 
-function row({ key, usage }: KeyRow, project: Project, now: number): Html {
+function row({ key, usage }: KeyRow, view: KeysView): Html {
   const active = key.revokedAt === null;
   return html`<tr>
-    <td>
-      ${key.label ?? html`<span class="muted">No label</span>`}
-      <div class="muted small mono">${key.id}</div>
+    <td class="wrap">
+      <strong>${key.label ?? html`<span class="muted">No label</span>`}</strong>
+      <div class="mono">${key.prefix ? `${key.prefix}…` : key.id}</div>
+      <div class="muted small">created ${minute(key.createdAt)}</div>
     </td>
-    <td class="mono">${key.prefix ? `${key.prefix}…` : '—'}</td>
-    <td>${day(key.createdAt)}</td>
     <td>${meter('this minute', usage.minute)}${meter('today', usage.day)}</td>
-    <td>${state(key, now)}</td>
+    <td>${state(key, view.now)}</td>
     <td>
       ${
-        active
-          ? html`<a href="/dashboard/projects/${project.slug}/keys/${key.id}/revoke"
-              >Revoke<span class="visually-hidden"> ${key.label ?? key.id}</span></a
+        active && view.canWrite
+          ? html`<a href="/dashboard/projects/${view.project.slug}/keys/${key.id}/revoke"
+              >Revoke<span class="visually-hidden"> ${keyName(key)}</span></a
             >`
           : ''
       }
@@ -70,7 +86,7 @@ function row({ key, usage }: KeyRow, project: Project, now: number): Html {
   </tr>`;
 }
 
-function createdNotice(created: NonNullable<KeysView['created']>): Html {
+function createdNotice(created: NonNullable<Flash['key']>): Html {
   return html`<section
     class="notice success"
     role="status"
@@ -78,7 +94,7 @@ function createdNotice(created: NonNullable<KeysView['created']>): Html {
     tabindex="-1"
     data-focus
   >
-    <h2 id="new-key">Your new API key${created.label ? html` “${created.label}”` : ''}</h2>
+    <h2 id="new-key">Your new API key ${keyName(created)}</h2>
     <p>
       Copy it now: it is shown only this once and cannot be recovered. Send it as
       <code>Authorization: Bearer &lt;key&gt;</code>.
@@ -90,46 +106,48 @@ function createdNotice(created: NonNullable<KeysView['created']>): Html {
   </section>`;
 }
 
+function createForm(view: KeysView): Html {
+  const { project, csrfToken, flash } = view;
+  return html`<section class="card" aria-labelledby="create-key">
+    <h2 id="create-key">Create a key</h2>
+    ${problemOf(flash, 'label-problem')}
+    <form class="inline" method="post" action="/dashboard/projects/${project.slug}/keys">
+      <input type="hidden" name="_csrf" value="${csrfToken}" />
+      <label
+        >Label <span class="hint">optional, e.g. “iOS app”</span>
+        <input
+          type="text"
+          name="label"
+          maxlength="100"
+          value="${flash.values?.label ?? ''}"
+          ${flash.problem ? html`aria-invalid="true" aria-describedby="label-problem"` : ''}
+      /></label>
+      <button type="submit">Create key</button>
+    </form>
+  </section>`;
+}
+
 export function keysView(view: KeysView): Html {
-  const { project, rows, csrfToken, now } = view;
-  return html`${projectHeader(project, 'keys')} ${view.created ? createdNotice(view.created) : ''}
-    ${view.revoked ? html`<p class="notice success" role="status" tabindex="-1" data-focus>Key ${view.revoked} was revoked: it stops working at once.</p>` : ''}
-    <section class="card" aria-labelledby="create-key">
-      <h2 id="create-key">Create a key</h2>
-      ${view.problem ? html`<p class="notice error" role="alert" id="label-problem" tabindex="-1" data-focus>${view.problem}</p>` : ''}
-      <form class="inline" method="post" action="/dashboard/projects/${project.slug}/keys">
-        <input type="hidden" name="_csrf" value="${csrfToken}" />
-        <label
-          >Label <span class="hint">optional, e.g. “iOS app”</span>
-          <input
-            type="text"
-            name="label"
-            maxlength="100"
-            value="${view.label ?? ''}"
-            ${view.problem ? html`aria-invalid="true" aria-describedby="label-problem"` : ''}
-        /></label>
-        <button type="submit">Create key</button>
-      </form>
-    </section>
+  const { project, rows, flash } = view;
+  return html`${projectHeader(project, 'keys')} ${flash.key ? createdNotice(flash.key) : ''}
+    ${noticeOf(flash)} ${view.canWrite ? createForm(view) : ''}
     <section class="card" aria-labelledby="keys">
       <h2 id="keys">Keys</h2>
       ${
         rows.length === 0
-          ? html`<p class="empty">No keys yet. Create one above.</p>`
-          : html`<div class="table-wrap" tabindex="0">
+          ? html`<p class="empty">No keys yet.${view.canWrite ? ' Create one above.' : ''}</p>`
+          : html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="keys">
               <table>
                 <thead>
                   <tr>
-                    <th scope="col">Label</th>
                     <th scope="col">Key</th>
-                    <th scope="col">Created</th>
                     <th scope="col">Usage</th>
                     <th scope="col">State</th>
                     <th scope="col"><span class="visually-hidden">Actions</span></th>
                   </tr>
                 </thead>
                 <tbody>
-                  ${rows.map((r) => row(r, project, now))}
+                  ${rows.map((r) => row(r, view))}
                 </tbody>
               </table>
             </div>`
@@ -141,7 +159,7 @@ export function keysView(view: KeysView): Html {
 export function revokeView(project: Project, key: ApiKeyRecord, csrfToken: string): Html {
   return html`${projectHeader(project, 'keys')}
     <section class="card" aria-labelledby="revoke">
-      <h2 id="revoke">Revoke ${key.label ? `“${key.label}”` : key.id}?</h2>
+      <h2 id="revoke">Revoke ${keyName(key)}?</h2>
       <p>
         Requests with this key are refused with <code>401</code> from now on, on every server. This cannot be
         undone.

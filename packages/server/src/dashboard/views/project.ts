@@ -1,9 +1,11 @@
 import { limitsFor } from '../../ratelimit/plans.ts';
 import type { Project } from '../../storage/project-repository.ts';
 import { type Html, html } from '../html.ts';
+import type { Flash } from '../flash.ts';
+import { noticeOf, problemOf } from './messages.ts';
 import { planLabel, plansTable } from './plans.ts';
 
-export type ProjectTab = 'overview' | 'keys' | 'domains';
+export type ProjectTab = 'overview' | 'keys' | 'domains' | 'members';
 
 /** The project's heading, breadcrumbs and tabs, shared by its pages. */
 export function projectHeader(project: Project, current: ProjectTab): Html {
@@ -17,6 +19,7 @@ export function projectHeader(project: Project, current: ProjectTab): Html {
       ${tab('overview', `/dashboard/projects/${project.slug}`, 'Overview')}
       ${tab('keys', `/dashboard/projects/${project.slug}/keys`, 'API keys')}
       ${tab('domains', `/dashboard/projects/${project.slug}/domains`, 'Domains')}
+      ${tab('members', `/dashboard/projects/${project.slug}/members`, 'Members')}
     </nav>`;
 }
 
@@ -24,15 +27,14 @@ export interface ProjectView {
   project: Project;
   siteUrl: string;
   csrfToken: string;
-  saved?: boolean;
-  problem?: string;
-  name?: string;
+  /** Owners rename the project; others read. */
+  canWrite: boolean;
+  flash: Flash;
 }
 
-export function projectView({ project, siteUrl, csrfToken, saved, problem, name }: ProjectView): Html {
+export function projectView({ project, siteUrl, csrfToken, canWrite, flash }: ProjectView): Html {
   const limits = limitsFor(project);
-  return html`${projectHeader(project, 'overview')}
-    ${saved ? html`<p class="notice success" role="status" tabindex="-1" data-focus>Saved.</p>` : ''}
+  return html`${projectHeader(project, 'overview')} ${noticeOf(flash)}
     <div class="grid">
       <section class="card" aria-labelledby="docs-site">
         <h2 id="docs-site">Published docs site</h2>
@@ -61,22 +63,27 @@ export function projectView({ project, siteUrl, csrfToken, saved, problem, name 
       <h2 id="plans">What each plan allows</h2>
       ${plansTable(project)}
     </section>
-    <section class="card" aria-labelledby="settings">
-      <h2 id="settings">Settings</h2>
-      ${problem ? html`<p class="notice error" role="alert" id="name-problem" tabindex="-1" data-focus>${problem}</p>` : ''}
-      <form class="inline" method="post" action="/dashboard/projects/${project.slug}">
-        <input type="hidden" name="_csrf" value="${csrfToken}" />
-        <label
-          >Project name
-          <input
-            type="text"
-            name="name"
-            required
-            maxlength="100"
-            value="${name ?? project.name}"
-            ${problem ? html`aria-invalid="true" aria-describedby="name-problem"` : ''}
-        /></label>
-        <button type="submit">Save</button>
-      </form>
-    </section>`;
+    ${canWrite ? settings(project, csrfToken, flash) : ''}`;
+}
+
+function settings(project: Project, csrfToken: string, flash: Flash): Html {
+  const problem = flash.problem;
+  return html`<section class="card" aria-labelledby="settings">
+    <h2 id="settings">Settings</h2>
+    ${problemOf(flash, 'name-problem')}
+    <form class="inline" method="post" action="/dashboard/projects/${project.slug}">
+      <input type="hidden" name="_csrf" value="${csrfToken}" />
+      <label
+        >Project name
+        <input
+          type="text"
+          name="name"
+          required
+          maxlength="100"
+          value="${flash.values?.name ?? project.name}"
+          ${problem ? html`aria-invalid="true" aria-describedby="name-problem"` : ''}
+      /></label>
+      <button type="submit">Save</button>
+    </form>
+  </section>`;
 }

@@ -1,0 +1,63 @@
+import { type Config, invitationUrl, invite, type Role, ROLES, type Storage } from '@petstore/server';
+import { UsageError } from './usage.ts';
+
+/** `--role owner|developer|viewer`; `fallback` when absent. */
+export function roleOption(value: string | boolean | undefined, fallback: Role): Role {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !(ROLES as readonly string[]).includes(value)) {
+    throw new UsageError(`--role must be one of ${ROLES.join(', ')}, got "${String(value)}"`);
+  }
+  return value as Role;
+}
+
+/**
+ * Where the dashboard is reached: `--base-url`, else the origin of PUBLIC_BASE_URL, else
+ * PETSTORE_API_HOST over HTTPS, else this machine's port.
+ */
+export function dashboardOrigin(flag: string | undefined, config: Config): string {
+  const text = flag ?? config.publicBaseUrl;
+  if (text !== undefined) {
+    try {
+      const url = new URL(text);
+      if (url.protocol === 'http:' || url.protocol === 'https:') return url.origin;
+    } catch {
+      // reported below
+    }
+    throw new UsageError(`--base-url must be an http(s) URL, got "${text}"`);
+  }
+  if (config.apiHost) return `https://${config.apiHost}`;
+  return `http://localhost:${config.port}`;
+}
+
+/** `admin invite`: a single-use link to join the project with a role, valid 7 days; printed, never mailed. */
+export async function inviteMember(
+  storage: Storage,
+  options: { email: string; slug: string | boolean | undefined; role: Role; origin: string; json: boolean },
+): Promise<void> {
+  if (typeof options.slug !== 'string') throw new UsageError('--project is required');
+  const project = await storage.projects.bySlug(options.slug);
+  if (!project) throw new UsageError(`no project with slug ${options.slug}`);
+  const account = await storage.accounts.byEmail(options.email);
+  if (account && (await storage.projects.roleOf(account.id, project.id))) {
+    throw new UsageError(`${options.email} is a member of ${options.slug} already`);
+  }
+  const { token, invitation } = await invite(storage.projects, {
+    project,
+    email: options.email,
+    role: options.role,
+    invitedBy: null,
+    now: Date.now(),
+  });
+  const url = invitationUrl(options.origin, token);
+  const expiresAt = new Date(invitation.expiresAt).toISOString();
+  if (options.json) {
+    console.log(
+      JSON.stringify({ url, email: options.email, project: project.slug, role: options.role, expiresAt }),
+    );
+    return;
+  }
+  console.error(
+    `invited ${options.email} to ${project.slug} as ${options.role}; the link works once, until ${expiresAt}:`,
+  );
+  console.log(url);
+}

@@ -1,0 +1,59 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Invitation } from '../storage/invitation-records.ts';
+import type { Role } from '../storage/member-records.ts';
+import type { Project, ProjectRepository } from '../storage/project-repository.ts';
+
+/** An invitation link works once, for 7 days. */
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60_000;
+
+/** The dashboard page an invitation link opens; the token is a query parameter (redacted in logs). */
+export const INVITATION_PATH = '/dashboard/invitation';
+
+export const invitationDigest = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+/** The link to send: `<origin>/dashboard/invitation?token=…`. */
+export const invitationUrl = (origin: string, token: string): string =>
+  `${origin.replace(/\/+$/, '')}${INVITATION_PATH}?token=${token}`;
+
+export interface NewInvitation {
+  project: Project;
+  /** Already normalised (accounts/email.ts). */
+  email: string;
+  role: Role;
+  invitedBy: string | null;
+  now: number;
+}
+
+/** Stores a new invitation; the token (256 random bits) is returned once and never stored. */
+export async function invite(
+  projects: ProjectRepository,
+  { project, email, role, invitedBy, now }: NewInvitation,
+): Promise<{ token: string; invitation: Invitation }> {
+  const token = randomBytes(32).toString('base64url');
+  const invitation: Invitation = {
+    id: `inv_${randomBytes(8).toString('hex')}`,
+    tokenDigest: invitationDigest(token),
+    projectId: project.id,
+    email,
+    role,
+    invitedBy,
+    createdAt: now,
+    expiresAt: now + INVITATION_TTL_MS,
+    acceptedAt: null,
+  };
+  await projects.createInvitation(invitation);
+  return { token, invitation };
+}
+
+/** The pending invitation a token stands for, with its project; undefined when used, revoked, expired or made up. */
+export async function pendingInvitation(
+  projects: ProjectRepository,
+  token: string,
+  now: number,
+): Promise<{ invitation: Invitation; project: Project } | undefined> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
+  const invitation = await projects.invitationByToken(invitationDigest(token));
+  if (!invitation || invitation.acceptedAt !== null || invitation.expiresAt <= now) return undefined;
+  const project = await projects.byId(invitation.projectId);
+  return project && { invitation, project };
+}

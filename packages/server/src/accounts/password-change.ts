@@ -1,0 +1,54 @@
+import type { AccountRepository, Account, Session } from '../storage/account-repository.ts';
+import type { Clock } from '../time/clock.ts';
+import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
+import { BUSY_RETRY_SECONDS, type Sessions } from './sessions.ts';
+
+export type PasswordChangeOutcome =
+  | { kind: 'changed'; endedSessions: number; deviceCookie: string }
+  | { kind: 'wrong_password' }
+  | { kind: 'refused'; problem: string }
+  | { kind: 'throttled'; retryAfterSeconds: number };
+
+export interface PasswordChangeDeps {
+  accounts: AccountRepository;
+  sessions: Sessions;
+  clock: Clock;
+}
+
+/**
+ * Changes the signed-in account's password: the current one must be right (wrong ones are throttled
+ * like sign-ins, per account), the new one acceptable. Every other session of the account ends and its
+ * device cookies stop counting, but this browser's: it gets a new one.
+ */
+export async function changePassword(
+  { accounts, sessions, clock }: PasswordChangeDeps,
+  signedIn: { session: Session; account: Account },
+  currentPassword: string,
+  newPassword: string,
+): Promise<PasswordChangeOutcome> {
+  const { account, session } = signedIn;
+  const wait = await sessions.throttle.waitSeconds('passwordChange', account.id);
+  if (wait > 0) return { kind: 'throttled', retryAfterSeconds: wait };
+  const ticket = { lane: `account:${account.id}`, priority: true };
+  const checked = await sessions.gate.run(ticket, () =>
+    verifyPassword(currentPassword, account.passwordHash, sessions.passwordParams),
+  );
+  if (!checked.ran) return { kind: 'throttled', retryAfterSeconds: BUSY_RETRY_SECONDS };
+  if (!checked.value.ok) {
+    await sessions.throttle.failed('passwordChange', account.id);
+    return { kind: 'wrong_password' };
+  }
+  await sessions.throttle.succeeded('passwordChange', account.id);
+  if (newPassword === currentPassword) {
+    return { kind: 'refused', problem: 'the new password must differ from the current one' };
+  }
+  const problem = await passwordProblem(newPassword, { email: account.email });
+  if (problem) return { kind: 'refused', problem };
+  const hashed = await sessions.gate.run(ticket, () => hashPassword(newPassword, sessions.passwordParams));
+  if (!hashed.ran) return { kind: 'throttled', retryAfterSeconds: BUSY_RETRY_SECONDS };
+  const now = clock.now();
+  await accounts.setPasswordHash(account.id, hashed.value);
+  await accounts.revokeDevices(account.id, now);
+  const endedSessions = await accounts.removeSessions(account.id, session.idDigest);
+  return { kind: 'changed', endedSessions, deviceCookie: await sessions.devices.issue(account.id, now) };
+}

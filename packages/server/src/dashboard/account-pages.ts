@@ -1,0 +1,67 @@
+import type { RouteHandlerMethod } from 'fastify';
+import { changePassword } from '../accounts/password-change.ts';
+import type { DashboardContext } from './context.ts';
+import { field } from './form-body.ts';
+import { clearSessionCookie, setDeviceCookie } from './session-cookie.ts';
+import { logPasswordChange } from './sign-in-log.ts';
+import { retryText } from './sign-in-pages.ts';
+import { accountView } from './views/account.ts';
+
+const ACCOUNT = '/dashboard/account';
+
+/** The signed-in account's own page: change the password, sign out everywhere. */
+export function accountPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
+  const { storage, sessions, clock, flashes } = context;
+  return {
+    async accountPage(request, reply) {
+      const { account, csrfToken } = context.signedIn(request);
+      const main = accountView({
+        account,
+        csrfToken,
+        sessions: await storage.accounts.countSessions(account.id, clock.now()),
+        flash: await flashes.take(request, ACCOUNT),
+      });
+      return context.page(request, reply, 'Your account', main);
+    },
+    async changePassword(request, reply) {
+      const signedIn = request.signedIn!;
+      const password = field(request.body, 'password');
+      if (password !== field(request.body, 'repeat')) {
+        await flashes.put(request, ACCOUNT, { problem: 'The two new passwords differ.' });
+        return context.back(reply, ACCOUNT);
+      }
+      const outcome = await changePassword(
+        { accounts: storage.accounts, sessions, clock },
+        signedIn,
+        field(request.body, 'current'),
+        password,
+      );
+      logPasswordChange(request, signedIn.account.id, outcome);
+      if (outcome.kind === 'changed') {
+        setDeviceCookie(request, reply, outcome.deviceCookie);
+        const ended = outcome.endedSessions;
+        const others = ended === 0 ? '' : ` ${ended} other session${ended === 1 ? '' : 's'} ended.`;
+        await flashes.put(request, ACCOUNT, { notice: `Your password was changed.${others}` });
+      } else {
+        const problem =
+          outcome.kind === 'wrong_password'
+            ? 'Your current password is not right.'
+            : outcome.kind === 'throttled'
+              ? retryText(outcome.retryAfterSeconds)
+              : `${outcome.problem[0]!.toUpperCase()}${outcome.problem.slice(1)}.`;
+        await flashes.put(request, ACCOUNT, { problem });
+      }
+      return context.back(reply, ACCOUNT);
+    },
+    async signOutEverywhere(request, reply) {
+      const { account } = request.signedIn!;
+      const ended = await storage.accounts.removeSessions(account.id);
+      request.log.info(
+        { event: 'sessions.ended', accountId: account.id, address: request.ip, endedSessions: ended },
+        'signed out everywhere',
+      );
+      clearSessionCookie(request, reply);
+      return reply.redirect('/dashboard/sign-in?signedOut', 303);
+    },
+  };
+}

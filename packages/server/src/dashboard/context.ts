@@ -1,0 +1,65 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Sessions } from '../accounts/sessions.ts';
+import type { KeyEnvironment } from '../auth/keys.ts';
+import type { CertificateState } from '../domains/certificate.ts';
+import type { DomainService } from '../domains/domain-service.ts';
+import type { RateLimiter } from '../ratelimit/limiter.ts';
+import type { Project } from '../storage/project-repository.ts';
+import type { Storage } from '../storage/repository.ts';
+import type { Clock } from '../time/clock.ts';
+import { createFlashes, type Flashes } from './flash.ts';
+import type { Html } from './html.ts';
+import { sendPage } from './page.ts';
+
+export interface DashboardDeps {
+  storage: Storage;
+  sessions: Sessions;
+  limiter: RateLimiter;
+  clock: Clock;
+  keyEnvironment: KeyEnvironment;
+  /** The address of a project's docs site, as seen from this request (same scheme and port). */
+  siteUrl(request: FastifyRequest, slug: string): string;
+  domains: DomainService;
+  /** The certificate the TLS proxy holds for a name, when a probe address is configured. */
+  certificate?(hostname: string): Promise<CertificateState>;
+}
+
+/** What every page module of the dashboard shares. */
+export interface DashboardContext extends DashboardDeps {
+  flashes: Flashes;
+  /** The signed-in account and its session's CSRF token. */
+  signedIn(request: FastifyRequest): {
+    account: NonNullable<FastifyRequest['signedIn']>['account'];
+    csrfToken: string;
+  };
+  /** The project of a project route, as the guard found it (membership and role already checked). */
+  memberProject(request: FastifyRequest): Project;
+  page(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    title: string,
+    main: Html,
+    status?: number,
+  ): FastifyReply;
+  /** Post/redirect/get: 303 to the page that shows the outcome. */
+  back(reply: FastifyReply, path: string): FastifyReply;
+}
+
+export function dashboardContext(deps: DashboardDeps): DashboardContext {
+  const signedIn: DashboardContext['signedIn'] = (request) => {
+    const current = request.signedIn!;
+    return { account: current.account, csrfToken: current.session.csrfToken };
+  };
+  return {
+    ...deps,
+    flashes: createFlashes(deps.storage.accounts, deps.clock),
+    signedIn,
+    memberProject: (request) => request.member!.project,
+    page: (request, reply, title, main, status = 200) =>
+      sendPage(request, reply, { title, main, signedIn: signedIn(request), status }),
+    back: (reply, path) => reply.redirect(path, 303),
+  };
+}
+
+export const projectPath = (project: Project, page = ''): string =>
+  `/dashboard/projects/${project.slug}${page && `/${page}`}`;

@@ -1,0 +1,112 @@
+import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { generateKey } from '../auth/keys.ts';
+import { ApiError } from '../errors.ts';
+import { limitsFor } from '../ratelimit/plans.ts';
+import type { Project } from '../storage/project-repository.ts';
+import { type DashboardContext, projectPath } from './context.ts';
+import { field } from './form-body.ts';
+import { keyName, keysView, revokeView } from './views/keys.ts';
+
+const MAX_LABEL_LENGTH = 100;
+
+function labelProblem(label: string): string | undefined {
+  if ([...label].length > MAX_LABEL_LENGTH) return `the label must be at most ${MAX_LABEL_LENGTH} characters`;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(label)) return 'the label must not contain control characters';
+  return undefined;
+}
+
+/** A project's API keys: the list with usage, create, revoke. */
+export function keyPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
+  const { storage, limiter, clock } = context;
+
+  const keysPage = async (request: FastifyRequest, reply: FastifyReply, project: Project) => {
+    const keys = await storage.listKeys(project.id);
+    const rows = await Promise.all(
+      keys.map(async (key) => ({
+        key,
+        usage: await limiter.usage({ bucket: `key:${key.id}`, ...limitsFor(key) }),
+      })),
+    );
+    const main = keysView({
+      project,
+      rows,
+      csrfToken: context.signedIn(request).csrfToken,
+      now: clock.now(),
+      canWrite: request.member!.role !== 'viewer',
+      flash: await context.flashes.take(request, projectPath(project, 'keys')),
+    });
+    return context.page(request, reply, `API keys · ${project.name}`, main);
+  };
+
+  /** A key of this project, still active; anything else is 404. */
+  const projectKey = async (request: FastifyRequest, project: Project) => {
+    const { keyId } = request.params as { keyId: string };
+    const key = await storage.getKey(keyId);
+    if (!key || key.projectId !== project.id || key.revokedAt !== null)
+      throw new ApiError('not_found', 'no such active key in this project');
+    return key;
+  };
+
+  return {
+    keysPage: (request, reply) => keysPage(request, reply, context.memberProject(request)),
+    // Post/redirect/get: the new key's secret travels to the keys page in the session's one-time
+    // flash, never in a URL, so a reload shows the list and creates nothing.
+    async createKey(request, reply) {
+      const project = context.memberProject(request);
+      const page = projectPath(project, 'keys');
+      const label = field(request.body, 'label').trim();
+      const problem = labelProblem(label);
+      if (problem) {
+        await context.flashes.put(request, page, {
+          problem: `${problem[0]!.toUpperCase()}${problem.slice(1)}.`,
+          values: { label },
+        });
+        return context.back(reply, page);
+      }
+      const { secret, id, digest, prefix } = generateKey(context.keyEnvironment);
+      const createdAt = clock.now();
+      await storage.createKey({
+        id,
+        digest,
+        prefix,
+        projectId: project.id,
+        plan: project.plan,
+        perMinute: project.perMinute,
+        perDay: project.perDay,
+        label: label || null,
+        environment: context.keyEnvironment,
+        createdAt,
+        expiresAt: null,
+      });
+      request.log.info(
+        { keyId: id, project: project.slug, account: request.signedIn!.account.id },
+        'key created in the dashboard',
+      );
+      await context.flashes.put(request, page, {
+        key: { id, secret, label: label || null, prefix, createdAt },
+      });
+      return context.back(reply, page);
+    },
+    async revokePage(request, reply) {
+      const project = context.memberProject(request);
+      const key = await projectKey(request, project);
+      const main = revokeView(project, key, context.signedIn(request).csrfToken);
+      return context.page(request, reply, `Revoke a key · ${project.name}`, main);
+    },
+    async revokeKey(request, reply) {
+      const project = context.memberProject(request);
+      const key = await projectKey(request, project);
+      await storage.revokeKey(key.id, clock.now());
+      request.log.info(
+        { keyId: key.id, project: project.slug, account: request.signedIn!.account.id },
+        'key revoked in the dashboard',
+      );
+      const page = projectPath(project, 'keys');
+      await context.flashes.put(request, page, {
+        notice: `${keyName(key)} was revoked: it stops working at once.`,
+      });
+      return context.back(reply, page);
+    },
+  };
+}

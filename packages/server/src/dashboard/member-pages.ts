@@ -1,0 +1,155 @@
+import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { normalizeEmail } from '../accounts/email.ts';
+import { invitationUrl, invite } from '../accounts/invitations.ts';
+import { ApiError } from '../errors.ts';
+import { type Role, ROLES } from '../storage/member-records.ts';
+import type { DashboardContext } from './context.ts';
+import { projectPath } from './context.ts';
+import { field } from './form-body.ts';
+import { clearSessionCookie } from './session-cookie.ts';
+import { membersView, removeMemberView } from './views/members.ts';
+
+const isRole = (text: string): text is Role => (ROLES as readonly string[]).includes(text);
+
+/** A project's members: the list; owners invite members by a link, change roles and remove members. */
+export function memberPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
+  const { storage, flashes } = context;
+
+  /** The member named in the path; 404 for anyone else. */
+  const pathMember = async (request: FastifyRequest) => {
+    const { accountId } = request.params as { accountId: string };
+    const member = (await storage.projects.members(context.memberProject(request).id)).find(
+      (candidate) => candidate.accountId === accountId,
+    );
+    if (!member) throw new ApiError('not_found', 'no such member of this project');
+    return member;
+  };
+
+  return {
+    async membersPage(request, reply) {
+      const { project, role } = request.member!;
+      const main = membersView({
+        project,
+        members: await storage.projects.members(project.id),
+        invitations:
+          role === 'owner' ? await storage.projects.pendingInvitations(project.id, context.clock.now()) : [],
+        me: { accountId: request.signedIn!.account.id, role },
+        csrfToken: context.signedIn(request).csrfToken,
+        flash: await flashes.take(request, projectPath(project, 'members')),
+      });
+      return context.page(request, reply, `Members · ${project.name}`, main);
+    },
+    async inviteMember(request, reply) {
+      const project = context.memberProject(request);
+      const page = projectPath(project, 'members');
+      const typed = field(request.body, 'email');
+      const role = field(request.body, 'role');
+      const email = normalizeEmail(typed);
+      const members = await storage.projects.members(project.id);
+      const problem = !email
+        ? `“${typed}” is not an email address.`
+        : !isRole(role)
+          ? 'Choose a role: owner, developer or viewer.'
+          : members.some((member) => member.email === email)
+            ? `${email} is a member already.`
+            : undefined;
+      if (problem || !email || !isRole(role)) {
+        await flashes.put(request, page, { problem, values: { email: typed, role } });
+        return context.back(reply, page);
+      }
+      const { token, invitation } = await invite(storage.projects, {
+        project,
+        email,
+        role,
+        invitedBy: request.signedIn!.account.id,
+        now: context.clock.now(),
+      });
+      request.log.info(
+        {
+          event: 'invitation.created',
+          invitationId: invitation.id,
+          project: project.slug,
+          role,
+          by: request.signedIn!.account.id,
+        },
+        'invitation created',
+      );
+      const url = invitationUrl(`${request.protocol}://${request.host}`, token);
+      await flashes.put(request, page, { invitation: { url, email, role, expiresAt: invitation.expiresAt } });
+      return context.back(reply, page);
+    },
+    async revokeInvitation(request, reply) {
+      const project = context.memberProject(request);
+      const { invitationId } = request.params as { invitationId: string };
+      if (!(await storage.projects.revokeInvitation(project.id, invitationId))) {
+        throw new ApiError('not_found', 'no such pending invitation in this project');
+      }
+      const page = projectPath(project, 'members');
+      await flashes.put(request, page, { notice: 'The invitation was revoked: its link no longer works.' });
+      return context.back(reply, page);
+    },
+    async changeRole(request, reply) {
+      const project = context.memberProject(request);
+      const member = await pathMember(request);
+      const page = projectPath(project, 'members');
+      const role = field(request.body, 'role');
+      if (!isRole(role))
+        throw new ApiError('invalid_parameter', 'the role must be owner, developer or viewer');
+      const changed = await storage.projects.setRole(member.accountId, project.id, role);
+      await flashes.put(
+        request,
+        page,
+        changed === 'done'
+          ? { notice: `${member.email} is now ${role === 'owner' ? 'an' : 'a'} ${role}.` }
+          : {
+              problem: `${member.email} is the last owner of ${project.name}: make another member an owner first.`,
+            },
+      );
+      request.log.info(
+        {
+          event: 'member.role_changed',
+          project: project.slug,
+          accountId: member.accountId,
+          role,
+          outcome: changed,
+          by: request.signedIn!.account.id,
+        },
+        'member role changed',
+      );
+      return context.back(reply, page);
+    },
+    async removeMemberPage(request, reply) {
+      const project = context.memberProject(request);
+      const main = removeMemberView(project, await pathMember(request), context.signedIn(request).csrfToken);
+      return context.page(request, reply, `Remove a member · ${project.name}`, main);
+    },
+    async removeMember(request, reply) {
+      const project = context.memberProject(request);
+      const member = await pathMember(request);
+      const page = projectPath(project, 'members');
+      if ((await storage.projects.removeMember(member.accountId, project.id)) !== 'done') {
+        await flashes.put(request, page, {
+          problem: `${member.email} is the last owner of ${project.name}: make another member an owner first.`,
+        });
+        return context.back(reply, page);
+      }
+      const ended = await storage.accounts.removeSessions(member.accountId);
+      request.log.info(
+        {
+          event: 'member.removed',
+          project: project.slug,
+          accountId: member.accountId,
+          by: request.signedIn!.account.id,
+          endedSessions: ended,
+        },
+        'member removed',
+      );
+      if (member.accountId === request.signedIn!.account.id) {
+        clearSessionCookie(request, reply);
+        return reply.redirect('/dashboard/sign-in?signedOut', 303);
+      }
+      await flashes.put(request, page, { notice: `${member.email} was removed; their sessions have ended.` });
+      return context.back(reply, page);
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { RouteHandlerMethod } from 'fastify';
+import { nameProblem } from '../projects/project-rules.ts';
+import { type DashboardContext, projectPath } from './context.ts';
+import { field } from './form-body.ts';
+import { projectView } from './views/project.ts';
+import { projectsView } from './views/projects.ts';
+
+/** The list of the account's projects and a project's overview. */
+export function projectPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
+  const { storage, siteUrl } = context;
+  return {
+    async projectsPage(request, reply) {
+      const projects = await storage.projects.listForAccount(request.signedIn!.account.id);
+      const main = projectsView(projects, (slug) => siteUrl(request, slug));
+      return context.page(request, reply, 'Projects', main);
+    },
+    async projectPage(request, reply) {
+      const { project, role } = request.member!;
+      const main = projectView({
+        project,
+        siteUrl: siteUrl(request, project.slug),
+        csrfToken: context.signedIn(request).csrfToken,
+        canWrite: role === 'owner',
+        flash: await context.flashes.take(request, projectPath(project)),
+      });
+      return context.page(request, reply, project.name, main);
+    },
+    async renameProject(request, reply) {
+      const project = context.memberProject(request);
+      const page = projectPath(project);
+      const name = field(request.body, 'name').trim();
+      const problem = nameProblem(name);
+      if (problem) {
+        await context.flashes.put(request, page, { problem, values: { name } });
+      } else {
+        await storage.projects.rename(project.slug, name);
+        await context.flashes.put(request, page, { notice: 'Saved.' });
+      }
+      return context.back(reply, page);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.ts';
+import type { Role } from '../storage/member-records.ts';
+import type { Project, ProjectRepository } from '../storage/project-repository.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** On a project route: the project in the path and the signed-in account's role in it (set by the guard). */
+    member?: { project: Project; role: Role };
+  }
+}
+
+/** What each role may do: an owner everything, a developer keys and logs, a viewer read only. */
+const RANK: Record<Role, number> = { viewer: 0, developer: 1, owner: 2 };
+
+export const allows = (role: Role, needed: Role): boolean => RANK[role] >= RANK[needed];
+
+const ROLE_NAMES: Record<Role, string> = { owner: 'an owner', developer: 'a developer', viewer: 'a viewer' };
+
+/**
+ * The guard's step for project routes, after the session: the project named by the route's `:slug`
+ * parameter, if the account is a member (else 404, exactly like a project that does not exist), and
+ * the role the route declares it needs (else 403).
+ */
+export async function requireRole(
+  request: FastifyRequest,
+  projects: Pick<ProjectRepository, 'bySlug' | 'roleOf'>,
+  needed: Role,
+): Promise<void> {
+  const { slug } = request.params as { slug?: string };
+  const project = slug === undefined ? undefined : await projects.bySlug(slug);
+  const role = project && (await projects.roleOf(request.signedIn!.account.id, project.id));
+  if (!project || !role) throw new ApiError('not_found', `you have no project ${slug}`);
+  if (!allows(role, needed)) {
+    throw new ApiError(
+      'forbidden',
+      `you are ${ROLE_NAMES[role]} of ${project.slug}: this needs ${needed === 'owner' ? 'an owner' : 'a developer or an owner'}`,
+    );
+  }
+  request.member = { project, role };
+}

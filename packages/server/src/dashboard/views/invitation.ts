@@ -1,0 +1,80 @@
+import { MIN_PASSWORD_LENGTH } from '../../accounts/passwords.ts';
+import type { Invitation } from '../../storage/invitation-records.ts';
+import type { Project } from '../../storage/project-repository.ts';
+import { type Html, html } from '../html.ts';
+import { ROLE_LABELS } from './members.ts';
+
+export interface InvitationView {
+  csrfToken: string;
+  token: string;
+  project: Project;
+  invitation: Invitation;
+  /** Whether an account with the invitation's email exists: sign in, else choose a password. */
+  existing: boolean;
+  problem?: string;
+}
+
+const day = (at: number) => new Date(at).toISOString().slice(0, 10);
+
+export function invitationView({
+  csrfToken,
+  token,
+  project,
+  invitation,
+  existing,
+  problem,
+}: InvitationView): Html {
+  const invalid = problem ? html`aria-invalid="true" aria-describedby="invitation-problem"` : '';
+  return html`<div class="card auth-card">
+    <h1>Join ${project.name}</h1>
+    <p>
+      You are invited as <strong>${ROLE_LABELS[invitation.role].toLowerCase()}</strong> of ${project.name},
+      with <strong>${invitation.email}</strong>. The link works once, until ${day(invitation.expiresAt)}.
+    </p>
+    ${problem ? html`<p class="notice error" role="alert" id="invitation-problem" tabindex="-1" data-focus>${problem}</p>` : ''}
+    <form class="stack" method="post" action="/dashboard/invitation">
+      <input type="hidden" name="_csrf" value="${csrfToken}" />
+      <input type="hidden" name="token" value="${token}" />
+      <input type="hidden" name="email" autocomplete="username" value="${invitation.email}" />
+      ${
+        existing
+          ? html`<p>You have an account: sign in to join.</p>
+              <label
+                >Password
+                <input type="password" name="password" autocomplete="current-password" required ${invalid}
+              /></label>
+              <div><button type="submit">Sign in and join</button></div>`
+          : html`<p>
+                Choose a password for your new account (at least ${MIN_PASSWORD_LENGTH} characters; common and
+                easily guessed passwords are refused).
+              </p>
+              <label
+                >Password
+                <input
+                  type="password"
+                  name="password"
+                  autocomplete="new-password"
+                  minlength="${MIN_PASSWORD_LENGTH}"
+                  required
+                  ${invalid}
+              /></label>
+              <label
+                >Repeat the password
+                <input type="password" name="repeat" autocomplete="new-password" required ${invalid}
+              /></label>
+              <div><button type="submit">Create account and join</button></div>`
+      }
+    </form>
+  </div>`;
+}
+
+export function invalidInvitationView(): Html {
+  return html`<div class="card auth-card">
+    <h1>This invitation cannot be used</h1>
+    <p>
+      The link was used already, revoked, or is more than 7 days old. Ask an owner of the project for a new
+      one.
+    </p>
+    <p><a href="/dashboard/sign-in">Sign in</a></p>
+  </div>`;
+}

@@ -1,0 +1,94 @@
+import type { Role } from './member-records.ts';
+import type { Row } from './rows.ts';
+import type { SqlExecutor } from './sql-executor.ts';
+
+/** An invitation to join a project with a role, by a single-use link. */
+export interface Invitation {
+  id: string;
+  /** SHA-256 of the link's token; the token itself is never stored. */
+  tokenDigest: string;
+  projectId: string;
+  /** Lower-case; who may accept it (the account with this email, or a new one). */
+  email: string;
+  role: Role;
+  invitedBy: string | null;
+  createdAt: number;
+  expiresAt: number;
+  acceptedAt: number | null;
+}
+
+export interface InvitationRecords {
+  createInvitation(invitation: Invitation): Promise<void>;
+  /** The invitation whose token has this digest, accepted or expired or not. */
+  invitationByToken(tokenDigest: string): Promise<Invitation | undefined>;
+  /** The project's invitations not accepted and not expired at `now`, newest first. */
+  pendingInvitations(projectId: string, now: number): Promise<Invitation[]>;
+  /** Marks it accepted if it is still pending at `now`: true once, for one caller only. */
+  acceptInvitation(tokenDigest: string, now: number): Promise<boolean>;
+  /** Deletes a pending invitation of the project; false when there is none. */
+  revokeInvitation(projectId: string, id: string): Promise<boolean>;
+}
+
+const COLUMNS = 'id, token_digest, project_id, email, role, invited_by, created_at, expires_at, accepted_at';
+
+function toInvitation(row: Row): Invitation {
+  return {
+    id: row.id as string,
+    tokenDigest: row.token_digest as string,
+    projectId: row.project_id as string,
+    email: row.email as string,
+    role: row.role as Role,
+    invitedBy: (row.invited_by as string | null) ?? null,
+    createdAt: Number(row.created_at),
+    expiresAt: Number(row.expires_at),
+    acceptedAt: row.accepted_at === null || row.accepted_at === undefined ? null : Number(row.accepted_at),
+  };
+}
+
+export function createInvitationRecords(sql: SqlExecutor): InvitationRecords {
+  return {
+    async createInvitation(invitation) {
+      await sql.run(`INSERT INTO invitations (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [
+        invitation.id,
+        invitation.tokenDigest,
+        invitation.projectId,
+        invitation.email,
+        invitation.role,
+        invitation.invitedBy,
+        invitation.createdAt,
+        invitation.expiresAt,
+        invitation.acceptedAt,
+      ]);
+    },
+    async invitationByToken(tokenDigest) {
+      const [row] = await sql.all(`SELECT ${COLUMNS} FROM invitations WHERE token_digest = $1`, [
+        tokenDigest,
+      ]);
+      return row && toInvitation(row);
+    },
+    async pendingInvitations(projectId, now) {
+      const rows = await sql.all(
+        `SELECT ${COLUMNS} FROM invitations WHERE project_id = $1 AND accepted_at IS NULL AND expires_at > $2
+         ORDER BY created_at DESC, id`,
+        [projectId, now],
+      );
+      return rows.map(toInvitation);
+    },
+    async acceptInvitation(tokenDigest, now) {
+      const changed = await sql.run(
+        `UPDATE invitations SET accepted_at = $2
+         WHERE token_digest = $1 AND accepted_at IS NULL AND expires_at > $2`,
+        [tokenDigest, now],
+      );
+      return changed > 0;
+    },
+    async revokeInvitation(projectId, id) {
+      return (
+        (await sql.run('DELETE FROM invitations WHERE project_id = $1 AND id = $2 AND accepted_at IS NULL', [
+          projectId,
+          id,
+        ])) > 0
+      );
+    },
+  };
+}

@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { INVITATION_TTL_MS } from '../src/accounts/invitations.ts';
+import { addAccount, assertPageHeaders, Browser, csrfOf } from './dashboard-support.ts';
+import { makeTestApp, type TestApp } from './harness.ts';
+
+const PASSWORD = 'correct horse battery staple';
+const NEW_PASSWORD = 'quiet meadow lantern 42';
+
+const message = (body: string, role: 'alert' | 'status') =>
+  new RegExp(`role="${role}"[^>]*>([^<]*)<`).exec(body)?.[1]?.trim();
+
+describe('dashboard invitations and roles: invite by link, accept, change a role', () => {
+  let app: TestApp;
+  let owner: Browser;
+  const lines: string[] = [];
+  before(async () => {
+    app = await makeTestApp({ logLines: lines });
+    await addAccount(app, 'owner@example.com', PASSWORD, ['acme']);
+    owner = new Browser(app);
+    await owner.signIn('owner@example.com', PASSWORD);
+  });
+  after(() => app.close());
+
+  /** Invites through the Members tab: the link shown once after the redirect. */
+  const inviteLink = async (email: string, role: string) => {
+    const page = await owner.get('/dashboard/projects/acme/members');
+    const posted = await owner.post('/dashboard/projects/acme/members/invite', {
+      _csrf: csrfOf(page),
+      email,
+      role,
+    });
+    assert.equal(posted.status, 303);
+    assert.equal(posted.headers.location, '/dashboard/projects/acme/members');
+    const shown = await owner.get(posted.headers.location!);
+    const url = /<output id="invitation-url">([^<]+)<\/output>/.exec(shown.body)?.[1];
+    assert.ok(url, 'the link is shown');
+    assert.doesNotMatch((await owner.get('/dashboard/projects/acme/members')).body, /invitation-url/, 'once');
+    return new URL(url);
+  };
+
+  it('an owner invites a viewer; the link opens a page to choose a password; a weak one is refused with the reason; then the viewer joins and can only read', async () => {
+    const link = await inviteLink('Viewer@Example.com', 'viewer');
+    assert.equal(link.origin, 'http://localhost');
+    assert.equal(link.pathname, '/dashboard/invitation');
+    const invitee = new Browser(app);
+    const form = await invitee.get(`${link.pathname}${link.search}`);
+    assert.equal(form.status, 200);
+    assertPageHeaders(form);
+    assert.match(
+      form.body,
+      /You are invited as <strong>viewer<\/strong> of Project acme,\s+with\s+<strong>viewer@example.com<\/strong>/,
+    );
+    const token = link.searchParams.get('token')!;
+    for (const [password, reason] of [
+      ['password1234', /too easy to guess/],
+      [' '.repeat(14), /all whitespace/],
+    ] as const) {
+      const weak = await invitee.post('/dashboard/invitation', {
+        _csrf: csrfOf(form),
+        token,
+        password,
+        repeat: password,
+      });
+      assert.equal(weak.status, 400);
+      assert.match(message(weak.body, 'alert') ?? '', reason);
+    }
+    const joined = await invitee.post('/dashboard/invitation', {
+      _csrf: csrfOf(form),
+      token,
+      password: NEW_PASSWORD,
+      repeat: NEW_PASSWORD,
+    });
+    assert.equal(joined.status, 303, joined.body);
+    assert.equal(joined.headers.location, '/dashboard/projects/acme');
+    assert.ok(invitee.cookies.has('petstore_session') && invitee.cookies.has('petstore_device'));
+    const keys = await invitee.get('/dashboard/projects/acme/keys');
+    assert.equal(keys.status, 200);
+    const create = await invitee.post('/dashboard/projects/acme/keys', {
+      _csrf: csrfOf(keys),
+      label: 'nope',
+    });
+    assert.equal(create.status, 403);
+    const domain = await invitee.post('/dashboard/projects/acme/domains', {
+      _csrf: csrfOf(keys),
+      hostname: 'x.example.test',
+    });
+    assert.equal(domain.status, 403);
+    const again = await new Browser(app).get(`${link.pathname}${link.search}`);
+    assert.equal(again.status, 404, 'single use');
+    assert.match(again.body, /This invitation cannot be used/);
+    assert.ok(lines.some((line) => line.includes('"event":"invitation.accepted"')));
+    assert.ok(
+      lines.every((line) => !line.includes(token)),
+      'the token is never logged',
+    );
+  });
+
+  it('an invitation for an existing account asks for its password, then joins with the role', async () => {
+    await addAccount(app, 'dev@example.com', PASSWORD, []);
+    const link = await inviteLink('dev@example.com', 'developer');
+    const invitee = new Browser(app);
+    const form = await invitee.get(`${link.pathname}${link.search}`);
+    assert.match(form.body, /You have an account: sign in to join/);
+    const token = link.searchParams.get('token')!;
+    const wrong = await invitee.post('/dashboard/invitation', {
+      _csrf: csrfOf(form),
+      token,
+      password: 'not it at all',
+    });
+    assert.equal(wrong.status, 400);
+    const joined = await invitee.post('/dashboard/invitation', {
+      _csrf: csrfOf(form),
+      token,
+      password: PASSWORD,
+    });
+    assert.equal(joined.status, 303);
+    const keys = await invitee.get('/dashboard/projects/acme/keys');
+    const created = await invitee.post('/dashboard/projects/acme/keys', {
+      _csrf: csrfOf(keys),
+      label: 'dev key',
+    });
+    assert.equal(created.status, 303, 'a developer creates keys');
+    const members = await invitee.get('/dashboard/projects/acme/members');
+    const invite = await invitee.post('/dashboard/projects/acme/members/invite', {
+      _csrf: csrfOf(members),
+      email: 'x@example.com',
+      role: 'owner',
+    });
+    assert.equal(invite.status, 403, 'only owners invite');
+  });
+
+  it('an invitation link expires after 7 days, and a revoked one stops working at once; no CSRF token → 403', async () => {
+    const expiring = await inviteLink('late@example.com', 'viewer');
+    const revoked = await inviteLink('revoked@example.com', 'viewer');
+    const members = await owner.get('/dashboard/projects/acme/members');
+    assert.match(members.body, /late@example.com/);
+    const pending = await app.storage.projects.pendingInvitations('prj_acme', app.clock.now());
+    const invitationId = pending.find((invitation) => invitation.email === 'revoked@example.com')?.id;
+    assert.match(members.body, new RegExp(`/invitations/${invitationId}/revoke`));
+    assert.ok(invitationId);
+    const out = await owner.post(`/dashboard/projects/acme/invitations/${invitationId}/revoke`, {
+      _csrf: csrfOf(members),
+    });
+    assert.equal(out.status, 303);
+    assert.equal((await new Browser(app).get(`${revoked.pathname}${revoked.search}`)).status, 404);
+    const invitee = new Browser(app);
+    const form = await invitee.get(`${expiring.pathname}${expiring.search}`);
+    assert.equal(form.status, 200);
+    const token = expiring.searchParams.get('token')!;
+    const forged = await invitee.post('/dashboard/invitation', {
+      token,
+      password: NEW_PASSWORD,
+      repeat: NEW_PASSWORD,
+    });
+    assert.equal(forged.status, 403);
+    app.clock.advance(INVITATION_TTL_MS);
+    assert.equal((await new Browser(app).get(`${expiring.pathname}${expiring.search}`)).status, 404);
+    const late = await invitee.post('/dashboard/invitation', {
+      _csrf: csrfOf(form),
+      token,
+      password: NEW_PASSWORD,
+      repeat: NEW_PASSWORD,
+    });
+    assert.equal(late.status, 404);
+    assert.equal(await app.storage.accounts.byEmail('late@example.com'), undefined);
+  });
+
+  it('an owner changes a role; the last owner cannot stop being one; a member already in cannot be invited', async () => {
+    owner = new Browser(app);
+    await owner.signIn('owner@example.com', PASSWORD);
+    await addAccount(app, 'second@example.com', PASSWORD, []);
+    const second = (await app.storage.accounts.byEmail('second@example.com'))!;
+    await app.storage.projects.addMember(second.id, 'prj_acme', app.clock.now(), 'viewer');
+    const page = await owner.get('/dashboard/projects/acme/members');
+    const changed = await owner.post(`/dashboard/projects/acme/members/${second.id}/role`, {
+      _csrf: csrfOf(page),
+      role: 'developer',
+    });
+    assert.equal(changed.status, 303);
+    assert.equal(
+      message((await owner.get('/dashboard/projects/acme/members')).body, 'status'),
+      'second@example.com is now a developer.',
+    );
+    assert.equal(await app.storage.projects.roleOf(second.id, 'prj_acme'), 'developer');
+    const me = (await app.storage.accounts.byEmail('owner@example.com'))!;
+    await owner.post(`/dashboard/projects/acme/members/${me.id}/role`, {
+      _csrf: csrfOf(page),
+      role: 'viewer',
+    });
+    const refused = await owner.get('/dashboard/projects/acme/members');
+    assert.match(message(refused.body, 'alert') ?? '', /owner@example.com is the last owner of Project acme/);
+    assert.equal(await app.storage.projects.roleOf(me.id, 'prj_acme'), 'owner');
+    await owner.post('/dashboard/projects/acme/members/invite', {
+      _csrf: csrfOf(page),
+      email: 'second@example.com',
+      role: 'owner',
+    });
+    assert.match(
+      message((await owner.get('/dashboard/projects/acme/members')).body, 'alert') ?? '',
+      /is a member already/,
+    );
+  });
+});

@@ -1,0 +1,89 @@
+import type { Page } from 'playwright-core';
+
+declare const document: {
+  documentElement: { scrollWidth: number; clientWidth: number };
+  querySelectorAll(selector: string): Iterable<DomElement>;
+  createTreeWalker(root: unknown, show: number): { nextNode(): DomText | null };
+  body: unknown;
+  createRange(): { selectNodeContents(node: unknown): void; getClientRects(): Iterable<Rect> };
+};
+declare const window: { innerWidth: number; getComputedStyle(element: DomElement): Record<string, string> };
+interface Rect {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  width: number;
+  height: number;
+}
+interface DomElement {
+  tagName: string;
+  id: string;
+  className: string;
+  textContent: string | null;
+  scrollWidth: number;
+  clientWidth: number;
+  getBoundingClientRect(): Rect;
+  contains(other: unknown): boolean;
+  closest(selector: string): DomElement | null;
+}
+interface DomText {
+  textContent: string | null;
+  parentElement: DomElement | null;
+}
+
+/**
+ * What is wrong with the page's layout at the current viewport: the document wider than the window,
+ * a scroller whose content is wider than itself (a hidden column), text cut off by its box, and a
+ * control lying over text that is not its own. Empty when the layout is right.
+ */
+export function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const name = (element: DomElement) =>
+      `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${
+        element.className ? `.${String(element.className).trim().split(/\s+/).join('.')}` : ''
+      } "${(element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)}"`;
+    const { scrollWidth } = document.documentElement;
+    if (scrollWidth > window.innerWidth) {
+      problems.push(`the document is ${scrollWidth} px wide in a ${window.innerWidth} px window`);
+    }
+    const hidden = (element: DomElement) => element.closest('.visually-hidden, [hidden]') !== null;
+    for (const element of document.querySelectorAll('body *')) {
+      if (hidden(element) || ['INPUT', 'TEXTAREA', 'SELECT'].includes(element.tagName)) continue;
+      const style = window.getComputedStyle(element);
+      const clips = ['hidden', 'clip', 'auto', 'scroll'].includes(style.overflowX ?? '');
+      if (clips && element.scrollWidth > element.clientWidth + 1 && element.clientWidth > 0) {
+        problems.push(
+          `${name(element)} cuts off ${element.scrollWidth - element.clientWidth} px of its content`,
+        );
+      }
+    }
+    const texts: { rect: Rect; owner: DomElement }[] = [];
+    const walker = document.createTreeWalker(document.body, 4);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const owner = node.parentElement;
+      if (!owner || !node.textContent?.trim() || hidden(owner)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const rect of range.getClientRects())
+        if (rect.width > 0 && rect.height > 0) texts.push({ rect, owner });
+    }
+    const controls = 'a, button, input, select, textarea, summary, [tabindex="0"]';
+    for (const control of document.querySelectorAll(controls)) {
+      if (hidden(control)) continue;
+      const box = control.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      for (const { rect, owner } of texts) {
+        if (control.contains(owner) || owner.contains(control)) continue;
+        const overlapX = Math.min(box.right, rect.right) - Math.max(box.left, rect.left);
+        const overlapY = Math.min(box.bottom, rect.bottom) - Math.max(box.top, rect.top);
+        if (overlapX > 1 && overlapY > 1) {
+          problems.push(`${name(control)} covers the text of ${name(owner)}`);
+          break;
+        }
+      }
+    }
+    return problems;
+  });
+}
