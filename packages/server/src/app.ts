@@ -45,6 +45,7 @@ import { listPets } from './routes/pets-list.ts';
 import { listStoreOrders } from './routes/store-orders.ts';
 import { routeConfig } from './routes/route-config.ts';
 import { contractRoutes, nonContractRoutes, type RouteDefinition, registerRoutes } from './routes/table.ts';
+import { isServiceName, type ServiceNames } from './hosts/service-names.ts';
 import { hostKindConstraint, type HostRules, requestHostKind } from './sites/hosts.ts';
 import { createSiteDirectory } from './sites/site-directory.ts';
 import { createSiteHosts } from './sites/site-hosts.ts';
@@ -77,7 +78,7 @@ export interface AppDeps {
   /** On the first getPet, read existing pets into memory in the background (then getPet needs no query). */
   warmPetCache?: boolean;
   /** Which hosts are the API's and which the projects' docs sites (default: sites under `sites.localhost`). */
-  hosts?: HostRules;
+  hosts?: { siteDomain: string; apiHost?: string };
   /** The address clients use for the API (PUBLIC_BASE_URL): where the docs sites' try-it sends requests. */
   publicBaseUrl?: string;
   /** Password hashing cost; tests lower it, production keeps the default. */
@@ -171,11 +172,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     domains: deps.storage.domains,
     siteDomain,
   });
-  const hosts: HostRules = {
+  const names: ServiceNames = { siteDomain, apiHosts: deps.hosts?.apiHost ? [deps.hosts.apiHost] : [] };
+  const hosts: HostRules = { names, isServedDomain: siteHosts.isServedDomain };
+  const sites = createSiteDirectory({
+    projects: deps.storage.projects,
+    domains: deps.storage.domains,
     siteDomain,
-    apiHost: deps.hosts?.apiHost,
-    isCustomDomain: siteHosts.isCustomDomain,
-  };
+  });
   const limits = deps.httpLimits ?? DEFAULT_HTTP_LIMITS;
   const metrics = deps.metrics ?? createMetrics({ storage: deps.storage, limiter: deps.limiter });
   const app = Fastify({
@@ -254,14 +257,12 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     clock: deps.clock,
     sessions,
     projects: deps.storage.projects,
-    sites: createSiteDirectory({
-      projects: deps.storage.projects,
-      domains: deps.storage.domains,
-      siteDomain: hosts.siteDomain,
-    }),
+    sites,
     cors: { allows: (origin) => configured.allows(origin) || siteHosts.origins.allows(origin) },
-    customDomainOfRecord:
-      hosts.apiHost === undefined ? (host) => deps.storage.domains.isOfRecord(host) : undefined,
+    servesCustomDomain:
+      names.apiHosts.length === 0
+        ? async (hostname) => !isServiceName(hostname, names) && (await sites.resolve(hostname)) !== undefined
+        : undefined,
   });
   // Synchronous hooks take Fastify's callback form: no promise per request on the hot path.
   app.addHook('onResponse', (request, reply, done) => {
@@ -283,10 +284,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     storage: deps.storage,
     resolver: deps.dns ?? createDnsResolver(),
     clock: deps.clock,
-    siteDomain: hosts.siteDomain,
-    apiHost: hosts.apiHost,
+    siteDomain,
+    apiHost: deps.hosts?.apiHost,
     caIdentity: deps.caIdentity ?? 'letsencrypt.org',
-    changed: () => void siteHosts.refresh(),
+    changed: () => siteHosts.refresh(),
   });
   app.decorate('domains', domains);
   const probe = deps.tlsProbe;
@@ -316,16 +317,16 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       limiter: deps.limiter,
       clock: deps.clock,
       keyEnvironment: deps.keyEnvironment,
-      siteUrl: (request, slug) => siteUrl(request, slug, hosts.siteDomain),
+      siteUrl: (request, slug) => siteUrl(request, slug, siteDomain),
       domains,
       certificate,
     }),
     redirectToDocs,
-    ...siteHandlers({ publicBaseUrl: deps.publicBaseUrl, apiHost: hosts.apiHost }),
+    ...siteHandlers({ publicBaseUrl: deps.publicBaseUrl, apiHost: deps.hosts?.apiHost }),
     tlsAsk: tlsAsk({
       projects: deps.storage.projects,
       domains: deps.storage.domains,
-      siteDomain: hosts.siteDomain,
+      siteDomain,
     }),
   });
   registerRoutes(app, apiRoutes);

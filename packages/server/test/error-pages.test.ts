@@ -117,7 +117,7 @@ describe('errors as pages for browsers, the Error body for API clients (PETSTORE
     assert.match(missing.body, /<a href="\/">The Project acme API reference<\/a>/);
   });
 
-  it('a removed custom domain → the styled 404 page for a browser, never the docs', async () => {
+  it("a removed custom domain → never the project's docs; a browser gets the styled 404 page", async () => {
     const project = (await app.storage.projects.bySlug('acme'))!;
     const now = app.clock.now();
     await app.storage.domains.add({
@@ -135,11 +135,16 @@ describe('errors as pages for browsers, the Error body for API clients (PETSTORE
       nextCheckAt: now + 3_600_000,
     });
     assert.ok(await app.storage.domains.remove(project.id, 'docs.removed.example', now));
+    // With no API host configured, a name no project serves is like any other host: the API's.
     for (const url of ['/', '/docs', '/nothing']) {
       const page = await get(app, url, { host: 'docs.removed.example', accept: BROWSER });
-      assertErrorPage(page, 404, /<h1>Not found<\/h1>/);
-      assert.doesNotMatch(page.body, /petstore-docs-title/);
+      assert.doesNotMatch(page.body, /content="Project acme"/, url);
     }
+    assertErrorPage(
+      await get(app, '/nothing', { host: 'docs.removed.example', accept: BROWSER }),
+      404,
+      /<h1>Not found<\/h1>/,
+    );
   });
 
   it('the dashboard keeps its own error pages (its layout and style sheet)', async () => {

@@ -46,8 +46,8 @@ export interface DomainServiceDeps {
   apiHost?: string;
   /** The CAA identity of the certificate authority used for TLS, e.g. `letsencrypt.org`. */
   caIdentity: string;
-  /** Called after every change this service makes (so this instance's host sets catch up at once). */
-  changed?: () => void;
+  /** Awaited after every change this service makes: this instance routes by the change from its answer on. */
+  changed?: () => Promise<void>;
 }
 
 const planName = (plan: string) => plan[0]!.toUpperCase() + plan.slice(1);
@@ -110,7 +110,7 @@ export function createDomainService(deps: DomainServiceDeps) {
       verifiedAt: state === 'verified' ? now : null,
     };
     await storage.domains.recordCheck(domain.hostname, stored);
-    deps.changed?.();
+    await deps.changed?.();
     return (await storage.domains.get(domain.hostname)) ?? { ...domain, ...stored };
   };
 
@@ -146,7 +146,7 @@ export function createDomainService(deps: DomainServiceDeps) {
         checkedAt: null,
         nextCheckAt: now + MIN_RECHECK_MS,
       });
-      if (added) deps.changed?.();
+      if (added) await deps.changed?.();
       if (!added) {
         const owner = await storage.domains.get(parsed.hostname);
         return {
@@ -190,12 +190,12 @@ export function createDomainService(deps: DomainServiceDeps) {
 
     async setPrimary(project: Project, hostname: string): Promise<boolean> {
       const done = await storage.domains.setPrimary(project.id, hostname);
-      if (done) deps.changed?.();
+      if (done) await deps.changed?.();
       return done;
     },
     async remove(project: Project, hostname: string): Promise<boolean> {
       const done = await storage.domains.remove(project.id, hostname, clock.now());
-      if (done) deps.changed?.();
+      if (done) await deps.changed?.();
       return done;
     },
   };

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
-import { domainToASCII } from 'node:url';
 import { getDomain, getPublicSuffix } from 'tldts';
+import { isIpLiteral } from '../hosts/host-name.ts';
+import { isServiceName } from '../hosts/service-names.ts';
 
 export interface DomainName {
   /** Lower case, punycode, no trailing dot: `docs.example.com`, `xn--bcher-kva.example`. */
@@ -18,31 +19,44 @@ export interface ServiceNames {
 }
 
 /**
- * A custom domain as typed by a person (`Docs.Example.com.`, `bücher.example`), checked and made
- * canonical; or why it cannot be one. IP addresses, wildcards, single labels, public suffixes and the
- * service's own names are refused. The apex is found with the public suffix list.
+ * A custom domain as typed by a person (`Docs.Example.com.`, `bücher.example`), made canonical with the
+ * WHATWG URL host parser (the one browsers and the router use, so `0x7f.1`, `2130706433` and
+ * `127。0。0。1` are all the address 127.0.0.1) and checked; or why it cannot be one. IP addresses,
+ * wildcards, single labels, public suffixes and the service's own names are refused. The apex is found
+ * with the public suffix list.
  */
 export function parseDomain(text: string, own: ServiceNames): DomainName | { problem: string } {
   const typed = text.trim().replace(/\.$/, '');
   if (typed === '') return { problem: 'enter a domain name, such as docs.example.com' };
   if (typed.includes('*')) return { problem: 'wildcard domains are not supported: add each name on its own' };
-  if (isIP(typed) || isIP(typed.replace(/^\[|\]$/g, '')))
-    return { problem: 'an IP address is not a domain name' };
-  if (/[/:@?#\s]/.test(typed))
+  if (typed.startsWith('[') || isIP(typed)) return { problem: 'an IP address is not a domain name' };
+  if (/[/:@?#\\\s]/.test(typed)) {
     return { problem: 'enter the domain name alone, without scheme, port or path' };
-  const hostname = domainToASCII(typed.toLowerCase());
-  if (hostname === '' || hostname.length > 253 || !hostname.split('.').every((label) => LABEL.test(label))) {
+  }
+  const hostname = canonicalHost(typed);
+  if (hostname === undefined) return { problem: `${typed} is not a valid domain name` };
+  if (isIpLiteral(hostname))
+    return { problem: `an IP address is not a domain name (${typed} is ${hostname})` };
+  if (hostname.length > 253 || !hostname.split('.').every((label) => LABEL.test(label))) {
     return { problem: `${typed} is not a valid domain name` };
   }
   if (!hostname.includes('.')) return { problem: `${hostname} is a single label: use a full domain name` };
   if (hostname === 'localhost' || hostname.endsWith('.localhost'))
-    return { problem: 'localhost names cannot be used' };
-  if (hostname === own.siteDomain || hostname.endsWith(`.${own.siteDomain}`) || hostname === own.apiHost) {
-    return { problem: `${hostname} belongs to this service` };
-  }
+    return { problem: 'names under localhost cannot be used' };
+  const names = { siteDomain: own.siteDomain, apiHosts: own.apiHost ? [own.apiHost] : [] };
+  if (isServiceName(hostname, names)) return { problem: `${hostname} belongs to this service` };
   const suffix = getPublicSuffix(hostname, { allowPrivateDomains: true });
   if (suffix === hostname)
     return { problem: `${hostname} is a public suffix: use a domain registered under it` };
   const registrable = getDomain(hostname, { allowPrivateDomains: true });
   return { hostname, apex: registrable === hostname };
+}
+
+function canonicalHost(typed: string): string | undefined {
+  try {
+    const { hostname } = new URL(`http://${typed}`);
+    return hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,5 +1,7 @@
 import type { RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../errors.ts';
+import { parseHostHeader } from '../hosts/host-name.ts';
+import { ownNameKind } from '../hosts/service-names.ts';
 import { SLUG } from '../projects/project-rules.ts';
 import type { DomainRepository } from '../storage/domain-repository.ts';
 import type { ProjectRepository } from '../storage/project-repository.ts';
@@ -18,6 +20,8 @@ export function tlsAsk(deps: {
 }): RouteHandlerMethod {
   const suffix = `.${deps.siteDomain}`;
   const allowed = async (host: string): Promise<boolean> => {
+    // An IP address or localhost is never a site, whatever an older version may have stored.
+    if (ownNameKind(host, { siteDomain: deps.siteDomain, apiHosts: [] }) === 'api') return false;
     if (host.endsWith(suffix)) {
       const slug = host.slice(0, -suffix.length);
       return SLUG.test(slug) && (await deps.projects.bySlug(slug)) !== undefined;
@@ -34,8 +38,9 @@ export function tlsAsk(deps: {
         param: 'domain',
       });
     }
-    const host = domain.toLowerCase().replace(/\.$/, '');
-    if (!(await allowed(host))) throw new ApiError('not_found', `no certificate is to be issued for ${host}`);
+    const host = parseHostHeader(domain)?.hostname;
+    if (host === undefined || !(await allowed(host)))
+      throw new ApiError('not_found', `no certificate is to be issued for ${host ?? domain}`);
     return reply
       .header('content-type', 'application/json; charset=utf-8')
       .header('cache-control', 'no-store')

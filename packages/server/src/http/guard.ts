@@ -38,11 +38,11 @@ export interface GuardDeps {
   sites: SiteDirectory;
   cors: CorsPolicy;
   /**
-   * Whether a host is or was a custom domain, from the database: set when any host that is not a site
-   * serves the API (PETSTORE_API_HOST unset), so that the service's own pages are never shown on a
-   * project's domain, not even in the moments before this instance's host sets catch up.
+   * Whether a host serves a project's site now, from the database: set when any host that is not a
+   * site serves the API (PETSTORE_API_HOST unset), so that the service's own pages are never shown on
+   * a served custom domain, not even in the moments before this instance's host sets catch up.
    */
-  customDomainOfRecord?: (host: string) => Promise<boolean>;
+  servesCustomDomain?: (hostname: string) => Promise<boolean>;
 }
 
 const UNAUTHORIZED_MESSAGE = 'a valid API key is required: send Authorization: Bearer <API key>';
@@ -123,8 +123,8 @@ async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyRep
   }
   if (
     config.servicePage &&
-    deps.customDomainOfRecord &&
-    (await deps.customDomainOfRecord(normalizeHost(request.headers.host)))
+    deps.servesCustomDomain &&
+    (await deps.servesCustomDomain(normalizeHost(request.headers.host)))
   ) {
     throw new ApiError('not_found', 'nothing is published at this address');
   }

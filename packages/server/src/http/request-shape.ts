@@ -1,9 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
+import { parseHostHeader } from '../hosts/host-name.ts';
 import { MAX_URL_LENGTH } from './limits.ts';
-
-/** A host and optional port (RFC 3986 reg-name or IP literal); two Host fields joined by ", " fail it. */
-const HOST = /^[A-Za-z0-9._~!$&'()*+,;=%:[\]-]*$/;
 
 /**
  * What is wrong with a request as HTTP, whatever its route, that Node's parser lets through: an
@@ -20,7 +18,8 @@ export function requestShapeProblem(request: FastifyRequest): ApiError | undefin
     return new ApiError('invalid_request', `HTTP/${raw.httpVersion} is not supported; use HTTP/1.1`);
   }
   const host = request.headers.host;
-  if (host === undefined ? raw.httpVersionMinor === 1 : !HOST.test(host)) {
+  // Two Host fields joined by ", " name no host either; a port must be 0-65535.
+  if (host === undefined ? raw.httpVersionMinor === 1 : parseHostHeader(host) === undefined) {
     return new ApiError('invalid_request', 'an HTTP/1.1 request needs exactly one valid Host header', {
       param: 'Host',
     });

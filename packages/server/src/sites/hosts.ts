@@ -1,35 +1,32 @@
 import type { IncomingMessage } from 'node:http';
+import { parseHostHeader } from '../hosts/host-name.ts';
+import { classifyHost, type HostKind, type ServiceNames } from '../hosts/service-names.ts';
 
-/** Which part of the service a request's Host names: the API (and dashboard), a docs site, or nothing. */
-export type HostKind = 'api' | 'site' | 'none';
+export type { HostKind } from '../hosts/service-names.ts';
 
 export interface HostRules {
-  /** Project docs sites live at `<slug>.<siteDomain>`. */
-  siteDomain: string;
-  /** The one host of the API and dashboard; undefined means any host that is not a site. */
-  apiHost?: string;
-  /** Whether a host is, or was, a custom domain of some project (may be a little behind the database). */
-  isCustomDomain?(host: string): boolean;
+  names: ServiceNames;
+  /**
+   * Whether a name is a verified custom domain of a project on a paid plan (kept in memory, may be a
+   * little behind the database; the site itself is always read from the database).
+   */
+  isServedDomain?(hostname: string): boolean;
 }
 
-/** The Host header as compared everywhere: lower case, without port or trailing dot; '' when absent. */
+/** The Host header's name as compared everywhere (see parseHostHeader); '' when it names no host. */
 export function normalizeHost(header: string | undefined): string {
-  if (!header) return '';
-  let host = header.trim().toLowerCase();
-  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
-  // Only a port (digits, or none: `host:` means the default) is dropped; `a:b` names no host of ours.
-  const port = /:\d*$/.exec(host);
-  if (port) host = host.slice(0, port.index);
-  return host.endsWith('.') ? host.slice(0, -1) : host;
+  return header === undefined ? '' : (parseHostHeader(header.trim())?.hostname ?? '');
 }
 
 const KIND = Symbol('petstore.hostKind');
 type Marked = IncomingMessage & { [KIND]?: HostKind };
 
+const NEVER_SERVED = () => false;
+
 export function hostKindOf(host: string, rules: HostRules): HostKind {
-  if (rules.apiHost !== undefined && host === rules.apiHost) return 'api';
-  if (host.endsWith(`.${rules.siteDomain}`) || rules.isCustomDomain?.(host)) return 'site';
-  return rules.apiHost === undefined ? 'api' : 'none';
+  // Only HTTP/1.0 may omit Host: it reaches what any unknown name reaches.
+  if (host === '') return rules.names.apiHosts.length === 0 ? 'api' : 'none';
+  return classifyHost(host, rules.names, rules.isServedDomain ?? NEVER_SERVED);
 }
 
 /** The request's host kind, worked out once per request. */

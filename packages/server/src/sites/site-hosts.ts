@@ -8,11 +8,8 @@ export const SITE_HOSTS_REFRESH_MS = 2_000;
 export interface SiteHosts {
   /** CORS: the origins of the docs sites, whose try-it calls the API from the browser. */
   readonly origins: CorsPolicy;
-  /**
-   * Whether a host is, or was, a custom domain in any state: such a host is routed to the sites (which
-   * read the database and answer 404 unless it is served now), never to the API's pages.
-   */
-  isCustomDomain(host: string): boolean;
+  /** Whether a host is a verified custom domain of a paid project: such a host is routed to the sites. */
+  isServedDomain(hostname: string): boolean;
   /** Reads projects and domains again now. */
   refresh(): Promise<void>;
   close(): void;
@@ -20,10 +17,10 @@ export interface SiteHosts {
 
 /**
  * What must be answered without waiting for the database — a CORS header, which routes a host takes —
- * kept in memory and read again every SITE_HOSTS_REFRESH_MS: the projects' slugs, the served custom
- * domains and every host that is or was one. Serving a site always reads the database, so a removed
- * domain stops at once; these sets only let a new one in, up to 2 s late (and the API's pages check
- * the database themselves meanwhile, see GuardDeps.customDomainOfRecord).
+ * kept in memory and read again every SITE_HOSTS_REFRESH_MS: the projects' slugs and the served custom
+ * domains. Serving a site always reads the database, so a removed domain stops at once; these sets
+ * only let a new one in, up to 2 s late (and the API's pages check the database themselves meanwhile,
+ * see GuardDeps.servesCustomDomain).
  */
 export function createSiteHosts(deps: {
   projects: ProjectRepository;
@@ -33,19 +30,13 @@ export function createSiteHosts(deps: {
   const suffix = `.${deps.siteDomain}`;
   let slugs = new Set<string>();
   let served = new Set<string>();
-  let ofRecord = new Set<string>();
   let closed = false;
   const refresh = async () => {
     if (closed) return;
     try {
-      const [projects, servedNow, everUsed] = await Promise.all([
-        deps.projects.list(),
-        deps.domains.listServed(),
-        deps.domains.listOfRecord(),
-      ]);
+      const [projects, servedNow] = await Promise.all([deps.projects.list(), deps.domains.listServed()]);
       slugs = new Set(projects.map((project) => project.slug));
       served = new Set(servedNow);
-      ofRecord = new Set(everUsed);
     } catch {
       // The database is away: keep the last sets; /readyz and the API report the outage.
     }
@@ -66,7 +57,7 @@ export function createSiteHosts(deps: {
         return (host.endsWith(suffix) && slugs.has(host.slice(0, -suffix.length))) || served.has(host);
       },
     },
-    isCustomDomain: (host) => ofRecord.has(host),
+    isServedDomain: (hostname) => served.has(hostname),
     refresh,
     close() {
       closed = true;
