@@ -22,14 +22,14 @@ if [ ! -s "$TRIAL/walkthrough.sh" ] || [ ! -s "$TRIAL/expected.txt" ]; then
 fi
 
 # Free ports on loopback, one per setting of step 1.
-read -r PORT CADDY_HTTP_PORT CADDY_HTTPS_PORT PEBBLE_PORT PEBBLE_MANAGEMENT_PORT < <(node -e '
+read -r PORT CADDY_HTTP_PORT CADDY_HTTPS_PORT PEBBLE_PORT PEBBLE_MANAGEMENT_PORT PETSTORE_INTERNAL_PORT < <(node -e '
   const net = require("node:net");
-  const servers = [1, 2, 3, 4, 5].map(() => net.createServer().listen(0, "127.0.0.1"));
+  const servers = [1, 2, 3, 4, 5, 6].map(() => net.createServer().listen(0, "127.0.0.1"));
   Promise.all(servers.map((s) => new Promise((r) => s.on("listening", r)))).then(() => {
     console.log(servers.map((s) => s.address().port).join(" "));
     servers.forEach((s) => s.close());
   });')
-export PORT CADDY_HTTP_PORT CADDY_HTTPS_PORT PEBBLE_PORT PEBBLE_MANAGEMENT_PORT
+export PORT CADDY_HTTP_PORT CADDY_HTTPS_PORT PEBBLE_PORT PEBBLE_MANAGEMENT_PORT PETSTORE_INTERNAL_PORT
 
 # The walk-through in a shell of its own process group, so that every server it started is stopped.
 status=0

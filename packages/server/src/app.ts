@@ -46,6 +46,7 @@ import { listStoreOrders } from './routes/store-orders.ts';
 import { routeConfig } from './routes/route-config.ts';
 import { contractRoutes, nonContractRoutes, type RouteDefinition, registerRoutes } from './routes/table.ts';
 import { isServiceName, type ServiceNames } from './hosts/service-names.ts';
+import { rewriteRequestTarget } from './http/request-target.ts';
 import { hostKindConstraint, type HostRules, requestHostKind } from './sites/hosts.ts';
 import { createSiteDirectory } from './sites/site-directory.ts';
 import { createSiteHosts } from './sites/site-hosts.ts';
@@ -117,23 +118,6 @@ function requestId(request: { headers: Record<string, string | string[] | undefi
 }
 
 /**
- * A path whose percent-escapes do not decode (`/v1/pets/%ZZ`) would be refused by the router before
- * any hook runs; escaping its `%` lets it through auth, rate limiting and the route's own 400.
- */
-function escapeUndecodablePath(request: { url?: string }): string {
-  const url = request.url ?? '/';
-  const queryAt = url.indexOf('?');
-  const path = queryAt === -1 ? url : url.slice(0, queryAt);
-  if (!path.includes('%')) return url;
-  try {
-    decodeURIComponent(path);
-    return url;
-  } catch {
-    return path.replaceAll('%', '%25') + (queryAt === -1 ? '' : url.slice(queryAt));
-  }
-}
-
-/**
  * getPet is deprecated, so its pets are read into memory only once a client asks for one: the first
  * getPet starts the warm-up in the background, and a deployment whose clients moved on pays nothing.
  */
@@ -189,7 +173,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // Fastify's own 414: over-long targets are refused by the guard, with the Error body. The host
     // kind constraint routes the API host, the projects' sites and anything else apart.
     routerOptions: { maxParamLength: MAX_HEADER_BYTES, constraints: { hostKind: hostKindConstraint(hosts) } },
-    rewriteUrl: escapeUndecodablePath,
+    rewriteUrl: rewriteRequestTarget,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: deps.trustProxy ?? false,
     // While closing, requests still arriving on open connections are served (with Connection: close)

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { hostname } from 'node:os';
 import { pino } from 'pino';
-import type { Config } from './config.ts';
+import { checkServingConfig, type Config } from './config.ts';
 import { relayClusterMetrics } from './metrics/cluster-metrics.ts';
 import { SHUTDOWN_TIMEOUT_MS } from './server.ts';
 import { StorageUnavailableError } from './storage/errors.ts';
@@ -35,6 +35,7 @@ interface Slot {
  * SIGTERM/SIGINT asks every worker to drain and exits when all have, 0 if all shut down cleanly.
  */
 export async function runPrimary(config: Config, options: PrimaryOptions = {}): Promise<void> {
+  checkServingConfig(config);
   const restartDelayMs = options.restartDelayMs ?? 500;
   const maxRestartDelayMs = options.maxRestartDelayMs ?? 30_000;
   const stableAfterMs = options.stableAfterMs ?? 30_000;

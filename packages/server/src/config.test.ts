@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from './config.ts';
+import { checkServingConfig, ConfigError, loadConfig } from './config.ts';
 
 const corsOrigins = (value: string | undefined) => loadConfig({ PETSTORE_CORS_ORIGINS: value }).corsOrigins;
 
@@ -98,5 +98,19 @@ describe('loadConfig', () => {
     for (const env of [{ PORT: 'x' }, { TRUST_PROXY: 'x\ny' }, { HOST: 'a\nb' }, { LOG_LEVEL: 'loud' }]) {
       assert.doesNotMatch(refused(env), /\n/);
     }
+  });
+
+  it('PETSTORE_ENV=production without PETSTORE_API_HOST → serving refused, naming the variable', () => {
+    const production = loadConfig({ PETSTORE_ENV: 'production' });
+    assert.throws(
+      () => checkServingConfig(production),
+      (error: Error) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, /^PETSTORE_API_HOST must be set when PETSTORE_ENV=production/);
+        return true;
+      },
+    );
+    checkServingConfig(loadConfig({ PETSTORE_ENV: 'production', PETSTORE_API_HOST: 'api.example.com' }));
+    checkServingConfig(loadConfig({ PETSTORE_ENV: 'staging' }));
   });
 });

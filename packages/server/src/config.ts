@@ -25,6 +25,11 @@ export interface Config {
   siteDomain: string;
   /** The host that serves /v1 and /dashboard; undefined means any host that is not a site. */
   apiHost: string | undefined;
+  /**
+   * The internal listener (PETSTORE_INTERNAL_PORT, PETSTORE_INTERNAL_HOST): where the TLS proxy asks
+   * whether a name may have a certificate. Off unless a port is set; never reachable on the public port.
+   */
+  internal: { host: string; port: number } | undefined;
   /** DNS servers (`ip` or `ip:port`) custom domains are checked with; undefined: the system's resolvers. */
   dnsServers: string[] | undefined;
   /** The CAA identity of the CA issuing the custom domains' certificates. */
@@ -267,6 +272,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     ),
     siteDomain: hostname('PETSTORE_SITE_DOMAIN', env.PETSTORE_SITE_DOMAIN, 'sites.localhost')!,
     apiHost: hostname('PETSTORE_API_HOST', env.PETSTORE_API_HOST, undefined),
+    internal:
+      env.PETSTORE_INTERNAL_PORT === undefined || env.PETSTORE_INTERNAL_PORT === ''
+        ? undefined
+        : {
+            port: integer('PETSTORE_INTERNAL_PORT', env.PETSTORE_INTERNAL_PORT, 0, 0, 65_535),
+            host: host('PETSTORE_INTERNAL_HOST', env.PETSTORE_INTERNAL_HOST),
+          },
     dnsServers: dnsServers(env.PETSTORE_DNS_SERVERS),
     caIdentity: hostname('PETSTORE_CA_IDENTITY', env.PETSTORE_CA_IDENTITY, 'letsencrypt.org')!,
     tlsProbe: hostPort('PETSTORE_TLS_PROBE', env.PETSTORE_TLS_PROBE),
@@ -281,6 +293,18 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
         1_000_000,
       ) * MB,
   };
+}
+
+/**
+ * What serving needs beyond each setting being valid: in production the API must have its own host
+ * name, so that no other name (a tenant's domain, a stray DNS record) ever reaches its pages.
+ */
+export function checkServingConfig(config: Config): void {
+  if (config.environment === 'production' && config.apiHost === undefined) {
+    throw new ConfigError(
+      'PETSTORE_API_HOST must be set when PETSTORE_ENV=production: the host name of the API and dashboard, such as api.example.com',
+    );
+  }
 }
 
 export function keyEnvironmentOf(environment: Environment): KeyEnvironment {

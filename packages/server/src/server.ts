@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from './app.ts';
-import { type Config, keyEnvironmentOf } from './config.ts';
+import { checkServingConfig, type Config, keyEnvironmentOf } from './config.ts';
 import { corsPolicy } from './http/cors.ts';
 import { workerMetrics } from './metrics/cluster-metrics.ts';
 import { IDEMPOTENCY_PURGE_INTERVAL_MS } from './idempotency/policy.ts';
@@ -18,6 +18,7 @@ import { createDnsResolver } from './domains/dns.ts';
 import type { Storage } from './storage/repository.ts';
 import { untilReady } from './storage/until-ready.ts';
 import { systemClock } from './time/clock.ts';
+import { listenInternal } from './http/internal-listener.ts';
 
 /** A graceful shutdown taking longer than this is abandoned and the process exits with status 1. */
 export const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -134,6 +135,7 @@ export interface StartOptions {
 
 /** Config → dependencies → app → listen. Migrations run first, so a fresh database just works. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  checkServingConfig(config);
   const clock = systemClock;
   const { workerSlot } = options;
   const log = bufferedStdout();
@@ -216,9 +218,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const domainChecks = startDomainChecks(app.domains, app.log);
 
   const url = await app.listen({ port: config.port, host: config.host });
+  const internal = config.internal && (await listenInternal(app, config.internal));
   app.log.info(
     {
       url,
+      internalUrl: internal?.url,
       database: describeDatabase(config.databaseUrl),
       rateLimitStore: limiter.limiter.status().store,
       environment: config.environment,
@@ -233,6 +237,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       purge.stop();
       domainChecks.stop();
       migrations?.stop();
+      await internal?.close();
       // Keep-alive connections would hold the close open until they time out: close each one as
       // soon as its in-flight request has been answered.
       const reaper = setInterval(() => app.server.closeIdleConnections(), IDLE_REAP_INTERVAL_MS);

@@ -85,7 +85,7 @@ describe('deploy/Caddyfile', { skip: skipWithoutTlsTools }, () => {
   });
 
   it('on-demand certificates for every name but the API host, each asked of the service first; Let’s Encrypt by default', () => {
-    assert.equal(defaults.apps.tls.automation.on_demand?.ask, 'http://petstore:8080/internal/tls/ask');
+    assert.equal(defaults.apps.tls.automation.on_demand?.ask, 'http://petstore:9090/internal/tls/ask');
     const { policies } = withApiHost.apps.tls.automation;
     assert.deepEqual(
       policies.map((policy) => [policy.subjects ?? 'any other name', policy.on_demand ?? false]),

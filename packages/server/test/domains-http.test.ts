@@ -33,7 +33,7 @@ const visit = (app: TestApp, host: string, url = '/') =>
   app.request({ url, key: null, unchecked: true, headers: { host } });
 
 const ask = (app: TestApp, domain: string) =>
-  app.request({ url: `/internal/tls/ask?domain=${encodeURIComponent(domain)}`, key: null, unchecked: true });
+  app.internal(`/internal/tls/ask?domain=${encodeURIComponent(domain)}`);
 
 const domainsUrl = '/dashboard/projects/acme/domains';
 

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { openStorage } from '../src/storage/open-storage.ts';
 import type { Plan, Storage } from '../src/storage/repository.ts';
 import { FakeClock } from '../src/time/clock.ts';
 import { assertMatchesContract } from './openapi-validator.ts';
+import { type InternalListener, listenInternal } from '../src/http/internal-listener.ts';
 
 export interface TestResponse {
   status: number;
@@ -48,6 +50,11 @@ export interface TestApp {
   request(options: RequestOptions): Promise<TestResponse>;
   /** A project (free plan unless told) with a member account signed in: its cookie and CSRF token. */
   signedInMember(slug: string, options?: { plan?: Plan; email?: string }): Promise<SignedIn>;
+  /** A request on the internal listener (started at the first call), as the TLS proxy sends it. */
+  internal(
+    path: string,
+    method?: string,
+  ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>;
   close(): Promise<void>;
 }
 
@@ -204,6 +211,22 @@ export async function makeTestApp(
     return { accountId, projectId: project.id, cookie: `petstore_session=${token}`, csrfToken };
   };
 
+  let internalListener: Promise<InternalListener> | undefined;
+  const internal: TestApp['internal'] = async (path, method = 'GET') => {
+    internalListener ??= listenInternal(app, { host: '127.0.0.1', port: 0 });
+    const { port } = new URL((await internalListener).url);
+    return new Promise((resolve, reject) => {
+      httpRequest({ host: '127.0.0.1', port, path, method }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+      })
+        .on('error', reject)
+        .end();
+    });
+  };
+
   return {
     app,
     storage,
@@ -213,7 +236,9 @@ export async function makeTestApp(
     createKey,
     request,
     signedInMember,
+    internal,
     async close() {
+      await (await internalListener)?.close();
       await app.close();
       await limiter.close();
       await storage.close();

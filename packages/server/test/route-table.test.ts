@@ -19,6 +19,7 @@ describe('route table × every method', () => {
 
   /** A request to a route, with what it takes to be let in (key, session, site host) or without it. */
   const send = (method: string, route: RouteDefinition, admitted: boolean) => {
+    if (route.config.host === 'internal') return app.internal(concretePath(route.url), method);
     const headers: Record<string, string> = {};
     if (route.config.host === 'site') headers.host = SITE_HOST;
     if (admitted && route.config.access === 'session') headers.cookie = member.cookie;

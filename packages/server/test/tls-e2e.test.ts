@@ -37,10 +37,10 @@ const once = (host: string, path: string, accept: (answer: HttpsAnswer) => boole
     return accept(answer) ? answer : undefined;
   });
 
-/** GET on the service itself, as Caddy asks it; the path is sent as it is (no URL normalisation). */
+/** GET on the service's internal listener, as Caddy asks it; the path is sent as it is (no URL normalisation). */
 const direct = (path: string) =>
   new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const { hostname, port } = new URL(stack.serverUrl);
+    const { hostname, port } = new URL(stack.internalUrl);
     request({ host: hostname, port, path }, (response) => {
       let body = '';
       response.on('data', (chunk) => (body += chunk));
@@ -92,8 +92,8 @@ describe(
       assert.match(root.subject, /Pebble Root CA/);
       assert.equal(
         page.headers['strict-transport-security'],
-        undefined,
-        'a docs site sets no HSTS of its own',
+        'max-age=31536000',
+        'every answer over TLS carries HSTS (this name only, no includeSubDomains)',
       );
     });
 

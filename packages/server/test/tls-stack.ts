@@ -34,6 +34,8 @@ export interface TlsStack {
   server: ServeProcess;
   /** The service itself, without Caddy: `http://127.0.0.1:<port>`. */
   serverUrl: string;
+  /** The internal listener, where Caddy asks for certificates. */
+  internalUrl: string;
   /** Caddy's HTTPS port (and the port in every https:// URL of the tests). */
   httpsPort: number;
   /** The environment of `petstore` commands: same database, DNS and names as the server. */
@@ -77,7 +79,7 @@ export async function startTlsStack(): Promise<TlsStack> {
   try {
     zone = await startZoneServer();
     zone.set(API_HOST, [{ type: 'A', value: '127.0.0.1' }]);
-    const [httpPort, httpsPort] = [await freePort(), await freePort()];
+    const [httpPort, httpsPort, internalPort] = [await freePort(), await freePort(), await freePort()];
     const env = cleanEnv({
       DATABASE_URL: join(dir, 'petstore.db'),
       PETSTORE_SITE_DOMAIN: SITE_DOMAIN,
@@ -86,6 +88,7 @@ export async function startTlsStack(): Promise<TlsStack> {
       PETSTORE_TLS_PROBE: `127.0.0.1:${httpsPort}`,
       TRUST_PROXY: '127.0.0.1',
       PETSTORE_ENV: 'development',
+      PETSTORE_INTERNAL_PORT: String(internalPort),
     });
     const server = spawnServe(env, ['--port', '0']);
     children.add(server.child);
@@ -97,6 +100,7 @@ export async function startTlsStack(): Promise<TlsStack> {
       PETSTORE_API_HOST: API_HOST,
       PETSTORE_UPSTREAM_HOST: '127.0.0.1',
       PETSTORE_UPSTREAM_PORT: upstreamPort,
+      PETSTORE_INTERNAL_PORT: String(internalPort),
       ACME_CA: pebble.directory,
     });
     if (warnings.length > 0)
@@ -132,6 +136,7 @@ export async function startTlsStack(): Promise<TlsStack> {
       caddy,
       server,
       serverUrl,
+      internalUrl: `http://127.0.0.1:${internalPort}`,
       httpsPort,
       env,
       cli: (args, input) => runCli(args, env, { input }),

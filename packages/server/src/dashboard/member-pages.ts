@@ -8,6 +8,7 @@ import { projectPath } from './context.ts';
 import { field } from './form-body.ts';
 import { clearSessionCookie } from './session-cookie.ts';
 import { membersView, removeMemberView } from './views/members.ts';
+import { requestScheme } from '../http/scheme.ts';
 
 const isRole = (text: string): text is Role => (ROLES as readonly string[]).includes(text);
 
@@ -74,7 +75,7 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
         },
         'invitation created',
       );
-      const url = invitationUrl(`${request.protocol}://${request.host}`, token);
+      const url = invitationUrl(`${requestScheme(request)}://${request.host}`, token);
       await flashes.put(request, page, { invitation: { url, email, role, expiresAt: invitation.expiresAt } });
       return context.back(reply, page);
     },

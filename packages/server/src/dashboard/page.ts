@@ -17,8 +17,8 @@ export const DASHBOARD_CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-/** Security headers of every dashboard page, errors included. HSTS only where the request came over TLS. */
-export function securityHeaders(request: FastifyRequest): Record<string, string> {
+/** Security headers of every dashboard page, errors included (HSTS is set by the guard for every answer over TLS). */
+export function securityHeaders(): Record<string, string> {
   const headers: Record<string, string> = {
     'content-security-policy': DASHBOARD_CSP,
     'x-frame-options': 'DENY',
@@ -29,7 +29,6 @@ export function securityHeaders(request: FastifyRequest): Record<string, string>
     'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
     'cache-control': 'no-store',
   };
-  if (request.protocol === 'https') headers['strict-transport-security'] = 'max-age=31536000';
   return headers;
 }
 
@@ -88,7 +87,7 @@ export function renderPage({ title, main, signedIn }: PageOptions): Html {
 export function sendPage(request: FastifyRequest, reply: FastifyReply, options: PageOptions): FastifyReply {
   return reply
     .code(options.status ?? 200)
-    .headers(securityHeaders(request))
+    .headers(securityHeaders())
     .header('content-type', 'text/html; charset=utf-8')
     .send(renderPage(options).value);
 }

@@ -5,6 +5,7 @@ import { ApiError } from '../errors.ts';
 import type { Account, Session } from '../storage/account-repository.ts';
 import { readCookie, serializeCookie } from './cookies.ts';
 import { field } from './form-body.ts';
+import { requestScheme } from '../http/scheme.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -98,7 +99,7 @@ const same = (a: string, b: string) =>
 export function checkCsrf(request: FastifyRequest): void {
   const fetchSite = request.headers['sec-fetch-site'];
   const origin = request.headers.origin;
-  const ownOrigin = `${request.protocol}://${request.host}`;
+  const ownOrigin = `${requestScheme(request)}://${request.host}`;
   const crossSite =
     (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') ||
     (origin !== undefined && origin !== ownOrigin);

@@ -101,7 +101,7 @@ export function sendErrorAsPage(
   if (error.headers) reply.headers(error.headers);
   return reply
     .code(error.status)
-    .headers(securityHeaders(request))
+    .headers(securityHeaders())
     .header('content-security-policy', errorPageCsp())
     .header('content-type', 'text/html; charset=utf-8')
     .send(renderErrorPage(error, request.id, options));

@@ -17,6 +17,7 @@ import type { ProjectRepository } from '../storage/project-repository.ts';
 import type { ApiKeyRecord, KeyRepository } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
 import { requestShapeProblem } from './request-shape.ts';
+import { HSTS } from './scheme.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -81,6 +82,7 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
   app.addHook('onRequest', (request, reply, done) => {
     const config = routeConfig(request);
     reply.header('x-request-id', request.id);
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
     // Pages (dashboard, docs sites) are navigated to, never read by another origin's script.
     if (!config.htmlErrors) applyCors(deps.cors, request.headers.origin, reply);
     const problem = requestShapeProblem(request);

@@ -22,6 +22,12 @@ describe('redactUrl', () => {
     [`/v1/pets/${encodeURIComponent(KEY)}`, '/v1/pets/[redacted]'],
     ['/v1/pets?cursor=eyJhIjoxfQ&limit=5', '/v1/pets?cursor=eyJhIjoxfQ&limit=5'],
     ['/v1/pets?key', '/v1/pets?key=[redacted]'],
+    ['/dashboard/sign-in?email=a%40b.test&pw=hunter2', '/dashboard/sign-in?email=a%40b.test&pw=[redacted]'],
+    ['/dashboard/keys?_csrf=abc&x=1', '/dashboard/keys?_csrf=[redacted]&x=1'],
+    ['/x?csrf_token=abc', '/x?csrf_token=[redacted]'],
+    ['/x?Password=abc', '/x?Password=[redacted]'],
+    ['/x?TOKEN=abc', '/x?TOKEN=[redacted]'],
+    ['/dashboard/invitations?invitation=abc', '/dashboard/invitations?invitation=[redacted]'],
   ];
   for (const [url, logged] of cases) {
     it(`${url} → ${logged}`, () => assert.equal(redactUrl(url), logged));

@@ -3,10 +3,10 @@ export const KEY_SHAPE = /ps_(?:live|test)_[A-Za-z0-9_-]{8,}/i;
 
 /** Query parameters whose values are secrets by their name, whatever the value looks like. */
 const SECRET_NAME =
-  /^(?:api[-_.]?key|apikey|key|x[-_]api[-_]key|token|access[-_]?token|id[-_]?token|refresh[-_]?token|auth|authorization|bearer|secret|client[-_]?secret|password|passwd|pwd|pass|signature|sig|session|session[-_]?id|credentials?|code)$/i;
+  /^(?:api[-_.]?key|apikey|key|x[-_]api[-_]key|token|access[-_]?token|id[-_]?token|refresh[-_]?token|auth|authorization|bearer|secret|client[-_]?secret|password|passwd|pwd|pass|signature|sig|session|session[-_]?id|credentials?|code|pw|_?csrf(?:[-_]?token)?|_?xsrf(?:[-_]?token)?|otp|invitation|invite)$/i;
 
 /** Cheap pre-check: a URL without any of these needs no decoding at all (the common case). */
-const SUSPICIOUS = /ps_|%|\+|key|token|auth|bearer|secret|pass|pwd|sig|session|cred|code/i;
+const SUSPICIOUS = /ps_|%|\+|key|token|auth|bearer|secret|pass|pw|sig|session|cred|code|csrf|xsrf|otp|invit/i;
 
 /** Logged URLs are cut here: a request line may be 16 KiB, a log line need not be. */
 export const LOGGED_URL_MAX = 1024;

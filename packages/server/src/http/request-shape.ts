@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { parseHostHeader } from '../hosts/host-name.ts';
 import { MAX_URL_LENGTH } from './limits.ts';
+import { hasBadAuthority } from './request-target.ts';
 
 /**
  * What is wrong with a request as HTTP, whatever its route, that Node's parser lets through: an
@@ -16,6 +17,9 @@ export function requestShapeProblem(request: FastifyRequest): ApiError | undefin
   }
   if (raw.httpVersionMajor !== 1 || raw.httpVersionMinor > 1) {
     return new ApiError('invalid_request', `HTTP/${raw.httpVersion} is not supported; use HTTP/1.1`);
+  }
+  if (hasBadAuthority(raw)) {
+    return new ApiError('invalid_request', 'the request target names no valid host', { param: 'Host' });
   }
   const host = request.headers.host;
   // Two Host fields joined by ", " name no host either; a port must be 0-65535.

@@ -30,13 +30,13 @@ export interface RouteConfig {
   /** The `operation` label of the request metrics. */
   metricsLabel: string;
   /**
-   * Which hosts serve the route (default `api`): the API host, the projects' docs sites, or any host at
-   * all (the TLS proxy's question, asked on whatever name reaches the service).
+   * Which hosts serve the route (default `api`): the API host, the projects' docs sites, any host at
+   * all, or only the internal listener (PETSTORE_INTERNAL_PORT), which no public name ever reaches.
    */
-  host?: 'api' | 'site' | 'any';
+  host?: 'api' | 'site' | 'any' | 'internal';
   /**
-   * A page of the service itself (its docs, the dashboard): never shown on a host that is or was a
-   * project's custom domain, which is checked against the database when PETSTORE_API_HOST is unset.
+   * A page of the service itself (its docs, the dashboard): never shown on a host that serves a
+   * project's site now, which is checked against the database when PETSTORE_API_HOST is unset.
    */
   servicePage?: boolean;
   /** Errors as an HTML page (dashboard and sites) instead of the Error body. */

@@ -346,7 +346,7 @@ export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
     rateLimited: true,
     addressBudget: 'tls',
     metricsLabel: 'other',
-    host: 'any',
+    host: 'internal',
   }),
 ];
 

@@ -18,8 +18,16 @@ export function normalizeHost(header: string | undefined): string {
   return header === undefined ? '' : (parseHostHeader(header.trim())?.hostname ?? '');
 }
 
+/** A route's host kind: a kind of Host name, or `internal`, the internal listener's requests alone. */
+export type RouteHostKind = HostKind | 'internal';
+
 const KIND = Symbol('petstore.hostKind');
-type Marked = IncomingMessage & { [KIND]?: HostKind };
+type Marked = IncomingMessage & { [KIND]?: RouteHostKind };
+
+/** Marks a request that came to the internal listener: it is routed to `internal` routes only. */
+export function markInternal(request: IncomingMessage): void {
+  (request as Marked)[KIND] = 'internal';
+}
 
 const NEVER_SERVED = () => false;
 
@@ -30,7 +38,7 @@ export function hostKindOf(host: string, rules: HostRules): HostKind {
 }
 
 /** The request's host kind, worked out once per request. */
-export function requestHostKind(request: IncomingMessage, rules: HostRules): HostKind {
+export function requestHostKind(request: IncomingMessage, rules: HostRules): RouteHostKind {
   const marked = request as Marked;
   marked[KIND] ??= hostKindOf(normalizeHost(request.headers.host), rules);
   return marked[KIND];
@@ -57,8 +65,8 @@ export function hostKindConstraint(rules: HostRules) {
     },
     deriveConstraint: (request: IncomingMessage) => requestHostKind(request, rules),
     validate(value: unknown) {
-      if (value !== 'api' && value !== 'site' && value !== 'none') {
-        throw new Error(`hostKind must be api, site or none, got ${String(value)}`);
+      if (value !== 'api' && value !== 'site' && value !== 'none' && value !== 'internal') {
+        throw new Error(`hostKind must be api, site, none or internal, got ${String(value)}`);
       }
     },
   };

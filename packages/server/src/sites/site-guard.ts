@@ -3,6 +3,7 @@ import { ApiError } from '../errors.ts';
 import { normalizeHost } from './hosts.ts';
 import type { Site, SiteDirectory } from './site-directory.ts';
 import { portSuffix } from './urls.ts';
+import { requestScheme } from '../http/scheme.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,6 +11,9 @@ declare module 'fastify' {
     site?: Site;
   }
 }
+
+/** How long browsers may keep a redirect to the primary domain: a new primary is followed within 5 minutes. */
+const REDIRECT_CACHE_CONTROL = 'public, max-age=300';
 
 /**
  * The guard's step for `site` routes: the site this host serves, or 404 (never another project's site);
@@ -23,7 +27,9 @@ export async function requireSite(
   const site = await sites.resolve(normalizeHost(request.headers.host));
   if (!site) throw new ApiError('not_found', 'no docs site is published at this address');
   if (site.redirectTo) {
-    reply.redirect(`${request.protocol}://${site.redirectTo}${portSuffix(request)}${request.url}`, 301);
+    // request.url is origin-form (see rewriteRequestTarget): a path and query, never an authority.
+    reply.header('cache-control', REDIRECT_CACHE_CONTROL);
+    reply.redirect(`${requestScheme(request)}://${site.redirectTo}${portSuffix(request)}${request.url}`, 301);
     return;
   }
   request.site = site;

@@ -1,15 +1,16 @@
 import type { FastifyRequest } from 'fastify';
+import { requestScheme } from '../http/scheme.ts';
 
 /** `:8080` when the request came to a port other than the scheme's default, else ''. */
 export function portSuffix(request: FastifyRequest): string {
   const port = /:(\d+)$/.exec(request.host)?.[1];
-  const standard = request.protocol === 'https' ? '443' : '80';
+  const standard = requestScheme(request) === 'https' ? '443' : '80';
   return port && port !== standard ? `:${port}` : '';
 }
 
 /** A project's docs site, as a browser that reached this request should open it (same scheme and port). */
 export function siteUrl(request: FastifyRequest, slug: string, siteDomain: string): string {
-  return `${request.protocol}://${slug}.${siteDomain}${portSuffix(request)}/`;
+  return `${requestScheme(request)}://${slug}.${siteDomain}${portSuffix(request)}/`;
 }
 
 /**
@@ -22,5 +23,5 @@ export function apiOrigin(
   apiHost: string | undefined,
 ): string {
   if (publicBaseUrl) return new URL(publicBaseUrl).origin;
-  return `${request.protocol}://${apiHost ?? 'localhost'}${portSuffix(request)}`;
+  return `${requestScheme(request)}://${apiHost ?? 'localhost'}${portSuffix(request)}`;
 }
