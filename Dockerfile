@@ -8,6 +8,7 @@ FROM node:24-slim AS dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/json/package.json packages/json/
+COPY packages/contract/package.json packages/contract/
 COPY packages/server/package.json packages/server/
 COPY packages/cli/package.json packages/cli/
 COPY packages/client/package.json packages/client/
@@ -26,6 +27,8 @@ COPY package.json package-lock.json ./
 COPY openapi/petstore.yaml openapi/
 COPY packages/json/package.json packages/json/
 COPY packages/json/src packages/json/src
+COPY packages/contract/package.json packages/contract/
+COPY packages/contract/src packages/contract/src
 COPY packages/client/package.json packages/client/README.md packages/client/
 COPY packages/client/src packages/client/src
 COPY packages/server/package.json packages/server/

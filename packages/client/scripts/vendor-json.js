@@ -1,24 +1,36 @@
-// After tsc: the client's one workspace dependency, @petstore/json, is not published on its own, so the
-// build copies it into dist/vendor/ and points the compiled imports at that copy. The published client
-// then depends on nothing, and its JSON handling is the very code the server and the docs page run.
+// After tsc: the client's workspace dependencies are not published on their own, so the build copies
+// them into dist/vendor/ and points the compiled imports at those copies: @petstore/json (the very JSON
+// code the server and the docs page run) and @petstore/contract (the types generated from the
+// contract, type-only). The published client then depends on nothing.
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const SPECIFIER = '@petstore/json';
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
-const source = fileURLToPath(import.meta.resolve(SPECIFIER));
+const json = fileURLToPath(import.meta.resolve('@petstore/json'));
+const VENDORED = {
+  '@petstore/json': './vendor/petstore-json.js',
+  '@petstore/contract': './vendor/petstore-contract.js',
+};
 
 mkdirSync(`${dist}vendor`, { recursive: true });
-copyFileSync(source, `${dist}vendor/petstore-json.js`);
-copyFileSync(source.replace(/\.js$/, '.d.ts'), `${dist}vendor/petstore-json.d.ts`);
+copyFileSync(json, `${dist}vendor/petstore-json.js`);
+copyFileSync(json.replace(/\.js$/, '.d.ts'), `${dist}vendor/petstore-json.d.ts`);
+copyFileSync(
+  fileURLToPath(import.meta.resolve('@petstore/contract/index.d.ts')),
+  `${dist}vendor/petstore-contract.d.ts`,
+);
 
 for (const name of readdirSync(dist).filter((file) => /\.(js|d\.ts)$/.test(file))) {
   const path = `${dist}${name}`;
   const text = readFileSync(path, 'utf8');
-  const rewritten = text.replaceAll(`'${SPECIFIER}'`, "'./vendor/petstore-json.js'");
+  let rewritten = text;
+  for (const [specifier, vendored] of Object.entries(VENDORED)) {
+    rewritten = rewritten.replaceAll(`'${specifier}'`, `'${vendored}'`);
+  }
   if (rewritten !== text) writeFileSync(path, rewritten);
-  if (rewritten.includes(SPECIFIER)) {
-    console.error(`vendor-json: ${name} still names ${SPECIFIER}`);
+  const left = Object.keys(VENDORED).find((specifier) => rewritten.includes(specifier));
+  if (left) {
+    console.error(`vendor: ${name} still names ${left}`);
     process.exit(1);
   }
 }

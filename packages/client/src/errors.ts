@@ -1,29 +1,8 @@
 import type { RateLimit } from './types.ts';
 
-/** The service's closed catalogue of error codes (OpenAPI `Error.code`). */
-export type ApiErrorCode =
-  | 'unauthorized'
-  | 'invalid_json'
-  | 'invalid_body'
-  | 'invalid_parameter'
-  | 'invalid_cursor'
-  | 'invalid_request'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'request_timeout'
-  | 'gone'
-  | 'payload_too_large'
-  | 'uri_too_long'
-  | 'unsupported_media_type'
-  | 'idempotency_in_progress'
-  | 'idempotency_key_reused'
-  | 'rate_limited'
-  | 'temporarily_banned'
-  | 'too_many_connections'
-  | 'headers_too_large'
-  | 'not_implemented'
-  | 'service_unavailable'
-  | 'internal_error';
+/** The service's closed catalogue of error codes (OpenAPI `Error.code`), generated from the contract. */
+export type { ApiErrorCode } from '@petstore/contract';
+import type { ApiErrorCode } from '@petstore/contract';
 
 /**
  * Codes the client itself assigns: `network_error` when no response arrived (status 0),

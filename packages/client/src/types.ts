@@ -1,21 +1,6 @@
-/** Availability of a pet (OpenAPI `PetStatus`). */
-export type PetStatus = 'available' | 'pending' | 'sold';
-
-/** A pet to add (OpenAPI `NewPet`). 64-bit integers are `bigint`, so no digit is ever lost. */
-export interface NewPet {
-  /** 1 to 200 characters, not only whitespace, no control characters. */
-  name: string;
-  /** Any signed 64-bit integer. */
-  categoryId: bigint;
-  /** Optional, with no default: a pet created without one has no `status` field. */
-  status?: PetStatus;
-}
-
-/** A pet as stored (OpenAPI `Pet`). */
-export interface Pet extends NewPet {
-  /** Assigned by the service, from 1 upwards. */
-  id: bigint;
-}
+/** `PetStatus`, `NewPet` and `Pet` as the contract defines them: 64-bit integers are `bigint`. */
+export type { NewPet, Pet, PetStatus } from '@petstore/contract';
+import type { PetStatus, Pet } from '@petstore/contract';
 
 /**
  * The rate-limit window closer to exhaustion, from `X-RateLimit-Limit`, `X-RateLimit-Remaining` and

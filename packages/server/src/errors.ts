@@ -1,4 +1,6 @@
-/** The closed catalogue of error codes and the HTTP status each one maps to. */
+import type { ApiErrorCode } from '@petstore/contract';
+
+/** The closed catalogue of error codes and the HTTP status each one maps to: exactly the contract's codes. */
 export const ERROR_STATUS = {
   invalid_json: 400,
   invalid_body: 400,
@@ -23,7 +25,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   not_implemented: 501,
   service_unavailable: 503,
-} as const;
+} as const satisfies Record<ApiErrorCode, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 

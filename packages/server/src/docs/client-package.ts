@@ -9,17 +9,19 @@ import { tarGz } from './tar.ts';
  * The typed client as an npm package, served at /docs/assets/<file> so that a project's readers can
  * `npm install` it from the service (it is not on a registry): what `npm pack` makes of
  * packages/client, built here from the same sources with the same compiler (TypeScript, loaded on the
- * first download only): `dist/` with JavaScript and declarations, `@petstore/json` vendored into
+ * first download only): `dist/` with JavaScript and declarations, `@petstore/json` and the contract's
+ * types (`@petstore/contract`) vendored into
  * `dist/vendor/` exactly as the client's own build does, the README and the package's manifest.
  */
 const JSON_SOURCE = fileURLToPath(import.meta.resolve('@petstore/json'));
-const VENDORED = './vendor/petstore-json.js';
+const CONTRACT_TYPES = fileURLToPath(import.meta.resolve('@petstore/contract/index.d.ts'));
 
-/** Relative `.ts` imports as the compiled files name them, and the JSON module as vendored. */
+/** Relative `.ts` imports as the compiled files name them, and the workspace modules as vendored. */
 const relink = (text: string) =>
   text
     .replace(/((?:from|import)\s*\(?\s*')(\.{1,2}\/[^']+)\.ts'/g, "$1$2.js'")
-    .replaceAll("'@petstore/json'", `'${VENDORED}'`);
+    .replaceAll("'@petstore/json'", "'./vendor/petstore-json.js'")
+    .replaceAll("'@petstore/contract'", "'./vendor/petstore-contract.js'");
 
 /** The published manifest: entry points in dist/, nothing of the workspace (scripts, source condition). */
 function publishedManifest(): string {
@@ -59,6 +61,7 @@ async function build(): Promise<Buffer> {
   }
   files.set('package/dist/vendor/petstore-json.js', readFileSync(JSON_SOURCE));
   files.set('package/dist/vendor/petstore-json.d.ts', readFileSync(JSON_SOURCE.replace(/\.js$/, '.d.ts')));
+  files.set('package/dist/vendor/petstore-contract.d.ts', readFileSync(CONTRACT_TYPES));
   return tarGz(files);
 }
 

@@ -2,19 +2,11 @@ import type { AccountRepository } from './account-repository.ts';
 import type { DomainRepository } from './domain-repository.ts';
 import type { ProjectRepository } from './project-repository.ts';
 
-export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
-export type PetStatus = (typeof PET_STATUSES)[number];
+import type { NewPet, Pet, PetStatus } from '@petstore/contract';
 
-/** int64 values travel as bigint so the whole signed 64-bit range survives. */
-export interface NewPet {
-  name: string;
-  categoryId: bigint;
-  status?: PetStatus;
-}
+export type { NewPet, Pet, PetStatus };
 
-export interface Pet extends NewPet {
-  id: bigint;
-}
+export const PET_STATUSES = ['available', 'pending', 'sold'] as const satisfies readonly PetStatus[];
 
 export interface ListQuery {
   status?: PetStatus;
