@@ -27,6 +27,22 @@ const PEER_FILES: Record<Exclude<ServerName, 'raw' | 'petstore'>, string> = {
 /** A key no benchmark reaches the limit of, as the project's bench key (the limiter stays on). */
 const PEER_PER_MINUTE = 1_000_000_000;
 
+/** Adds an API key allowed `perMinute` requests a minute; returns the key (only its SHA-256 is stored). */
+export function addPeerKey(path: string, perMinute: number): string {
+  const db = openDatabase(path);
+  try {
+    const key = `peer_${randomBytes(24).toString('base64url')}`;
+    db.prepare('INSERT INTO api_keys (key_hash, label, per_minute) VALUES (?, ?, ?)').run(
+      hashKey(key),
+      `${perMinute} a minute`,
+      perMinute,
+    );
+    return key;
+  } finally {
+    db.close();
+  }
+}
+
 /** Seeds a peer database like the project's: the same pets (names, categories, statuses) and one key. */
 export function seedPeerDatabase(path: string, pets: number, perMinute = PEER_PER_MINUTE): string {
   const db = openDatabase(path);
@@ -37,17 +53,11 @@ export function seedPeerDatabase(path: string, pets: number, perMinute = PEER_PE
        WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?)
        SELECT 'pet ' || n, n % 50 + 1, ${STATUS_OF_N} FROM seq`,
     ).run(pets);
-    const key = `peer_${randomBytes(24).toString('base64url')}`;
-    db.prepare('INSERT INTO api_keys (key_hash, label, per_minute) VALUES (?, ?, ?)').run(
-      hashKey(key),
-      'bench',
-      perMinute,
-    );
     db.pragma('wal_checkpoint(TRUNCATE)');
-    return key;
   } finally {
     db.close();
   }
+  return addPeerKey(path, perMinute);
 }
 
 export interface Server {
