@@ -111,6 +111,7 @@ async function runWrk(spec: LoadSpec, core: Core, workDir: string): Promise<Load
     `-t${threads}`,
     `-c${spec.connections}`,
     `-d${spec.durationSeconds}s`,
+    '--latency',
     '--timeout',
     '10s',
     '-s',

@@ -22,7 +22,7 @@ export function startNodeFlags(): string[] {
  * Every pet gets a name, a category among 50 and a status: 40 % available, 20 % pending, 30 % sold,
  * 10 % none. The same SQL text seeds SQLite and PostgreSQL (both know recursive CTEs and `%`).
  */
-const STATUS_OF_N = `CASE n % 10 WHEN 0 THEN NULL WHEN 1 THEN 'pending' WHEN 2 THEN 'pending'
+export const STATUS_OF_N = `CASE n % 10 WHEN 0 THEN NULL WHEN 1 THEN 'pending' WHEN 2 THEN 'pending'
   WHEN 3 THEN 'sold' WHEN 4 THEN 'sold' WHEN 5 THEN 'sold' ELSE 'available' END`;
 
 /** `petstore migrate` of the given CLI (another version's, for A/B rounds) against `databaseUrl`. */
