@@ -1,4 +1,11 @@
-import { type Config, invitationUrl, invite, type Role, ROLES, type Storage } from '@petstore/server';
+import {
+  type Config,
+  invitationUrl,
+  invite,
+  type Role,
+  ROLES,
+  type Storage,
+} from '@petstore/server/operator';
 import { UsageError } from './usage.ts';
 
 /** `--role owner|developer|viewer`; `fallback` when absent. */

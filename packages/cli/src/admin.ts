@@ -6,7 +6,7 @@ import {
   passwordProblem,
   type Role,
   type Storage,
-} from '@petstore/server';
+} from '@petstore/server/operator';
 import { dashboardOrigin, inviteMember, roleOption } from './admin-invite.ts';
 import { databaseSource, openExistingDatabase } from './database.ts';
 import { EXIT } from './exit.ts';

@@ -5,7 +5,7 @@ import {
   openStorage,
   type ReversibleStorage,
   sqliteFile,
-} from '@petstore/server';
+} from '@petstore/server/operator';
 import { EXIT, CliError } from './exit.ts';
 
 /** Where the database address came from: a flag, the environment, or neither (the default). */

@@ -1,12 +1,5 @@
-import {
-  createDnsResolver,
-  createDomainService,
-  type DomainView,
-  loadConfig,
-  type Project,
-  type Storage,
-  systemClock,
-} from '@petstore/server';
+import { loadConfig, type Project, type Storage, systemClock } from '@petstore/server/operator';
+import { createDnsResolver, createDomainService, type DomainView } from '@petstore/server/operator-domains';
 import { domainToASCII } from 'node:url';
 import { databaseSource, openExistingDatabase } from './database.ts';
 import { CliError, EXIT } from './exit.ts';

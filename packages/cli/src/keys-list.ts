@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, Storage } from '@petstore/server';
+import type { ApiKeyRecord, Storage } from '@petstore/server/operator';
 import { type Column, formatInstant, formatTable } from './table.ts';
 
 /** active, revoked, expired or banned until an instant, in that order of precedence. */

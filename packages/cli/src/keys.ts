@@ -7,7 +7,7 @@ import {
   type Plan,
   type Project,
   type Storage,
-} from '@petstore/server';
+} from '@petstore/server/operator';
 import { databaseSource, openExistingDatabase } from './database.ts';
 import { CliError, EXIT } from './exit.ts';
 import { keyState, listKeys } from './keys-list.ts';

@@ -1,12 +1,21 @@
 import { readFileSync } from 'node:fs';
-import { runAdmin } from './admin.ts';
 import { EXIT, reportError, UsageError } from './exit.ts';
-import { runKeys } from './keys.ts';
-import { runMigrate } from './migrate.ts';
-import { runPets } from './pets.ts';
-import { runDomains } from './domains.ts';
-import { runProjects } from './projects.ts';
-import { runServe } from './serve.ts';
+
+type Command = (args: string[]) => Promise<number>;
+
+/**
+ * Each command's module is imported when that command runs, never before: `petstore --version` loads
+ * nothing else, `petstore keys …` never loads the HTTP server.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./serve.ts')).runServe,
+  migrate: async () => (await import('./migrate.ts')).runMigrate,
+  keys: async () => (await import('./keys.ts')).runKeys,
+  pets: async () => (await import('./pets.ts')).runPets,
+  projects: async () => (await import('./projects.ts')).runProjects,
+  admin: async () => (await import('./admin.ts')).runAdmin,
+  domains: async () => (await import('./domains.ts')).runDomains,
+};
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -46,21 +55,9 @@ Exit status: 0 done, 1 failed, 2 usage or configuration error, 3 not found (pets
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  const load = command === undefined ? undefined : Object.hasOwn(COMMANDS, command) && COMMANDS[command];
+  if (load) return (await load())(rest);
   switch (command) {
-    case 'serve':
-      return runServe(rest);
-    case 'migrate':
-      return runMigrate(rest);
-    case 'keys':
-      return runKeys(rest);
-    case 'pets':
-      return runPets(rest);
-    case 'projects':
-      return runProjects(rest);
-    case 'admin':
-      return runAdmin(rest);
-    case 'domains':
-      return runDomains(rest);
     case '--version':
     case '-v':
     case 'version':

@@ -1,4 +1,4 @@
-import { loadConfig } from '@petstore/server';
+import { loadConfig } from '@petstore/server/operator';
 import { openOrCreateDatabase } from './database.ts';
 import { parseCommand, stringOption } from './usage.ts';
 

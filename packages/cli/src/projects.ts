@@ -7,7 +7,7 @@ import {
   type Project,
   slugProblem,
   type Storage,
-} from '@petstore/server';
+} from '@petstore/server/operator';
 import { databaseSource, openExistingDatabase } from './database.ts';
 import { EXIT } from './exit.ts';
 import { formatInstant, formatTable } from './table.ts';

@@ -1,4 +1,4 @@
-import { loadConfig } from '@petstore/server';
+import { loadConfig } from '@petstore/server/operator';
 
 /**
  * A ban also lives in the shared rate-limit store when Redis is configured; lift it there too so every
