@@ -6,6 +6,7 @@ import {
   ROLES,
   type Storage,
 } from '@petstore/server/operator';
+import { type CliIo, note, say } from './io.ts';
 import { UsageError } from './usage.ts';
 
 /** `--role owner|developer|viewer`; `fallback` when absent. */
@@ -38,6 +39,7 @@ export function dashboardOrigin(flag: string | undefined, config: Config): strin
 
 /** `admin invite`: a single-use link to join the project with a role, valid 7 days; printed, never mailed. */
 export async function inviteMember(
+  io: CliIo,
   storage: Storage,
   options: { email: string; slug: string | boolean | undefined; role: Role; origin: string; json: boolean },
 ): Promise<void> {
@@ -58,13 +60,15 @@ export async function inviteMember(
   const url = invitationUrl(options.origin, token);
   const expiresAt = new Date(invitation.expiresAt).toISOString();
   if (options.json) {
-    console.log(
+    say(
+      io,
       JSON.stringify({ url, email: options.email, project: project.slug, role: options.role, expiresAt }),
     );
     return;
   }
-  console.error(
+  note(
+    io,
     `invited ${options.email} to ${project.slug} as ${options.role}; the link works once, until ${expiresAt}:`,
   );
-  console.log(url);
+  say(io, url);
 }

@@ -1,3 +1,5 @@
+import { type CliIo, note } from './io.ts';
+
 /** The exit statuses of every `petstore` command (docs/cli.md lists them). */
 export const EXIT = {
   ok: 0,
@@ -40,9 +42,9 @@ export function oneLine(text: string): string {
  * Prints an error as one `petstore: …` line on standard error and returns the exit status. Errors of
  * the server's configuration (`ConfigError`) are usage errors; anything unforeseen is a failure.
  */
-export function reportError(error: unknown): ExitCode {
+export function reportError(error: unknown, io: CliIo): ExitCode {
   const message = error instanceof Error ? error.message : String(error);
-  console.error(`petstore: ${oneLine(message)}`);
+  note(io, `petstore: ${oneLine(message)}`);
   if (error instanceof CliError) return error.exitCode;
   return error instanceof Error && error.name === 'ConfigError' ? EXIT.usage : EXIT.failed;
 }

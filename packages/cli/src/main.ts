@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { EXIT, reportError, UsageError } from './exit.ts';
+import { type CliIo, note, processIo, say } from './io.ts';
 
-type Command = (args: string[]) => Promise<number>;
+type Command = (args: string[], io: CliIo) => Promise<number>;
 
 /**
  * Each command's module is imported when that command runs, never before: `petstore --version` loads
@@ -53,33 +54,37 @@ PETSTORE_API_KEY and PETSTORE_BASE_URL.
 
 Exit status: 0 done, 1 failed, 2 usage or configuration error, 3 not found (pets get).`;
 
-async function main(argv: string[]): Promise<number> {
+async function run(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
   const load = command === undefined ? undefined : Object.hasOwn(COMMANDS, command) && COMMANDS[command];
-  if (load) return (await load())(rest);
+  if (load) return (await load())(rest, io);
   switch (command) {
     case '--version':
     case '-v':
     case 'version':
-      console.log(`petstore ${version}`);
+      say(io, `petstore ${version}`);
       return EXIT.ok;
     case '--help':
     case '-h':
     case 'help':
-      console.log(HELP);
+      say(io, HELP);
       return EXIT.ok;
     case undefined:
-      console.error(HELP);
+      note(io, HELP);
       return EXIT.usage;
     default:
       throw new UsageError(`unknown command "${command}"; run "petstore --help"`);
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    // serve keeps running until a signal; its shutdown decides the exit status.
-    if (code !== EXIT.ok || process.argv[2] !== 'serve') process.exitCode = code;
-  },
-  (error: unknown) => process.exit(reportError(error)),
-);
+/**
+ * Runs `petstore <argv>` and returns its exit status; every failure is one `petstore: …` line on
+ * `io.stderr`. Nothing here ends the process: `serve` returns once the server listens and keeps it open.
+ */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  try {
+    return await run(argv, io);
+  } catch (error) {
+    return reportError(error, io);
+  }
+}

@@ -6,6 +6,7 @@ import {
   type PetStatus,
 } from './api-client.ts';
 import { CliError, EXIT } from './exit.ts';
+import { type CliIo, note, say } from './io.ts';
 import { petJson, petTable, progressLine } from './pets-output.ts';
 import { type ParsedCommand, parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 
@@ -57,7 +58,8 @@ function baseUrl(env: NodeJS.ProcessEnv): string {
   return url.href;
 }
 
-function client(env: NodeJS.ProcessEnv): PetstoreClient {
+function client(io: CliIo): PetstoreClient {
+  const { env } = io;
   const apiKey = env.PETSTORE_API_KEY;
   if (!apiKey) {
     throw new UsageError(
@@ -69,7 +71,7 @@ function client(env: NodeJS.ProcessEnv): PetstoreClient {
     apiKey,
     userAgent: 'petstore-cli',
     sleep: (ms) => {
-      if (ms >= 1_000) console.error(`waiting ${Math.ceil(ms / 1_000)} s before retrying`);
+      if (ms >= 1_000) note(io, `waiting ${Math.ceil(ms / 1_000)} s before retrying`);
       return new Promise((resolve) => setTimeout(resolve, ms));
     },
   });
@@ -90,41 +92,41 @@ function int64(name: string, text: string | undefined): bigint {
   return value;
 }
 
-function print(pets: Pet[], json: boolean): void {
-  if (json) for (const pet of pets) console.log(petJson(pet));
-  else if (pets.length > 0) console.log(petTable(pets));
+function print(io: CliIo, pets: Pet[], json: boolean): void {
+  if (json) for (const pet of pets) say(io, petJson(pet));
+  else if (pets.length > 0) say(io, petTable(pets));
 }
 
-async function list(api: PetstoreClient, parsed: ParsedCommand): Promise<void> {
+async function list(io: CliIo, api: PetstoreClient, parsed: ParsedCommand): Promise<void> {
   const json = parsed.values.json === true;
   const limit = positiveInteger('limit', stringOption(parsed, 'limit'), 100);
   const filter = status(parsed);
   if (parsed.values.all) {
     if (parsed.values.cursor !== undefined)
       throw new UsageError('--all starts from the first page: leave out --cursor');
-    const progress = progressLine();
+    const progress = progressLine(io.stderr);
     const pets: Pet[] = [];
     let count = 0;
     for await (const pet of api.pets({ status: filter, pageSize: limit })) {
       count++;
-      if (json) console.log(petJson(pet));
+      if (json) say(io, petJson(pet));
       else pets.push(pet);
       progress.update(`fetched ${count} pets…`);
     }
     progress.clear();
-    print(pets, json);
-    if (!json) console.error(`${count} pets`);
+    print(io, pets, json);
+    if (!json) note(io, `${count} pets`);
     return;
   }
   const page = await api.listPets({ status: filter, limit, cursor: stringOption(parsed, 'cursor') });
-  print(page.pets, json);
-  if (page.pets.length === 0 && !json) console.error('no pets');
+  print(io, page.pets, json);
+  if (page.pets.length === 0 && !json) note(io, 'no pets');
   if (page.nextCursor) {
-    console.error(`more pets: add --cursor ${page.nextCursor} for the next page, or --all for every page`);
+    note(io, `more pets: add --cursor ${page.nextCursor} for the next page, or --all for every page`);
   }
 }
 
-async function create(api: PetstoreClient, parsed: ParsedCommand): Promise<void> {
+async function create(io: CliIo, api: PetstoreClient, parsed: ParsedCommand): Promise<void> {
   const name = stringOption(parsed, 'name');
   if (name === undefined) throw new UsageError('--name is required');
   const categoryId = int64('--category-id', stringOption(parsed, 'category-id'));
@@ -133,18 +135,16 @@ async function create(api: PetstoreClient, parsed: ParsedCommand): Promise<void>
     petStatus === undefined ? { name, categoryId } : { name, categoryId, status: petStatus },
     { idempotencyKey: stringOption(parsed, 'idempotency-key') },
   );
-  print([result.pet], parsed.values.json === true);
+  print(io, [result.pet], parsed.values.json === true);
   if (result.replayed)
-    console.error(
-      `replayed: Idempotency-Key ${result.idempotencyKey} had already created pet ${result.pet.id}`,
-    );
+    note(io, `replayed: Idempotency-Key ${result.idempotencyKey} had already created pet ${result.pet.id}`);
 }
 
-async function get(api: PetstoreClient, parsed: ParsedCommand): Promise<void> {
+async function get(io: CliIo, api: PetstoreClient, parsed: ParsedCommand): Promise<void> {
   const ids = parsed.positionals.slice(1);
   if (ids.length !== 1) throw new UsageError('pets get takes one pet id');
   const { pet } = await api.getPet(int64('the pet id', ids[0]));
-  print([pet], parsed.values.json === true);
+  print(io, [pet], parsed.values.json === true);
 }
 
 const ACTIONS = new Map([
@@ -166,8 +166,8 @@ function failure(error: PetstoreError): CliError {
   return new CliError(message, error.code === 'not_found' ? EXIT.notFound : EXIT.failed);
 }
 
-export async function runPets(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const parsed = parseCommand('pets', args, OPTIONS, HELP);
+export async function runPets(args: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(io, 'pets', args, OPTIONS, HELP);
   if (!parsed) return EXIT.ok;
   const [action] = parsed.positionals;
   const run = ACTIONS.get(action ?? '');
@@ -179,7 +179,7 @@ export async function runPets(args: string[], env: NodeJS.ProcessEnv = process.e
     );
   }
   try {
-    await run(client(env), parsed);
+    await run(io, client(io), parsed);
     return EXIT.ok;
   } catch (error) {
     throw error instanceof PetstoreError ? failure(error) : error;

@@ -1,7 +1,13 @@
 // What the operator commands need, without the HTTP server: importing this module stays cheap (no
 // Fastify, no contract, no docs), so `petstore keys …` starts in a fraction of `petstore serve`'s time.
 export { ConfigError, loadConfig, keyEnvironmentOf, type Config, type ConfigFlags } from './config.ts';
-export { DEFAULT_DATABASE, describeDatabase, openStorage, sqliteFile } from './storage/open-storage.ts';
+export {
+  DEFAULT_DATABASE,
+  describeDatabase,
+  openStorage,
+  sqliteFile,
+  sqlitePath,
+} from './storage/open-storage.ts';
 export type { ReversibleStorage } from './storage/migrations.ts';
 export { generateKey } from './auth/keys.ts';
 export { PLANS, type ApiKeyRecord, type Plan, type Storage } from './storage/repository.ts';
