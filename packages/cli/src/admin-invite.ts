@@ -7,6 +7,7 @@ import {
   type Storage,
 } from '@petstore/server/operator';
 import { type CliIo, note, say } from './io.ts';
+import { NotFoundError } from './exit.ts';
 import { UsageError } from './usage.ts';
 
 /** `--role owner|developer|viewer`; `fallback` when absent. */
@@ -45,7 +46,7 @@ export async function inviteMember(
 ): Promise<void> {
   if (typeof options.slug !== 'string') throw new UsageError('--project is required');
   const project = await storage.projects.bySlug(options.slug);
-  if (!project) throw new UsageError(`no project with slug ${options.slug}`);
+  if (!project) throw new NotFoundError(`no project with slug ${options.slug}`);
   const account = await storage.accounts.byEmail(options.email);
   if (account && (await storage.projects.roleOf(account.id, project.id))) {
     throw new UsageError(`${options.email} is a member of ${options.slug} already`);

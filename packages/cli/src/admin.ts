@@ -8,7 +8,7 @@ import {
 } from '@petstore/server/operator';
 import { dashboardOrigin, inviteMember, roleOption } from './admin-invite.ts';
 import { openServerDatabase } from './database.ts';
-import { EXIT } from './exit.ts';
+import { EXIT, NotFoundError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
 import { readNewPassword } from './password-input.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
@@ -79,11 +79,11 @@ async function addMember(
   if (typeof slug !== 'string') throw new UsageError('--project is required');
   const account = await storage.accounts.byEmail(address);
   if (!account)
-    throw new UsageError(
+    throw new NotFoundError(
       `no account for ${address}; create it with: petstore admin create --email ${address}`,
     );
   const project = await storage.projects.bySlug(slug);
-  if (!project) throw new UsageError(`no project with slug ${slug}`);
+  if (!project) throw new NotFoundError(`no project with slug ${slug}`);
   await storage.projects.addMember(account.id, project.id, Date.now(), role);
   if ((await storage.projects.setRole(account.id, project.id, role)) === 'last_owner') {
     throw new UsageError(`${address} is the last owner of ${slug}: make another member an owner first`);
@@ -94,7 +94,7 @@ async function addMember(
 async function remove(io: CliIo, storage: Storage, address: string): Promise<void> {
   const account = await storage.accounts.byEmail(address);
   if (!account || !(await storage.accounts.remove(account.id)))
-    throw new UsageError(`no account for ${address}`);
+    throw new NotFoundError(`no account for ${address}`);
   say(io, `removed account ${address}; its sessions have ended`);
 }
 

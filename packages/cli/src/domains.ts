@@ -2,7 +2,7 @@ import { type Project, type Storage, systemClock } from '@petstore/server/operat
 import { createDnsResolver, createDomainService, type DomainView } from '@petstore/server/operator-domains';
 import { domainToASCII } from 'node:url';
 import { openServerDatabase } from './database.ts';
-import { CliError, EXIT } from './exit.ts';
+import { CliError, EXIT, NotFoundError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
 import { formatInstant, formatTable } from './table.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
@@ -160,7 +160,7 @@ export async function runDomains(args: string[], io: CliIo): Promise<number> {
 
 async function projectBySlug(storage: Storage, slug: string): Promise<Project> {
   const project = await storage.projects.bySlug(slug);
-  if (!project) throw new UsageError(`no project with slug ${slug}; "petstore projects list" shows them`);
+  if (!project) throw new NotFoundError(`no project with slug ${slug}; "petstore projects list" shows them`);
   return project;
 }
 

@@ -8,7 +8,7 @@ import {
   type Storage,
 } from '@petstore/server/operator';
 import { openServerDatabase } from './database.ts';
-import { CliError, EXIT } from './exit.ts';
+import { CliError, EXIT, NotFoundError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
 import { keyState, listKeys } from './keys-list.ts';
 import { liftStoreBan } from './store-ban.ts';
@@ -89,6 +89,11 @@ function readNewKey(parsed: ParsedCommand): NewKeyChoice {
   if (project !== undefined && planned) {
     throw new UsageError('a project key follows its project plan: give --project or --plan, not both');
   }
+  if (project === undefined && !planned) {
+    throw new UsageError(
+      'keys create needs --project <slug> (a key of the project, on its plan) or --plan P for a standalone key',
+    );
+  }
   return {
     limits: project === undefined ? readPlan(parsed) : undefined,
     project,
@@ -99,7 +104,7 @@ function readNewKey(parsed: ParsedCommand): NewKeyChoice {
 
 async function projectOf(storage: Storage, slug: string): Promise<Project> {
   const project = await storage.projects.bySlug(slug);
-  if (!project) throw new UsageError(`no project with slug ${slug}; "petstore projects list" shows them`);
+  if (!project) throw new NotFoundError(`no project with slug ${slug}; "petstore projects list" shows them`);
   return project;
 }
 
@@ -159,7 +164,7 @@ async function create(
 async function existingKey(storage: Storage, positionals: string[]): Promise<ApiKeyRecord> {
   const id = positionals[0]!;
   const key = await storage.getKey(id);
-  if (!key) throw new UsageError(`no key with id ${id}; "petstore keys list" shows them`);
+  if (!key) throw new NotFoundError(`no key with id ${id}; "petstore keys list" shows them`);
   if (key.revokedAt !== null) {
     throw new CliError(
       `${id} was revoked on ${formatInstant(key.revokedAt, '')}: a revoked key cannot be changed`,

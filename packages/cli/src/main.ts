@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { EXIT, reportError, UsageError } from './exit.ts';
+import { EXIT, EXIT_HELP, reportError, UsageError } from './exit.ts';
 import { type CliIo, note, processIo, say } from './io.ts';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
@@ -43,6 +43,7 @@ Usage:
   petstore pets list [--status S] [--limit N] [--cursor C] [--all] [--json]
   petstore pets create --name N --category-id C [--status S] [--idempotency-key K] [--json]
   petstore pets get <id> [--json]
+                       (pets: [--timeout S] [--connect-timeout S])
   petstore --version
 
 Run "petstore <command> --help" for details. Server settings come from flags or the environment:
@@ -50,9 +51,11 @@ PORT, HOST, DATABASE_URL (postgres://… or a SQLite file, default ./data/petsto
 PETSTORE_ENV (development|staging|production), LOG_LEVEL, PUBLIC_BASE_URL, TRUST_PROXY,
 PETSTORE_BAN_THRESHOLD, PETSTORE_BAN_SECONDS, PETSTORE_WORKERS, PETSTORE_SITE_DOMAIN, PETSTORE_API_HOST,
 PETSTORE_DNS_SERVERS, PETSTORE_CA_IDENTITY, PETSTORE_TLS_PROBE. The pets commands read
-PETSTORE_API_KEY and PETSTORE_BASE_URL.
+PETSTORE_API_KEY, PETSTORE_BASE_URL, PETSTORE_TIMEOUT and PETSTORE_CONNECT_TIMEOUT (every HTTP request
+gives up after 5 s without a connection or 30 s without an answer; --connect-timeout and --timeout
+change them). docs/cli.md describes every command.
 
-Exit status: 0 done, 1 failed, 2 usage or configuration error, 3 not found (pets get).`;
+${EXIT_HELP}`;
 
 async function run(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;

@@ -5,7 +5,9 @@ import {
   PetstoreError,
   type PetStatus,
 } from './api-client.ts';
-import { CliError, EXIT } from './exit.ts';
+import { CliError, EXIT, isUnreachable, oneLine } from './exit.ts';
+import { type Timeouts, timedFetch } from './http-fetch.ts';
+import { readTimeouts, TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, note, say } from './io.ts';
 import { petJson, petTable, progressLine } from './pets-output.ts';
 import { type ParsedCommand, parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
@@ -29,7 +31,7 @@ Settings:
   PETSTORE_API_KEY    the API key (required), e.g. from "petstore keys create --plan free"
   PETSTORE_BASE_URL   the API's address (default ${DEFAULT_BASE_URL}); /v1 is added when it has no path
 
-Exit status: 0 done, 1 the API refused or could not be reached, 2 usage or settings, 3 no such pet.`;
+${TIMEOUT_HELP}`;
 
 const OPTIONS = {
   status: { type: 'string' },
@@ -40,6 +42,7 @@ const OPTIONS = {
   name: { type: 'string' },
   'category-id': { type: 'string' },
   'idempotency-key': { type: 'string' },
+  ...TIMEOUT_OPTIONS,
 } as const;
 
 const STATUSES: PetStatus[] = ['available', 'pending', 'sold'];
@@ -58,7 +61,30 @@ function baseUrl(env: NodeJS.ProcessEnv): string {
   return url.href;
 }
 
-function client(io: CliIo): PetstoreClient {
+/** No answer at all, said in one line whatever the address: exit status 4. */
+function unreachable(baseUrl: string, cause: unknown): CliError {
+  const error = cause instanceof Error ? cause : new Error(String(cause));
+  const code = (error as { code?: string }).code;
+  const reason =
+    error.name === 'TimeoutError'
+      ? error.message
+      : `${error.message}${code && !error.message.includes(code) ? ` (${code})` : ''}`;
+  return new CliError(
+    oneLine(
+      `cannot reach the API at ${baseUrl}: ${reason}; is PETSTORE_BASE_URL right and the server running?`,
+    ),
+    EXIT.unreachable,
+  );
+}
+
+/** The deepest cause of a fetch failure: the socket's error rather than "fetch failed". */
+function rootCause(error: unknown): unknown {
+  let current = error;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  return current;
+}
+
+function client(io: CliIo, timeouts: Timeouts): PetstoreClient {
   const { env } = io;
   const apiKey = env.PETSTORE_API_KEY;
   if (!apiKey) {
@@ -66,11 +92,26 @@ function client(io: CliIo): PetstoreClient {
       'PETSTORE_API_KEY is not set: export PETSTORE_API_KEY=<key> (an operator creates one with "petstore keys create --plan free")',
     );
   }
+  const base = baseUrl(env);
+  const send = timedFetch(timeouts);
+  // A request that got no answer is not sent again: a server that is down or hung is said at once,
+  // within the timeouts. Answers that ask for a retry (429, 503) are retried as the client does.
+  let noAnswer: unknown;
   return createPetstoreClient({
-    baseUrl: baseUrl(env),
+    baseUrl: base,
     apiKey,
     userAgent: 'petstore-cli',
+    fetch: async (input, init) => {
+      try {
+        noAnswer = undefined;
+        return await send(input, init);
+      } catch (error) {
+        noAnswer = error;
+        throw error;
+      }
+    },
     sleep: (ms) => {
+      if (noAnswer !== undefined) return Promise.reject(unreachable(base, rootCause(noAnswer)));
       if (ms >= 1_000) note(io, `waiting ${Math.ceil(ms / 1_000)} s before retrying`);
       return new Promise((resolve) => setTimeout(resolve, ms));
     },
@@ -153,14 +194,10 @@ const ACTIONS = new Map([
   ['get', get],
 ]);
 
-/** The API's refusal as one line and an exit status: 3 for a pet that does not exist, else 1. */
-function failure(error: PetstoreError): CliError {
+/** The API's refusal as one line and an exit status: 3 for a pet that does not exist, 4 no answer, else 1. */
+function failure(error: PetstoreError, base: string): CliError {
   const request = error.requestId ? ` (request ${error.requestId})` : '';
-  if (error.code === 'network_error') {
-    const reason = (error.cause as { cause?: { code?: string } } | undefined)?.cause?.code;
-    const detail = reason ? ` (${reason})` : '';
-    return new CliError(`${error.message}${detail}; is PETSTORE_BASE_URL right and the server running?`);
-  }
+  if (error.code === 'network_error' || isUnreachable(error)) return unreachable(base, rootCause(error));
   const hint = error.code === 'unauthorized' ? '; check PETSTORE_API_KEY' : '';
   const message = `${error.status} ${error.code}: ${error.message}${hint}${request}`;
   return new CliError(message, error.code === 'not_found' ? EXIT.notFound : EXIT.failed);
@@ -178,10 +215,12 @@ export async function runPets(args: string[], io: CliIo): Promise<number> {
         : 'pets needs one of list, create, get; run "petstore pets --help"',
     );
   }
+  const timeouts = readTimeouts(io, parsed);
+  const api = client(io, timeouts);
   try {
-    await run(io, client(io), parsed);
+    await run(io, api, parsed);
     return EXIT.ok;
   } catch (error) {
-    throw error instanceof PetstoreError ? failure(error) : error;
+    throw error instanceof PetstoreError ? failure(error, baseUrl(io.env)) : error;
   }
 }

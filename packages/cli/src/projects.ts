@@ -8,7 +8,7 @@ import {
   type Storage,
 } from '@petstore/server/operator';
 import { openServerDatabase } from './database.ts';
-import { EXIT } from './exit.ts';
+import { EXIT, NotFoundError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
 import { formatInstant, formatTable } from './table.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
@@ -124,7 +124,7 @@ async function setPlan(
   choice: ReturnType<typeof readPlanChoice>,
 ): Promise<void> {
   if (!(await storage.projects.setPlan(slug, choice.plan, choice.perMinute, choice.perDay))) {
-    throw new UsageError(`no project with slug ${slug}`);
+    throw new NotFoundError(`no project with slug ${slug}`);
   }
   say(io, `project ${slug} is now on plan ${choice.plan}; its keys follow on their next request`);
 }

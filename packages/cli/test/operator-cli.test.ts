@@ -167,7 +167,7 @@ describe('petstore operator commands', () => {
       );
     }
     const unknown = await withDb(['keys', 'revoke', 'key_nope']);
-    assert.equal(unknown.code, 2);
+    assert.equal(unknown.code, 3, 'an unknown key is not found');
     assert.match(unknown.stderr, /no key with id key_nope/);
   });
 

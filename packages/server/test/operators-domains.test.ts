@@ -228,12 +228,14 @@ describe('petstore domains, as an operator runs it, with the server answering by
       [['domains', 'add', 'x.example.test'], /domains add needs --project <slug>/],
       [['domains', 'list', 'x', '--project', 'acme'], /domains list takes no hostname/],
       [['domains', 'add', '203.0.113.9', '--project', 'acme'], /an IP address is not a domain name/],
-      [['domains', 'add', 'docs.example.test', '--project', 'nope'], /no project with slug nope/],
     ] as const) {
       const result = await cli(...args);
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, pattern);
     }
+    const unknown = await cli('domains', 'add', 'docs.example.test', '--project', 'nope');
+    assert.equal(unknown.code, 3, 'an unknown project is not found');
+    assert.match(unknown.stderr, /no project with slug nope/);
     const taken = await cli('domains', 'add', 'docs.example.test', '--project', 'zoo');
     assert.equal(taken.code, 1);
     assert.match(taken.stderr, /already used by another project/);
