@@ -150,11 +150,13 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
     assert.equal(member.code, 0, member.stderr);
     assert.equal(
       (await cli('admin', 'add-member', '--email', 'ann@example.com', '--project', 'nope')).code,
-      2,
+      3,
+      'no such project',
     );
     assert.equal(
       (await cli('admin', 'add-member', '--email', 'nobody@example.com', '--project', 'acme')).code,
-      2,
+      3,
+      'no such account',
     );
     const storage = await openStorage(env.DATABASE_URL);
     try {
