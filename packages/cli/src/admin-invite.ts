@@ -1,4 +1,13 @@
-import { type Config, invitationUrl, invite, type Role, ROLES, type Storage } from '@petstore/server';
+import {
+  type Config,
+  invitationUrl,
+  invite,
+  type Role,
+  ROLES,
+  type Storage,
+} from '@petstore/server/operator';
+import { type CliIo, note, say } from './io.ts';
+import { NotFoundError } from './exit.ts';
 import { UsageError } from './usage.ts';
 
 /** `--role owner|developer|viewer`; `fallback` when absent. */
@@ -31,12 +40,13 @@ export function dashboardOrigin(flag: string | undefined, config: Config): strin
 
 /** `admin invite`: a single-use link to join the project with a role, valid 7 days; printed, never mailed. */
 export async function inviteMember(
+  io: CliIo,
   storage: Storage,
   options: { email: string; slug: string | boolean | undefined; role: Role; origin: string; json: boolean },
 ): Promise<void> {
   if (typeof options.slug !== 'string') throw new UsageError('--project is required');
   const project = await storage.projects.bySlug(options.slug);
-  if (!project) throw new UsageError(`no project with slug ${options.slug}`);
+  if (!project) throw new NotFoundError(`no project with slug ${options.slug}`);
   const account = await storage.accounts.byEmail(options.email);
   if (account && (await storage.projects.roleOf(account.id, project.id))) {
     throw new UsageError(`${options.email} is a member of ${options.slug} already`);
@@ -51,13 +61,15 @@ export async function inviteMember(
   const url = invitationUrl(options.origin, token);
   const expiresAt = new Date(invitation.expiresAt).toISOString();
   if (options.json) {
-    console.log(
+    say(
+      io,
       JSON.stringify({ url, email: options.email, project: project.slug, role: options.role, expiresAt }),
     );
     return;
   }
-  console.error(
+  note(
+    io,
     `invited ${options.email} to ${project.slug} as ${options.role}; the link works once, until ${expiresAt}:`,
   );
-  console.log(url);
+  say(io, url);
 }

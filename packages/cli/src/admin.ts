@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import {
   hashPassword,
-  loadConfig,
   normalizeEmail,
   passwordProblem,
   type Role,
   type Storage,
-} from '@petstore/server';
+} from '@petstore/server/operator';
 import { dashboardOrigin, inviteMember, roleOption } from './admin-invite.ts';
-import { databaseSource, openExistingDatabase } from './database.ts';
-import { EXIT } from './exit.ts';
+import { openServerDatabase } from './database.ts';
+import { EXIT, NotFoundError } from './exit.ts';
+import { type CliIo, say } from './io.ts';
 import { readNewPassword } from './password-input.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
 
@@ -49,10 +49,10 @@ function email(values: Record<string, string | boolean | undefined>): string {
   return normalized;
 }
 
-async function create(storage: Storage, address: string): Promise<void> {
+async function create(io: CliIo, storage: Storage, address: string): Promise<void> {
   if (await storage.accounts.byEmail(address))
     throw new UsageError(`an account for ${address} already exists`);
-  const password = await readNewPassword();
+  const password = await readNewPassword(io);
   const problem = await passwordProblem(password, { email: address });
   if (problem) throw new UsageError(problem);
   const id = `acc_${randomBytes(8).toString('hex')}`;
@@ -63,12 +63,14 @@ async function create(storage: Storage, address: string): Promise<void> {
     createdAt: Date.now(),
   });
   if (!created) throw new UsageError(`an account for ${address} already exists`);
-  console.log(
+  say(
+    io,
     `created account ${address}; add it to a project with: petstore admin add-member --email ${address} --project <slug>`,
   );
 }
 
 async function addMember(
+  io: CliIo,
   storage: Storage,
   address: string,
   slug: string | boolean | undefined,
@@ -77,27 +79,27 @@ async function addMember(
   if (typeof slug !== 'string') throw new UsageError('--project is required');
   const account = await storage.accounts.byEmail(address);
   if (!account)
-    throw new UsageError(
+    throw new NotFoundError(
       `no account for ${address}; create it with: petstore admin create --email ${address}`,
     );
   const project = await storage.projects.bySlug(slug);
-  if (!project) throw new UsageError(`no project with slug ${slug}`);
+  if (!project) throw new NotFoundError(`no project with slug ${slug}`);
   await storage.projects.addMember(account.id, project.id, Date.now(), role);
   if ((await storage.projects.setRole(account.id, project.id, role)) === 'last_owner') {
     throw new UsageError(`${address} is the last owner of ${slug}: make another member an owner first`);
   }
-  console.log(`${address} is ${role === 'owner' ? 'an' : 'a'} ${role} of ${slug}`);
+  say(io, `${address} is ${role === 'owner' ? 'an' : 'a'} ${role} of ${slug}`);
 }
 
-async function remove(storage: Storage, address: string): Promise<void> {
+async function remove(io: CliIo, storage: Storage, address: string): Promise<void> {
   const account = await storage.accounts.byEmail(address);
   if (!account || !(await storage.accounts.remove(account.id)))
-    throw new UsageError(`no account for ${address}`);
-  console.log(`removed account ${address}; its sessions have ended`);
+    throw new NotFoundError(`no account for ${address}`);
+  say(io, `removed account ${address}; its sessions have ended`);
 }
 
-export async function runAdmin(args: string[]): Promise<number> {
-  const parsed = parseCommand('admin', args, OPTIONS, HELP);
+export async function runAdmin(args: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(io, 'admin', args, OPTIONS, HELP);
   if (!parsed) return EXIT.ok;
   const [action, ...extra] = parsed.positionals;
   if (!['create', 'add-member', 'invite', 'remove'].includes(action ?? '') || extra.length > 0) {
@@ -107,21 +109,20 @@ export async function runAdmin(args: string[]): Promise<number> {
   }
   const address = email(parsed.values);
   const flag = stringOption(parsed, 'database');
-  const config = loadConfig(process.env, { database: flag });
-  const storage = await openExistingDatabase(config.databaseUrl, databaseSource(flag, process.env));
+  const { config, storage } = await openServerDatabase(io, flag);
   try {
-    if (action === 'create') await create(storage, address);
+    if (action === 'create') await create(io, storage, address);
     else if (action === 'add-member')
-      await addMember(storage, address, parsed.values.project, roleOption(parsed.values.role, 'owner'));
+      await addMember(io, storage, address, parsed.values.project, roleOption(parsed.values.role, 'owner'));
     else if (action === 'invite')
-      await inviteMember(storage, {
+      await inviteMember(io, storage, {
         email: address,
         slug: parsed.values.project,
         role: roleOption(parsed.values.role, 'developer'),
         origin: dashboardOrigin(stringOption(parsed, 'base-url'), config),
         json: parsed.values.json === true,
       });
-    else await remove(storage, address);
+    else await remove(io, storage, address);
     return EXIT.ok;
   } finally {
     await storage.close();

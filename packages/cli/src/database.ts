@@ -1,17 +1,23 @@
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import {
+  type Config,
+  type ConfigFlags,
   DEFAULT_DATABASE,
   describeDatabase,
+  loadConfig,
   openStorage,
   type ReversibleStorage,
   sqliteFile,
-} from '@petstore/server';
+  sqlitePath,
+} from '@petstore/server/operator';
 import { EXIT, CliError } from './exit.ts';
+import { type CliIo, note } from './io.ts';
 
 /** Where the database address came from: a flag, the environment, or neither (the default). */
-export type DatabaseSource = '--database' | 'DATABASE_URL' | undefined;
+type DatabaseSource = '--database' | 'DATABASE_URL' | undefined;
 
-export function databaseSource(flag: string | undefined, env: NodeJS.ProcessEnv): DatabaseSource {
+function databaseSource(flag: string | undefined, env: NodeJS.ProcessEnv): DatabaseSource {
   if (flag !== undefined && flag !== '') return '--database';
   return env.DATABASE_URL ? 'DATABASE_URL' : undefined;
 }
@@ -19,17 +25,17 @@ export function databaseSource(flag: string | undefined, env: NodeJS.ProcessEnv)
 const POINT_ELSEWHERE =
   'pass --database (or set DATABASE_URL) to the database the server uses, or create a new one with "petstore migrate"';
 
-function missing(where: string, source: DatabaseSource): CliError {
+function missing(io: CliIo, where: string, source: DatabaseSource): CliError {
   const origin =
     source === undefined
-      ? `DATABASE_URL is not set, so the default ${DEFAULT_DATABASE} was looked for in ${process.cwd()}`
+      ? `DATABASE_URL is not set, so the default ${DEFAULT_DATABASE} was looked for in ${io.cwd}`
       : `from ${source}`;
   return new CliError(`no database at ${where} (${origin}); ${POINT_ELSEWHERE}`, EXIT.usage);
 }
 
 /** The "using database …" line, on standard error so standard output stays the command's result. */
-function announce(databaseUrl: string | undefined): void {
-  console.error(`using database ${describeDatabase(databaseUrl)}`);
+function announce(io: CliIo, databaseUrl: string | undefined): void {
+  note(io, `using database ${describeDatabase(databaseUrl)}`);
 }
 
 /**
@@ -37,12 +43,13 @@ function announce(databaseUrl: string | undefined): void {
  * does not exist yet, or has none of the service's tables, is refused: a key written there would be
  * refused by the running server. Pending migrations are applied (the tables may be older).
  */
-export async function openExistingDatabase(
+async function openExistingDatabase(
+  io: CliIo,
   databaseUrl: string | undefined,
   source: DatabaseSource,
 ): Promise<ReversibleStorage> {
   const file = sqliteFile(databaseUrl);
-  if (file !== undefined && file !== ':memory:' && !existsSync(file)) throw missing(file, source);
+  if (file !== undefined && file !== ':memory:' && !existsSync(file)) throw missing(io, file, source);
   const storage = await openStorage(databaseUrl);
   try {
     if (!(await storage.hasSchema())) {
@@ -56,21 +63,44 @@ export async function openExistingDatabase(
     await storage.close();
     throw error;
   }
-  announce(databaseUrl);
+  announce(io, databaseUrl);
   return storage;
 }
 
 /** Opens a database, creating it when it does not exist yet (migrate), and says which one. */
 export async function openOrCreateDatabase(
+  io: CliIo,
   databaseUrl: string | undefined,
 ): Promise<{ storage: ReversibleStorage; created: boolean }> {
   const storage = await openStorage(databaseUrl);
   try {
     const created = !(await storage.hasSchema());
-    announce(databaseUrl);
+    announce(io, databaseUrl);
     return { storage, created };
   } catch (error) {
     await storage.close();
     throw error;
   }
+}
+
+/**
+ * The server's settings (`--database` over DATABASE_URL), with a relative SQLite path resolved against
+ * the command's directory.
+ */
+export function commandConfig(io: CliIo, flags: ConfigFlags = {}): Config {
+  const config = loadConfig(io.env, flags);
+  const url = config.databaseUrl ?? DEFAULT_DATABASE;
+  if (sqliteFile(url) === undefined) return config;
+  const path = sqlitePath(url);
+  return { ...config, databaseUrl: path === ':memory:' ? path : resolve(io.cwd, path) };
+}
+
+/** The settings and the database of a running server, for the commands that change it. */
+export async function openServerDatabase(
+  io: CliIo,
+  flag: string | undefined,
+): Promise<{ config: Config; storage: ReversibleStorage }> {
+  const config = commandConfig(io, { database: flag });
+  const storage = await openExistingDatabase(io, config.databaseUrl, databaseSource(flag, io.env));
+  return { config, storage };
 }

@@ -1,15 +1,9 @@
-import {
-  createDnsResolver,
-  createDomainService,
-  type DomainView,
-  loadConfig,
-  type Project,
-  type Storage,
-  systemClock,
-} from '@petstore/server';
+import { type Project, type Storage, systemClock } from '@petstore/server/operator';
+import { createDnsResolver, createDomainService, type DomainView } from '@petstore/server/operator-domains';
 import { domainToASCII } from 'node:url';
-import { databaseSource, openExistingDatabase } from './database.ts';
-import { CliError, EXIT } from './exit.ts';
+import { openServerDatabase } from './database.ts';
+import { CliError, EXIT, NotFoundError } from './exit.ts';
+import { type CliIo, say } from './io.ts';
 import { formatInstant, formatTable } from './table.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
 
@@ -61,8 +55,8 @@ function describe(domain: DomainView): string {
 
 const asJson = (domain: DomainView, project: Project) => ({ project: project.slug, ...domain });
 
-export async function runDomains(args: string[]): Promise<number> {
-  const parsed = parseCommand('domains', args, OPTIONS, HELP);
+export async function runDomains(args: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(io, 'domains', args, OPTIONS, HELP);
   if (!parsed) return EXIT.ok;
   const [action, ...positionals] = parsed.positionals;
   if (action === undefined || !ACTIONS.includes(action)) {
@@ -85,8 +79,7 @@ export async function runDomains(args: string[]): Promise<number> {
     throw new UsageError(`domains ${action} needs --project <slug>`);
   const json = parsed.values.json === true;
   const flag = stringOption(parsed, 'database');
-  const config = loadConfig(process.env, { database: flag });
-  const storage = await openExistingDatabase(config.databaseUrl, databaseSource(flag, process.env));
+  const { config, storage } = await openServerDatabase(io, flag);
   const domains = createDomainService({
     storage,
     resolver: createDnsResolver(config.dnsServers),
@@ -111,18 +104,20 @@ export async function runDomains(args: string[]): Promise<number> {
         const outcome = await domains.add(project, positionals[0]!);
         if (outcome.kind === 'refused')
           throw new CliError(outcome.message, outcome.conflict ? EXIT.failed : EXIT.usage);
-        console.log(json ? JSON.stringify(asJson(outcome.domain, project)) : describe(outcome.domain));
+        say(io, json ? JSON.stringify(asJson(outcome.domain, project)) : describe(outcome.domain));
         return EXIT.ok;
       }
       case 'list': {
         const views = await domains.list(project);
-        if (json) console.log(JSON.stringify(views.map((view) => asJson(view, project))));
+        if (json) say(io, JSON.stringify(views.map((view) => asJson(view, project))));
         else if (views.length === 0)
-          console.log(
+          say(
+            io,
             `${project.slug} has no custom domain; add one with: petstore domains add docs.example.com --project ${project.slug}`,
           );
         else {
-          console.log(
+          say(
+            io,
             formatTable(
               [
                 { title: 'HOSTNAME' },
@@ -145,19 +140,17 @@ export async function runDomains(args: string[]): Promise<number> {
       }
       case 'verify': {
         const view = (await domains.checkNow(project, hostname!))!; // a domain of the project, checked above
-        console.log(json ? JSON.stringify(asJson(view, project)) : describe(view));
+        say(io, json ? JSON.stringify(asJson(view, project)) : describe(view));
         return view.state === 'verified' ? EXIT.ok : EXIT.failed;
       }
       case 'primary':
         if (!(await domains.setPrimary(project, hostname!)))
           throw new CliError(`${hostname} must be verified before it can be the primary domain`);
-        console.log(
-          `${hostname} is the primary domain of ${project.slug}: every other address redirects to it`,
-        );
+        say(io, `${hostname} is the primary domain of ${project.slug}: every other address redirects to it`);
         return EXIT.ok;
       default:
         await domains.remove(project, hostname!);
-        console.log(`${hostname} was removed from ${project.slug}: it is no longer served`);
+        say(io, `${hostname} was removed from ${project.slug}: it is no longer served`);
         return EXIT.ok;
     }
   } finally {
@@ -167,7 +160,7 @@ export async function runDomains(args: string[]): Promise<number> {
 
 async function projectBySlug(storage: Storage, slug: string): Promise<Project> {
   const project = await storage.projects.bySlug(slug);
-  if (!project) throw new UsageError(`no project with slug ${slug}; "petstore projects list" shows them`);
+  if (!project) throw new NotFoundError(`no project with slug ${slug}; "petstore projects list" shows them`);
   return project;
 }
 

@@ -1,4 +1,5 @@
-import type { ApiKeyRecord, Storage } from '@petstore/server';
+import type { ApiKeyRecord, Storage } from '@petstore/server/operator';
+import { type CliIo, say } from './io.ts';
 import { type Column, formatInstant, formatTable } from './table.ts';
 
 /** active, revoked, expired or banned until an instant, in that order of precedence. */
@@ -26,7 +27,7 @@ const COLUMNS: Column[] = [
 ];
 
 /** `keys list`: a table for people, or with --json an array without digests. */
-export async function listKeys(storage: Storage, json: boolean): Promise<void> {
+export async function listKeys(io: CliIo, storage: Storage, json: boolean): Promise<void> {
   const keys = await storage.listKeys();
   const now = Date.now();
   if (json) {
@@ -34,11 +35,11 @@ export async function listKeys(storage: Storage, json: boolean): Promise<void> {
       ...key,
       state: keyState({ ...key, digest: '' }, now),
     }));
-    console.log(JSON.stringify(records));
+    say(io, JSON.stringify(records));
     return;
   }
   if (keys.length === 0) {
-    console.log('no keys; create one with: petstore keys create --plan free');
+    say(io, 'no keys; create one with: petstore keys create --plan free');
     return;
   }
   const rows = keys.map((key) => [
@@ -51,5 +52,5 @@ export async function listKeys(storage: Storage, json: boolean): Promise<void> {
     formatInstant(key.expiresAt, 'never'),
     keyState(key, now),
   ]);
-  console.log(formatTable(COLUMNS, rows));
+  say(io, formatTable(COLUMNS, rows));
 }

@@ -2,14 +2,14 @@ import {
   type ApiKeyRecord,
   generateKey,
   keyEnvironmentOf,
-  loadConfig,
   PLANS,
   type Plan,
   type Project,
   type Storage,
-} from '@petstore/server';
-import { databaseSource, openExistingDatabase } from './database.ts';
-import { CliError, EXIT } from './exit.ts';
+} from '@petstore/server/operator';
+import { openServerDatabase } from './database.ts';
+import { CliError, EXIT, NotFoundError } from './exit.ts';
+import { type CliIo, say } from './io.ts';
 import { keyState, listKeys } from './keys-list.ts';
 import { liftStoreBan } from './store-ban.ts';
 import { formatInstant } from './table.ts';
@@ -89,6 +89,11 @@ function readNewKey(parsed: ParsedCommand): NewKeyChoice {
   if (project !== undefined && planned) {
     throw new UsageError('a project key follows its project plan: give --project or --plan, not both');
   }
+  if (project === undefined && !planned) {
+    throw new UsageError(
+      'keys create needs --project <slug> (a key of the project, on its plan) or --plan P for a standalone key',
+    );
+  }
   return {
     limits: project === undefined ? readPlan(parsed) : undefined,
     project,
@@ -99,11 +104,12 @@ function readNewKey(parsed: ParsedCommand): NewKeyChoice {
 
 async function projectOf(storage: Storage, slug: string): Promise<Project> {
   const project = await storage.projects.bySlug(slug);
-  if (!project) throw new UsageError(`no project with slug ${slug}; "petstore projects list" shows them`);
+  if (!project) throw new NotFoundError(`no project with slug ${slug}; "petstore projects list" shows them`);
   return project;
 }
 
 async function create(
+  io: CliIo,
   storage: Storage,
   choice: NewKeyChoice,
   environment: 'live' | 'test',
@@ -129,7 +135,8 @@ async function create(
     expiresAt,
   });
   if (json) {
-    console.log(
+    say(
+      io,
       JSON.stringify({
         id,
         project: project?.slug ?? null,
@@ -149,15 +156,15 @@ async function create(
   ];
   if (label) details.push(`label ${JSON.stringify(label)}`);
   if (expiresAt) details.push(`expires ${formatInstant(expiresAt, '')}`);
-  console.log(`created ${id} (${details.join(', ')}); the key is shown once:`);
-  console.log(secret);
+  say(io, `created ${id} (${details.join(', ')}); the key is shown once:`);
+  say(io, secret);
 }
 
 /** The key an action names, refused when it is unknown (usage) or revoked (failure). */
 async function existingKey(storage: Storage, positionals: string[]): Promise<ApiKeyRecord> {
   const id = positionals[0]!;
   const key = await storage.getKey(id);
-  if (!key) throw new UsageError(`no key with id ${id}; "petstore keys list" shows them`);
+  if (!key) throw new NotFoundError(`no key with id ${id}; "petstore keys list" shows them`);
   if (key.revokedAt !== null) {
     throw new CliError(
       `${id} was revoked on ${formatInstant(key.revokedAt, '')}: a revoked key cannot be changed`,
@@ -167,6 +174,7 @@ async function existingKey(storage: Storage, positionals: string[]): Promise<Api
 }
 
 async function change(
+  io: CliIo,
   storage: Storage,
   action: string,
   positionals: string[],
@@ -176,14 +184,12 @@ async function change(
   const now = Date.now();
   if (action === 'revoke') {
     await storage.revokeKey(key.id, now);
-    console.log(`revoked ${key.id}`);
+    say(io, `revoked ${key.id}`);
   } else if (action === 'unban') {
     const banned = keyState(key, now).startsWith('banned');
     await storage.unbanKey(key.id, now);
-    await liftStoreBan(key.id);
-    console.log(
-      banned ? `unbanned ${key.id}` : `${key.id} was not banned; any ban held by a server is lifted`,
-    );
+    await liftStoreBan(io, key.id);
+    say(io, banned ? `unbanned ${key.id}` : `${key.id} was not banned; any ban held by a server is lifted`);
   } else if (limits) {
     if (key.projectId !== null) {
       throw new UsageError(
@@ -191,12 +197,12 @@ async function change(
       );
     }
     await storage.updateKeyPlan(key.id, limits.plan, limits.perMinute, limits.perDay);
-    console.log(`${key.id} is now on plan ${limits.plan} (was ${key.plan})`);
+    say(io, `${key.id} is now on plan ${limits.plan} (was ${key.plan})`);
   }
 }
 
-export async function runKeys(args: string[]): Promise<number> {
-  const parsed = parseCommand('keys', args, OPTIONS, HELP);
+export async function runKeys(args: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(io, 'keys', args, OPTIONS, HELP);
   if (!parsed) return EXIT.ok;
   const [action] = parsed.positionals;
   if (action === undefined || !ACTIONS.includes(action)) {
@@ -215,12 +221,11 @@ export async function runKeys(args: string[]): Promise<number> {
     throw new UsageError(`keys ${action} takes one key id`);
   }
   const flag = stringOption(parsed, 'database');
-  const config = loadConfig(process.env, { database: flag });
-  const storage = await openExistingDatabase(config.databaseUrl, databaseSource(flag, process.env));
+  const { config, storage } = await openServerDatabase(io, flag);
   try {
-    if (newKey) await create(storage, newKey, keyEnvironmentOf(config.environment), json);
-    else if (action === 'list') await listKeys(storage, json);
-    else await change(storage, action, positionals, limits);
+    if (newKey) await create(io, storage, newKey, keyEnvironmentOf(config.environment), json);
+    else if (action === 'list') await listKeys(io, storage, json);
+    else await change(io, storage, action, positionals, limits);
     return EXIT.ok;
   } finally {
     await storage.close();

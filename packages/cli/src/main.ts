@@ -1,12 +1,22 @@
 import { readFileSync } from 'node:fs';
-import { runAdmin } from './admin.ts';
-import { EXIT, reportError, UsageError } from './exit.ts';
-import { runKeys } from './keys.ts';
-import { runMigrate } from './migrate.ts';
-import { runPets } from './pets.ts';
-import { runDomains } from './domains.ts';
-import { runProjects } from './projects.ts';
-import { runServe } from './serve.ts';
+import { EXIT, EXIT_HELP, reportError, UsageError } from './exit.ts';
+import { type CliIo, note, processIo, say } from './io.ts';
+
+type Command = (args: string[], io: CliIo) => Promise<number>;
+
+/**
+ * Each command's module is imported when that command runs, never before: `petstore --version` loads
+ * nothing else, `petstore keys …` never loads the HTTP server.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./serve.ts')).runServe,
+  migrate: async () => (await import('./migrate.ts')).runMigrate,
+  keys: async () => (await import('./keys.ts')).runKeys,
+  pets: async () => (await import('./pets.ts')).runPets,
+  projects: async () => (await import('./projects.ts')).runProjects,
+  admin: async () => (await import('./admin.ts')).runAdmin,
+  domains: async () => (await import('./domains.ts')).runDomains,
+};
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -33,6 +43,7 @@ Usage:
   petstore pets list [--status S] [--limit N] [--cursor C] [--all] [--json]
   petstore pets create --name N --category-id C [--status S] [--idempotency-key K] [--json]
   petstore pets get <id> [--json]
+                       (pets: [--timeout S] [--connect-timeout S])
   petstore --version
 
 Run "petstore <command> --help" for details. Server settings come from flags or the environment:
@@ -40,49 +51,43 @@ PORT, HOST, DATABASE_URL (postgres://… or a SQLite file, default ./data/petsto
 PETSTORE_ENV (development|staging|production), LOG_LEVEL, PUBLIC_BASE_URL, TRUST_PROXY,
 PETSTORE_BAN_THRESHOLD, PETSTORE_BAN_SECONDS, PETSTORE_WORKERS, PETSTORE_SITE_DOMAIN, PETSTORE_API_HOST,
 PETSTORE_DNS_SERVERS, PETSTORE_CA_IDENTITY, PETSTORE_TLS_PROBE. The pets commands read
-PETSTORE_API_KEY and PETSTORE_BASE_URL.
+PETSTORE_API_KEY, PETSTORE_BASE_URL, PETSTORE_TIMEOUT and PETSTORE_CONNECT_TIMEOUT (every HTTP request
+gives up after 5 s without a connection or 30 s without an answer; --connect-timeout and --timeout
+change them). docs/cli.md describes every command.
 
-Exit status: 0 done, 1 failed, 2 usage or configuration error, 3 not found (pets get).`;
+${EXIT_HELP}`;
 
-async function main(argv: string[]): Promise<number> {
+async function run(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
+  const load = command === undefined ? undefined : Object.hasOwn(COMMANDS, command) && COMMANDS[command];
+  if (load) return (await load())(rest, io);
   switch (command) {
-    case 'serve':
-      return runServe(rest);
-    case 'migrate':
-      return runMigrate(rest);
-    case 'keys':
-      return runKeys(rest);
-    case 'pets':
-      return runPets(rest);
-    case 'projects':
-      return runProjects(rest);
-    case 'admin':
-      return runAdmin(rest);
-    case 'domains':
-      return runDomains(rest);
     case '--version':
     case '-v':
     case 'version':
-      console.log(`petstore ${version}`);
+      say(io, `petstore ${version}`);
       return EXIT.ok;
     case '--help':
     case '-h':
     case 'help':
-      console.log(HELP);
+      say(io, HELP);
       return EXIT.ok;
     case undefined:
-      console.error(HELP);
+      note(io, HELP);
       return EXIT.usage;
     default:
       throw new UsageError(`unknown command "${command}"; run "petstore --help"`);
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    // serve keeps running until a signal; its shutdown decides the exit status.
-    if (code !== EXIT.ok || process.argv[2] !== 'serve') process.exitCode = code;
-  },
-  (error: unknown) => process.exit(reportError(error)),
-);
+/**
+ * Runs `petstore <argv>` and returns its exit status; every failure is one `petstore: …` line on
+ * `io.stderr`. Nothing here ends the process: `serve` returns once the server listens and keeps it open.
+ */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  try {
+    return await run(argv, io);
+  } catch (error) {
+    return reportError(error, io);
+  }
+}

@@ -1,5 +1,5 @@
-import { loadConfig } from '@petstore/server';
-import { openOrCreateDatabase } from './database.ts';
+import { commandConfig, openOrCreateDatabase } from './database.ts';
+import { type CliIo, say } from './io.ts';
 import { parseCommand, stringOption } from './usage.ts';
 
 const HELP = `petstore migrate [--database URL]
@@ -8,16 +8,16 @@ Applies pending database migrations (the server also applies them at start-up). 
 when it does not exist yet: this and "petstore serve" are the commands that may create one.
 --database URL   postgres://… or a SQLite file path (default: DATABASE_URL, else ./data/petstore.db)`;
 
-export async function runMigrate(args: string[]): Promise<number> {
-  const parsed = parseCommand('migrate', args, { database: { type: 'string' } }, HELP);
+export async function runMigrate(args: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(io, 'migrate', args, { database: { type: 'string' } }, HELP);
   if (!parsed) return 0;
   const flag = stringOption(parsed, 'database');
-  const config = loadConfig(process.env, { database: flag });
-  const { storage, created } = await openOrCreateDatabase(config.databaseUrl);
+  const config = commandConfig(io, { database: flag });
+  const { storage, created } = await openOrCreateDatabase(io, config.databaseUrl);
   try {
     const applied = await storage.migrate();
-    if (created) console.log(`created a new database and applied ${applied.join(', ')}`);
-    else console.log(applied.length ? `applied ${applied.join(', ')}` : 'the database is up to date');
+    if (created) say(io, `created a new database and applied ${applied.join(', ')}`);
+    else say(io, applied.length ? `applied ${applied.join(', ')}` : 'the database is up to date');
     return 0;
   } finally {
     await storage.close();

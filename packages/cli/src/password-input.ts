@@ -1,20 +1,21 @@
 import { text } from 'node:stream/consumers';
+import type { CliIo } from './io.ts';
 import { UsageError } from './usage.ts';
 
 /** Reads a password typed at a terminal without echoing it. */
-function promptHidden(question: string): Promise<string> {
+function promptHidden(io: CliIo, question: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const input = process.stdin;
-    process.stderr.write(question);
-    input.setRawMode(true);
+    const input = io.stdin;
+    io.stderr.write(question);
+    input.setRawMode?.(true);
     input.resume();
     input.setEncoding('utf8');
     let typed = '';
     const done = (error?: Error) => {
-      input.setRawMode(false);
+      input.setRawMode?.(false);
       input.pause();
       input.removeListener('data', onData);
-      process.stderr.write('\n');
+      io.stderr.write('\n');
       if (error) reject(error);
       else resolve(typed);
     };
@@ -34,13 +35,13 @@ function promptHidden(question: string): Promise<string> {
  * The new password: asked twice at a terminal (never echoed), else the first line of standard input.
  * Never a flag: flags end up in shell history and process lists.
  */
-export async function readNewPassword(): Promise<string> {
-  if (!process.stdin.isTTY) {
-    const [line = ''] = (await text(process.stdin)).split(/\r?\n/, 1);
+export async function readNewPassword(io: CliIo): Promise<string> {
+  if (!io.stdin.isTTY) {
+    const [line = ''] = (await text(io.stdin)).split(/\r?\n/, 1);
     return line;
   }
-  const first = await promptHidden('Password: ');
-  const second = await promptHidden('Repeat the password: ');
+  const first = await promptHidden(io, 'Password: ');
+  const second = await promptHidden(io, 'Repeat the password: ');
   if (first !== second) throw new UsageError('the two passwords differ');
   return first;
 }

@@ -1,5 +1,6 @@
 import { stringifyJson } from '@petstore/json';
 import type { Pet } from './api-client.ts';
+import type { Output } from './io.ts';
 import { type Column, formatTable } from './table.ts';
 
 const COLUMNS: Column[] = [
@@ -24,7 +25,7 @@ export function petJson(pet: Pet): string {
  * A progress line rewritten in place on a terminal's standard error (at most ten times a second),
  * and nothing at all when standard error is not a terminal.
  */
-export function progressLine(stream: NodeJS.WriteStream = process.stderr) {
+export function progressLine(stream: Output) {
   let shownAt = 0;
   let shown = false;
   return {

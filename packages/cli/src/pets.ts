@@ -5,7 +5,10 @@ import {
   PetstoreError,
   type PetStatus,
 } from './api-client.ts';
-import { CliError, EXIT } from './exit.ts';
+import { CliError, EXIT, isUnreachable, oneLine } from './exit.ts';
+import { type Timeouts, timedFetch } from './http-fetch.ts';
+import { readTimeouts, TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
+import { type CliIo, note, say } from './io.ts';
 import { petJson, petTable, progressLine } from './pets-output.ts';
 import { type ParsedCommand, parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 
@@ -28,7 +31,7 @@ Settings:
   PETSTORE_API_KEY    the API key (required), e.g. from "petstore keys create --plan free"
   PETSTORE_BASE_URL   the API's address (default ${DEFAULT_BASE_URL}); /v1 is added when it has no path
 
-Exit status: 0 done, 1 the API refused or could not be reached, 2 usage or settings, 3 no such pet.`;
+${TIMEOUT_HELP}`;
 
 const OPTIONS = {
   status: { type: 'string' },
@@ -39,6 +42,7 @@ const OPTIONS = {
   name: { type: 'string' },
   'category-id': { type: 'string' },
   'idempotency-key': { type: 'string' },
+  ...TIMEOUT_OPTIONS,
 } as const;
 
 const STATUSES: PetStatus[] = ['available', 'pending', 'sold'];
@@ -57,19 +61,58 @@ function baseUrl(env: NodeJS.ProcessEnv): string {
   return url.href;
 }
 
-function client(env: NodeJS.ProcessEnv): PetstoreClient {
+/** No answer at all, said in one line whatever the address: exit status 4. */
+function unreachable(baseUrl: string, cause: unknown): CliError {
+  const error = cause instanceof Error ? cause : new Error(String(cause));
+  const code = (error as { code?: string }).code;
+  const reason =
+    error.name === 'TimeoutError'
+      ? error.message
+      : `${error.message}${code && !error.message.includes(code) ? ` (${code})` : ''}`;
+  return new CliError(
+    oneLine(
+      `cannot reach the API at ${baseUrl}: ${reason}; is PETSTORE_BASE_URL right and the server running?`,
+    ),
+    EXIT.unreachable,
+  );
+}
+
+/** The deepest cause of a fetch failure: the socket's error rather than "fetch failed". */
+function rootCause(error: unknown): unknown {
+  let current = error;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  return current;
+}
+
+function client(io: CliIo, timeouts: Timeouts): PetstoreClient {
+  const { env } = io;
   const apiKey = env.PETSTORE_API_KEY;
   if (!apiKey) {
     throw new UsageError(
       'PETSTORE_API_KEY is not set: export PETSTORE_API_KEY=<key> (an operator creates one with "petstore keys create --plan free")',
     );
   }
+  const base = baseUrl(env);
+  const send = timedFetch(timeouts);
+  // A request that got no answer is not sent again: a server that is down or hung is said at once,
+  // within the timeouts. Answers that ask for a retry (429, 503) are retried as the client does.
+  let noAnswer: unknown;
   return createPetstoreClient({
-    baseUrl: baseUrl(env),
+    baseUrl: base,
     apiKey,
     userAgent: 'petstore-cli',
+    fetch: async (input, init) => {
+      try {
+        noAnswer = undefined;
+        return await send(input, init);
+      } catch (error) {
+        noAnswer = error;
+        throw error;
+      }
+    },
     sleep: (ms) => {
-      if (ms >= 1_000) console.error(`waiting ${Math.ceil(ms / 1_000)} s before retrying`);
+      if (noAnswer !== undefined) return Promise.reject(unreachable(base, rootCause(noAnswer)));
+      if (ms >= 1_000) note(io, `waiting ${Math.ceil(ms / 1_000)} s before retrying`);
       return new Promise((resolve) => setTimeout(resolve, ms));
     },
   });
@@ -90,41 +133,41 @@ function int64(name: string, text: string | undefined): bigint {
   return value;
 }
 
-function print(pets: Pet[], json: boolean): void {
-  if (json) for (const pet of pets) console.log(petJson(pet));
-  else if (pets.length > 0) console.log(petTable(pets));
+function print(io: CliIo, pets: Pet[], json: boolean): void {
+  if (json) for (const pet of pets) say(io, petJson(pet));
+  else if (pets.length > 0) say(io, petTable(pets));
 }
 
-async function list(api: PetstoreClient, parsed: ParsedCommand): Promise<void> {
+async function list(io: CliIo, api: PetstoreClient, parsed: ParsedCommand): Promise<void> {
   const json = parsed.values.json === true;
   const limit = positiveInteger('limit', stringOption(parsed, 'limit'), 100);
   const filter = status(parsed);
   if (parsed.values.all) {
     if (parsed.values.cursor !== undefined)
       throw new UsageError('--all starts from the first page: leave out --cursor');
-    const progress = progressLine();
+    const progress = progressLine(io.stderr);
     const pets: Pet[] = [];
     let count = 0;
     for await (const pet of api.pets({ status: filter, pageSize: limit })) {
       count++;
-      if (json) console.log(petJson(pet));
+      if (json) say(io, petJson(pet));
       else pets.push(pet);
       progress.update(`fetched ${count} pets…`);
     }
     progress.clear();
-    print(pets, json);
-    if (!json) console.error(`${count} pets`);
+    print(io, pets, json);
+    if (!json) note(io, `${count} pets`);
     return;
   }
   const page = await api.listPets({ status: filter, limit, cursor: stringOption(parsed, 'cursor') });
-  print(page.pets, json);
-  if (page.pets.length === 0 && !json) console.error('no pets');
+  print(io, page.pets, json);
+  if (page.pets.length === 0 && !json) note(io, 'no pets');
   if (page.nextCursor) {
-    console.error(`more pets: add --cursor ${page.nextCursor} for the next page, or --all for every page`);
+    note(io, `more pets: add --cursor ${page.nextCursor} for the next page, or --all for every page`);
   }
 }
 
-async function create(api: PetstoreClient, parsed: ParsedCommand): Promise<void> {
+async function create(io: CliIo, api: PetstoreClient, parsed: ParsedCommand): Promise<void> {
   const name = stringOption(parsed, 'name');
   if (name === undefined) throw new UsageError('--name is required');
   const categoryId = int64('--category-id', stringOption(parsed, 'category-id'));
@@ -133,18 +176,16 @@ async function create(api: PetstoreClient, parsed: ParsedCommand): Promise<void>
     petStatus === undefined ? { name, categoryId } : { name, categoryId, status: petStatus },
     { idempotencyKey: stringOption(parsed, 'idempotency-key') },
   );
-  print([result.pet], parsed.values.json === true);
+  print(io, [result.pet], parsed.values.json === true);
   if (result.replayed)
-    console.error(
-      `replayed: Idempotency-Key ${result.idempotencyKey} had already created pet ${result.pet.id}`,
-    );
+    note(io, `replayed: Idempotency-Key ${result.idempotencyKey} had already created pet ${result.pet.id}`);
 }
 
-async function get(api: PetstoreClient, parsed: ParsedCommand): Promise<void> {
+async function get(io: CliIo, api: PetstoreClient, parsed: ParsedCommand): Promise<void> {
   const ids = parsed.positionals.slice(1);
   if (ids.length !== 1) throw new UsageError('pets get takes one pet id');
   const { pet } = await api.getPet(int64('the pet id', ids[0]));
-  print([pet], parsed.values.json === true);
+  print(io, [pet], parsed.values.json === true);
 }
 
 const ACTIONS = new Map([
@@ -153,21 +194,17 @@ const ACTIONS = new Map([
   ['get', get],
 ]);
 
-/** The API's refusal as one line and an exit status: 3 for a pet that does not exist, else 1. */
-function failure(error: PetstoreError): CliError {
+/** The API's refusal as one line and an exit status: 3 for a pet that does not exist, 4 no answer, else 1. */
+function failure(error: PetstoreError, base: string): CliError {
   const request = error.requestId ? ` (request ${error.requestId})` : '';
-  if (error.code === 'network_error') {
-    const reason = (error.cause as { cause?: { code?: string } } | undefined)?.cause?.code;
-    const detail = reason ? ` (${reason})` : '';
-    return new CliError(`${error.message}${detail}; is PETSTORE_BASE_URL right and the server running?`);
-  }
+  if (error.code === 'network_error' || isUnreachable(error)) return unreachable(base, rootCause(error));
   const hint = error.code === 'unauthorized' ? '; check PETSTORE_API_KEY' : '';
   const message = `${error.status} ${error.code}: ${error.message}${hint}${request}`;
   return new CliError(message, error.code === 'not_found' ? EXIT.notFound : EXIT.failed);
 }
 
-export async function runPets(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const parsed = parseCommand('pets', args, OPTIONS, HELP);
+export async function runPets(args: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(io, 'pets', args, OPTIONS, HELP);
   if (!parsed) return EXIT.ok;
   const [action] = parsed.positionals;
   const run = ACTIONS.get(action ?? '');
@@ -178,10 +215,12 @@ export async function runPets(args: string[], env: NodeJS.ProcessEnv = process.e
         : 'pets needs one of list, create, get; run "petstore pets --help"',
     );
   }
+  const timeouts = readTimeouts(io, parsed);
+  const api = client(io, timeouts);
   try {
-    await run(client(env), parsed);
+    await run(io, api, parsed);
     return EXIT.ok;
   } catch (error) {
-    throw error instanceof PetstoreError ? failure(error) : error;
+    throw error instanceof PetstoreError ? failure(error, baseUrl(io.env)) : error;
   }
 }

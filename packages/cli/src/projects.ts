@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import {
-  loadConfig,
   nameProblem,
   planProblem,
   type Plan,
   type Project,
   slugProblem,
   type Storage,
-} from '@petstore/server';
-import { databaseSource, openExistingDatabase } from './database.ts';
-import { EXIT } from './exit.ts';
+} from '@petstore/server/operator';
+import { openServerDatabase } from './database.ts';
+import { EXIT, NotFoundError } from './exit.ts';
+import { type CliIo, say } from './io.ts';
 import { formatInstant, formatTable } from './table.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
 
@@ -84,30 +84,32 @@ function readNewProject(values: Values): Project {
   };
 }
 
-async function create(storage: Storage, project: Project, json: boolean): Promise<void> {
+async function create(io: CliIo, storage: Storage, project: Project, json: boolean): Promise<void> {
   if (!(await storage.projects.create(project)))
     throw new UsageError(`a project with slug ${project.slug} already exists`);
-  if (json) console.log(JSON.stringify(project));
-  else console.log(`created project ${project.slug} ("${project.name}", plan ${project.plan})`);
+  if (json) say(io, JSON.stringify(project));
+  else say(io, `created project ${project.slug} ("${project.name}", plan ${project.plan})`);
 }
 
 function limitsText(project: Project): string {
   return project.plan === 'enterprise' ? `${project.perMinute}/min ${project.perDay}/day` : '';
 }
 
-async function list(storage: Storage, values: Values): Promise<void> {
+async function list(io: CliIo, storage: Storage, values: Values): Promise<void> {
   const projects = await storage.projects.list();
   if (values.json) {
-    console.log(JSON.stringify(projects));
+    say(io, JSON.stringify(projects));
     return;
   }
   if (projects.length === 0) {
-    console.log(
+    say(
+      io,
       'no projects; create one with: petstore projects create --name "Acme Docs" --slug acme --plan free',
     );
     return;
   }
-  console.log(
+  say(
+    io,
     formatTable(
       [{ title: 'SLUG' }, { title: 'PLAN' }, { title: 'LIMITS' }, { title: 'CREATED' }, { title: 'NAME' }],
       projects.map((p) => [p.slug, p.plan, limitsText(p), formatInstant(p.createdAt, ''), p.name]),
@@ -116,18 +118,19 @@ async function list(storage: Storage, values: Values): Promise<void> {
 }
 
 async function setPlan(
+  io: CliIo,
   storage: Storage,
   slug: string,
   choice: ReturnType<typeof readPlanChoice>,
 ): Promise<void> {
   if (!(await storage.projects.setPlan(slug, choice.plan, choice.perMinute, choice.perDay))) {
-    throw new UsageError(`no project with slug ${slug}`);
+    throw new NotFoundError(`no project with slug ${slug}`);
   }
-  console.log(`project ${slug} is now on plan ${choice.plan}; its keys follow on their next request`);
+  say(io, `project ${slug} is now on plan ${choice.plan}; its keys follow on their next request`);
 }
 
-export async function runProjects(args: string[]): Promise<number> {
-  const parsed = parseCommand('projects', args, OPTIONS, HELP);
+export async function runProjects(args: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(io, 'projects', args, OPTIONS, HELP);
   if (!parsed) return EXIT.ok;
   const [action, ...positionals] = parsed.positionals;
   if (!['create', 'list', 'set-plan'].includes(action ?? '')) {
@@ -141,12 +144,11 @@ export async function runProjects(args: string[]): Promise<number> {
   if (action === 'set-plan' && positionals.length !== 1)
     throw new UsageError('projects set-plan takes one project slug');
   const flag = stringOption(parsed, 'database');
-  const config = loadConfig(process.env, { database: flag });
-  const storage = await openExistingDatabase(config.databaseUrl, databaseSource(flag, process.env));
+  const { storage } = await openServerDatabase(io, flag);
   try {
-    if (newProject) await create(storage, newProject, parsed.values.json === true);
-    else if (action === 'list') await list(storage, parsed.values);
-    else await setPlan(storage, positionals[0]!, choice!);
+    if (newProject) await create(io, storage, newProject, parsed.values.json === true);
+    else if (action === 'list') await list(io, storage, parsed.values);
+    else await setPlan(io, storage, positionals[0]!, choice!);
     return EXIT.ok;
   } finally {
     await storage.close();

@@ -1,12 +1,13 @@
 import cluster from 'node:cluster';
 import {
   closeOnSignals,
-  loadConfig,
   runPrimary,
   startServer,
   WORKER_MIGRATE_ENV,
   WORKER_SLOT_ENV,
 } from '@petstore/server';
+import { commandConfig } from './database.ts';
+import type { CliIo } from './io.ts';
 import { parseCommand } from './usage.ts';
 
 const HELP = `petstore serve [--port N] [--host H] [--database URL] [--redis URL] [--workers N]
@@ -19,8 +20,9 @@ Serves the Pet Store API. Flags win over the environment.
 --workers N      processes on this machine sharing the port (PETSTORE_WORKERS, default 1); without
                  REDIS_URL each worker counts rate limits on its own`;
 
-export async function runServe(args: string[]): Promise<number> {
+export async function runServe(args: string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(
+    io,
     'serve',
     args,
     {
@@ -34,7 +36,7 @@ export async function runServe(args: string[]): Promise<number> {
   );
   if (!parsed) return 0;
   const { port, host, database, redis, workers } = parsed.values as Record<string, string | undefined>;
-  const config = loadConfig(process.env, { port, host, database, redis, workers });
+  const config = commandConfig(io, { port, host, database, redis, workers });
   if (cluster.isPrimary && config.workers > 1) {
     await runPrimary(config);
     return 0;
@@ -42,7 +44,7 @@ export async function runServe(args: string[]): Promise<number> {
   const server = await startServer(
     config,
     cluster.isWorker
-      ? { migrate: process.env[WORKER_MIGRATE_ENV] === '1', workerSlot: process.env[WORKER_SLOT_ENV] }
+      ? { migrate: io.env[WORKER_MIGRATE_ENV] === '1', workerSlot: io.env[WORKER_SLOT_ENV] }
       : {},
   );
   closeOnSignals(server);

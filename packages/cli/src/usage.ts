@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError } from './exit.ts';
+import { EXIT_HELP, UsageError } from './exit.ts';
+import { type CliIo, say } from './io.ts';
 
 export { UsageError };
 
@@ -40,8 +41,9 @@ function explain(error: unknown, command: string): string {
   return `${message.split('\n')[0]}; ${help}`;
 }
 
-/** parseArgs with one-line errors (UsageError, exit 2) and --help for every command. */
+/** parseArgs with one-line errors (UsageError, exit 2) and --help (ending with the exit table) for every command. */
 export function parseCommand(
+  io: CliIo,
   command: string,
   args: string[],
   options: Options,
@@ -59,7 +61,7 @@ export function parseCommand(
     throw new UsageError(explain(error, command));
   }
   if (parsed.values.help) {
-    console.log(help);
+    say(io, `${help}\n\n${EXIT_HELP}`);
     return undefined;
   }
   return parsed;

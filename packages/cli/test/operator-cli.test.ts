@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type CliResult, runCli } from './run-cli.ts';
+import { cli as runCli, type CliResult } from './run-cli.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -167,7 +167,7 @@ describe('petstore operator commands', () => {
       );
     }
     const unknown = await withDb(['keys', 'revoke', 'key_nope']);
-    assert.equal(unknown.code, 2);
+    assert.equal(unknown.code, 3, 'an unknown key is not found');
     assert.match(unknown.stderr, /no key with id key_nope/);
   });
 

@@ -9,7 +9,7 @@ import { buildApp, generateKey, openStorage, type Storage, systemClock } from '@
 import { createMemoryStore, createRateLimiter, type RateLimiter } from '@petstore/server/ratelimit';
 import type { FastifyInstance } from 'fastify';
 import { progressLine } from '../src/pets-output.ts';
-import { runCli } from './run-cli.ts';
+import { cli as runCli } from './run-cli.ts';
 
 const INT64_MAX = '9223372036854775807';
 

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { main } from '../src/main.ts';
 
 /** The `petstore` program (with its compile cache), run by the Node running the tests (Node 24). */
 export const MAIN = join(import.meta.dirname, '..', 'bin', 'petstore.js');
@@ -10,14 +12,35 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `petstore <args>` in `cwd` with exactly `env` (plus PATH and HOME). */
-export function runCli(
-  args: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv },
-): Promise<CliResult> {
+export interface CliOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /** Standard input (a pipe, not a terminal); empty when absent. */
+  input?: string;
+}
+
+/**
+ * Runs `petstore <args>` in this process through `main(argv, io)`, in `cwd`, with exactly `env`
+ * (plus PATH and HOME) and `input` on standard input: what the program does, without a Node start-up.
+ */
+export async function cli(args: string[], options: CliOptions): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    stdin: Readable.from(options.input ? [options.input] : []),
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
+    cwd: options.cwd,
+  });
+  return { code, stdout, stderr };
+}
+
+/** Runs `petstore <args>` as a real process, for the one smoke test of each command group. */
+export function runCli(args: string[], options: CliOptions): Promise<CliResult> {
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env };
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [MAIN, ...args],
       { cwd: options.cwd, env, timeout: 30_000 },
@@ -26,5 +49,6 @@ export function runCli(
         resolve({ code, stdout, stderr });
       },
     );
+    child.stdin?.end(options.input ?? '');
   });
 }

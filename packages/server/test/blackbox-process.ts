@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile } from 'node:child_process';
+import { cli } from '../../cli/test/run-cli.ts';
 import { MAIN, ROOT, spawnServe } from './serve-process.ts';
 
 export { ROOT };
@@ -15,10 +16,22 @@ export interface CliResult {
 }
 
 /**
- * Runs `petstore <args>` to completion (Node 24, the repository's own binary), with `input` on its
- * standard input, as `uid`/`gid` when given.
+ * Runs `petstore <args>` to completion in this process (`main(argv, io)`), in the repository's root with
+ * exactly `env`, and `input` on its standard input.
  */
 export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { input?: string } = {},
+): Promise<CliResult> {
+  return cli(args, { cwd: ROOT, env, input: options.input });
+}
+
+/**
+ * Runs `petstore <args>` to completion as a process (Node 24, the repository's own binary), with
+ * `input` on its standard input, as `uid`/`gid` when given: for what only another user can show.
+ */
+export function runCliProcess(
   args: string[],
   env: NodeJS.ProcessEnv,
   options: { input?: string; uid?: number; gid?: number } = {},

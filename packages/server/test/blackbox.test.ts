@@ -123,7 +123,7 @@ describe('petstore as a user runs it', () => {
     ]);
     const listed = JSON.parse(list.stdout) as { id: string; state: string }[];
     assert.equal(listed.find((entry) => entry.id === id)?.state, 'revoked');
-    assert.equal(unknown.code, 2, 'an unknown id is a usage error');
+    assert.equal(unknown.code, 3, 'an unknown id is not found');
   });
 
   // A fresh connection (agent: false): a keep-alive one would hold the exit for the keep-alive timeout.

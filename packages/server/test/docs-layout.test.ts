@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
-import { DOCS_ASSETS } from '../src/docs/assets.ts';
+import { docsAsset } from '../src/docs/assets.ts';
 import { docsPage } from '../src/docs/page.ts';
 import { sendDocsAsset } from '../src/routes/docs.ts';
 import { accessibility } from './accessibility.ts';
@@ -265,7 +265,7 @@ describe(
       const page = docsPage({ title: 'Acme Pets', apiOrigin: server.base, edition: 'site' });
       site.get('/', (request, reply) => sendDocsAsset(request, reply, page));
       site.get('/docs/assets/:name', (request, reply) =>
-        sendDocsAsset(request, reply, DOCS_ASSETS.get((request.params as { name: string }).name)!),
+        sendDocsAsset(request, reply, docsAsset((request.params as { name: string }).name)!),
       );
       await site.listen({ port: 0, host: '127.0.0.1' });
       siteBase = `http://127.0.0.1:${(site.server.address() as AddressInfo).port}`;

@@ -43,7 +43,7 @@ const RELEVANCE: [query: string, first: string][] = [
 ];
 
 describe("docs search relevance (MiniSearch with the page's options, over the reference the server builds)", () => {
-  const service = indexOf(referenceJson);
+  const service = indexOf(referenceJson());
   for (const [query, first] of RELEVANCE) {
     it(`"${query}" → ${first} first`, () => {
       const [top] = engine.search(service, query);
@@ -67,7 +67,7 @@ describe("docs search relevance (MiniSearch with the page's options, over the re
   });
 
   it("a project's site edition: the same answers for its operations, and no operator endpoint", () => {
-    const site = indexOf(siteReferenceJson);
+    const site = indexOf(siteReferenceJson());
     assert.equal(engine.search(site, 'create pet')[0]?.title, 'Add a pet');
     assert.equal(engine.search(site, 'api key')[0]?.title, 'Authentication');
     for (const query of ['health', 'metrics', 'readiness', 'openapi', 'API reference page']) {

@@ -115,7 +115,7 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
     const both = await cli('keys', 'create', '--project', 'acme', '--plan', 'pro');
     assert.equal(both.code, 2);
     const missing = await cli('keys', 'create', '--project', 'nope');
-    assert.equal(missing.code, 2);
+    assert.equal(missing.code, 3, 'an unknown project is not found');
     assert.match(missing.stderr, /no project with slug nope/);
   });
 
@@ -150,11 +150,13 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
     assert.equal(member.code, 0, member.stderr);
     assert.equal(
       (await cli('admin', 'add-member', '--email', 'ann@example.com', '--project', 'nope')).code,
-      2,
+      3,
+      'no such project',
     );
     assert.equal(
       (await cli('admin', 'add-member', '--email', 'nobody@example.com', '--project', 'acme')).code,
-      2,
+      3,
+      'no such account',
     );
     const storage = await openStorage(env.DATABASE_URL);
     try {
@@ -169,7 +171,7 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
     }
     const removed = await cli('admin', 'remove', '--email', 'ann@example.com');
     assert.equal(removed.code, 0, removed.stderr);
-    assert.equal((await cli('admin', 'remove', '--email', 'ann@example.com')).code, 2);
+    assert.equal((await cli('admin', 'remove', '--email', 'ann@example.com')).code, 3, 'no such account');
   });
 
   it('admin invite prints a single-use link valid 7 days that opens the invitation page; add-member --role', async () => {
@@ -210,7 +212,7 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
       (await cli('admin', 'invite', '--email', 'x@example.com', '--project', 'acme', '--role', 'boss')).code,
       2,
     );
-    assert.equal((await cli('admin', 'invite', '--email', 'x@example.com', '--project', 'nope')).code, 2);
+    assert.equal((await cli('admin', 'invite', '--email', 'x@example.com', '--project', 'nope')).code, 3);
     const created = await runCli(['admin', 'create', '--email', 'carl@example.com'], env, {
       input: `${PASSWORD}\n`,
     });

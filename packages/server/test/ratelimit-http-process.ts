@@ -1,13 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
-import { promisify } from 'node:util';
 import { assertMatchesContract } from './openapi-validator.ts';
-import { MAIN, ROOT, spawnServe } from './serve-process.ts';
-
-const run = promisify(execFile);
+import { cli } from '../../cli/test/run-cli.ts';
+import { ROOT, spawnServe } from './serve-process.ts';
 
 export interface WireResponse {
   status: number;
@@ -52,7 +49,8 @@ export async function servePetstore(
   return {
     url,
     async cli(...args) {
-      const { stdout } = await run(process.execPath, [MAIN, ...args], { cwd: ROOT, env: childEnv });
+      const { code, stdout, stderr } = await cli(args, { cwd: ROOT, env: childEnv });
+      if (code !== 0) throw new Error(`petstore ${args.join(' ')} → exit ${code}: ${stderr}`);
       return stdout;
     },
     async get(path, key) {

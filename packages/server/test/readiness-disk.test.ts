@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { cleanEnv, killAll, runCli, type ServerProcess, startServe } from './blackbox-process.ts';
+import { cleanEnv, killAll, runCliProcess, type ServerProcess, startServe } from './blackbox-process.ts';
 import { eventually } from './scaleout-instance.ts';
 
 const run = promisify(execFile);
@@ -35,8 +35,8 @@ async function call(server: ServerProcess, path: string, init: { key?: string; b
 }
 
 async function createKey(env: NodeJS.ProcessEnv): Promise<string> {
-  await runCli(['migrate'], env, serviceUser); // keys create never makes a database
-  const created = await runCli(['keys', 'create', '--plan', 'business'], env, serviceUser);
+  await runCliProcess(['migrate'], env, serviceUser); // keys create never makes a database
+  const created = await runCliProcess(['keys', 'create', '--plan', 'business'], env, serviceUser);
   assert.equal(created.code, 0, created.stderr);
   return created.stdout.trimEnd().split('\n').at(-1)!;
 }

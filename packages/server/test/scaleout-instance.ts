@@ -1,9 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { assertMatchesContract } from './openapi-validator.ts';
-import { MAIN, parseLogLine, ROOT, spawnServe } from './serve-process.ts';
-
-const run = promisify(execFile);
+import { cli } from '../../cli/test/run-cli.ts';
+import { parseLogLine, ROOT, spawnServe } from './serve-process.ts';
 
 /** Inherited settings that would change how a spawned process behaves (the test's own stay). */
 const SERVER_SETTING =
@@ -14,13 +11,10 @@ function environment(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...Object.fromEntries(inherited), PETSTORE_ENV: 'development', LOG_LEVEL: 'info', ...env };
 }
 
-/** Runs the `petstore` command (this same Node binary) and returns its standard output. */
+/** Runs the `petstore` command in this process (`main(argv, io)`) and returns its standard output. */
 export async function petstore(args: string[], env: Record<string, string>): Promise<string> {
-  const { stdout } = await run(process.execPath, [MAIN, ...args], {
-    cwd: ROOT,
-    env: environment(env),
-    timeout: 20_000,
-  });
+  const { code, stdout, stderr } = await cli(args, { cwd: ROOT, env: environment(env) });
+  if (code !== 0) throw new Error(`petstore ${args.join(' ')} → exit ${code}: ${stderr}`);
   return stdout;
 }
 

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 /** The repository root, where a user runs the `petstore` command from. */
 export const ROOT = join(import.meta.dirname, '..', '..', '..');
 /** The `petstore` command's entry, run by the Node running the tests (Node 24). */
-export const MAIN = join(ROOT, 'packages', 'cli', 'src', 'main.ts');
+export const MAIN = join(ROOT, 'packages', 'cli', 'bin', 'petstore.js');
 
 export interface ServeProcess {
   child: ChildProcess;

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { createKey } from './scaleout-instance.ts';
 
-const MAIN = join(import.meta.dirname, '..', '..', 'cli', 'src', 'main.ts');
+const MAIN = join(import.meta.dirname, '..', '..', 'cli', 'bin', 'petstore.js');
 const START_MS = 30_000;
 
 type Entry = Record<string, unknown>;

@@ -6,11 +6,11 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { clientModules } from './client-build.ts';
 import { REFERENCE_ASSETS, referenceJson, siteReferenceJson } from './reference.ts';
 
-/** A file of the documentation page, read and compressed once. */
+/** A file of the documentation page, read once and compressed on its first compressed request. */
 export interface DocsAsset {
   body: Buffer;
   /** The same body compressed, by content coding, when that is smaller. */
-  encoded: { br?: Buffer; gzip?: Buffer };
+  readonly encoded: { br?: Buffer; gzip?: Buffer };
   contentType: string;
   /** Strong validator: a digest of the body. */
   etag: string;
@@ -54,9 +54,8 @@ export function docsCsp(apiOrigin = ''): string {
 }
 
 /**
- * Brotli at quality 9 with a window fitted to the body. Every asset is compressed at start-up (and by
- * every CLI command, which loads the same modules): the defaults (quality 11, a 4 MiB window) took
- * 250 ms for about 9 % fewer bytes, mostly allocating the window anew for each small file.
+ * Brotli at quality 9 with a window fitted to the body: the defaults (quality 11, a 4 MiB window) took
+ * 250 ms over every asset for about 9 % fewer bytes, mostly allocating the window anew for each file.
  */
 const brotliOptions = (body: Buffer) => ({
   params: {
@@ -69,17 +68,26 @@ const brotliOptions = (body: Buffer) => ({
   },
 });
 
+function compress(body: Buffer): DocsAsset['encoded'] {
+  const br = brotliCompressSync(body, brotliOptions(body));
+  const gzip = gzipSync(body, { level: 9 });
+  return {
+    br: br.length < body.length ? br : undefined,
+    gzip: gzip.length < body.length ? gzip : undefined,
+  };
+}
+
+/** An asset whose compressed forms are made on first use, then kept: start-up compresses nothing. */
 export function asset(name: string, body: Buffer, csp = docsCsp()): DocsAsset {
   const contentType = CONTENT_TYPES[path.extname(name)];
   if (!contentType) throw new Error(`docs: no content type for ${name}`);
   const digest = createHash('sha256').update(body).digest('base64url').slice(0, 22);
-  const br = brotliCompressSync(body, brotliOptions(body));
-  const gzip = gzipSync(body, { level: 9 });
+  let encoded: DocsAsset['encoded'] | undefined;
   return {
     body,
-    encoded: {
-      br: br.length < body.length ? br : undefined,
-      gzip: gzip.length < body.length ? gzip : undefined,
+    get encoded() {
+      encoded ??= compress(body);
+      return encoded;
     },
     contentType,
     etag: `"${digest}"`,
@@ -99,17 +107,32 @@ export const PAGE_MODULES: readonly string[] = [
 const withoutSourceMap = (file: string) =>
   Buffer.from(readFileSync(file, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
 
-/**
- * The scripts, the style sheet, the reference data and the browser build of the typed client, by name
- * under /docs/assets/. The page itself (HTML) is made per title and API origin by `docsPage`.
- */
-export const DOCS_ASSETS: ReadonlyMap<string, DocsAsset> = new Map([
+const ASSET_SOURCES = new Map<string, () => DocsAsset>([
   ...readdirSync(PUBLIC_DIR)
     .filter((name) => /\.(js|css)$/.test(name))
-    .map((name) => [name, file(name)] as const),
-  ['lossless-json.js', asset('lossless-json.js', readFileSync(LOSSLESS_JSON))],
-  ['minisearch.js', asset('minisearch.js', withoutSourceMap(MINISEARCH))],
-  [REFERENCE_ASSETS.service, asset(REFERENCE_ASSETS.service, Buffer.from(referenceJson))],
-  [REFERENCE_ASSETS.site, asset(REFERENCE_ASSETS.site, Buffer.from(siteReferenceJson))],
-  ...clientModules().map(([name, body]) => [name, asset(name, body)] as const),
+    .map((name) => [name, () => file(name)] as const),
+  ['lossless-json.js', () => asset('lossless-json.js', readFileSync(LOSSLESS_JSON))],
+  ['minisearch.js', () => asset('minisearch.js', withoutSourceMap(MINISEARCH))],
+  [REFERENCE_ASSETS.service, () => asset(REFERENCE_ASSETS.service, Buffer.from(referenceJson()))],
+  [REFERENCE_ASSETS.site, () => asset(REFERENCE_ASSETS.site, Buffer.from(siteReferenceJson()))],
 ]);
+
+const made = new Map<string, DocsAsset>();
+let clientAssets: Map<string, DocsAsset> | undefined;
+
+/**
+ * The scripts, the style sheet, the reference data and the browser build of the typed client, by name
+ * under /docs/assets/; each made on its first request and kept. The page itself (HTML) is made per
+ * title and API origin by `docsPage`.
+ */
+export function docsAsset(name: string): DocsAsset | undefined {
+  const source = ASSET_SOURCES.get(name);
+  if (source) {
+    let found = made.get(name);
+    if (!found) made.set(name, (found = source()));
+    return found;
+  }
+  if (!name.startsWith('petstore-client')) return undefined;
+  clientAssets ??= new Map(clientModules().map(([module, body]) => [module, asset(module, body)]));
+  return clientAssets.get(name);
+}

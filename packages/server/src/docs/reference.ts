@@ -3,7 +3,7 @@ import { exactContract } from '../openapi/contract.ts';
 import { dereference, type JsonNode } from '../openapi/dereference.ts';
 import { CLIENT_OPERATIONS } from './client-build.ts';
 import { clientPackageName } from './client-manifest.ts';
-import { renderInline, renderMarkdown, splitSections } from './markdown.ts';
+import { type MarkdownSection, renderInline, renderMarkdown, splitSections } from './markdown.ts';
 import { searchIndex } from './search-index.ts';
 import { siteDocument } from './site-edition.ts';
 
@@ -40,10 +40,11 @@ function withHtml(node: unknown, mode: Mode, seen: WeakMap<object, unknown>): un
  * as `title`) and every `description` rendered to HTML beside it (`descriptionHtml`; a server's or a
  * response's inline). Added for the page: the introduction cut into its guide sections
  * (`info['x-sections']`: id, title, html), the search index (`x-search`), the operations the typed
- * client has a method for (`x-client-operations`) and its package (`x-client-package`: name, file). Built once at start-up; integers keep their digits.
+ * client has a method for (`x-client-operations`) and its package (`x-client-package`: name, file).
+ * Built on the first request for either edition, once; integers keep their digits.
  * The `site` edition is what a project's published docs show (site-edition.ts).
  */
-function build(): { service: string; site: string } {
+function render(): { rendered: JsonNode; resolved: JsonNode; sections: MarkdownSection[] } {
   const resolved = dereference(exactContract);
   const rendered = withHtml(resolved, 'block', new WeakMap()) as JsonNode;
   const info = rendered.info as JsonNode;
@@ -56,16 +57,31 @@ function build(): { service: string; site: string } {
   delete info.descriptionHtml;
   rendered['x-client-operations'] = CLIENT_OPERATIONS;
   rendered['x-client-package'] = clientPackageName();
-  const site = siteDocument(rendered);
-  return {
-    service: stringifyJson({ ...rendered, 'x-search': searchIndex(resolved, sections) }),
-    site: stringifyJson({ ...site, 'x-search': searchIndex(siteDocument(resolved), sections) }),
-  };
+  return { rendered, resolved, sections };
 }
 
-const built = build();
-export const referenceJson: string = built.service;
-export const siteReferenceJson: string = built.site;
+let rendering: ReturnType<typeof render> | undefined;
+let service: string | undefined;
+let site: string | undefined;
+
+/** The service edition (what `/docs` shows), built on first use and kept. */
+export function referenceJson(): string {
+  rendering ??= render();
+  const { rendered, resolved, sections } = rendering;
+  service ??= stringifyJson({ ...rendered, 'x-search': searchIndex(resolved, sections) });
+  return service;
+}
+
+/** The site edition (what a project's published docs show), built on first use and kept. */
+export function siteReferenceJson(): string {
+  rendering ??= render();
+  const { rendered, resolved, sections } = rendering;
+  site ??= stringifyJson({
+    ...siteDocument(rendered),
+    'x-search': searchIndex(siteDocument(resolved), sections),
+  });
+  return site;
+}
 
 /** The asset each edition of the page loads, under /docs/assets/. */
 export const REFERENCE_ASSETS = { service: 'reference.json', site: 'site-reference.json' } as const;

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { stringifyJson } from '@petstore/json';
+import { loadExactContract } from './contract-source.ts';
 import { dereference, type JsonNode } from './dereference.ts';
 
 /** The parts of an OpenAPI 3.1 document this project reads; everything else is kept as parsed. */
@@ -13,18 +12,10 @@ export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
-export const CONTRACT_PATH = path.join(import.meta.dirname, '../../../../openapi/petstore.yaml');
-
-/** The YAML with every integer as bigint, so the int64 bounds keep their digits. */
-async function readExact(): Promise<unknown> {
-  const { parseDocument } = await import('yaml');
-  const parsed = parseDocument(readFileSync(CONTRACT_PATH, 'utf8'), { intAsBigInt: true });
-  if (parsed.errors.length > 0) throw parsed.errors[0];
-  return parsed.toJS();
-}
+export { CONTRACT_PATH } from './contract-source.ts';
 
 /** The contract with its integers as bigint (int64 bounds exact); for pages that show it. */
-export const exactContract = (await readExact()) as JsonNode;
+export const exactContract: JsonNode = await loadExactContract();
 
 /** The contract as served at `/v1/openapi.json`, with every integer written digit for digit. */
 export const openapiJson: string = stringifyJson(exactContract);

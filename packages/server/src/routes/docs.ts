@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { DOCS_ASSETS, type DocsAsset } from '../docs/assets.ts';
+import { type DocsAsset, docsAsset } from '../docs/assets.ts';
 import { clientPackageName } from '../docs/client-manifest.ts';
 import { clientPackage } from '../docs/client-package.ts';
 import { docsPage } from '../docs/page.ts';
@@ -53,16 +53,14 @@ export function sendDocsAsset(request: FastifyRequest, reply: FastifyReply, asse
   return reply.code(200).send(encoding ? asset.encoded[encoding] : asset.body);
 }
 
-/** The reference as this server publishes it: titled as the contract, calling its own origin. */
-const OWN_PAGE = docsPage({ title: contract.info.title, apiOrigin: '' });
-
-/** getDocs: the API reference page (public, not rate limited). */
-export const getDocs: RouteHandlerMethod = async (request, reply) => sendDocsAsset(request, reply, OWN_PAGE);
+/** getDocs: the API reference page (public, not rate limited), titled as the contract, calling its own origin. */
+export const getDocs: RouteHandlerMethod = async (request, reply) =>
+  sendDocsAsset(request, reply, docsPage({ title: contract.info.title, apiOrigin: '' }));
 
 /** The scripts, style sheet and reference data the page loads, and the client's package (outside the contract). */
 export const getDocsAsset: RouteHandlerMethod = async (request, reply) => {
   const { name } = request.params as { name: string };
-  const found = name === clientPackageName().file ? await clientPackage() : DOCS_ASSETS.get(name);
+  const found = name === clientPackageName().file ? await clientPackage() : docsAsset(name);
   if (!found) throw new ApiError('not_found', `no resource at ${request.url.split('?', 1)[0]}`);
   return sendDocsAsset(request, reply, found);
 };

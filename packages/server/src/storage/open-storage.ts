@@ -18,7 +18,7 @@ function isPostgres(url: string): boolean {
 }
 
 /** `sqlite:` / `file:` prefixes are optional; `file:///abs/x.db` and `sqlite://./x.db` keep their path. */
-function sqlitePath(url: string): string {
+export function sqlitePath(url: string): string {
   const path = url.replace(/^(sqlite|file):/i, '');
   return path.startsWith('//') ? path.slice(2) : path;
 }

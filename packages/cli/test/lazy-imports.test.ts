@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { MAIN } from './run-cli.ts';
+
+const run = promisify(execFile);
+
+/** Prints every module a process resolves (but node: built-ins) on standard error, one per line. */
+const RECORD_IMPORTS = `data:text/javascript,${encodeURIComponent(
+  "import { registerHooks } from 'node:module';" +
+    'registerHooks({ resolve(specifier, context, next) { const found = next(specifier, context);' +
+    " if (!found.url.startsWith('node:')) process.stderr.write('import ' + found.url + '\\n'); return found; } });",
+)}`;
+
+/** The modules `petstore <args>` loads, as paths below the repository (or node_modules/<package>). */
+async function modulesOf(args: string[]): Promise<string[]> {
+  const { stderr } = await run(process.execPath, ['--import', RECORD_IMPORTS, MAIN, ...args], {
+    cwd: tmpdir(),
+    env: { PATH: process.env.PATH, HOME: process.env.HOME },
+  });
+  return stderr
+    .split('\n')
+    .filter((line) => line.startsWith('import '))
+    .map((line) => line.replace(/^import file:\/\/.*?\/(packages|node_modules)\//, '$1/'));
+}
+
+test('petstore --version loads the command table and nothing else (no command, no server)', async () => {
+  const modules = await modulesOf(['--version']);
+  assert.deepEqual(
+    modules.filter((path) => !path.startsWith('packages/cli/')),
+    [],
+  );
+  assert.ok(
+    !modules.some((path) => /packages\/cli\/src\/(keys|pets|serve|domains)\.ts/.test(path)),
+    modules.join('\n'),
+  );
+});
+
+test('petstore keys --help loads no HTTP server, contract, docs or dashboard', async () => {
+  const modules = await modulesOf(['keys', '--help']);
+  for (const heavy of [
+    /node_modules\/fastify\//,
+    /node_modules\/yaml\//,
+    /\/openapi\//,
+    /\/docs\//,
+    /\/dashboard\//,
+    /\/app\.ts$/,
+  ]) {
+    assert.deepEqual(
+      modules.filter((path) => heavy.test(path)),
+      [],
+      String(heavy),
+    );
+  }
+});
+
+test('petstore pets --help loads nothing of the server package', async () => {
+  const modules = await modulesOf(['pets', '--help']);
+  assert.deepEqual(
+    modules.filter((path) => path.startsWith('packages/server/')),
+    [],
+  );
+});

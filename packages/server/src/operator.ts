@@ -1,0 +1,21 @@
+// What the operator commands need, without the HTTP server: importing this module stays cheap (no
+// Fastify, no contract, no docs), so `petstore keys …` starts in a fraction of `petstore serve`'s time.
+export { ConfigError, loadConfig, keyEnvironmentOf, type Config, type ConfigFlags } from './config.ts';
+export {
+  DEFAULT_DATABASE,
+  describeDatabase,
+  openStorage,
+  sqliteFile,
+  sqlitePath,
+} from './storage/open-storage.ts';
+export type { ReversibleStorage } from './storage/migrations.ts';
+export { generateKey } from './auth/keys.ts';
+export { PLANS, type ApiKeyRecord, type Plan, type Storage } from './storage/repository.ts';
+export { systemClock, type Clock } from './time/clock.ts';
+export { hashPassword, passwordProblem } from './accounts/passwords.ts';
+export { normalizeEmail } from './accounts/email.ts';
+export { invitationUrl, invite, INVITATION_TTL_MS } from './accounts/invitations.ts';
+export { ROLES, type Role } from './storage/member-records.ts';
+export { nameProblem, planProblem, slugProblem } from './projects/project-rules.ts';
+export type { Project } from './storage/project-repository.ts';
+export type { Account } from './storage/account-repository.ts';
