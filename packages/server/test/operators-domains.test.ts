@@ -72,6 +72,8 @@ describe('petstore domains, as an operator runs it, with the server answering by
     env = cleanEnv({
       DATABASE_URL: join(dir, 'petstore.db'),
       PETSTORE_SITE_DOMAIN: 'sites.test',
+      // As in production: names that are not served answer nothing.
+      PETSTORE_API_HOST: 'api.test',
       PETSTORE_DNS_SERVERS: zone.address,
     });
     assert.equal((await runCli(['migrate'], env)).code, 0);
