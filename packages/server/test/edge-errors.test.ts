@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cleanEnv, killAll, runCli, type ServerProcess, startServe } from './blackbox-process.ts';
-import { assertErrorAnswer } from './openapi-validator.ts';
+import { assertErrorAnswer, assertMatchesContract } from './openapi-validator.ts';
 import { type RawResponse, rawRequest } from './raw-http.ts';
 import { parseLogLine } from './serve-process.ts';
 
@@ -289,6 +289,14 @@ describe('answers given before any route: one Error shape over raw sockets', { t
     const refused = await rawRequest({ port, send: '', localAddress: address, waitMs: 1_000 });
     assertErrorAnswer(refused, 429, 'too_many_connections');
     assert.equal(refused.headers['retry-after'], '1');
+    for (const name of RATE_LIMIT_HEADERS) assert.equal(name in refused.headers, false, `no ${name}`);
+    assertMatchesContract({
+      method: 'GET',
+      path: '/v1/pets',
+      status: 429,
+      headers: new Headers(refused.headers),
+      body: refused.body,
+    });
     assert.ok(refused.closed);
     const other = await rawRequest({
       port,
