@@ -220,7 +220,7 @@ describe('answers given before any route: one Error shape over raw sockets', { t
 
   it('DELETE /v1/pets with a body but no framing → 405 for the DELETE first, then 400 invalid_request for the stray bytes', async () => {
     const bytes = `DELETE /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n{"name":"Rex","categoryId":1}`;
-    const response = await send(bytes);
+    const response = await rawRequest({ port, send: bytes, localAddress: freshAddress(), untilClose: true });
     assertErrorAnswer(response, 405, 'method_not_allowed');
     const second = response.raw.slice(response.raw.indexOf('HTTP/1.1', 10));
     assert.match(second, /^HTTP\/1\.1 400 Bad Request/);

@@ -59,6 +59,21 @@ test('store hangs → that check refused for a second after the store timeout (i
   await limiter.close();
 });
 
+test('store hangs, subject inDoubt: fallback (health probes) → answered by the fallback after the timeout', async () => {
+  const { store, state } = flakyStore();
+  state.mode = 'hang';
+  const limiter = createRateLimiter({
+    store,
+    clock: new FakeClock(),
+    storeTimeoutMs: 50,
+    onStoreError: () => {},
+  });
+  const probe = { ...subject, inDoubt: 'fallback' as const };
+  assert.equal((await limiter.check(probe)).allowed, true);
+  assert.equal((await limiter.check(probe)).allowed, true);
+  await limiter.close();
+});
+
 test('store answers a timed-out call late → its subject is refused until then, answered by the fallback after', async () => {
   const inner = createMemoryStore();
   let answerLate: () => void = () => {};

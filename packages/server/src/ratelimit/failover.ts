@@ -60,7 +60,7 @@ export function createFailoverStore(options: FailoverOptions): FailoverStore {
   };
   const refuseInDoubt = (input: ConsumeInput): ConsumeOutcome | undefined => {
     const entry = inDoubt.get(input.bucket);
-    if (!entry) return undefined;
+    if (!entry || input.refuseInDoubt === false) return undefined;
     if (input.now >= entry.until) {
       inDoubt.delete(input.bucket);
       return undefined;
