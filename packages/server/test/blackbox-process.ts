@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile } from 'node:child_process';
-import { MAIN, ROOT, spawnServe } from './serve-process.ts';
+import { GUARD_MS, MAIN, ROOT, spawnServe } from './serve-process.ts';
 
 export { ROOT };
 
@@ -28,7 +28,7 @@ export function runCli(
     const child = execFile(
       process.execPath,
       [MAIN, ...args],
-      { cwd: ROOT, env, timeout: 30_000, ...user },
+      { cwd: ROOT, env, timeout: GUARD_MS, ...user },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
         resolve({ code, stdout, stderr });

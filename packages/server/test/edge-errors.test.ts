@@ -70,6 +70,18 @@ describe('answers given before any route: one Error shape over raw sockets', { t
     return body;
   }
 
+  /** Connections the server holds now, by its own gauge (this request's connection included). */
+  const openConnections = async () => {
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    return Number(/^petstore_http_connections (\d+)/m.exec(text)![1]);
+  };
+  /** Resolves once the server holds `count` more connections than `before`. */
+  const accepted = async (before: number, count: number) => {
+    const deadline = performance.now() + 5_000;
+    while ((await openConnections()) < before + count)
+      assert.ok(performance.now() < deadline, `${count} connections accepted within 5 s`);
+  };
+
   const get = (target: string, headers = 'Host: petstore.test\r\n') =>
     `GET ${target} HTTP/1.1\r\n${headers}\r\n`;
 
@@ -282,10 +294,11 @@ describe('answers given before any route: one Error shape over raw sockets', { t
 
   it('connections beyond PETSTORE_MAX_CONNECTIONS_PER_ADDRESS=4 → 429 too_many_connections, closed at once; other addresses are served', async () => {
     const address = freshAddress();
+    const before = await openConnections();
     const holders = Array.from({ length: 4 }, () =>
       rawRequest({ port, send: 'GET /v1/pets HTTP/1.1\r\n', localAddress: address, waitMs: 3_000 }),
     );
-    await new Promise((wake) => setTimeout(wake, 200));
+    await accepted(before, 4);
     const refused = await rawRequest({ port, send: '', localAddress: address, waitMs: 1_000 });
     assertErrorAnswer(refused, 429, 'too_many_connections');
     assert.equal(refused.headers['retry-after'], '1');
@@ -310,6 +323,7 @@ describe('answers given before any route: one Error shape over raw sockets', { t
   });
 
   it('connections beyond PETSTORE_MAX_CONNECTIONS=30 → 503 service_unavailable with Retry-After, closed at once', async () => {
+    const before = await openConnections();
     const holders = Array.from({ length: 32 }, (_, i) =>
       rawRequest({
         port,
@@ -318,7 +332,7 @@ describe('answers given before any route: one Error shape over raw sockets', { t
         waitMs: 3_000,
       }),
     );
-    await new Promise((wake) => setTimeout(wake, 300));
+    await accepted(before, 30 - before);
     const refused = await rawRequest({ port, send: '', localAddress: freshAddress(), waitMs: 1_000 });
     assertErrorAnswer(refused, 503, 'service_unavailable');
     assert.equal(refused.headers['retry-after'], '1');

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { assertMatchesContract } from './openapi-validator.ts';
-import { MAIN, parseLogLine, ROOT, spawnServe } from './serve-process.ts';
+import { GUARD_MS, MAIN, parseLogLine, ROOT, spawnServe } from './serve-process.ts';
 
 const run = promisify(execFile);
 
@@ -19,7 +19,7 @@ export async function petstore(args: string[], env: Record<string, string>): Pro
   const { stdout } = await run(process.execPath, [MAIN, ...args], {
     cwd: ROOT,
     env: environment(env),
-    timeout: 20_000,
+    timeout: GUARD_MS,
   });
   return stdout;
 }
@@ -44,7 +44,7 @@ export interface Instance {
 }
 
 /** `petstore serve --port 0` in its own process; resolves with the URL from the `petstore listening` line. */
-export async function startInstance(env: Record<string, string>, timeoutMs = 20_000): Promise<Instance> {
+export async function startInstance(env: Record<string, string>, timeoutMs = GUARD_MS): Promise<Instance> {
   const server = spawnServe(environment(env));
   let stopping = false;
   const stop = () => {
