@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile } from 'node:child_process';
 import { cli } from '../../cli/test/run-cli.ts';
-import { MAIN, ROOT, spawnServe } from './serve-process.ts';
+import { GUARD_MS, MAIN, ROOT, spawnServe } from './serve-process.ts';
 
 export { ROOT };
 
@@ -41,7 +41,7 @@ export function runCliProcess(
     const child = execFile(
       process.execPath,
       [MAIN, ...args],
-      { cwd: ROOT, env, timeout: 30_000, ...user },
+      { cwd: ROOT, env, timeout: GUARD_MS, ...user },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
         resolve({ code, stdout, stderr });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cleanEnv, killAll, runCli, type ServerProcess, startServe } from './blackbox-process.ts';
-import { assertErrorAnswer } from './openapi-validator.ts';
+import { assertErrorAnswer, assertMatchesContract } from './openapi-validator.ts';
 import { type RawResponse, rawRequest } from './raw-http.ts';
 import { parseLogLine } from './serve-process.ts';
 
@@ -69,6 +69,18 @@ describe('answers given before any route: one Error shape over raw sockets', { t
     assert.equal(logged.level, 30, 'an expected refusal is logged at info');
     return body;
   }
+
+  /** Connections the server holds now, by its own gauge (this request's connection included). */
+  const openConnections = async () => {
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    return Number(/^petstore_http_connections (\d+)/m.exec(text)![1]);
+  };
+  /** Resolves once the server holds `count` more connections than `before`. */
+  const accepted = async (before: number, count: number) => {
+    const deadline = performance.now() + 5_000;
+    while ((await openConnections()) < before + count)
+      assert.ok(performance.now() < deadline, `${count} connections accepted within 5 s`);
+  };
 
   const get = (target: string, headers = 'Host: petstore.test\r\n') =>
     `GET ${target} HTTP/1.1\r\n${headers}\r\n`;
@@ -220,7 +232,7 @@ describe('answers given before any route: one Error shape over raw sockets', { t
 
   it('DELETE /v1/pets with a body but no framing → 405 for the DELETE first, then 400 invalid_request for the stray bytes', async () => {
     const bytes = `DELETE /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n{"name":"Rex","categoryId":1}`;
-    const response = await send(bytes);
+    const response = await rawRequest({ port, send: bytes, localAddress: freshAddress(), untilClose: true });
     assertErrorAnswer(response, 405, 'method_not_allowed');
     const second = response.raw.slice(response.raw.indexOf('HTTP/1.1', 10));
     assert.match(second, /^HTTP\/1\.1 400 Bad Request/);
@@ -282,13 +294,22 @@ describe('answers given before any route: one Error shape over raw sockets', { t
 
   it('connections beyond PETSTORE_MAX_CONNECTIONS_PER_ADDRESS=4 → 429 too_many_connections, closed at once; other addresses are served', async () => {
     const address = freshAddress();
+    const before = await openConnections();
     const holders = Array.from({ length: 4 }, () =>
       rawRequest({ port, send: 'GET /v1/pets HTTP/1.1\r\n', localAddress: address, waitMs: 3_000 }),
     );
-    await new Promise((wake) => setTimeout(wake, 200));
+    await accepted(before, 4);
     const refused = await rawRequest({ port, send: '', localAddress: address, waitMs: 1_000 });
     assertErrorAnswer(refused, 429, 'too_many_connections');
     assert.equal(refused.headers['retry-after'], '1');
+    for (const name of RATE_LIMIT_HEADERS) assert.equal(name in refused.headers, false, `no ${name}`);
+    assertMatchesContract({
+      method: 'GET',
+      path: '/v1/pets',
+      status: 429,
+      headers: new Headers(refused.headers),
+      body: refused.body,
+    });
     assert.ok(refused.closed);
     const other = await rawRequest({
       port,
@@ -302,6 +323,7 @@ describe('answers given before any route: one Error shape over raw sockets', { t
   });
 
   it('connections beyond PETSTORE_MAX_CONNECTIONS=30 → 503 service_unavailable with Retry-After, closed at once', async () => {
+    const before = await openConnections();
     const holders = Array.from({ length: 32 }, (_, i) =>
       rawRequest({
         port,
@@ -310,7 +332,7 @@ describe('answers given before any route: one Error shape over raw sockets', { t
         waitMs: 3_000,
       }),
     );
-    await new Promise((wake) => setTimeout(wake, 300));
+    await accepted(before, 30 - before);
     const refused = await rawRequest({ port, send: '', localAddress: freshAddress(), waitMs: 1_000 });
     assertErrorAnswer(refused, 503, 'service_unavailable');
     assert.equal(refused.headers['retry-after'], '1');

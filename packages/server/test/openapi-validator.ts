@@ -123,6 +123,9 @@ export function assertMatchesContract(response: ContractResponse): void {
       `the contract has no operation ${method.toUpperCase()} ${response.path}`,
     ]);
   }
+  if (response.status === 429 && /"code":"too_many_connections"/.test(response.body)) {
+    return assertConnectionRefusal(response);
+  }
   const responses = operation.responses as Node;
   const key = [String(response.status), `${String(response.status)[0]}XX`, 'default'].find(
     (k) => k in responses,
@@ -135,6 +138,23 @@ export function assertMatchesContract(response: ContractResponse): void {
   const headers = headerMap(response.headers);
   const problems = [...checkBody(declared, response, headers), ...checkHeaders(declared, headers)];
   if (problems.length > 0) fail(response, `${operation.operationId} ${key}`, problems);
+}
+
+/**
+ * The per-address connection cap answers `429 too_many_connections` before any request on the connection
+ * is read, whatever it would have asked: no operation's answer, so (as the contract says) an Error body,
+ * `Retry-After: 1` and `X-Request-Id`, and no rate-limit headers.
+ */
+function assertConnectionRefusal(response: ContractResponse): void {
+  const headers = headerMap(response.headers);
+  const problems: string[] = [];
+  const validate = validatorOf(ERROR_SCHEMA as Node);
+  if (!validate(JSON.parse(response.body))) problems.push(...describe(validate.errors, 'body'));
+  if (headers.get('retry-after') !== '1') problems.push('Retry-After is not 1');
+  if (!headers.get('x-request-id')) problems.push('X-Request-Id is missing');
+  for (const name of ['x-ratelimit-limit', 'ratelimit', 'ratelimit-policy'])
+    if (headers.has(name)) problems.push(`${name} is present`);
+  if (problems.length > 0) fail(response, 'connection refused', problems);
 }
 
 /**

@@ -21,10 +21,12 @@ export interface RawOptions {
   gapMs?: number;
   /** Local address to connect from (any of 127.0.0.0/8 on Linux): a client address of its own. */
   localAddress?: string;
-  /** How long to wait for the answer and the close (default 3 s). */
+  /** How long to wait for the answer (and the close, when awaited) at most (default 3 s). */
   waitMs?: number;
-  /** Resolve at the first complete response instead of waiting for the close. */
+  /** Resolve at the first complete response, even one that announces `Connection: close`. */
   firstResponseOnly?: boolean;
+  /** Wait for the server to close the connection, to see every response it sends (pipelining). */
+  untilClose?: boolean;
 }
 
 interface Head {
@@ -72,8 +74,10 @@ function firstResponse(raw: Buffer): { head: Head; body: Buffer } | undefined {
 
 /**
  * Sends bytes on a fresh TCP connection and reads what comes back, without any HTTP client in between:
- * what a hostile or broken client sees. Resolves once the server closed the connection, the first
- * response is complete (`firstResponseOnly`), or `waitMs` passed.
+ * what a hostile or broken client sees. Resolves as soon as the first response is complete, except
+ * that after one announcing `Connection: close` it waits for that close (so `closed` tells whether
+ * the server kept its word); with `untilClose` only once the server closed the connection. At the
+ * latest after `waitMs`.
  */
 export function rawRequest(options: RawOptions): Promise<RawResponse> {
   const parts = Array.isArray(options.send) ? options.send : [options.send];
@@ -118,9 +122,11 @@ export function rawRequest(options: RawOptions): Promise<RawResponse> {
     socket.on('error', () => {});
     socket.on('data', (chunk) => {
       received = Buffer.concat([received, chunk]);
-      if (answeredAt === undefined && firstResponse(received)) {
+      const first = answeredAt === undefined ? firstResponse(received) : undefined;
+      if (first) {
         answeredAt = performance.now();
-        if (options.firstResponseOnly) finish();
+        const closing = /(^|,)\s*close\s*(,|$)/i.test(first.head.headers.connection ?? '');
+        if (options.firstResponseOnly || (!options.untilClose && !closing)) finish();
       }
     });
     socket.on('close', () => {

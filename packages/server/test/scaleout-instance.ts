@@ -1,6 +1,6 @@
 import { assertMatchesContract } from './openapi-validator.ts';
 import { cli } from '../../cli/test/run-cli.ts';
-import { parseLogLine, ROOT, spawnServe } from './serve-process.ts';
+import { GUARD_MS, parseLogLine, ROOT, spawnServe } from './serve-process.ts';
 
 /** Inherited settings that would change how a spawned process behaves (the test's own stay). */
 const SERVER_SETTING =
@@ -38,7 +38,7 @@ export interface Instance {
 }
 
 /** `petstore serve --port 0` in its own process; resolves with the URL from the `petstore listening` line. */
-export async function startInstance(env: Record<string, string>, timeoutMs = 20_000): Promise<Instance> {
+export async function startInstance(env: Record<string, string>, timeoutMs = GUARD_MS): Promise<Instance> {
   const server = spawnServe(environment(env));
   let stopping = false;
   const stop = () => {

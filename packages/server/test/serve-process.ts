@@ -7,6 +7,13 @@ export const ROOT = join(import.meta.dirname, '..', '..', '..');
 /** The `petstore` command's entry, run by the Node running the tests (Node 24). */
 export const MAIN = join(ROOT, 'packages', 'cli', 'bin', 'petstore.js');
 
+/**
+ * How long a spawned process may take to start or to say what a test waits for before the test fails.
+ * Only a bound against a hung process, never the expected path: on a machine whose cores are shared
+ * many times over, starting Node and loading the server takes tens of seconds.
+ */
+export const GUARD_MS = 60_000;
+
 export interface ServeProcess {
   child: ChildProcess;
   /** Every standard output line (pino JSON) so far. */
@@ -56,7 +63,7 @@ export function spawnServe(
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
-  const waitForLine = (match: (line: string) => boolean, timeoutMs = 15_000) =>
+  const waitForLine = (match: (line: string) => boolean, timeoutMs = GUARD_MS) =>
     new Promise<string>((resolve, reject) => {
       const check = () => {
         const found = lines.find(match);
@@ -75,7 +82,7 @@ export function spawnServe(
       if (!check()) waiters.add(check);
     });
 
-  const listening = async (timeoutMs = 15_000) => {
+  const listening = async (timeoutMs = GUARD_MS) => {
     const line = await Promise.race([
       waitForLine((candidate) => parseLogLine(candidate)?.msg === 'petstore listening', timeoutMs),
       exited.then((code) => {

@@ -49,8 +49,8 @@ export interface GuardDeps {
 const UNAUTHORIZED_MESSAGE = 'a valid API key is required: send Authorization: Bearer <API key>';
 
 const anonymous = (request: FastifyRequest, config: Pick<RouteConfig, 'addressBudget'>): LimitSubject => {
-  const { bucket, perMinute, perDay } = ADDRESS_BUDGETS[config.addressBudget ?? 'api'];
-  return { bucket: `${bucket}:${request.ip}`, perMinute, perDay };
+  const { bucket, perMinute, perDay, inDoubt } = ADDRESS_BUDGETS[config.addressBudget ?? 'api'];
+  return { bucket: `${bucket}:${request.ip}`, perMinute, perDay, inDoubt };
 };
 
 const keySubject = (key: ApiKeyRecord): LimitSubject => ({

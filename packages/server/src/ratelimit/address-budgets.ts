@@ -19,11 +19,13 @@ export type AddressBudget = 'api' | 'public' | 'monitoring' | 'tls';
 export interface AddressLimits extends Limits {
   /** Prefix of the bucket: `<prefix>:<client address>`. */
   bucket: string;
+  /** See LimitSubject.inDoubt: probes and the TLS proxy are answered by the fallback, never refused. */
+  inDoubt?: 'fallback';
 }
 
 export const ADDRESS_BUDGETS: Record<AddressBudget, AddressLimits> = {
   api: { bucket: 'ip', ...ANONYMOUS_LIMITS },
   public: { bucket: 'public', perMinute: 1_200, perDay: 100_000 },
-  monitoring: { bucket: 'monitoring', perMinute: 6_000, perDay: 6_000 * 1_440 },
-  tls: { bucket: 'tls', perMinute: 6_000, perDay: 6_000 * 1_440 },
+  monitoring: { bucket: 'monitoring', perMinute: 6_000, perDay: 6_000 * 1_440, inDoubt: 'fallback' },
+  tls: { bucket: 'tls', perMinute: 6_000, perDay: 6_000 * 1_440, inDoubt: 'fallback' },
 };

@@ -31,7 +31,35 @@ function flakyStore() {
   return { store, state };
 }
 
-test('store hangs → check answered from the fallback after the store timeout', async () => {
+test('store hangs → that check refused for a second after the store timeout (it may yet be counted), other subjects answered by the fallback', async () => {
+  const { store, state } = flakyStore();
+  state.mode = 'hang';
+  const clock = new FakeClock();
+  const limiter = createRateLimiter({
+    store,
+    clock,
+    storeTimeoutMs: 50,
+    storeRetryIntervalMs: 60_000,
+    onStoreError: () => {},
+  });
+  const started = performance.now();
+  const decision = await limiter.check(subject);
+  const elapsed = performance.now() - started;
+  assert.ok(elapsed >= 45 && elapsed < 500, `answered after ${elapsed} ms`);
+  assert.equal(decision.allowed, false);
+  assert.equal(decision.reason, 'rate_limited');
+  assert.equal(decision.retryAfterSeconds, 1);
+  assert.equal(decision.headers['X-RateLimit-Remaining'], '0');
+  assert.deepEqual(limiter.status(), { store: 'flaky', degraded: true });
+  assert.equal((await limiter.check({ ...subject, bucket: 'key:b' })).allowed, true, 'no call in doubt');
+  clock.advance(999);
+  assert.equal((await limiter.check(subject)).allowed, false, 'still in doubt');
+  clock.advance(1);
+  assert.equal((await limiter.check(subject)).allowed, true, 'after 1 s the fallback answers');
+  await limiter.close();
+});
+
+test('store hangs, subject inDoubt: fallback (health probes) → answered by the fallback after the timeout', async () => {
   const { store, state } = flakyStore();
   state.mode = 'hang';
   const limiter = createRateLimiter({
@@ -40,12 +68,34 @@ test('store hangs → check answered from the fallback after the store timeout',
     storeTimeoutMs: 50,
     onStoreError: () => {},
   });
-  const started = performance.now();
-  const decision = await limiter.check(subject);
-  const elapsed = performance.now() - started;
-  assert.ok(elapsed >= 45 && elapsed < 500, `answered after ${elapsed} ms`);
-  assert.equal(decision.allowed, true);
-  assert.deepEqual(limiter.status(), { store: 'flaky', degraded: true });
+  const probe = { ...subject, inDoubt: 'fallback' as const };
+  assert.equal((await limiter.check(probe)).allowed, true);
+  assert.equal((await limiter.check(probe)).allowed, true);
+  await limiter.close();
+});
+
+test('store answers a timed-out call late → its subject is refused until then, answered by the fallback after', async () => {
+  const inner = createMemoryStore();
+  let answerLate: () => void = () => {};
+  const store: RateLimitStore = {
+    ...inner,
+    name: 'slow',
+    consume: (input) =>
+      new Promise((resolve) => {
+        answerLate = () => resolve(inner.consume(input));
+      }),
+  };
+  const limiter = createRateLimiter({
+    store,
+    clock: new FakeClock(),
+    storeTimeoutMs: 20,
+    onStoreError: () => {},
+  });
+  assert.equal((await limiter.check(subject)).allowed, false, 'timed out: in doubt');
+  assert.equal((await limiter.check(subject)).allowed, false, 'degraded, still in doubt');
+  answerLate();
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal((await limiter.check(subject)).allowed, true, 'the late answer ends the doubt');
   await limiter.close();
 });
 

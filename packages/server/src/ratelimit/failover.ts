@@ -1,16 +1,21 @@
 import type { Clock } from '../time/clock.ts';
-import type { ConsumeInput, RateLimitStore } from './store.ts';
-import { withTimeout } from '../time/with-timeout.ts';
+import { createLoopAwareTimeout, TimeoutError } from '../time/loop-aware-timeout.ts';
+import type { ConsumeInput, ConsumeOutcome, RateLimitStore } from './store.ts';
 
 export interface FailoverOptions {
   primary: RateLimitStore;
   /** The per-process insurance limiter used while the primary fails. */
   fallback: RateLimitStore;
   clock: Clock;
-  /** A primary call taking longer than this counts as a failure. */
+  /** A primary call unanswered for this long, while the event loop was free to read it, has failed. */
   timeoutMs: number;
   /** While degraded, how often one request tries the primary again. */
   retryIntervalMs: number;
+  /**
+   * How long a subject whose primary call failed by timeout is refused while that call is still
+   * unanswered (it may yet be counted by the primary). Default 1 s.
+   */
+  inDoubtMs?: number;
   onStoreError: (err: unknown) => void;
   onStoreRecovered: () => void;
 }
@@ -19,25 +24,60 @@ export interface FailoverStore extends RateLimitStore {
   degraded(): boolean;
 }
 
+const NO_ANSWER = 'rate-limit store did not answer';
+
 /**
  * The store-failure policy: never fail or hang a check because the primary store does. A failure
  * switches to the fallback (reported once), and from then on at most one request per
  * `retryIntervalMs` probes the primary; the first answer switches back (reported once).
+ *
+ * A call that timed out may still be applied by the primary. Until it is answered (or `inDoubtMs`
+ * has passed), its subject's checks on this instance are refused for a second instead of being
+ * admitted by the fallback, so one request is never admitted by both, and the primary's late count
+ * never makes room for an extra request here. A store that refuses calls at once (down, not slow)
+ * leaves nothing in doubt.
  */
 export function createFailoverStore(options: FailoverOptions): FailoverStore {
-  const { primary, fallback, timeoutMs } = options;
+  const { primary, fallback, clock } = options;
+  const inDoubtMs = options.inDoubtMs ?? 1_000;
+  const timeout = createLoopAwareTimeout(options.timeoutMs);
   let degraded = false;
   let probing = false;
   let nextProbeAt = 0;
+  /** Subjects with timed-out primary calls not answered yet: how many, and until when they count. */
+  const inDoubt = new Map<string, { calls: number; until: number }>();
+
+  const doubt = (bucket: string, call: Promise<unknown>) => {
+    const entry = inDoubt.get(bucket) ?? { calls: 0, until: 0 };
+    entry.calls += 1;
+    entry.until = clock.now() + inDoubtMs;
+    inDoubt.set(bucket, entry);
+    const answered = () => {
+      entry.calls -= 1;
+      if (entry.calls === 0 && inDoubt.get(bucket) === entry) inDoubt.delete(bucket);
+    };
+    call.then(answered, answered);
+  };
+  const refuseInDoubt = (input: ConsumeInput): ConsumeOutcome | undefined => {
+    const entry = inDoubt.get(input.bucket);
+    if (!entry || input.refuseInDoubt === false) return undefined;
+    if (input.now >= entry.until) {
+      inDoubt.delete(input.bucket);
+      return undefined;
+    }
+    const resetAt = Math.min(entry.until, ...input.windows.map((w) => w.resetAtIfNew));
+    const windows = input.windows.map((w) => ({ count: w.limit, resetAt }));
+    return { kind: 'counted', allowed: false, refusing: 0, windows };
+  };
+  const fromFallback = (input: ConsumeInput) => refuseInDoubt(input) ?? fallback.consume(input);
 
   async function consume(input: ConsumeInput) {
-    if (degraded && (probing || options.clock.now() < nextProbeAt)) return fallback.consume(input);
+    if (degraded && (probing || clock.now() < nextProbeAt)) return fromFallback(input);
     const isProbe = degraded;
     if (isProbe) probing = true;
+    const call = primary.consume(input);
     try {
-      const outcome = await (primary.name === 'memory'
-        ? primary.consume(input)
-        : withTimeout(primary.consume(input), timeoutMs, 'rate-limit store did not answer'));
+      const outcome = await (primary.name === 'memory' ? call : timeout.within(call, NO_ANSWER));
       if (degraded) {
         degraded = false;
         options.onStoreRecovered();
@@ -48,8 +88,9 @@ export function createFailoverStore(options: FailoverOptions): FailoverStore {
         degraded = true;
         options.onStoreError(err);
       }
-      nextProbeAt = options.clock.now() + options.retryIntervalMs;
-      return fallback.consume(input);
+      nextProbeAt = clock.now() + options.retryIntervalMs;
+      if (err instanceof TimeoutError) doubt(input.bucket, call);
+      return fromFallback(input);
     } finally {
       if (isProbe) probing = false;
     }
@@ -61,18 +102,14 @@ export function createFailoverStore(options: FailoverOptions): FailoverStore {
     async peek(bucket, now, names) {
       if (degraded) return fallback.peek(bucket, now, names);
       try {
-        return await withTimeout(
-          primary.peek(bucket, now, names),
-          timeoutMs,
-          'rate-limit store did not answer',
-        );
+        return await timeout.within(primary.peek(bucket, now, names), NO_ANSWER);
       } catch {
         return fallback.peek(bucket, now, names);
       }
     },
     async unban(bucket) {
       await fallback.unban(bucket);
-      await withTimeout(primary.unban(bucket), timeoutMs, 'rate-limit store did not answer');
+      await timeout.within(primary.unban(bucket), NO_ANSWER);
     },
     async close() {
       await Promise.all([primary.close(), fallback.close()]);

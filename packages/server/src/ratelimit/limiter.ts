@@ -23,6 +23,12 @@ export interface LimitSubject {
   banLiftedAt?: number | null;
   /** A ban recorded elsewhere (the key's record); refused without consulting the store until then. */
   bannedUntil?: number | null;
+  /**
+   * When a store call of this subject timed out and may still be counted: `refuse` (default) its checks
+   * on this instance until it is answered (at most 1 s), or let the fallback answer them (`fallback`:
+   * for budgets that guard availability, such as health probes, where a refusal would do harm).
+   */
+  inDoubt?: 'refuse' | 'fallback';
 }
 
 export interface RateLimitDecision {
@@ -127,6 +133,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         banLiftedAt: subject.banLiftedAt ?? null,
         banThreshold,
         banUntilIfStarted: now + banDurationMs,
+        refuseInDoubt: subject.inDoubt !== 'fallback',
       });
       if (outcome.kind === 'banned') return banned(policies, outcome.until, now, outcome.startedNow);
       return counted(policies, outcome, now);

@@ -22,6 +22,11 @@ export interface ConsumeInput {
   banThreshold: number;
   /** When a ban started by this request ends. */
   banUntilIfStarted: number;
+  /**
+   * While a timed-out call of this bucket may still be counted by the primary store, refuse (default)
+   * rather than ask the fallback. Only the failover store reads it.
+   */
+  refuseInDoubt?: boolean;
 }
 
 export interface WindowState {
