@@ -364,7 +364,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Over the rate limit (`rate_limited`), or blocked for ignoring it (`temporarily_banned`). Wait for `Retry-After` seconds; the rate-limit headers describe the window that refused. */
+        /** @description Over the rate limit (`rate_limited`), or blocked for ignoring it (`temporarily_banned`). Wait for `Retry-After` seconds; the rate-limit headers describe the window that refused. (A connection beyond its address's connection cap gets `429 too_many_connections` before any request on it is read: not an answer of this operation, it carries only `Retry-After: 1` and `X-Request-Id`.) */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];

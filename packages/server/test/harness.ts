@@ -51,10 +51,7 @@ export interface TestApp {
   /** A project (free plan unless told) with a member account signed in: its cookie and CSRF token. */
   signedInMember(slug: string, options?: { plan?: Plan; email?: string }): Promise<SignedIn>;
   /** A request on the internal listener (started at the first call), as the TLS proxy sends it. */
-  internal(
-    path: string,
-    method?: string,
-  ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>;
+  internal(path: string, method?: string): Promise<TestResponse>;
   close(): Promise<void>;
 }
 
@@ -220,7 +217,14 @@ export async function makeTestApp(
         let body = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode!,
+            headers: response.headers as Record<string, string>,
+            body,
+            json: () => parseJson(body),
+          }),
+        );
       })
         .on('error', reject)
         .end();
