@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createDnsResolver } from '../src/domains/dns.ts';
-import { VERIFY_WINDOW_MS } from '../src/domains/domain-service.ts';
+import { UNSERVE_AFTER_MS, VERIFY_WINDOW_MS } from '../src/domains/domain-service.ts';
 import { SITE_HOSTS_REFRESH_MS } from '../src/sites/site-hosts.ts';
 import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
@@ -92,7 +92,7 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     assert.equal(shown.status, 200);
     assert.match(shown.body, /docs\.example\.test was added: create the records below\./);
     assert.match(shown.body, /Waiting for DNS/);
-    assert.match(shown.body, /no CNAME for docs\.example\.test yet/);
+    assert.match(shown.body, /No CNAME for docs\.example\.test yet/);
     assert.match(shown.body, /<td class="mono">CNAME<\/td>\s*<td class="mono">docs\.example\.test<\/td>/);
     assert.match(shown.body, new RegExp(`<output class="mono" id="record-0-0">${TARGET}</output`));
     assert.match(shown.body, /up to 48 hours/);
@@ -224,9 +224,13 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     assert.equal((await visit(app, TARGET)).status, 301);
   });
 
-  it('records removed after verification → the next background check stops serving it (no dangling CNAME)', async () => {
+  it('records removed after verification → served until the background checks have seen them gone for an hour, then not (no dangling CNAME)', async () => {
     zone.set('docs.example.test', []);
     app.clock.advance(7 * 60 * 60_000);
+    await app.app.domains.checkDue();
+    assert.equal((await app.storage.domains.get('docs.example.test'))!.state, 'verified');
+    assert.equal((await visit(app, 'docs.example.test')).status, 301, 'one check is not enough: still served (to the primary)');
+    app.clock.advance(UNSERVE_AFTER_MS);
     await app.app.domains.checkDue();
     const domain = await app.storage.domains.get('docs.example.test');
     assert.equal(domain!.state, 'failed');

@@ -133,6 +133,9 @@ describe('errors as pages for browsers, the Error body for API clients (PETSTORE
       verifiedAt: now,
       checkedAt: now,
       nextCheckAt: now + 3_600_000,
+      checkError: null,
+      checkFailures: 0,
+      wrongSince: null,
     });
     assert.ok(await app.storage.domains.remove(project.id, 'docs.removed.example', now));
     for (const url of ['/', '/docs', '/nothing']) {

@@ -26,6 +26,9 @@ const domain = (
   verifiedAt: null,
   checkedAt: null,
   nextCheckAt: T0,
+  checkError: null,
+  checkFailures: 0,
+  wrongSince: null,
   ...overrides,
 });
 
@@ -39,6 +42,7 @@ const verified = (at: number): CheckResult => ({
   checkedAt: at,
   nextCheckAt: at + 3_600_000,
   verifiedAt: at,
+  wrongSince: null,
 });
 
 async function twoProjects(fixture: () => StorageFixture) {
@@ -86,6 +90,28 @@ export function domainContract(fixture: () => StorageFixture): void {
     );
     assert.deepEqual([two!.state, two!.primary], ['verified', false]);
     assert.equal(await storage.domains.recordCheck('nope.example.com', verified(T0)), false);
+  });
+
+  it('recordUnanswered → only the error, the failure count and the next check change; the next answer clears them', async () => {
+    const storage = await twoProjects(fixture);
+    await storage.domains.add(domain('one.example.com', 'prj_acme'));
+    await storage.domains.recordCheck('one.example.com', { ...verified(T0), wrongSince: T0 });
+    const before = (await storage.domains.get('one.example.com'))!;
+    const unanswered = {
+      checkError: 'no answer from DNS in time',
+      checkFailures: 2,
+      nextCheckAt: T0 + 120_000,
+    };
+    assert.equal(await storage.domains.recordUnanswered('one.example.com', unanswered), true);
+    assert.deepEqual(await storage.domains.get('one.example.com'), { ...before, ...unanswered });
+    assert.equal(await storage.domains.primaryOf('prj_acme'), 'one.example.com');
+    await storage.domains.recordCheck('one.example.com', verified(T0 + 9));
+    const answered = (await storage.domains.get('one.example.com'))!;
+    assert.deepEqual(
+      [answered.checkError, answered.checkFailures, answered.wrongSince, answered.checkedAt],
+      [null, 0, null, T0 + 9],
+    );
+    assert.equal(await storage.domains.recordUnanswered('nope.example.com', unanswered), false);
   });
 
   it('setPrimary → moves to another verified domain of the project only', async () => {

@@ -17,6 +17,15 @@ export const MIN_RECHECK_MS = 60_000;
 export const MAX_RECHECK_MS = 30 * 60_000;
 /** A verified domain is checked again this often: records removed later stop it being served. */
 export const VERIFIED_RECHECK_MS = 6 * 60 * 60_000;
+/**
+ * A verified domain whose records are seen wrong stays served until answered checks have seen them
+ * wrong for this long in a row; meanwhile it is checked every WRONG_RECHECK_MS.
+ */
+export const UNSERVE_AFTER_MS = 60 * 60_000;
+export const WRONG_RECHECK_MS = 15 * 60_000;
+/** After a check that got no DNS answer: retry in 1 minute, doubling per failure, at most MAX_RECHECK_MS. */
+export const retryAfterMs = (failures: number): number =>
+  Math.min(MAX_RECHECK_MS, MIN_RECHECK_MS * 2 ** Math.min(failures - 1, 16));
 /** A check claimed by an instance that died is taken over after this long. */
 const CLAIM_LEASE_MS = 5 * 60_000;
 
@@ -33,6 +42,8 @@ export interface DomainView {
   warnings: string[];
   checkedAt: number | null;
   verifiedAt: number | null;
+  /** "Could not check: <why>, will retry" when the last check got no DNS answer; else null. */
+  checkError: string | null;
 }
 
 export type AddOutcome =
@@ -50,6 +61,9 @@ export interface DomainServiceDeps {
   changed?: () => void;
 }
 
+/** Reasons are sentences: they start with a capital letter. */
+export const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+const at = (time: number) => new Date(time).toISOString().slice(0, 16).replace('T', ' ');
 const planName = (plan: string) => plan[0]!.toUpperCase() + plan.slice(1);
 export const isPaid = (project: Pick<Project, 'plan'>): boolean => PAID_PLANS.includes(project.plan);
 
@@ -65,8 +79,8 @@ export function createDomainService(deps: DomainServiceDeps) {
       hostname: domain.hostname,
       state: suspended ? 'suspended' : domain.state,
       reason: suspended
-        ? `the project is on the ${planName(project.plan)} plan: custom domains need Pro or above. The domain is not served until the plan is upgraded, then it comes back by itself`
-        : domain.reason,
+        ? `The project is on the ${planName(project.plan)} plan: custom domains need Pro or above. The domain is not served until the plan is upgraded, then it comes back by itself`
+        : domain.reason && sentence(domain.reason),
       primary: domain.primary,
       apex: domain.apex,
       records: expected.map((record) => {
@@ -76,20 +90,47 @@ export function createDomainService(deps: DomainServiceDeps) {
       warnings: domain.checks.warnings,
       checkedAt: domain.checkedAt,
       verifiedAt: domain.verifiedAt,
+      checkError: domain.checkError && `Could not check: ${domain.checkError}, will retry`,
     };
   };
 
-  /** Checks a domain now and stores what was seen, with when to look again. */
+  /**
+   * Checks a domain now and stores what was seen, with when to look again. Only a DNS answer changes
+   * the state; a verified domain is unserved only when its records were seen wrong for UNSERVE_AFTER_MS.
+   */
   const check = async (domain: CustomDomain, project: Project): Promise<CustomDomain> => {
     const now = clock.now();
     const result = await verifyDomain(deps.resolver, { ...domain, target: target(project) }, deps.caIdentity);
+    if (result.state === 'unanswered') {
+      const failures = domain.checkFailures + 1;
+      const unanswered = {
+        checkError: result.reason!,
+        checkFailures: failures,
+        nextCheckAt: now + retryAfterMs(failures),
+      };
+      await storage.domains.recordUnanswered(domain.hostname, unanswered);
+      return (await storage.domains.get(domain.hostname)) ?? { ...domain, ...unanswered };
+    }
     const checks = { records: result.records, warnings: result.warnings };
-    let { state, reason } = result;
+    let state: CustomDomain['state'] = result.state;
+    let reason = result.reason;
+    let wrongSince: number | null = null;
     let nextCheckAt: number;
     if (state === 'verified') {
       nextCheckAt = now + VERIFIED_RECHECK_MS;
+    } else if (domain.state === 'verified') {
+      wrongSince = domain.wrongSince ?? now;
+      if (now - wrongSince >= UNSERVE_AFTER_MS) {
+        // Wrong in every answered check for an hour: not served any more (no dangling record), but watched.
+        state = 'failed';
+        reason = `the records no longer point here (seen wrong since ${at(wrongSince)} UTC), so the domain is not served: ${reason}`;
+        nextCheckAt = now + MAX_RECHECK_MS;
+      } else {
+        state = 'verified';
+        reason = `the records were seen wrong at ${at(wrongSince)} UTC: ${reason}. Still served; if they are still wrong at ${at(wrongSince + UNSERVE_AFTER_MS)} UTC the domain stops being served`;
+        nextCheckAt = now + Math.min(WRONG_RECHECK_MS, wrongSince + UNSERVE_AFTER_MS - now);
+      }
     } else if (domain.verifiedAt !== null) {
-      // It was verified and its records changed: not served any more (no dangling record), but watched.
       state = 'failed';
       reason = `the records no longer point here, so the domain is not served: ${reason}`;
       nextCheckAt = now + MAX_RECHECK_MS;
@@ -108,10 +149,13 @@ export function createDomainService(deps: DomainServiceDeps) {
       checkedAt: now,
       nextCheckAt,
       verifiedAt: state === 'verified' ? now : null,
+      wrongSince,
     };
     await storage.domains.recordCheck(domain.hostname, stored);
     deps.changed?.();
-    return (await storage.domains.get(domain.hostname)) ?? { ...domain, ...stored };
+    return (
+      (await storage.domains.get(domain.hostname)) ?? { ...domain, ...stored, checkError: null, checkFailures: 0 }
+    );
   };
 
   /** The view, with `primary` meaning "the address the others redirect to now". */
@@ -145,6 +189,9 @@ export function createDomainService(deps: DomainServiceDeps) {
         verifiedAt: null,
         checkedAt: null,
         nextCheckAt: now + MIN_RECHECK_MS,
+        checkError: null,
+        checkFailures: 0,
+        wrongSince: null,
       });
       if (added) deps.changed?.();
       if (!added) {

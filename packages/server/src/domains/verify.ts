@@ -1,7 +1,10 @@
-import { type DnsResolver, isNoRecord } from './dns.ts';
+import { type DnsResolver, isNoRecord, whyNoAnswer } from './dns.ts';
 import { type ExpectedRecord, expectedRecords, txtName, txtValue } from './records.ts';
 
 export type VerificationState = 'pending' | 'verified' | 'failed';
+
+/** What one check found: a state DNS answered for, or `unanswered` (timeout, refusal, SERVFAIL). */
+export type CheckState = VerificationState | 'unanswered';
 
 /** An expected record, whether DNS shows it right now, and what DNS shows at its name. */
 export interface RecordCheck extends ExpectedRecord {
@@ -11,8 +14,8 @@ export interface RecordCheck extends ExpectedRecord {
 }
 
 export interface Verification {
-  state: VerificationState;
-  /** Why it is not verified, in words a person can act on; null when verified. */
+  state: CheckState;
+  /** Why it is not verified (or why DNS gave no answer), in words a person can act on; null when verified. */
   reason: string | null;
   records: RecordCheck[];
   /** Things that do not stop verification but will stop a certificate (CAA). */
@@ -39,16 +42,15 @@ async function ask<T>(query: () => Promise<T[]>): Promise<T[] | Error> {
   }
 }
 
-const unreachable = (name: string, error: Error): Verification['reason'] =>
-  `DNS did not answer for ${name} (${(error as { code?: string }).code ?? error.message}); checking again later`;
+const unreachable = (name: string, error: Error): string => `${whyNoAnswer(error)} for ${name}`;
 
-/** The CNAME chain from `name`, as far as it goes (at most MAX_CNAME_HOPS). */
+/** The CNAME chain from `name` (at most MAX_CNAME_HOPS), or the error when any hop got no answer. */
 async function cnameChain(resolver: DnsResolver, name: string): Promise<string[] | Error> {
   const chain: string[] = [];
   let current = name;
   for (let hop = 0; hop < MAX_CNAME_HOPS; hop++) {
     const next = await ask(() => resolver.resolveCname(current));
-    if (next instanceof Error) return chain.length > 0 ? chain : next;
+    if (next instanceof Error) return next;
     if (next.length === 0) break;
     current = next[0]!.toLowerCase().replace(/\.$/, '');
     chain.push(current);
@@ -64,7 +66,7 @@ async function verifySubdomain(
   const chain = await cnameChain(resolver, input.hostname);
   if (chain instanceof Error) {
     return {
-      state: 'pending',
+      state: 'unanswered',
       reason: unreachable(input.hostname, chain),
       records: [{ ...expected!, ok: false, seen: [] }],
     };
@@ -78,12 +80,19 @@ async function verifySubdomain(
       records: [{ ...expected!, ok: false, seen: chain }],
     };
   }
-  const addresses = [
+  const answers = [
     await ask(() => resolver.resolve4(input.hostname)),
     await ask(() => resolver.resolve6(input.hostname)),
-  ]
-    .filter((answer): answer is string[] => Array.isArray(answer))
-    .flat();
+  ];
+  const failure = answers.find((answer) => answer instanceof Error);
+  if (failure) {
+    return {
+      state: 'unanswered',
+      reason: unreachable(input.hostname, failure),
+      records: [{ ...expected!, ok: false, seen: [] }],
+    };
+  }
+  const addresses = (answers as string[][]).flat();
   if (addresses.length > 0) {
     const kind = addresses[0]!.includes(':') ? 'an AAAA' : 'an A';
     return {
@@ -125,7 +134,7 @@ async function verifyApex(
     { ...txtRecord!, ok: txtOk, seen: txtValues },
   ];
   if (txtOk && aliasOk) return { state: 'verified', reason: null, records };
-  if (failure) return { state: 'pending', reason: unreachable(input.hostname, failure as Error), records };
+  if (failure) return { state: 'unanswered', reason: unreachable(input.hostname, failure as Error), records };
   if (addresses.length > 0 && !aliasOk) {
     return {
       state: 'failed',

@@ -19,6 +19,19 @@ export interface CustomDomain {
   verifiedAt: number | null;
   checkedAt: number | null;
   nextCheckAt: number;
+  /** Why the last check got no DNS answer ("no answer from DNS in time for …"); null after an answer. */
+  checkError: string | null;
+  /** Checks in a row that got no answer: the retry backoff. */
+  checkFailures: number;
+  /** When a verified domain's records were first seen wrong, in the current run of answered checks. */
+  wrongSince: number | null;
+}
+
+/** A check that got no DNS answer: only these change, never the state, reason or primary. */
+export interface UnansweredCheck {
+  checkError: string;
+  checkFailures: number;
+  nextCheckAt: number;
 }
 
 export interface CheckResult {
@@ -28,6 +41,7 @@ export interface CheckResult {
   checkedAt: number;
   nextCheckAt: number;
   verifiedAt: number | null;
+  wrongSince: number | null;
 }
 
 export interface DomainRepository {
@@ -37,6 +51,8 @@ export interface DomainRepository {
   listForProject(projectId: string): Promise<CustomDomain[]>;
   /** Stores a check; a first verification makes the domain its project's primary if it has none. */
   recordCheck(hostname: string, result: CheckResult): Promise<boolean>;
+  /** Stores a check that got no DNS answer, leaving what the last answer decided as it is. */
+  recordUnanswered(hostname: string, check: UnansweredCheck): Promise<boolean>;
   /**
    * Domains due for a check (next_check_at <= now), at most `limit`, each claimed by pushing its next
    * check to `leaseUntil` in the same statement, so instances sharing the database never check one twice.
@@ -63,7 +79,7 @@ export interface DomainRepository {
 }
 
 const COLUMNS =
-  'd.hostname, d.project_id, d.apex, d.token, d.state, d.reason, d.is_primary, d.checks, d.created_at, d.verified_at, d.checked_at, d.next_check_at';
+  'd.hostname, d.project_id, d.apex, d.token, d.state, d.reason, d.is_primary, d.checks, d.created_at, d.verified_at, d.checked_at, d.next_check_at, d.check_error, d.check_failures, d.wrong_since';
 const PAID = "('pro', 'business', 'enterprise')";
 
 const bool = (value: unknown): boolean => value === true || Number(value) === 1;
@@ -84,6 +100,9 @@ function toDomain(row: Row): CustomDomain {
     verifiedAt: nullableNumber(row.verified_at),
     checkedAt: nullableNumber(row.checked_at),
     nextCheckAt: Number(row.next_check_at),
+    checkError: (row.check_error as string | null) ?? null,
+    checkFailures: Number(row.check_failures),
+    wrongSince: nullableNumber(row.wrong_since),
   };
 }
 
@@ -100,8 +119,8 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
   return {
     async add(domain) {
       const [row] = await sql.all(
-        `INSERT INTO custom_domains (hostname, project_id, apex, token, state, reason, is_primary, checks, created_at, verified_at, checked_at, next_check_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING RETURNING hostname`,
+        `INSERT INTO custom_domains (hostname, project_id, apex, token, state, reason, is_primary, checks, created_at, verified_at, checked_at, next_check_at, check_error, check_failures, wrong_since)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING RETURNING hostname`,
         [
           domain.hostname,
           domain.projectId,
@@ -115,6 +134,9 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
           domain.verifiedAt,
           domain.checkedAt,
           domain.nextCheckAt,
+          domain.checkError,
+          domain.checkFailures,
+          domain.wrongSince,
         ],
       );
       if (!row) return undefined;
@@ -137,7 +159,7 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
     async recordCheck(hostname, result) {
       const stored = await write(
         `UPDATE custom_domains SET state = $2, reason = $3, checks = $4, checked_at = $5, next_check_at = $6,
-           verified_at = coalesce(verified_at, $7)
+           verified_at = coalesce(verified_at, $7), wrong_since = $8, check_error = NULL, check_failures = 0
          WHERE hostname = $1`,
         [
           hostname,
@@ -147,6 +169,7 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
           result.checkedAt,
           result.nextCheckAt,
           result.verifiedAt,
+          result.wrongSince,
         ],
       );
       if (stored && result.state === 'verified') {
@@ -162,6 +185,11 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
       }
       return stored;
     },
+    recordUnanswered: (hostname, check) =>
+      write(
+        'UPDATE custom_domains SET check_error = $2, check_failures = $3, next_check_at = $4 WHERE hostname = $1',
+        [hostname, check.checkError, check.checkFailures, check.nextCheckAt],
+      ),
     claimDue: async (now, leaseUntil, limit) =>
       (
         await sql.all(

@@ -108,6 +108,7 @@ function domainCard(view: DomainsView, domain: DomainsView['domains'][number], i
       ${domain.primary ? html`<span class="badge">Primary</span>` : ''}
     </h2>
     ${domain.reason ? html`<p>${domain.reason}</p>` : ''}
+    ${domain.checkError ? html`<p class="notice info" role="note">${domain.checkError}</p>` : ''}
     ${domain.warnings.map((warning) => html`<p class="notice error" role="note">${warning}</p>`)}
     ${certificate(domain)}
     <h3 class="small">Records to create at your DNS provider</h3>
