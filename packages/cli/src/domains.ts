@@ -22,14 +22,18 @@ const HELP = `petstore domains <add|list|verify|primary|remove> [options]
   domains list --project <slug> [--json]
       Every domain of the project: state (pending, verified, failed, suspended), reason, primary, records.
   domains verify <hostname> [--json]
-      Checks the domain's records now, with real DNS queries. Exit status 0 when verified, 1 otherwise.
+      Checks the domain's records now, with real DNS queries to the running service's DNS servers (as it
+      recorded them in the database), never this shell's. Exit status 0 when verified by this check,
+      1 otherwise (also when DNS gave no answer: the state is then kept, with "Could not check");
+      --json names the servers asked ("resolvers").
   domains primary <hostname>   Makes a verified domain the primary: every other address redirects to it.
   domains remove <hostname>    Stops serving the domain at once, on every instance.
       verify, primary and remove find the project by the domain; with --project <slug> they also check
       that it is that project's. An unknown domain exits with status 3.
 
   --database URL   the server's database (DATABASE_URL, default ./data/petstore.db)
-  DNS queries go to PETSTORE_DNS_SERVERS (ip[:port], comma-separated), else the system's resolvers.`;
+  DNS queries (add, verify) go to the servers the running service checks with (its PETSTORE_DNS_SERVERS,
+  else its system's resolvers), read from the database: start the service once before using them.`;
 
 const OPTIONS = {
   project: { type: 'string' },
@@ -42,6 +46,7 @@ const ACTIONS = ['add', 'list', 'verify', 'primary', 'remove'];
 function describe(domain: DomainView): string {
   const lines = [`${domain.hostname}: ${domain.state}${domain.primary ? ' (primary)' : ''}`];
   if (domain.reason) lines.push(`  ${domain.reason}`);
+  if (domain.checkError) lines.push(`  ${domain.checkError}`);
   for (const warning of domain.warnings) lines.push(`  warning: ${warning}`);
   lines.push('  records to create at the DNS provider:');
   lines.push(
@@ -59,7 +64,28 @@ function describe(domain: DomainView): string {
   return lines.join('\n');
 }
 
-const asJson = (domain: DomainView, project: Project) => ({ project: project.slug, ...domain });
+const NOT_RECORDED =
+  'the service has not recorded its DNS servers in this database yet: start it ("petstore serve"); it checks the domain by itself';
+
+const asJson = (domain: DomainView, project: Project, resolvers?: readonly string[]) => ({
+  project: project.slug,
+  ...domain,
+  ...(resolvers && { resolvers }),
+});
+
+/**
+ * The DNS servers the running service checks with, as it recorded them at start-up: one configuration,
+ * so a check from this shell can never see other answers than the service's background checks.
+ */
+async function serviceResolvers(storage: Storage, shellServers: readonly string[] | undefined) {
+  const recorded = await storage.domains.resolvers();
+  if (!recorded) return undefined;
+  if (shellServers && shellServers.join() !== recorded.servers.join())
+    console.error(
+      `PETSTORE_DNS_SERVERS of this shell is not used: checking with the service's DNS servers ${recorded.servers.join(', ')}`,
+    );
+  return recorded.servers;
+}
 
 export async function runDomains(args: string[]): Promise<number> {
   const parsed = parseCommand('domains', args, OPTIONS, HELP);
@@ -87,9 +113,16 @@ export async function runDomains(args: string[]): Promise<number> {
   const flag = stringOption(parsed, 'database');
   const config = loadConfig(process.env, { database: flag });
   const storage = await openExistingDatabase(config.databaseUrl, databaseSource(flag, process.env));
+  const checks = action === 'add' || action === 'verify';
+  const resolvers = checks
+    ? await serviceResolvers(storage, config.dnsServers).catch(async (error: unknown) => {
+        await storage.close();
+        throw error;
+      })
+    : undefined;
   const domains = createDomainService({
     storage,
-    resolver: createDnsResolver(config.dnsServers),
+    resolver: resolvers && createDnsResolver(resolvers),
     clock: systemClock,
     siteDomain: config.siteDomain,
     apiHost: config.apiHost,
@@ -111,7 +144,10 @@ export async function runDomains(args: string[]): Promise<number> {
         const outcome = await domains.add(project, positionals[0]!);
         if (outcome.kind === 'refused')
           throw new CliError(outcome.message, outcome.conflict ? EXIT.failed : EXIT.usage);
-        console.log(json ? JSON.stringify(asJson(outcome.domain, project)) : describe(outcome.domain));
+        console.log(
+          json ? JSON.stringify(asJson(outcome.domain, project, resolvers)) : describe(outcome.domain),
+        );
+        if (!resolvers) console.error(`${outcome.domain.hostname} is not checked yet: ${NOT_RECORDED}`);
         return EXIT.ok;
       }
       case 'list': {
@@ -136,7 +172,7 @@ export async function runDomains(args: string[]): Promise<number> {
                 v.state,
                 v.primary ? 'yes' : '',
                 formatInstant(v.checkedAt, 'never'),
-                v.reason ?? '',
+                [v.reason, v.checkError].filter(Boolean).join(' '),
               ]),
             ),
           );
@@ -144,9 +180,11 @@ export async function runDomains(args: string[]): Promise<number> {
         return EXIT.ok;
       }
       case 'verify': {
+        if (!resolvers) throw new CliError(NOT_RECORDED);
         const view = (await domains.checkNow(project, hostname!))!; // a domain of the project, checked above
-        console.log(json ? JSON.stringify(asJson(view, project)) : describe(view));
-        return view.state === 'verified' ? EXIT.ok : EXIT.failed;
+        console.log(json ? JSON.stringify(asJson(view, project, resolvers)) : describe(view));
+        // A check without a DNS answer changes nothing, and proves nothing: exit 1, the state kept.
+        return view.state === 'verified' && !view.checkError ? EXIT.ok : EXIT.failed;
       }
       case 'primary':
         if (!(await domains.setPrimary(project, hostname!)))

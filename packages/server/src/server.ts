@@ -214,6 +214,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     { clock, log: app.log },
   );
   const domainChecks = startDomainChecks(app.domains, app.log);
+  await domainChecks.ready;
 
   const url = await app.listen({ port: config.port, host: config.host });
   app.log.info(

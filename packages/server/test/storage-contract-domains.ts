@@ -114,6 +114,17 @@ export function domainContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.domains.recordUnanswered('nope.example.com', unanswered), false);
   });
 
+  it('recordResolvers → resolvers() gives the last recorded servers; none recorded → undefined', async () => {
+    const storage = await twoProjects(fixture);
+    assert.equal(await storage.domains.resolvers(), undefined);
+    await storage.domains.recordResolvers(['127.0.0.1:5353'], T0);
+    await storage.domains.recordResolvers(['192.0.2.53', '[2001:db8::53]:53'], T0 + 1);
+    assert.deepEqual(await storage.domains.resolvers(), {
+      servers: ['192.0.2.53', '[2001:db8::53]:53'],
+      recordedAt: T0 + 1,
+    });
+  });
+
   it('setPrimary → moves to another verified domain of the project only', async () => {
     const storage = await twoProjects(fixture);
     await storage.domains.add(domain('one.example.com', 'prj_acme'));

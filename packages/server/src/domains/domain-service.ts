@@ -51,7 +51,8 @@ export type AddOutcome =
 
 export interface DomainServiceDeps {
   storage: Pick<Storage, 'domains' | 'projects'>;
-  resolver: DnsResolver;
+  /** Where checks ask; without one (a command run before any service recorded its own), add does not check. */
+  resolver?: DnsResolver;
   clock: Clock;
   siteDomain: string;
   apiHost?: string;
@@ -100,7 +101,11 @@ export function createDomainService(deps: DomainServiceDeps) {
    */
   const check = async (domain: CustomDomain, project: Project): Promise<CustomDomain> => {
     const now = clock.now();
-    const result = await verifyDomain(deps.resolver, { ...domain, target: target(project) }, deps.caIdentity);
+    const result = await verifyDomain(
+      deps.resolver!,
+      { ...domain, target: target(project) },
+      deps.caIdentity,
+    );
     if (result.state === 'unanswered') {
       const failures = domain.checkFailures + 1;
       const unanswered = {
@@ -154,7 +159,12 @@ export function createDomainService(deps: DomainServiceDeps) {
     await storage.domains.recordCheck(domain.hostname, stored);
     deps.changed?.();
     return (
-      (await storage.domains.get(domain.hostname)) ?? { ...domain, ...stored, checkError: null, checkFailures: 0 }
+      (await storage.domains.get(domain.hostname)) ?? {
+        ...domain,
+        ...stored,
+        checkError: null,
+        checkFailures: 0,
+      }
     );
   };
 
@@ -205,7 +215,8 @@ export function createDomainService(deps: DomainServiceDeps) {
               : `${parsed.hostname} is already used by another project`,
         };
       }
-      return { kind: 'added', domain: await current(await check(added, project), project) };
+      const checked = deps.resolver ? await check(added, project) : added;
+      return { kind: 'added', domain: await current(checked, project) };
     },
 
     /** The project's domains; `primary` marks the one the others redirect to now (see primaryOf). */
@@ -234,6 +245,9 @@ export function createDomainService(deps: DomainServiceDeps) {
       }
       return due.length;
     },
+
+    /** Records, for `petstore domains verify`, the DNS servers this service checks with. */
+    recordResolvers: () => storage.domains.recordResolvers(deps.resolver?.getServers() ?? [], clock.now()),
 
     async setPrimary(project: Project, hostname: string): Promise<boolean> {
       const done = await storage.domains.setPrimary(project.id, hostname);

@@ -76,6 +76,15 @@ export interface DomainRepository {
   isOfRecord(hostname: string): Promise<boolean>;
   /** Every such host. */
   listOfRecord(): Promise<string[]>;
+  /** Remembers the DNS servers the running service checks with (`ip` or `ip:port`). */
+  recordResolvers(servers: readonly string[], at: number): Promise<void>;
+  /** The DNS servers the service last recorded, or undefined when no instance has started yet. */
+  resolvers(): Promise<RecordedResolvers | undefined>;
+}
+
+export interface RecordedResolvers {
+  servers: string[];
+  recordedAt: number;
 }
 
 const COLUMNS =
@@ -264,6 +273,19 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
       (await sql.all('SELECT hostname FROM custom_domains UNION SELECT hostname FROM removed_domains')).map(
         (row) => row.hostname as string,
       ),
+    async recordResolvers(servers, at) {
+      await sql.run(
+        `INSERT INTO domain_resolvers (id, servers, recorded_at) VALUES (1, $1, $2)
+         ON CONFLICT (id) DO UPDATE SET servers = excluded.servers, recorded_at = excluded.recorded_at`,
+        [JSON.stringify(servers), at],
+      );
+    },
+    async resolvers() {
+      const [row] = await sql.all('SELECT servers, recorded_at FROM domain_resolvers WHERE id = 1');
+      return (
+        row && { servers: JSON.parse(row.servers as string) as string[], recordedAt: Number(row.recorded_at) }
+      );
+    },
     listServed: async () =>
       (
         await sql.all(
