@@ -81,7 +81,7 @@ describe('verifyDomain with real DNS queries to a zone on loopback', () => {
     assert.equal(result.state, 'failed');
     assert.equal(
       result.reason,
-      `docs.other.test has a CNAME to other.sites.example.test, not to ${TARGET}: change the CNAME to ${TARGET}`,
+      `the CNAME of docs.other.test points to other.sites.example.test, not to ${TARGET}: change the CNAME to ${TARGET}`,
     );
   });
 
@@ -140,7 +140,7 @@ describe('verifyDomain with real DNS queries to a zone on loopback', () => {
     assert.equal(result.state, 'failed');
     assert.match(
       result.reason!,
-      /elsewhere.test resolves to 203.0.113.50, not to acme.sites.example.test \(198.51.100.7\)/,
+      /the apex elsewhere.test resolves to 203.0.113.50, not to acme.sites.example.test \(198.51.100.7\)/,
     );
   });
 

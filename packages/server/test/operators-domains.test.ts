@@ -240,7 +240,7 @@ describe('petstore domains, as an operator runs it, with the server answering by
     }
     const taken = await cli('domains', 'add', 'docs.example.test', '--project', 'zoo');
     assert.equal(taken.code, 1);
-    assert.match(taken.stderr, /already used by another project/);
+    assert.match(taken.stderr, /another project already uses docs\.example\.test/);
     const theirs = await cli('domains', 'remove', 'docs.example.test', '--project', 'zoo');
     assert.equal(theirs.code, 3);
     assert.match(theirs.stderr, /docs\.example\.test is not a domain of zoo/);

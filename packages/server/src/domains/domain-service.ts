@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { domainToASCII } from 'node:url';
 import { PAID_PLANS } from '../projects/project-rules.ts';
 import type { CustomDomain } from '../storage/domain-repository.ts';
 import type { Project } from '../storage/project-repository.ts';
@@ -64,6 +65,14 @@ export interface DomainServiceDeps {
 
 /** Reasons are sentences: they start with a capital letter. */
 export const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+/** A problem that starts with the name typed ("docs is a single label") reads "the name docs is …". */
+const namedFirst = (problem: string, typed: string): string => {
+  const name = typed.trim().replace(/\.$/, '');
+  const first = problem.split(' ', 1)[0]!;
+  return name && (first === name || first === domainToASCII(name.toLowerCase()))
+    ? `the name ${problem}`
+    : problem;
+};
 const at = (time: number) => new Date(time).toISOString().slice(0, 16).replace('T', ' ');
 const planName = (plan: string) => plan[0]!.toUpperCase() + plan.slice(1);
 export const isPaid = (project: Pick<Project, 'plan'>): boolean => PAID_PLANS.includes(project.plan);
@@ -185,7 +194,7 @@ export function createDomainService(deps: DomainServiceDeps) {
         };
       }
       const parsed = parseDomain(text, deps);
-      if ('problem' in parsed) return { kind: 'refused', message: parsed.problem };
+      if ('problem' in parsed) return { kind: 'refused', message: namedFirst(parsed.problem, text) };
       const now = clock.now();
       const added = await storage.domains.add({
         ...parsed,
@@ -211,8 +220,8 @@ export function createDomainService(deps: DomainServiceDeps) {
           conflict: true,
           message:
             owner?.projectId === project.id
-              ? `${parsed.hostname} is already a domain of this project`
-              : `${parsed.hostname} is already used by another project`,
+              ? `this project already has ${parsed.hostname}`
+              : `another project already uses ${parsed.hostname}`,
         };
       }
       const checked = deps.resolver ? await check(added, project) : added;

@@ -1,3 +1,5 @@
+import { getDomain } from 'tldts';
+
 /** A DNS record the customer creates at their provider, as the dashboard and the CLI show it. */
 export interface ExpectedRecord {
   type: 'CNAME' | 'ALIAS' | 'TXT';
@@ -26,4 +28,14 @@ export function expectedRecords(
     { type: 'ALIAS', name: domain.hostname, value: target },
     { type: 'TXT', name: txtName(domain.hostname), value: txtValue(domain.token) },
   ];
+}
+
+/**
+ * The record's name as most DNS providers want it typed, relative to the registered domain's zone:
+ * `docs` for docs.example.com, `_petstore` for _petstore.example.com, `@` for example.com itself.
+ */
+export function providerName(name: string): string {
+  const zone = getDomain(name, { allowPrivateDomains: true, validateHostname: false });
+  if (!zone || zone === name) return '@';
+  return name.slice(0, -(zone.length + 1));
 }

@@ -76,7 +76,7 @@ async function verifySubdomain(
   if (chain.length > 0) {
     return {
       state: 'failed',
-      reason: `${input.hostname} has a CNAME to ${chain[0]}, not to ${input.target}: change the CNAME to ${input.target}`,
+      reason: `the CNAME of ${input.hostname} points to ${chain[0]}, not to ${input.target}: change the CNAME to ${input.target}`,
       records: [{ ...expected!, ok: false, seen: chain }],
     };
   }
@@ -138,7 +138,7 @@ async function verifyApex(
   if (addresses.length > 0 && !aliasOk) {
     return {
       state: 'failed',
-      reason: `${input.hostname} resolves to ${addresses.join(', ')}, not to ${input.target} (${targetAddresses.join(', ') || 'no address'}): replace its A/AAAA records with an ALIAS or ANAME record to ${input.target}`,
+      reason: `the apex ${input.hostname} resolves to ${addresses.join(', ')}, not to ${input.target} (${targetAddresses.join(', ') || 'no address'}): replace its A/AAAA records with an ALIAS or ANAME record to ${input.target}`,
       records,
     };
   }
@@ -147,7 +147,7 @@ async function verifyApex(
       state: 'failed',
       reason: !txtOk
         ? `the TXT record ${txtName(input.hostname)} is missing or has another value: set it to ${txtValue(input.token)}`
-        : `${input.hostname} has no address yet: add an ALIAS or ANAME record to ${input.target}`,
+        : `the apex ${input.hostname} has no address yet: add an ALIAS or ANAME record to ${input.target}`,
       records,
     };
   }
