@@ -1,7 +1,9 @@
 import {
   createDnsResolver,
   createDomainService,
+  type DomainRefusal,
   type DomainView,
+  ERROR_STATUS,
   loadConfig,
   type Project,
   type Storage,
@@ -127,6 +129,7 @@ export async function runDomains(args: string[]): Promise<number> {
     siteDomain: config.siteDomain,
     apiHost: config.apiHost,
     caIdentity: config.caIdentity,
+    enterpriseDomains: config.enterpriseDomains,
   });
   try {
     // As the dashboard stores it: lower case, punycode, no trailing dot.
@@ -142,8 +145,7 @@ export async function runDomains(args: string[]): Promise<number> {
     switch (action) {
       case 'add': {
         const outcome = await domains.add(project, positionals[0]!);
-        if (outcome.kind === 'refused')
-          throw new CliError(outcome.message, outcome.conflict ? EXIT.failed : EXIT.usage);
+        if (outcome.kind === 'refused') return refused(outcome, json);
         console.log(
           json ? JSON.stringify(asJson(outcome.domain, project, resolvers)) : describe(outcome.domain),
         );
@@ -181,7 +183,9 @@ export async function runDomains(args: string[]): Promise<number> {
       }
       case 'verify': {
         if (!resolvers) throw new CliError(NOT_RECORDED);
-        const view = (await domains.checkNow(project, hostname!))!; // a domain of the project, checked above
+        const outcome = (await domains.checkNow(project, hostname!))!; // a domain of the project, checked above
+        if (outcome.kind === 'refused') return refused(outcome, json);
+        const view = outcome.domain;
         console.log(json ? JSON.stringify(asJson(view, project, resolvers)) : describe(view));
         // A check without a DNS answer changes nothing, and proves nothing: exit 1, the state kept.
         return view.state === 'verified' && !view.checkError ? EXIT.ok : EXIT.failed;
@@ -201,6 +205,19 @@ export async function runDomains(args: string[]): Promise<number> {
   } finally {
     await storage.close();
   }
+}
+
+/**
+ * A refused add or check: the Error body (`code`, `message`, `status`) on stdout with --json, the
+ * message on stderr otherwise. A name or plan that can never be added exits 2, the others 1.
+ */
+function refused(outcome: DomainRefusal, json: boolean): number {
+  const exit =
+    outcome.code === 'invalid_parameter' || outcome.code === 'plan_required' ? EXIT.usage : EXIT.failed;
+  if (!json) throw new CliError(outcome.message, exit);
+  const status = ERROR_STATUS[outcome.code];
+  console.log(JSON.stringify({ code: outcome.code, message: outcome.message, status }));
+  return exit;
 }
 
 async function projectBySlug(storage: Storage, slug: string): Promise<Project> {

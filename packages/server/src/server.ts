@@ -175,6 +175,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     publicBaseUrl: config.publicBaseUrl,
     dns: createDnsResolver(config.dnsServers),
     caIdentity: config.caIdentity,
+    enterpriseDomains: config.enterpriseDomains,
     tlsProbe: config.tlsProbe,
     cors: corsPolicy(config.corsOrigins),
     httpLimits: { ...config.http, maxConnections: connectionCap.allowed },

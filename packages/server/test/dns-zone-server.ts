@@ -80,8 +80,7 @@ export async function startZoneServer(): Promise<ZoneServer> {
           .then(() => send(response))
           .catch(() => {});
       }, mode.delayMs).unref();
-    }
-    else send(response);
+    } else send(response);
   };
   const listen = async (port: number) => {
     const server = dns2.createServer({ udp: true, tcp: true, handle });

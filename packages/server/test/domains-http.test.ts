@@ -116,10 +116,15 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     assert.equal((await app.storage.domains.listForProject('prj_acme')).length, 1);
   });
 
-  it("a name another project holds → refused, its owner's domain untouched", async () => {
-    const response = await refusedAdd(rival, '/dashboard/projects/zoo/domains', 'docs.example.test');
-    assert.match(response.body, /Another project already uses docs\.example\.test/);
+  it("a name another project holds → added as that project's claim (see domains-claims), its owner's domain untouched", async () => {
+    const claimed = await post(app, rival, '/dashboard/projects/zoo/domains', {
+      hostname: 'docs.example.test',
+    });
+    assert.equal(claimed.status, 303);
     assert.equal((await app.storage.domains.get('docs.example.test'))!.projectId, 'prj_acme');
+    assert.equal((await app.storage.domains.get('docs.example.test', 'prj_zoo'))!.proofTxt, true);
+    const zoo = (await app.storage.projects.bySlug('zoo'))!;
+    assert.equal(await app.app.domains.remove(zoo, 'docs.example.test'), true);
     const again = await refusedAdd(owner, domainsUrl, 'docs.example.test');
     assert.match(again.body, /This project already has docs\.example\.test/);
   });

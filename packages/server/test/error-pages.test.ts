@@ -136,6 +136,8 @@ describe('errors as pages for browsers, the Error body for API clients (PETSTORE
       checkError: null,
       checkFailures: 0,
       wrongSince: null,
+      proofTxt: false,
+      failedAt: null,
     });
     assert.ok(await app.storage.domains.remove(project.id, 'docs.removed.example', now));
     for (const url of ['/', '/docs', '/nothing']) {

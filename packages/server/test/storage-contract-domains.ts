@@ -29,6 +29,8 @@ const domain = (
   checkError: null,
   checkFailures: 0,
   wrongSince: null,
+  proofTxt: false,
+  failedAt: null,
   ...overrides,
 });
 
@@ -53,7 +55,7 @@ async function twoProjects(fixture: () => StorageFixture) {
 }
 
 export function domainContract(fixture: () => StorageFixture): void {
-  it('domains.add → stored as given; the same hostname for any project → undefined', async () => {
+  it('domains.add → stored as given; the same hostname for the same project → undefined, for another → a claim of its own', async () => {
     const storage = await twoProjects(fixture);
     const docs = domain('docs.example.com', 'prj_acme', {
       apex: true,
@@ -61,9 +63,39 @@ export function domainContract(fixture: () => StorageFixture): void {
     });
     assert.deepEqual(await storage.domains.add(docs), docs);
     assert.deepEqual(await storage.domains.get('docs.example.com'), docs);
-    assert.equal(await storage.domains.add(domain('docs.example.com', 'prj_beta')), undefined);
+    const claim = domain('docs.example.com', 'prj_beta', { createdAt: T0 + 1, proofTxt: true });
+    assert.deepEqual(await storage.domains.add(claim), claim);
     assert.equal(await storage.domains.add(domain('docs.example.com', 'prj_acme')), undefined);
-    assert.equal((await storage.domains.get('docs.example.com'))!.projectId, 'prj_acme');
+    assert.equal((await storage.domains.get('docs.example.com'))!.projectId, 'prj_acme', 'the oldest');
+    assert.deepEqual(await storage.domains.get('docs.example.com', 'prj_beta'), claim);
+    assert.equal(await storage.domains.claimedByOthers('docs.example.com', 'prj_acme'), true);
+    assert.equal(await storage.domains.claimedByOthers('other.example.com', 'prj_acme'), false);
+    assert.equal(await storage.domains.countForProject('prj_acme'), 1);
+  });
+
+  it('recordCheck verified by a claimant → the other project’s verified claim ends first (one served claim per name); releaseFailed frees it later', async () => {
+    const storage = await twoProjects(fixture);
+    await storage.domains.add(domain('docs.example.com', 'prj_acme'));
+    await storage.domains.add(domain('docs.example.com', 'prj_beta', { proofTxt: true }));
+    await storage.domains.recordCheck('docs.example.com', verified(T0), 'prj_acme');
+    assert.equal(await storage.domains.primaryOf('prj_acme'), 'docs.example.com');
+    await storage.domains.recordCheck(
+      'docs.example.com',
+      { ...verified(T0 + 5), endedReason: 'proved elsewhere' },
+      'prj_beta',
+    );
+    const ended = (await storage.domains.get('docs.example.com', 'prj_acme'))!;
+    assert.deepEqual(
+      [ended.state, ended.reason, ended.primary, ended.proofTxt, ended.failedAt],
+      ['failed', 'proved elsewhere', false, true, T0 + 5],
+    );
+    assert.equal(await storage.domains.primaryOf('prj_acme'), undefined);
+    assert.deepEqual(await storage.domains.listServed(), ['docs.example.com']);
+    assert.equal((await storage.domains.get('docs.example.com'))!.projectId, 'prj_beta', 'the served claim');
+    assert.equal(await storage.domains.releaseFailed(T0 + 4, T0 + 10), 0);
+    assert.equal(await storage.domains.releaseFailed(T0 + 5, T0 + 10), 1);
+    assert.equal(await storage.domains.get('docs.example.com', 'prj_acme'), undefined);
+    assert.equal((await storage.domains.get('docs.example.com', 'prj_beta'))!.state, 'verified');
   });
 
   it('listForProject → only that project, in the order added', async () => {

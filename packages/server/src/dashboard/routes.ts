@@ -107,8 +107,14 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
     },
     async checkDomain(request, reply) {
       const project = memberProject(request);
-      const checked = (await deps.domains.checkNow(project, await projectDomain(request, project)))!;
-      return backToDomains(reply, project, checkedNotice(checked), checked.hostname);
+      const hostname = await projectDomain(request, project);
+      const checked = (await deps.domains.checkNow(project, hostname))!;
+      if (checked.kind === 'refused') {
+        const page = projectPath(project, 'domains');
+        await context.flashes.put(request, page, { problem: sentence(checked.message) });
+        return context.back(reply, page);
+      }
+      return backToDomains(reply, project, checkedNotice(checked.domain), hostname);
     },
     async makePrimary(request, reply) {
       const project = memberProject(request);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { domainToASCII } from 'node:url';
+import type { ErrorCode } from '../errors.ts';
 import { PAID_PLANS } from '../projects/project-rules.ts';
 import type { CustomDomain } from '../storage/domain-repository.ts';
 import type { Project } from '../storage/project-repository.ts';
@@ -7,6 +8,7 @@ import type { Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
 import type { DnsResolver } from './dns.ts';
 import { parseDomain } from './hostname.ts';
+import { mixedScriptProblem } from './mixed-script.ts';
 import type { ExpectedRecord } from './records.ts';
 import { expectedRecords } from './records.ts';
 import { type RecordCheck, verifyDomain } from './verify.ts';
@@ -27,6 +29,13 @@ export const WRONG_RECHECK_MS = 15 * 60_000;
 /** After a check that got no DNS answer: retry in 1 minute, doubling per failure, at most MAX_RECHECK_MS. */
 export const retryAfterMs = (failures: number): number =>
   Math.min(MAX_RECHECK_MS, MIN_RECHECK_MS * 2 ** Math.min(failures - 1, 16));
+/** A failed domain (a failed or ended claim) is released, its name free again, this long after failing. */
+export const RELEASE_FAILED_AFTER_MS = 7 * 24 * 60 * 60_000;
+/** Domains a project may have, in any state, by plan; Enterprise: PETSTORE_ENTERPRISE_DOMAINS. */
+export const DOMAINS_PER_PLAN: Record<string, number> = { pro: 10, business: 50, enterprise: 200 };
+/** Adds per project per hour, and "Check now" per domain: at most one every CHECK_INTERVAL_MS. */
+export const ADDS_PER_HOUR = 30;
+export const CHECK_INTERVAL_MS = 10_000;
 /** A check claimed by an instance that died is taken over after this long. */
 const CLAIM_LEASE_MS = 5 * 60_000;
 
@@ -47,8 +56,20 @@ export interface DomainView {
   checkError: string | null;
 }
 
-export type AddOutcome =
-  { kind: 'added'; domain: DomainView } | { kind: 'refused'; message: string; conflict?: boolean };
+/** Why an add or a check is refused, by its code in the error catalogue. */
+export type DomainRefusal = {
+  kind: 'refused';
+  code: Extract<
+    ErrorCode,
+    'plan_required' | 'invalid_parameter' | 'domain_exists' | 'domain_limit_reached' | 'rate_limited'
+  >;
+  message: string;
+  /** With rate_limited: when to try again. */
+  retryAfterMs?: number;
+};
+
+export type AddOutcome = { kind: 'added'; domain: DomainView } | DomainRefusal;
+export type CheckOutcome = { kind: 'checked'; domain: DomainView } | DomainRefusal;
 
 export interface DomainServiceDeps {
   storage: Pick<Storage, 'domains' | 'projects'>;
@@ -61,6 +82,8 @@ export interface DomainServiceDeps {
   caIdentity: string;
   /** Called after every change this service makes (so this instance's host sets catch up at once). */
   changed?: () => void;
+  /** Domains an Enterprise project may have (PETSTORE_ENTERPRISE_DOMAINS); default 200. */
+  enterpriseDomains?: number;
 }
 
 /** Reasons are sentences: they start with a capital letter. */
@@ -80,6 +103,17 @@ export const isPaid = (project: Pick<Project, 'plan'>): boolean => PAID_PLANS.in
 export function createDomainService(deps: DomainServiceDeps) {
   const { storage, clock } = deps;
   const target = (project: Pick<Project, 'slug'>) => `${project.slug}.${deps.siteDomain}`;
+  const domainsAllowed = (plan: string) =>
+    plan === 'enterprise'
+      ? (deps.enterpriseDomains ?? DOMAINS_PER_PLAN.enterprise!)
+      : (DOMAINS_PER_PLAN[plan] ?? 0);
+  /** Per instance, in memory: when each project added (last hour) and each domain was checked on demand. */
+  const adds = new Map<string, number[]>();
+  const lastCheck = new Map<string, number>();
+  /** Never name another project: its default host (`zoo.<site domain>`) is said as "another project". */
+  const siteName = new RegExp(`\\b[a-z0-9-]+\\.${deps.siteDomain.replaceAll('.', '\\.')}\\b`, 'g');
+  const hideOthers = (text: string, own: string) =>
+    text.replace(siteName, (name) => (name === own ? name : 'another project of this service'));
 
   const view = (domain: CustomDomain, project: Project): DomainView => {
     const expected = expectedRecords(domain, target(project));
@@ -110,11 +144,13 @@ export function createDomainService(deps: DomainServiceDeps) {
    */
   const check = async (domain: CustomDomain, project: Project): Promise<CustomDomain> => {
     const now = clock.now();
-    const result = await verifyDomain(
-      deps.resolver!,
-      { ...domain, target: target(project) },
-      deps.caIdentity,
-    );
+    const own = target(project);
+    const found = await verifyDomain(deps.resolver!, { ...domain, target: own }, deps.caIdentity);
+    const result = {
+      ...found,
+      reason: found.reason && hideOthers(found.reason, own),
+      records: found.records.map((r) => ({ ...r, seen: r.seen.map((seen) => hideOthers(seen, own)) })),
+    };
     if (result.state === 'unanswered') {
       const failures = domain.checkFailures + 1;
       const unanswered = {
@@ -122,8 +158,8 @@ export function createDomainService(deps: DomainServiceDeps) {
         checkFailures: failures,
         nextCheckAt: now + retryAfterMs(failures),
       };
-      await storage.domains.recordUnanswered(domain.hostname, unanswered);
-      return (await storage.domains.get(domain.hostname)) ?? { ...domain, ...unanswered };
+      await storage.domains.recordUnanswered(domain.hostname, unanswered, domain.projectId);
+      return (await storage.domains.get(domain.hostname, domain.projectId)) ?? { ...domain, ...unanswered };
     }
     const checks = { records: result.records, warnings: result.warnings };
     let state: CustomDomain['state'] = result.state;
@@ -164,11 +200,12 @@ export function createDomainService(deps: DomainServiceDeps) {
       nextCheckAt,
       verifiedAt: state === 'verified' ? now : null,
       wrongSince,
+      endedReason: `another project proved control of ${domain.hostname} at ${at(now)} UTC (its TXT ownership record and CNAME were seen), so this project no longer serves it. To take it back, create the records below, then use "Check now"`,
     };
-    await storage.domains.recordCheck(domain.hostname, stored);
+    await storage.domains.recordCheck(domain.hostname, stored, domain.projectId);
     deps.changed?.();
     return (
-      (await storage.domains.get(domain.hostname)) ?? {
+      (await storage.domains.get(domain.hostname, domain.projectId)) ?? {
         ...domain,
         ...stored,
         checkError: null,
@@ -190,12 +227,40 @@ export function createDomainService(deps: DomainServiceDeps) {
       if (!isPaid(project)) {
         return {
           kind: 'refused',
+          code: 'plan_required',
           message: `custom domains need the Pro plan or above; ${project.name} is on the ${planName(project.plan)} plan`,
         };
       }
       const parsed = parseDomain(text, deps);
-      if ('problem' in parsed) return { kind: 'refused', message: namedFirst(parsed.problem, text) };
+      if ('problem' in parsed)
+        return { kind: 'refused', code: 'invalid_parameter', message: namedFirst(parsed.problem, text) };
+      const mixed = mixedScriptProblem(parsed.hostname);
+      if (mixed) return { kind: 'refused', code: 'invalid_parameter', message: mixed };
       const now = clock.now();
+      const recent = (adds.get(project.id) ?? []).filter((time) => time > now - 60 * 60_000);
+      if (recent.length >= ADDS_PER_HOUR) {
+        return {
+          kind: 'refused',
+          code: 'rate_limited',
+          message: `at most ${ADDS_PER_HOUR} domains can be added per project per hour; try again later`,
+          retryAfterMs: recent[0]! + 60 * 60_000 - now,
+        };
+      }
+      if ((await storage.domains.get(parsed.hostname, project.id)) !== undefined)
+        return {
+          kind: 'refused',
+          code: 'domain_exists',
+          message: `this project already has ${parsed.hostname}`,
+        };
+      const allowed = domainsAllowed(project.plan);
+      if ((await storage.domains.countForProject(project.id)) >= allowed) {
+        return {
+          kind: 'refused',
+          code: 'domain_limit_reached',
+          message: `the ${planName(project.plan)} plan allows ${allowed} custom domains per project; remove one first`,
+        };
+      }
+      adds.set(project.id, [...recent, now]);
       const added = await storage.domains.add({
         ...parsed,
         projectId: project.id,
@@ -211,19 +276,17 @@ export function createDomainService(deps: DomainServiceDeps) {
         checkError: null,
         checkFailures: 0,
         wrongSince: null,
+        // A name another project claims is settled by proof: this claim shows a TXT record too.
+        proofTxt: await storage.domains.claimedByOthers(parsed.hostname, project.id),
+        failedAt: null,
       });
-      if (added) deps.changed?.();
-      if (!added) {
-        const owner = await storage.domains.get(parsed.hostname);
+      if (!added)
         return {
           kind: 'refused',
-          conflict: true,
-          message:
-            owner?.projectId === project.id
-              ? `this project already has ${parsed.hostname}`
-              : `another project already uses ${parsed.hostname}`,
+          code: 'domain_exists',
+          message: `this project already has ${parsed.hostname}`,
         };
-      }
+      deps.changed?.();
       const checked = deps.resolver ? await check(added, project) : added;
       return { kind: 'added', domain: await current(checked, project) };
     },
@@ -237,16 +300,34 @@ export function createDomainService(deps: DomainServiceDeps) {
       return domains.map((domain) => ({ ...view(domain, project), primary: domain.hostname === primary }));
     },
 
-    /** "Check now": the domain of this project, checked at once; undefined when it is not the project's. */
-    async checkNow(project: Project, hostname: string): Promise<DomainView | undefined> {
-      const domain = await storage.domains.get(hostname);
-      if (!domain || domain.projectId !== project.id) return undefined;
-      return current(await check(domain, project), project);
+    /**
+     * "Check now": the domain of this project, checked at once (at most once per CHECK_INTERVAL_MS);
+     * undefined when it is not the project's.
+     */
+    async checkNow(project: Project, hostname: string): Promise<CheckOutcome | undefined> {
+      const domain = await storage.domains.get(hostname, project.id);
+      if (!domain) return undefined;
+      const now = clock.now();
+      const key = `${project.id} ${hostname}`;
+      const last = lastCheck.get(key);
+      if (last !== undefined && now - last < CHECK_INTERVAL_MS) {
+        const wait = CHECK_INTERVAL_MS - (now - last);
+        return {
+          kind: 'refused',
+          code: 'rate_limited',
+          message: `one check per domain every ${CHECK_INTERVAL_MS / 1000} seconds: try ${hostname} again in ${Math.ceil(wait / 1000)} s`,
+          retryAfterMs: wait,
+        };
+      }
+      lastCheck.set(key, now);
+      for (const [other, at] of lastCheck) if (now - at >= CHECK_INTERVAL_MS) lastCheck.delete(other);
+      return { kind: 'checked', domain: await current(await check(domain, project), project) };
     },
 
     /** Checks the domains that are due, each claimed first so that instances never check one twice. */
     async checkDue(limit = 20): Promise<number> {
       const now = clock.now();
+      if ((await storage.domains.releaseFailed(now - RELEASE_FAILED_AFTER_MS, now)) > 0) deps.changed?.();
       const due = await storage.domains.claimDue(now, now + CLAIM_LEASE_MS, limit);
       for (const domain of due) {
         const project = await storage.projects.byId(domain.projectId);

@@ -17,13 +17,20 @@ export const txtName = (hostname: string): string => `_petstore.${hostname}`;
  * What to create: a subdomain gets a CNAME to the project's own target (`<slug>.<site domain>`, so a
  * record left behind after removal can only ever point at this project, never be claimed by another);
  * an apex cannot hold a CNAME, so it gets an ALIAS/ANAME to the same target and a TXT record proving
- * ownership (a flattened record cannot show which project it points to).
+ * ownership (a flattened record cannot show which project it points to). A subdomain claimed while
+ * another project holds the name needs that TXT record too.
  */
 export function expectedRecords(
-  domain: { hostname: string; apex: boolean; token: string },
+  domain: { hostname: string; apex: boolean; token: string; proofTxt?: boolean },
   target: string,
 ): ExpectedRecord[] {
-  if (!domain.apex) return [{ type: 'CNAME', name: domain.hostname, value: target }];
+  if (!domain.apex) {
+    const cname: ExpectedRecord = { type: 'CNAME', name: domain.hostname, value: target };
+    // A claim on a name another project holds proves ownership with the TXT record as well.
+    return domain.proofTxt
+      ? [cname, { type: 'TXT', name: txtName(domain.hostname), value: txtValue(domain.token) }]
+      : [cname];
+  }
   return [
     { type: 'ALIAS', name: domain.hostname, value: target },
     { type: 'TXT', name: txtName(domain.hostname), value: txtValue(domain.token) },

@@ -28,6 +28,8 @@ export interface VerifyInput {
   token: string;
   /** The project's own target, `<slug>.<site domain>`. */
   target: string;
+  /** A claim on a name another project held: the TXT ownership record must be seen as well. */
+  proofTxt?: boolean;
 }
 
 const MAX_CNAME_HOPS = 8;
@@ -71,8 +73,11 @@ async function verifySubdomain(
       records: [{ ...expected!, ok: false, seen: [] }],
     };
   }
-  if (chain.includes(input.target))
-    return { state: 'verified', reason: null, records: [{ ...expected!, ok: true, seen: chain }] };
+  if (chain.includes(input.target)) {
+    const cname = { ...expected!, ok: true, seen: chain };
+    if (!input.proofTxt) return { state: 'verified', reason: null, records: [cname] };
+    return withOwnership(resolver, input, cname);
+  }
   if (chain.length > 0) {
     return {
       state: 'failed',
@@ -105,6 +110,32 @@ async function verifySubdomain(
     state: 'pending',
     reason: `no CNAME for ${input.hostname} yet: add it at your DNS provider (${PROPAGATION})`,
     records: [{ ...expected!, ok: false, seen: [] }],
+  };
+}
+
+/** A contested subdomain whose CNAME is right: verified only when its TXT ownership record is seen too. */
+async function withOwnership(
+  resolver: DnsResolver,
+  input: VerifyInput,
+  cname: RecordCheck,
+): Promise<Omit<Verification, 'warnings'>> {
+  const [, txtRecord] = expectedRecords(input, input.target);
+  const txt = await ask(() => resolver.resolveTxt(txtName(input.hostname)));
+  if (txt instanceof Error) {
+    return {
+      state: 'unanswered',
+      reason: unreachable(txtName(input.hostname), txt),
+      records: [cname, { ...txtRecord!, ok: false, seen: [] }],
+    };
+  }
+  const values = txt.map((chunks) => chunks.join(''));
+  const ok = values.includes(txtValue(input.token));
+  const records = [cname, { ...txtRecord!, ok, seen: values }];
+  if (ok) return { state: 'verified', reason: null, records };
+  return {
+    state: 'failed',
+    reason: `the TXT record ${txtName(input.hostname)} is missing or has another value: set it to ${txtValue(input.token)} to prove the name is yours`,
+    records,
   };
 }
 
