@@ -238,12 +238,25 @@ describe('petstore domains, as an operator runs it, with the server answering by
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, pattern);
     }
-    const taken = await cli('domains', 'add', 'docs.example.test', '--project', 'zoo');
-    assert.equal(taken.code, 1);
-    assert.match(taken.stderr, /another project already uses docs\.example\.test/);
+    const claim = await json('domains', 'add', 'docs.example.test', '--project', 'zoo');
+    assert.equal(claim.code, 0, 'a name another project holds is added as a claim');
+    assert.doesNotMatch(claim.stdout, /acme/, 'the holder is never named');
+    assert.deepEqual(
+      claim.value.records.map(({ type, name }) => [type, name]),
+      [
+        ['CNAME', 'docs.example.test'],
+        ['TXT', '_petstore.docs.example.test'],
+      ],
+    );
+    const again = await json('domains', 'add', 'docs.example.test', '--project', 'zoo');
+    assert.equal(again.code, 1);
+    assert.deepEqual(again.value, {
+      code: 'domain_exists',
+      message: 'this project already has docs.example.test',
+      status: 409,
+    });
     const theirs = await cli('domains', 'remove', 'docs.example.test', '--project', 'zoo');
-    assert.equal(theirs.code, 3);
-    assert.match(theirs.stderr, /docs\.example\.test is not a domain of zoo/);
+    assert.equal(theirs.code, 0, 'the claim of zoo is removed, not the name');
     assert.equal((await visit(server, 'docs.example.test')).status, 200, 'still served');
     const help = await cli('domains', '--help');
     assert.equal(help.code, 0);
