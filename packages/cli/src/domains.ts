@@ -1,9 +1,15 @@
 import { type Project, type Storage, systemClock } from '@petstore/server/operator';
-import { createDnsResolver, createDomainService, type DomainView } from '@petstore/server/operator-domains';
+import {
+  createDnsResolver,
+  createDomainService,
+  type DomainRefusal,
+  type DomainView,
+  ERROR_STATUS,
+} from '@petstore/server/operator-domains';
 import { domainToASCII } from 'node:url';
 import { openServerDatabase } from './database.ts';
 import { CliError, EXIT, NotFoundError } from './exit.ts';
-import { type CliIo, say } from './io.ts';
+import { type CliIo, note, say } from './io.ts';
 import { formatInstant, formatTable } from './table.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
 
@@ -16,14 +22,18 @@ const HELP = `petstore domains <add|list|verify|primary|remove> [options]
   domains list --project <slug> [--json]
       Every domain of the project: state (pending, verified, failed, suspended), reason, primary, records.
   domains verify <hostname> [--json]
-      Checks the domain's records now, with real DNS queries. Exit status 0 when verified, 1 otherwise.
+      Checks the domain's records now, with real DNS queries to the running service's DNS servers (as it
+      recorded them in the database), never this shell's. Exit status 0 when verified by this check,
+      1 otherwise (also when DNS gave no answer: the state is then kept, with "Could not check");
+      --json names the servers asked ("resolvers").
   domains primary <hostname>   Makes a verified domain the primary: every other address redirects to it.
   domains remove <hostname>    Stops serving the domain at once, on every instance.
       verify, primary and remove find the project by the domain; with --project <slug> they also check
       that it is that project's. An unknown domain exits with status 3.
 
   --database URL   the server's database (DATABASE_URL, default ./data/petstore.db)
-  DNS queries go to PETSTORE_DNS_SERVERS (ip[:port], comma-separated), else the system's resolvers.`;
+  DNS queries (add, verify) go to the servers the running service checks with (its PETSTORE_DNS_SERVERS,
+  else its system's resolvers), read from the database: start the service once before using them.`;
 
 const OPTIONS = {
   project: { type: 'string' },
@@ -36,6 +46,7 @@ const ACTIONS = ['add', 'list', 'verify', 'primary', 'remove'];
 function describe(domain: DomainView): string {
   const lines = [`${domain.hostname}: ${domain.state}${domain.primary ? ' (primary)' : ''}`];
   if (domain.reason) lines.push(`  ${domain.reason}`);
+  if (domain.checkError) lines.push(`  ${domain.checkError}`);
   for (const warning of domain.warnings) lines.push(`  warning: ${warning}`);
   lines.push('  records to create at the DNS provider:');
   lines.push(
@@ -53,7 +64,29 @@ function describe(domain: DomainView): string {
   return lines.join('\n');
 }
 
-const asJson = (domain: DomainView, project: Project) => ({ project: project.slug, ...domain });
+const NOT_RECORDED =
+  'the service has not recorded its DNS servers in this database yet: start it ("petstore serve"); it checks the domain by itself';
+
+const asJson = (domain: DomainView, project: Project, resolvers?: readonly string[]) => ({
+  project: project.slug,
+  ...domain,
+  ...(resolvers && { resolvers }),
+});
+
+/**
+ * The DNS servers the running service checks with, as it recorded them at start-up: one configuration,
+ * so a check from this shell can never see other answers than the service's background checks.
+ */
+async function serviceResolvers(io: CliIo, storage: Storage, shellServers: readonly string[] | undefined) {
+  const recorded = await storage.domains.resolvers();
+  if (!recorded) return undefined;
+  if (shellServers && shellServers.join() !== recorded.servers.join())
+    note(
+      io,
+      `PETSTORE_DNS_SERVERS of this shell is not used: checking with the service's DNS servers ${recorded.servers.join(', ')}`,
+    );
+  return recorded.servers;
+}
 
 export async function runDomains(args: string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(io, 'domains', args, OPTIONS, HELP);
@@ -80,13 +113,21 @@ export async function runDomains(args: string[], io: CliIo): Promise<number> {
   const json = parsed.values.json === true;
   const flag = stringOption(parsed, 'database');
   const { config, storage } = await openServerDatabase(io, flag);
+  const checks = action === 'add' || action === 'verify';
+  const resolvers = checks
+    ? await serviceResolvers(io, storage, config.dnsServers).catch(async (error: unknown) => {
+        await storage.close();
+        throw error;
+      })
+    : undefined;
   const domains = createDomainService({
     storage,
-    resolver: createDnsResolver(config.dnsServers),
+    resolver: resolvers && createDnsResolver(resolvers),
     clock: systemClock,
     siteDomain: config.siteDomain,
     apiHost: config.apiHost,
     caIdentity: config.caIdentity,
+    enterpriseDomains: config.enterpriseDomains,
   });
   try {
     // As the dashboard stores it: lower case, punycode, no trailing dot.
@@ -102,9 +143,9 @@ export async function runDomains(args: string[], io: CliIo): Promise<number> {
     switch (action) {
       case 'add': {
         const outcome = await domains.add(project, positionals[0]!);
-        if (outcome.kind === 'refused')
-          throw new CliError(outcome.message, outcome.conflict ? EXIT.failed : EXIT.usage);
-        say(io, json ? JSON.stringify(asJson(outcome.domain, project)) : describe(outcome.domain));
+        if (outcome.kind === 'refused') return refused(io, outcome, json);
+        say(io, json ? JSON.stringify(asJson(outcome.domain, project, resolvers)) : describe(outcome.domain));
+        if (!resolvers) note(io, `${outcome.domain.hostname} is not checked yet: ${NOT_RECORDED}`);
         return EXIT.ok;
       }
       case 'list': {
@@ -131,7 +172,7 @@ export async function runDomains(args: string[], io: CliIo): Promise<number> {
                 v.state,
                 v.primary ? 'yes' : '',
                 formatInstant(v.checkedAt, 'never'),
-                v.reason ?? '',
+                [v.reason, v.checkError].filter(Boolean).join(' '),
               ]),
             ),
           );
@@ -139,9 +180,13 @@ export async function runDomains(args: string[], io: CliIo): Promise<number> {
         return EXIT.ok;
       }
       case 'verify': {
-        const view = (await domains.checkNow(project, hostname!))!; // a domain of the project, checked above
-        say(io, json ? JSON.stringify(asJson(view, project)) : describe(view));
-        return view.state === 'verified' ? EXIT.ok : EXIT.failed;
+        if (!resolvers) throw new CliError(NOT_RECORDED);
+        const outcome = (await domains.checkNow(project, hostname!))!; // a domain of the project, checked above
+        if (outcome.kind === 'refused') return refused(io, outcome, json);
+        const view = outcome.domain;
+        say(io, json ? JSON.stringify(asJson(view, project, resolvers)) : describe(view));
+        // A check without a DNS answer changes nothing, and proves nothing: exit 1, the state kept.
+        return view.state === 'verified' && !view.checkError ? EXIT.ok : EXIT.failed;
       }
       case 'primary':
         if (!(await domains.setPrimary(project, hostname!)))
@@ -156,6 +201,19 @@ export async function runDomains(args: string[], io: CliIo): Promise<number> {
   } finally {
     await storage.close();
   }
+}
+
+/**
+ * A refused add or check: the Error body (`code`, `message`, `status`) on stdout with --json, the
+ * message on stderr otherwise. A name or plan that can never be added exits 2, the others 1.
+ */
+function refused(io: CliIo, outcome: DomainRefusal, json: boolean): number {
+  const exit =
+    outcome.code === 'invalid_parameter' || outcome.code === 'plan_required' ? EXIT.usage : EXIT.failed;
+  if (!json) throw new CliError(outcome.message, exit);
+  const status = ERROR_STATUS[outcome.code];
+  say(io, JSON.stringify({ code: outcome.code, message: outcome.message, status }));
+  return exit;
 }
 
 async function projectBySlug(storage: Storage, slug: string): Promise<Project> {

@@ -90,6 +90,8 @@ export interface AppDeps {
   dns?: DnsResolver;
   /** The CAA identity of the CA that issues the custom domains' certificates (default `letsencrypt.org`). */
   caIdentity?: string;
+  /** Custom domains an Enterprise project may have (PETSTORE_ENTERPRISE_DOMAINS, default 200). */
+  enterpriseDomains?: number;
   /** The TLS proxy, asked for each verified domain's certificate (PETSTORE_TLS_PROBE); unset: not shown. */
   tlsProbe?: ProbeAddress;
   /** Which browser origins may read responses (CORS); by default none. */
@@ -271,6 +273,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     siteDomain,
     apiHost: deps.hosts?.apiHost,
     caIdentity: deps.caIdentity ?? 'letsencrypt.org',
+    enterpriseDomains: deps.enterpriseDomains,
     changed: () => siteHosts.refresh(),
   });
   app.decorate('domains', domains);

@@ -34,6 +34,8 @@ export interface Config {
   dnsServers: string[] | undefined;
   /** The CAA identity of the CA issuing the custom domains' certificates. */
   caIdentity: string;
+  /** Custom domains an Enterprise project may have (PETSTORE_ENTERPRISE_DOMAINS). */
+  enterpriseDomains: number;
   /** The TLS proxy (`host:port`), asked for each verified domain's certificate; undefined: not shown. */
   tlsProbe: { host: string; port: number } | undefined;
   /** Origins whose browser pages may read responses: `*` for any, else exact origins (empty: none). */
@@ -281,6 +283,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
           },
     dnsServers: dnsServers(env.PETSTORE_DNS_SERVERS),
     caIdentity: hostname('PETSTORE_CA_IDENTITY', env.PETSTORE_CA_IDENTITY, 'letsencrypt.org')!,
+    enterpriseDomains: integer(
+      'PETSTORE_ENTERPRISE_DOMAINS',
+      env.PETSTORE_ENTERPRISE_DOMAINS,
+      200,
+      1,
+      100_000,
+    ),
     tlsProbe: hostPort('PETSTORE_TLS_PROBE', env.PETSTORE_TLS_PROBE),
     corsOrigins: corsOrigins(env.PETSTORE_CORS_ORIGINS),
     http: httpLimits(env),

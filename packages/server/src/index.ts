@@ -13,7 +13,13 @@ export { invitationUrl, invite, INVITATION_TTL_MS } from './accounts/invitations
 export { ROLES, type Role } from './storage/member-records.ts';
 export { nameProblem, planProblem, slugProblem } from './projects/project-rules.ts';
 export { createDnsResolver } from './domains/dns.ts';
-export { createDomainService, type DomainService, type DomainView } from './domains/domain-service.ts';
+export {
+  createDomainService,
+  type DomainRefusal,
+  type DomainService,
+  type DomainView,
+} from './domains/domain-service.ts';
+export { ERROR_STATUS } from './errors.ts';
 export type { Project } from './storage/project-repository.ts';
 export type { Account } from './storage/account-repository.ts';
 export { docsPage, type DocsPageOptions } from './docs/page.ts';

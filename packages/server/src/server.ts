@@ -177,6 +177,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     publicBaseUrl: config.publicBaseUrl,
     dns: createDnsResolver(config.dnsServers),
     caIdentity: config.caIdentity,
+    enterpriseDomains: config.enterpriseDomains,
     tlsProbe: config.tlsProbe,
     cors: corsPolicy(config.corsOrigins),
     httpLimits: { ...config.http, maxConnections: connectionCap.allowed },
@@ -216,6 +217,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     { clock, log: app.log },
   );
   const domainChecks = startDomainChecks(app.domains, app.log);
+  await domainChecks.ready;
 
   const url = await app.listen({ port: config.port, host: config.host });
   const internal = config.internal && (await listenInternal(app, config.internal));

@@ -13,8 +13,18 @@ export interface ZoneServer {
   port: number;
   /** Replaces every record of a name (none: the name disappears). */
   set(name: string, records: ZoneRecord[]): void;
+  /**
+   * How the server behaves from now on: `answer` (the default), `silent` (never replies), `refuse`
+   * (REFUSED), `servfail` (SERVFAIL) or `{ delayMs }` (answers, that late).
+   */
+  behave(mode: ZoneMode): void;
+  /** Stops listening (queries meet a closed port: ECONNREFUSED), and listens again on the same port. */
+  stop(): Promise<void>;
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
+
+export type ZoneMode = 'answer' | 'silent' | 'refuse' | 'servfail' | { delayMs: number };
 
 /**
  * A DNS server on loopback playing the customer's DNS provider (and the internet's resolvers) for
@@ -23,6 +33,7 @@ export interface ZoneServer {
  */
 export async function startZoneServer(): Promise<ZoneServer> {
   const zone = new Map<string, ZoneRecord[]>();
+  let mode: ZoneMode = 'answer';
   const answer = (name: string, type: number, depth = 0): object[] => {
     const records = zone.get(name) ?? [];
     const cname = records.find((r) => r.type === 'CNAME');
@@ -49,24 +60,38 @@ export async function startZoneServer(): Promise<ZoneServer> {
         }
       });
   };
-  const server = dns2.createServer({
-    udp: true,
-    tcp: true,
-    handle: (request, send) => {
-      const response = Packet.createResponseFromRequest(request);
-      const [question] = request.questions;
-      if (!question) return send(response);
+  const handle: dns2.DnsHandler = (request, send) => {
+    const response = Packet.createResponseFromRequest(request);
+    const [question] = request.questions;
+    if (mode === 'silent') return;
+    if (mode === 'refuse' || mode === 'servfail') {
+      response.header.rcode = mode === 'refuse' ? 5 : 2;
+      return send(response);
+    }
+    if (question) {
       const name = question.name.toLowerCase().replace(/\.$/, '');
       if (!zone.has(name)) response.header.rcode = Packet.RCODE.NXDOMAIN;
       else response.answers.push(...(answer(name, question.type) as typeof response.answers));
-      send(response);
-    },
-  });
-  const addresses = await server.listen({
-    udp: { port: 0, address: '127.0.0.1' },
-    tcp: { port: 0, address: '127.0.0.1' },
-  });
-  const port = (addresses as { udp: { port: number } }).udp.port;
+    }
+    if (typeof mode === 'object') {
+      setTimeout(() => {
+        if (!listening) return; // a late answer to a server stopped meanwhile is never sent
+        Promise.resolve()
+          .then(() => send(response))
+          .catch(() => {});
+      }, mode.delayMs).unref();
+    } else send(response);
+  };
+  const listen = async (port: number) => {
+    const server = dns2.createServer({ udp: true, tcp: true, handle });
+    const addresses = await server.listen({
+      udp: { port, address: '127.0.0.1' },
+      tcp: { port, address: '127.0.0.1' },
+    });
+    return { server, port: (addresses as { udp: { port: number } }).udp.port };
+  };
+  let { server, port } = await listen(0);
+  let listening = true;
   return {
     address: `127.0.0.1:${port}`,
     port,
@@ -74,6 +99,19 @@ export async function startZoneServer(): Promise<ZoneServer> {
       if (records.length === 0) zone.delete(name);
       else zone.set(name, records);
     },
-    close: () => server.close(),
+    behave(next) {
+      mode = next;
+    },
+    async stop() {
+      listening = false;
+      await server.close();
+    },
+    async restart() {
+      ({ server, port } = await listen(port));
+      listening = true;
+    },
+    close: async () => {
+      if (listening) await server.close();
+    },
   };
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createDnsResolver } from '../src/domains/dns.ts';
-import { VERIFY_WINDOW_MS } from '../src/domains/domain-service.ts';
+import { UNSERVE_AFTER_MS, VERIFY_WINDOW_MS } from '../src/domains/domain-service.ts';
 import { parseHostHeader } from '../src/hosts/host-name.ts';
 import { SITE_HOSTS_REFRESH_MS } from '../src/sites/site-hosts.ts';
 import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
@@ -81,7 +81,7 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     const response = await refusedAdd(owner, domainsUrl, 'docs.example.test');
     assert.match(
       response.body,
-      /custom domains need the Pro plan or above; Project acme is on the Free plan/,
+      /Custom domains need the Pro plan or above; this project is on the Free\s+plan/,
     );
     assert.equal(await app.storage.domains.get('docs.example.test'), undefined);
   });
@@ -95,8 +95,11 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     assert.equal(shown.status, 200);
     assert.match(shown.body, /docs\.example\.test was added: create the records below\./);
     assert.match(shown.body, /Waiting for DNS/);
-    assert.match(shown.body, /no CNAME for docs\.example\.test yet/);
-    assert.match(shown.body, /<td class="mono">CNAME<\/td>\s*<td class="mono">docs\.example\.test<\/td>/);
+    assert.match(shown.body, /No CNAME for docs\.example\.test yet/);
+    assert.match(
+      shown.body,
+      /<td class="mono">CNAME<\/td>\s*<td>\s*<div class="secret">\s*<output class="mono" id="record-0-0-name">docs<\/output/,
+    );
     assert.match(shown.body, new RegExp(`<output class="mono" id="record-0-0">${TARGET}</output`));
     assert.match(shown.body, /up to 48 hours/);
   });
@@ -116,12 +119,17 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     assert.equal((await app.storage.domains.listForProject('prj_acme')).length, 1);
   });
 
-  it("a name another project holds → refused, its owner's domain untouched", async () => {
-    const response = await refusedAdd(rival, '/dashboard/projects/zoo/domains', 'docs.example.test');
-    assert.match(response.body, /docs\.example\.test is already used by another project/);
+  it("a name another project holds → added as that project's claim (see domains-claims), its owner's domain untouched", async () => {
+    const claimed = await post(app, rival, '/dashboard/projects/zoo/domains', {
+      hostname: 'docs.example.test',
+    });
+    assert.equal(claimed.status, 303);
     assert.equal((await app.storage.domains.get('docs.example.test'))!.projectId, 'prj_acme');
+    assert.equal((await app.storage.domains.get('docs.example.test', 'prj_zoo'))!.proofTxt, true);
+    const zoo = (await app.storage.projects.bySlug('zoo'))!;
+    assert.equal(await app.app.domains.remove(zoo, 'docs.example.test'), true);
     const again = await refusedAdd(owner, domainsUrl, 'docs.example.test');
-    assert.match(again.body, /already a domain of this project/);
+    assert.match(again.body, /This project already has docs\.example\.test/);
   });
 
   it('pending → no docs on that host (404), no certificate (ask 404); the default host serves the site', async () => {
@@ -139,7 +147,7 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     const checked = await post(app, owner, `${domainsUrl}/docs.example.test/check`);
     assert.equal(checked.status, 303);
     const shown = await page(app, owner, checked.headers.location!);
-    assert.match(shown.body, /docs\.example\.test was checked just now\./);
+    assert.match(shown.body, /docs\.example\.test was checked just now: verified, it is served\./);
     assert.match(shown.body, /Verified/);
     assert.match(shown.body, /<span class="badge">Primary<\/span>/);
     assert.match(shown.body, /✓ found/);
@@ -227,9 +235,17 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     assert.equal((await visit(app, TARGET)).status, 301);
   });
 
-  it('records removed after verification → the next background check stops serving it (no dangling CNAME)', async () => {
+  it('records removed after verification → served until the background checks have seen them gone for an hour, then not (no dangling CNAME)', async () => {
     zone.set('docs.example.test', []);
     app.clock.advance(7 * 60 * 60_000);
+    await app.app.domains.checkDue();
+    assert.equal((await app.storage.domains.get('docs.example.test'))!.state, 'verified');
+    assert.equal(
+      (await visit(app, 'docs.example.test')).status,
+      301,
+      'one check is not enough: still served (to the primary)',
+    );
+    app.clock.advance(UNSERVE_AFTER_MS);
     await app.app.domains.checkDue();
     const domain = await app.storage.domains.get('docs.example.test');
     assert.equal(domain!.state, 'failed');

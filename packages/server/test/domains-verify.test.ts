@@ -81,7 +81,7 @@ describe('verifyDomain with real DNS queries to a zone on loopback', () => {
     assert.equal(result.state, 'failed');
     assert.equal(
       result.reason,
-      `docs.other.test has a CNAME to other.sites.example.test, not to ${TARGET}: change the CNAME to ${TARGET}`,
+      `the CNAME of docs.other.test points to other.sites.example.test, not to ${TARGET}: change the CNAME to ${TARGET}`,
     );
   });
 
@@ -140,7 +140,7 @@ describe('verifyDomain with real DNS queries to a zone on loopback', () => {
     assert.equal(result.state, 'failed');
     assert.match(
       result.reason!,
-      /elsewhere.test resolves to 203.0.113.50, not to acme.sites.example.test \(198.51.100.7\)/,
+      /the apex elsewhere.test resolves to 203.0.113.50, not to acme.sites.example.test \(198.51.100.7\)/,
     );
   });
 
@@ -156,15 +156,57 @@ describe('verifyDomain with real DNS queries to a zone on loopback', () => {
     assert.deepEqual((await verify('docs.caa.test')).warnings, []);
   });
 
-  it('a DNS server that does not answer → pending with the reason, within the bounded time', async () => {
+  it('a DNS server that does not answer → unanswered with the reason, within the bounded time', async () => {
     const started = Date.now();
     const result = await verifyDomain(
-      createDnsResolver(['127.0.0.1:9']),
+      createDnsResolver(['127.0.0.1:9'], { timeoutMs: 300 }),
       { hostname: 'docs.right.test', apex: false, token: 't', target: TARGET },
       'letsencrypt.org',
     );
-    assert.equal(result.state, 'pending');
-    assert.match(result.reason!, /DNS did not answer for docs.right.test/);
-    assert.ok(Date.now() - started < 15_000);
+    assert.equal(result.state, 'unanswered');
+    assert.match(result.reason!, /for docs\.right\.test$/);
+    assert.ok(Date.now() - started < 5_000);
+  });
+
+  describe('no answer is not an answer: timeout, refusal, SERVFAIL, a stopped server → unanswered, never pending or failed', () => {
+    const quick = (hostname: string, apex = false) =>
+      verifyDomain(
+        createDnsResolver([zone.address], { timeoutMs: 300 }),
+        { hostname, apex, token: 'tok123', target: TARGET },
+        'letsencrypt.org',
+      );
+    after(() => zone.behave('answer'));
+
+    for (const [mode, why] of [
+      ['silent', /^no answer from DNS in time for docs\.right\.test$/],
+      ['refuse', /^the DNS server refused the query \(REFUSED\) for docs\.right\.test$/],
+      ['servfail', /^the DNS server could not answer \(SERVFAIL\) for docs\.right\.test$/],
+      [{ delayMs: 1_500 }, /^no answer from DNS in time for docs\.right\.test$/],
+    ] as const) {
+      it(`zone ${JSON.stringify(mode)} → unanswered, naming why; the apex too`, async () => {
+        zone.behave(mode);
+        const result = await quick('docs.right.test');
+        assert.equal(result.state, 'unanswered');
+        assert.match(result.reason!, why);
+        assert.equal((await quick('apex.test', true)).state, 'unanswered');
+        zone.behave('answer');
+        assert.equal((await quick('docs.right.test')).state, 'verified');
+      });
+    }
+
+    it('zone stopped (closed port) → unanswered, the connection refused; listening again → verified', async () => {
+      await zone.stop();
+      try {
+        const result = await quick('docs.right.test');
+        assert.equal(result.state, 'unanswered');
+        assert.match(
+          result.reason!,
+          /^(the DNS server refused the connection|no answer from DNS in time) for/,
+        );
+      } finally {
+        await zone.restart();
+      }
+      assert.equal((await quick('docs.right.test')).state, 'verified');
+    });
   });
 });

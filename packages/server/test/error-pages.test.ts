@@ -133,6 +133,11 @@ describe('errors as pages for browsers, the Error body for API clients (PETSTORE
       verifiedAt: now,
       checkedAt: now,
       nextCheckAt: now + 3_600_000,
+      checkError: null,
+      checkFailures: 0,
+      wrongSince: null,
+      proofTxt: false,
+      failedAt: null,
     });
     assert.ok(await app.storage.domains.remove(project.id, 'docs.removed.example', now));
     // With no API host configured, a name no project serves is like any other host: the API's.

@@ -37,6 +37,11 @@ describe('the edge on raw sockets: Host, absolute-form targets, redirects and TL
       verifiedAt: now,
       checkedAt: now,
       nextCheckAt: now + 3_600_000,
+      checkError: null,
+      checkFailures: 0,
+      wrongSince: null,
+      proofTxt: false,
+      failedAt: null,
     });
     // Served once this instance's host sets read the domain (within their refresh period).
     const started = Date.now();

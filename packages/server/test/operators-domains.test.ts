@@ -123,7 +123,7 @@ describe('petstore domains, as an operator runs it, with the server answering by
     const result = await json('domains', 'verify', 'docs.example.test');
     assert.equal(result.code, 1);
     assert.equal(result.value.state, 'pending');
-    assert.match(result.value.reason!, /no CNAME for docs\.example\.test yet/);
+    assert.match(result.value.reason!, /No CNAME for docs\.example\.test yet/);
     assert.deepEqual(
       Object.keys(result.value).filter((k) =>
         ['hostname', 'state', 'reason', 'primary', 'records'].includes(k),
@@ -159,6 +159,27 @@ describe('petstore domains, as an operator runs it, with the server answering by
     const moved = await visit(server, 'acme.sites.test', '/?tab=pets');
     assert.equal(moved.status, 301);
     assert.equal(moved.location, 'http://docs.example.test/?tab=pets');
+  });
+
+  it("domains verify from a shell without PETSTORE_DNS_SERVERS, or with others → asks the service's DNS servers: the live domain stays verified, --json names them", async () => {
+    const { PETSTORE_DNS_SERVERS: _, ...withoutServers } = env;
+    for (const shell of [withoutServers, { ...env, PETSTORE_DNS_SERVERS: '127.0.0.1:9' }]) {
+      const result = await runCli(['domains', 'verify', 'docs.example.test', '--json'], shell);
+      assert.equal(result.code, 0, result.stderr);
+      const value = JSON.parse(result.stdout) as DomainJson & { resolvers: string[] };
+      assert.equal(value.state, 'verified');
+      assert.equal(value.primary, true);
+      assert.deepEqual(value.resolvers, [zone.address]);
+    }
+    const warned = await runCli(['domains', 'verify', 'docs.example.test'], {
+      ...env,
+      PETSTORE_DNS_SERVERS: '127.0.0.1:9',
+    });
+    assert.match(
+      warned.stderr,
+      /PETSTORE_DNS_SERVERS of this shell is not used: checking with the service's DNS servers 127\.0\.0\.1:\d+/,
+    );
+    assert.equal((await visit(server, 'docs.example.test')).status, 200);
   });
 
   it('an A record at a name → verify exits 1, failed, naming the address', async () => {
@@ -238,12 +259,25 @@ describe('petstore domains, as an operator runs it, with the server answering by
     const unknown = await cli('domains', 'add', 'docs.example.test', '--project', 'nope');
     assert.equal(unknown.code, 3, 'an unknown project is not found');
     assert.match(unknown.stderr, /no project with slug nope/);
-    const taken = await cli('domains', 'add', 'docs.example.test', '--project', 'zoo');
-    assert.equal(taken.code, 1);
-    assert.match(taken.stderr, /already used by another project/);
+    const claim = await json('domains', 'add', 'docs.example.test', '--project', 'zoo');
+    assert.equal(claim.code, 0, 'a name another project holds is added as a claim');
+    assert.doesNotMatch(claim.stdout, /acme/, 'the holder is never named');
+    assert.deepEqual(
+      claim.value.records.map(({ type, name }) => [type, name]),
+      [
+        ['CNAME', 'docs.example.test'],
+        ['TXT', '_petstore.docs.example.test'],
+      ],
+    );
+    const again = await json('domains', 'add', 'docs.example.test', '--project', 'zoo');
+    assert.equal(again.code, 1);
+    assert.deepEqual(again.value, {
+      code: 'domain_exists',
+      message: 'this project already has docs.example.test',
+      status: 409,
+    });
     const theirs = await cli('domains', 'remove', 'docs.example.test', '--project', 'zoo');
-    assert.equal(theirs.code, 3);
-    assert.match(theirs.stderr, /docs\.example\.test is not a domain of zoo/);
+    assert.equal(theirs.code, 0, 'the claim of zoo is removed, not the name');
     assert.equal((await visitOnceLearned(server, 'docs.example.test', 200)).status, 200, 'still served');
     const help = await cli('domains', '--help');
     assert.equal(help.code, 0);

@@ -26,6 +26,11 @@ const domain = (
   verifiedAt: null,
   checkedAt: null,
   nextCheckAt: T0,
+  checkError: null,
+  checkFailures: 0,
+  wrongSince: null,
+  proofTxt: false,
+  failedAt: null,
   ...overrides,
 });
 
@@ -39,6 +44,7 @@ const verified = (at: number): CheckResult => ({
   checkedAt: at,
   nextCheckAt: at + 3_600_000,
   verifiedAt: at,
+  wrongSince: null,
 });
 
 async function twoProjects(fixture: () => StorageFixture) {
@@ -49,7 +55,7 @@ async function twoProjects(fixture: () => StorageFixture) {
 }
 
 export function domainContract(fixture: () => StorageFixture): void {
-  it('domains.add → stored as given; the same hostname for any project → undefined', async () => {
+  it('domains.add → stored as given; the same hostname for the same project → undefined, for another → a claim of its own', async () => {
     const storage = await twoProjects(fixture);
     const docs = domain('docs.example.com', 'prj_acme', {
       apex: true,
@@ -57,9 +63,39 @@ export function domainContract(fixture: () => StorageFixture): void {
     });
     assert.deepEqual(await storage.domains.add(docs), docs);
     assert.deepEqual(await storage.domains.get('docs.example.com'), docs);
-    assert.equal(await storage.domains.add(domain('docs.example.com', 'prj_beta')), undefined);
+    const claim = domain('docs.example.com', 'prj_beta', { createdAt: T0 + 1, proofTxt: true });
+    assert.deepEqual(await storage.domains.add(claim), claim);
     assert.equal(await storage.domains.add(domain('docs.example.com', 'prj_acme')), undefined);
-    assert.equal((await storage.domains.get('docs.example.com'))!.projectId, 'prj_acme');
+    assert.equal((await storage.domains.get('docs.example.com'))!.projectId, 'prj_acme', 'the oldest');
+    assert.deepEqual(await storage.domains.get('docs.example.com', 'prj_beta'), claim);
+    assert.equal(await storage.domains.claimedByOthers('docs.example.com', 'prj_acme'), true);
+    assert.equal(await storage.domains.claimedByOthers('other.example.com', 'prj_acme'), false);
+    assert.equal(await storage.domains.countForProject('prj_acme'), 1);
+  });
+
+  it('recordCheck verified by a claimant → the other project’s verified claim ends first (one served claim per name); releaseFailed frees it later', async () => {
+    const storage = await twoProjects(fixture);
+    await storage.domains.add(domain('docs.example.com', 'prj_acme'));
+    await storage.domains.add(domain('docs.example.com', 'prj_beta', { proofTxt: true }));
+    await storage.domains.recordCheck('docs.example.com', verified(T0), 'prj_acme');
+    assert.equal(await storage.domains.primaryOf('prj_acme'), 'docs.example.com');
+    await storage.domains.recordCheck(
+      'docs.example.com',
+      { ...verified(T0 + 5), endedReason: 'proved elsewhere' },
+      'prj_beta',
+    );
+    const ended = (await storage.domains.get('docs.example.com', 'prj_acme'))!;
+    assert.deepEqual(
+      [ended.state, ended.reason, ended.primary, ended.proofTxt, ended.failedAt],
+      ['failed', 'proved elsewhere', false, true, T0 + 5],
+    );
+    assert.equal(await storage.domains.primaryOf('prj_acme'), undefined);
+    assert.deepEqual(await storage.domains.listServed(), ['docs.example.com']);
+    assert.equal((await storage.domains.get('docs.example.com'))!.projectId, 'prj_beta', 'the served claim');
+    assert.equal(await storage.domains.releaseFailed(T0 + 4, T0 + 10), 0);
+    assert.equal(await storage.domains.releaseFailed(T0 + 5, T0 + 10), 1);
+    assert.equal(await storage.domains.get('docs.example.com', 'prj_acme'), undefined);
+    assert.equal((await storage.domains.get('docs.example.com', 'prj_beta'))!.state, 'verified');
   });
 
   it('listForProject → only that project, in the order added', async () => {
@@ -86,6 +122,39 @@ export function domainContract(fixture: () => StorageFixture): void {
     );
     assert.deepEqual([two!.state, two!.primary], ['verified', false]);
     assert.equal(await storage.domains.recordCheck('nope.example.com', verified(T0)), false);
+  });
+
+  it('recordUnanswered → only the error, the failure count and the next check change; the next answer clears them', async () => {
+    const storage = await twoProjects(fixture);
+    await storage.domains.add(domain('one.example.com', 'prj_acme'));
+    await storage.domains.recordCheck('one.example.com', { ...verified(T0), wrongSince: T0 });
+    const before = (await storage.domains.get('one.example.com'))!;
+    const unanswered = {
+      checkError: 'no answer from DNS in time',
+      checkFailures: 2,
+      nextCheckAt: T0 + 120_000,
+    };
+    assert.equal(await storage.domains.recordUnanswered('one.example.com', unanswered), true);
+    assert.deepEqual(await storage.domains.get('one.example.com'), { ...before, ...unanswered });
+    assert.equal(await storage.domains.primaryOf('prj_acme'), 'one.example.com');
+    await storage.domains.recordCheck('one.example.com', verified(T0 + 9));
+    const answered = (await storage.domains.get('one.example.com'))!;
+    assert.deepEqual(
+      [answered.checkError, answered.checkFailures, answered.wrongSince, answered.checkedAt],
+      [null, 0, null, T0 + 9],
+    );
+    assert.equal(await storage.domains.recordUnanswered('nope.example.com', unanswered), false);
+  });
+
+  it('recordResolvers → resolvers() gives the last recorded servers; none recorded → undefined', async () => {
+    const storage = await twoProjects(fixture);
+    assert.equal(await storage.domains.resolvers(), undefined);
+    await storage.domains.recordResolvers(['127.0.0.1:5353'], T0);
+    await storage.domains.recordResolvers(['192.0.2.53', '[2001:db8::53]:53'], T0 + 1);
+    assert.deepEqual(await storage.domains.resolvers(), {
+      servers: ['192.0.2.53', '[2001:db8::53]:53'],
+      recordedAt: T0 + 1,
+    });
   });
 
   it('setPrimary → moves to another verified domain of the project only', async () => {

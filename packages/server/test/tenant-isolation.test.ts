@@ -140,6 +140,11 @@ for (const backend of ['sqlite', 'postgres'] as const) {
               verifiedAt: now,
               checkedAt: now,
               nextCheckAt: now + 3_600_000,
+              checkError: null,
+              checkFailures: 0,
+              wrongSince: null,
+              proofTxt: false,
+              failedAt: null,
             });
             assert.ok(stored, hostname);
           }

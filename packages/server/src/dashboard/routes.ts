@@ -10,7 +10,14 @@ import { keyPages } from './key-pages.ts';
 import { memberPages } from './member-pages.ts';
 import { projectPages } from './project-pages.ts';
 import { signInPages } from './sign-in-pages.ts';
-import { type DomainNotice, domainNotice, domainsView, removeDomainView } from './views/domains.ts';
+import { isPaid, sentence } from '../domains/domain-service.ts';
+import {
+  checkedNotice,
+  type DomainNotice,
+  domainNotice,
+  domainsView,
+  removeDomainView,
+} from './views/domains.ts';
 
 export type { DashboardDeps } from './context.ts';
 
@@ -37,6 +44,8 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
       project,
       domains,
       target: deps.domains.target(project),
+      siteUrl: deps.siteUrl(request, project.slug),
+      canWrite: request.member?.role === 'owner',
       csrfToken: signedIn(request).csrfToken,
       ...extra,
     });
@@ -78,9 +87,16 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
       const hostname = field(request.body, 'hostname');
       const outcome = await deps.domains.add(project, hostname);
       if (outcome.kind === 'refused') {
-        // Post/redirect/get: the refusal is shown once on the domains page.
+        // Post/redirect/get: the refusal is shown once on the domains page; below Pro the page's own
+        // explanation (the form is disabled) says it, so it is not repeated.
         const page = projectPath(project, 'domains');
-        await context.flashes.put(request, page, { problem: outcome.message, values: { hostname } });
+        await context.flashes.put(
+          request,
+          page,
+          isPaid(project)
+            ? { problem: sentence(outcome.message), values: { hostname } }
+            : { values: { hostname } },
+        );
         return context.back(reply, page);
       }
       request.log.info(
@@ -91,8 +107,14 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
     },
     async checkDomain(request, reply) {
       const project = memberProject(request);
-      const checked = await deps.domains.checkNow(project, await projectDomain(request, project));
-      return backToDomains(reply, project, 'checked', checked!.hostname);
+      const hostname = await projectDomain(request, project);
+      const checked = (await deps.domains.checkNow(project, hostname))!;
+      if (checked.kind === 'refused') {
+        const page = projectPath(project, 'domains');
+        await context.flashes.put(request, page, { problem: sentence(checked.message) });
+        return context.back(reply, page);
+      }
+      return backToDomains(reply, project, checkedNotice(checked.domain), hostname);
     },
     async makePrimary(request, reply) {
       const project = memberProject(request);

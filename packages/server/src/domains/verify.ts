@@ -1,7 +1,10 @@
-import { type DnsResolver, isNoRecord } from './dns.ts';
+import { type DnsResolver, isNoRecord, whyNoAnswer } from './dns.ts';
 import { type ExpectedRecord, expectedRecords, txtName, txtValue } from './records.ts';
 
 export type VerificationState = 'pending' | 'verified' | 'failed';
+
+/** What one check found: a state DNS answered for, or `unanswered` (timeout, refusal, SERVFAIL). */
+export type CheckState = VerificationState | 'unanswered';
 
 /** An expected record, whether DNS shows it right now, and what DNS shows at its name. */
 export interface RecordCheck extends ExpectedRecord {
@@ -11,8 +14,8 @@ export interface RecordCheck extends ExpectedRecord {
 }
 
 export interface Verification {
-  state: VerificationState;
-  /** Why it is not verified, in words a person can act on; null when verified. */
+  state: CheckState;
+  /** Why it is not verified (or why DNS gave no answer), in words a person can act on; null when verified. */
   reason: string | null;
   records: RecordCheck[];
   /** Things that do not stop verification but will stop a certificate (CAA). */
@@ -25,6 +28,8 @@ export interface VerifyInput {
   token: string;
   /** The project's own target, `<slug>.<site domain>`. */
   target: string;
+  /** A claim on a name another project held: the TXT ownership record must be seen as well. */
+  proofTxt?: boolean;
 }
 
 const MAX_CNAME_HOPS = 8;
@@ -39,16 +44,15 @@ async function ask<T>(query: () => Promise<T[]>): Promise<T[] | Error> {
   }
 }
 
-const unreachable = (name: string, error: Error): Verification['reason'] =>
-  `DNS did not answer for ${name} (${(error as { code?: string }).code ?? error.message}); checking again later`;
+const unreachable = (name: string, error: Error): string => `${whyNoAnswer(error)} for ${name}`;
 
-/** The CNAME chain from `name`, as far as it goes (at most MAX_CNAME_HOPS). */
+/** The CNAME chain from `name` (at most MAX_CNAME_HOPS), or the error when any hop got no answer. */
 async function cnameChain(resolver: DnsResolver, name: string): Promise<string[] | Error> {
   const chain: string[] = [];
   let current = name;
   for (let hop = 0; hop < MAX_CNAME_HOPS; hop++) {
     const next = await ask(() => resolver.resolveCname(current));
-    if (next instanceof Error) return chain.length > 0 ? chain : next;
+    if (next instanceof Error) return next;
     if (next.length === 0) break;
     current = next[0]!.toLowerCase().replace(/\.$/, '');
     chain.push(current);
@@ -64,26 +68,36 @@ async function verifySubdomain(
   const chain = await cnameChain(resolver, input.hostname);
   if (chain instanceof Error) {
     return {
-      state: 'pending',
+      state: 'unanswered',
       reason: unreachable(input.hostname, chain),
       records: [{ ...expected!, ok: false, seen: [] }],
     };
   }
-  if (chain.includes(input.target))
-    return { state: 'verified', reason: null, records: [{ ...expected!, ok: true, seen: chain }] };
+  if (chain.includes(input.target)) {
+    const cname = { ...expected!, ok: true, seen: chain };
+    if (!input.proofTxt) return { state: 'verified', reason: null, records: [cname] };
+    return withOwnership(resolver, input, cname);
+  }
   if (chain.length > 0) {
     return {
       state: 'failed',
-      reason: `${input.hostname} has a CNAME to ${chain[0]}, not to ${input.target}: change the CNAME to ${input.target}`,
+      reason: `the CNAME of ${input.hostname} points to ${chain[0]}, not to ${input.target}: change the CNAME to ${input.target}`,
       records: [{ ...expected!, ok: false, seen: chain }],
     };
   }
-  const addresses = [
+  const answers = [
     await ask(() => resolver.resolve4(input.hostname)),
     await ask(() => resolver.resolve6(input.hostname)),
-  ]
-    .filter((answer): answer is string[] => Array.isArray(answer))
-    .flat();
+  ];
+  const failure = answers.find((answer) => answer instanceof Error);
+  if (failure) {
+    return {
+      state: 'unanswered',
+      reason: unreachable(input.hostname, failure),
+      records: [{ ...expected!, ok: false, seen: [] }],
+    };
+  }
+  const addresses = (answers as string[][]).flat();
   if (addresses.length > 0) {
     const kind = addresses[0]!.includes(':') ? 'an AAAA' : 'an A';
     return {
@@ -96,6 +110,32 @@ async function verifySubdomain(
     state: 'pending',
     reason: `no CNAME for ${input.hostname} yet: add it at your DNS provider (${PROPAGATION})`,
     records: [{ ...expected!, ok: false, seen: [] }],
+  };
+}
+
+/** A contested subdomain whose CNAME is right: verified only when its TXT ownership record is seen too. */
+async function withOwnership(
+  resolver: DnsResolver,
+  input: VerifyInput,
+  cname: RecordCheck,
+): Promise<Omit<Verification, 'warnings'>> {
+  const [, txtRecord] = expectedRecords(input, input.target);
+  const txt = await ask(() => resolver.resolveTxt(txtName(input.hostname)));
+  if (txt instanceof Error) {
+    return {
+      state: 'unanswered',
+      reason: unreachable(txtName(input.hostname), txt),
+      records: [cname, { ...txtRecord!, ok: false, seen: [] }],
+    };
+  }
+  const values = txt.map((chunks) => chunks.join(''));
+  const ok = values.includes(txtValue(input.token));
+  const records = [cname, { ...txtRecord!, ok, seen: values }];
+  if (ok) return { state: 'verified', reason: null, records };
+  return {
+    state: 'failed',
+    reason: `the TXT record ${txtName(input.hostname)} is missing or has another value: set it to ${txtValue(input.token)} to prove the name is yours`,
+    records,
   };
 }
 
@@ -125,11 +165,11 @@ async function verifyApex(
     { ...txtRecord!, ok: txtOk, seen: txtValues },
   ];
   if (txtOk && aliasOk) return { state: 'verified', reason: null, records };
-  if (failure) return { state: 'pending', reason: unreachable(input.hostname, failure as Error), records };
+  if (failure) return { state: 'unanswered', reason: unreachable(input.hostname, failure as Error), records };
   if (addresses.length > 0 && !aliasOk) {
     return {
       state: 'failed',
-      reason: `${input.hostname} resolves to ${addresses.join(', ')}, not to ${input.target} (${targetAddresses.join(', ') || 'no address'}): replace its A/AAAA records with an ALIAS or ANAME record to ${input.target}`,
+      reason: `the apex ${input.hostname} resolves to ${addresses.join(', ')}, not to ${input.target} (${targetAddresses.join(', ') || 'no address'}): replace its A/AAAA records with an ALIAS or ANAME record to ${input.target}`,
       records,
     };
   }
@@ -138,7 +178,7 @@ async function verifyApex(
       state: 'failed',
       reason: !txtOk
         ? `the TXT record ${txtName(input.hostname)} is missing or has another value: set it to ${txtValue(input.token)}`
-        : `${input.hostname} has no address yet: add an ALIAS or ANAME record to ${input.target}`,
+        : `the apex ${input.hostname} has no address yet: add an ALIAS or ANAME record to ${input.target}`,
       records,
     };
   }

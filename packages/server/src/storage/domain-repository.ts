@@ -19,6 +19,23 @@ export interface CustomDomain {
   verifiedAt: number | null;
   checkedAt: number | null;
   nextCheckAt: number;
+  /** Why the last check got no DNS answer ("no answer from DNS in time for …"); null after an answer. */
+  checkError: string | null;
+  /** Checks in a row that got no answer: the retry backoff. */
+  checkFailures: number;
+  /** When a verified domain's records were first seen wrong, in the current run of answered checks. */
+  wrongSince: number | null;
+  /** A claim on a name another project held when it was added: its TXT ownership record must be seen. */
+  proofTxt: boolean;
+  /** When it failed; a failed domain is released (deleted) 7 days later. */
+  failedAt: number | null;
+}
+
+/** A check that got no DNS answer: only these change, never the state, reason or primary. */
+export interface UnansweredCheck {
+  checkError: string;
+  checkFailures: number;
+  nextCheckAt: number;
 }
 
 export interface CheckResult {
@@ -28,15 +45,34 @@ export interface CheckResult {
   checkedAt: number;
   nextCheckAt: number;
   verifiedAt: number | null;
+  wrongSince: number | null;
+  /** With a verification: why another project's verified claim on the name ends. */
+  endedReason?: string;
 }
 
 export interface DomainRepository {
-  /** The domain, or undefined when the hostname is taken (by any project). */
+  /**
+   * The domain, or undefined when this project already has the hostname. Other projects may claim the
+   * same name: each claim is a row of its own, and at most one per name is ever verified (served).
+   */
   add(domain: CustomDomain): Promise<CustomDomain | undefined>;
-  get(hostname: string): Promise<CustomDomain | undefined>;
+  /** The project's claim on the name; without a project, the served claim, else the oldest. */
+  get(hostname: string, projectId?: string): Promise<CustomDomain | undefined>;
   listForProject(projectId: string): Promise<CustomDomain[]>;
-  /** Stores a check; a first verification makes the domain its project's primary if it has none. */
-  recordCheck(hostname: string, result: CheckResult): Promise<boolean>;
+  /** How many domains the project has, in any state (the plan caps it). */
+  countForProject(projectId: string): Promise<number>;
+  /** Whether a project other than `projectId` claims the name, in any state. */
+  claimedByOthers(hostname: string, projectId: string): Promise<boolean>;
+  /**
+   * Stores a check (of the project's claim; without a project, of the name's one row); a first
+   * verification makes the domain its project's primary if it has none. A verification ends another
+   * project's verified claim on the name first (`endedReason`, kept on its card): proof settles it.
+   */
+  recordCheck(hostname: string, result: CheckResult, projectId?: string): Promise<boolean>;
+  /** Stores a check that got no DNS answer, leaving what the last answer decided as it is. */
+  recordUnanswered(hostname: string, check: UnansweredCheck, projectId?: string): Promise<boolean>;
+  /** Deletes the domains that failed at or before `failedBefore` (remembered as removed); how many. */
+  releaseFailed(failedBefore: number, now: number): Promise<number>;
   /**
    * Domains due for a check (next_check_at <= now), at most `limit`, each claimed by pushing its next
    * check to `leaseUntil` in the same statement, so instances sharing the database never check one twice.
@@ -60,11 +96,26 @@ export interface DomainRepository {
   isOfRecord(hostname: string): Promise<boolean>;
   /** Every such host. */
   listOfRecord(): Promise<string[]>;
+  /** Remembers the DNS servers the running service checks with (`ip` or `ip:port`). */
+  recordResolvers(servers: readonly string[], at: number): Promise<void>;
+  /** The DNS servers the service last recorded, or undefined when no instance has started yet. */
+  resolvers(): Promise<RecordedResolvers | undefined>;
+}
+
+export interface RecordedResolvers {
+  servers: string[];
+  recordedAt: number;
 }
 
 const COLUMNS =
-  'd.hostname, d.project_id, d.apex, d.token, d.state, d.reason, d.is_primary, d.checks, d.created_at, d.verified_at, d.checked_at, d.next_check_at';
+  'd.hostname, d.project_id, d.apex, d.token, d.state, d.reason, d.is_primary, d.checks, d.created_at, d.verified_at, d.checked_at, d.next_check_at, d.check_error, d.check_failures, d.wrong_since, d.proof_txt, d.failed_at';
 const PAID = "('pro', 'business', 'enterprise')";
+
+/** The WHERE clause for one claim, its parameters numbered from `first`. */
+const rowOf = (hostname: string, projectId: string | undefined, first: number): [string, unknown[]] =>
+  projectId === undefined
+    ? [`hostname = $${first}`, [hostname]]
+    : [`hostname = $${first} AND project_id = $${first + 1}`, [hostname, projectId]];
 
 const bool = (value: unknown): boolean => value === true || Number(value) === 1;
 const nullableNumber = (value: unknown): number | null =>
@@ -84,6 +135,11 @@ function toDomain(row: Row): CustomDomain {
     verifiedAt: nullableNumber(row.verified_at),
     checkedAt: nullableNumber(row.checked_at),
     nextCheckAt: Number(row.next_check_at),
+    checkError: (row.check_error as string | null) ?? null,
+    checkFailures: Number(row.check_failures),
+    wrongSince: nullableNumber(row.wrong_since),
+    proofTxt: bool(row.proof_txt),
+    failedAt: nullableNumber(row.failed_at),
   };
 }
 
@@ -100,8 +156,8 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
   return {
     async add(domain) {
       const [row] = await sql.all(
-        `INSERT INTO custom_domains (hostname, project_id, apex, token, state, reason, is_primary, checks, created_at, verified_at, checked_at, next_check_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING RETURNING hostname`,
+        `INSERT INTO custom_domains (hostname, project_id, apex, token, state, reason, is_primary, checks, created_at, verified_at, checked_at, next_check_at, check_error, check_failures, wrong_since, proof_txt, failed_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT DO NOTHING RETURNING hostname`,
         [
           domain.hostname,
           domain.projectId,
@@ -115,17 +171,39 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
           domain.verifiedAt,
           domain.checkedAt,
           domain.nextCheckAt,
+          domain.checkError,
+          domain.checkFailures,
+          domain.wrongSince,
+          domain.proofTxt ? 1 : 0,
+          domain.failedAt,
         ],
       );
       if (!row) return undefined;
       changed();
       return domain;
     },
-    async get(hostname) {
-      const [row] = await sql.all(`SELECT ${COLUMNS} FROM custom_domains d WHERE d.hostname = $1`, [
-        hostname,
-      ]);
+    async get(hostname, projectId) {
+      const [row] = await sql.all(
+        projectId === undefined
+          ? `SELECT ${COLUMNS} FROM custom_domains d WHERE d.hostname = $1
+             ORDER BY d.state = 'verified' DESC, d.created_at, d.project_id LIMIT 1`
+          : `SELECT ${COLUMNS} FROM custom_domains d WHERE d.hostname = $1 AND d.project_id = $2`,
+        projectId === undefined ? [hostname] : [hostname, projectId],
+      );
       return row && toDomain(row);
+    },
+    async countForProject(projectId) {
+      const [row] = await sql.all('SELECT count(*) AS n FROM custom_domains WHERE project_id = $1', [
+        projectId,
+      ]);
+      return Number(row!.n);
+    },
+    async claimedByOthers(hostname, projectId) {
+      const rows = await sql.all(
+        'SELECT 1 AS one FROM custom_domains WHERE hostname = $1 AND project_id <> $2 LIMIT 1',
+        [hostname, projectId],
+      );
+      return rows.length > 0;
     },
     listForProject: async (projectId) =>
       (
@@ -134,27 +212,40 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
           [projectId],
         )
       ).map(toDomain),
-    async recordCheck(hostname, result) {
+    async recordCheck(hostname, result, projectId) {
+      const [which, whichParams] = rowOf(hostname, projectId, 8);
+      if (result.state === 'verified' && projectId !== undefined) {
+        // Proof settles a contested name: another project's verified claim ends before this one is served.
+        await write(
+          `UPDATE custom_domains SET state = 'failed', reason = $3, is_primary = FALSE, proof_txt = TRUE,
+             failed_at = $4, wrong_since = NULL, next_check_at = $5
+           WHERE hostname = $1 AND project_id <> $2 AND state = 'verified'`,
+          [hostname, projectId, result.endedReason ?? null, result.checkedAt, Number.MAX_SAFE_INTEGER],
+        );
+      }
       const stored = await write(
-        `UPDATE custom_domains SET state = $2, reason = $3, checks = $4, checked_at = $5, next_check_at = $6,
-           verified_at = coalesce(verified_at, $7)
-         WHERE hostname = $1`,
+        `UPDATE custom_domains SET state = $1, reason = $2, checks = $3, checked_at = $4, next_check_at = $5,
+           verified_at = coalesce(verified_at, $6), wrong_since = $7, check_error = NULL, check_failures = 0,
+           failed_at = CASE WHEN $1 = 'failed' THEN coalesce(failed_at, $4) END
+         WHERE ${which}`,
         [
-          hostname,
           result.state,
           result.reason,
           JSON.stringify(result.checks),
           result.checkedAt,
           result.nextCheckAt,
           result.verifiedAt,
+          result.wrongSince,
+          ...whichParams,
         ],
       );
       if (stored && result.state === 'verified') {
         try {
+          const [one, oneParams] = rowOf(hostname, projectId, 1);
           await write(
-            `UPDATE custom_domains SET is_primary = TRUE WHERE hostname = $1 AND NOT EXISTS
+            `UPDATE custom_domains SET is_primary = TRUE WHERE ${one} AND NOT EXISTS
                (SELECT 1 FROM custom_domains o WHERE o.project_id = custom_domains.project_id AND o.is_primary)`,
-            [hostname],
+            oneParams,
           );
         } catch {
           // Another domain of the project became primary at the same moment: it keeps the place.
@@ -162,11 +253,33 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
       }
       return stored;
     },
+    recordUnanswered(hostname, check, projectId) {
+      const [which, whichParams] = rowOf(hostname, projectId, 4);
+      return write(
+        `UPDATE custom_domains SET check_error = $1, check_failures = $2, next_check_at = $3 WHERE ${which}`,
+        [check.checkError, check.checkFailures, check.nextCheckAt, ...whichParams],
+      );
+    },
+    async releaseFailed(failedBefore, now) {
+      await sql.run(
+        `INSERT INTO removed_domains (hostname, removed_at)
+         SELECT DISTINCT hostname, CAST($1 AS BIGINT) FROM custom_domains WHERE state = 'failed' AND failed_at <= $2
+         ON CONFLICT (hostname) DO UPDATE SET removed_at = excluded.removed_at`,
+        [now, failedBefore],
+      );
+      const released = await sql.run(
+        "DELETE FROM custom_domains WHERE state = 'failed' AND failed_at <= $1",
+        [failedBefore],
+      );
+      if (released > 0) changed();
+      return released;
+    },
     claimDue: async (now, leaseUntil, limit) =>
       (
         await sql.all(
           `UPDATE custom_domains SET next_check_at = $2
-           WHERE hostname IN (SELECT hostname FROM custom_domains WHERE next_check_at <= $1 ORDER BY next_check_at LIMIT $3)
+           WHERE (hostname, project_id) IN
+             (SELECT hostname, project_id FROM custom_domains WHERE next_check_at <= $1 ORDER BY next_check_at LIMIT $3)
              AND next_check_at <= $1
            RETURNING ${COLUMNS.replaceAll('d.', '')}`,
           [now, leaseUntil, limit],
@@ -236,6 +349,19 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
       (await sql.all('SELECT hostname FROM custom_domains UNION SELECT hostname FROM removed_domains')).map(
         (row) => row.hostname as string,
       ),
+    async recordResolvers(servers, at) {
+      await sql.run(
+        `INSERT INTO domain_resolvers (id, servers, recorded_at) VALUES (1, $1, $2)
+         ON CONFLICT (id) DO UPDATE SET servers = excluded.servers, recorded_at = excluded.recorded_at`,
+        [JSON.stringify(servers), at],
+      );
+    },
+    async resolvers() {
+      const [row] = await sql.all('SELECT servers, recorded_at FROM domain_resolvers WHERE id = 1');
+      return (
+        row && { servers: JSON.parse(row.servers as string) as string[], recordedAt: Number(row.recorded_at) }
+      );
+    },
     listServed: async () =>
       (
         await sql.all(

@@ -1,6 +1,7 @@
 import type { CertificateState } from '../../domains/certificate.ts';
 import type { DomainView } from '../../domains/domain-service.ts';
 import { isPaid } from '../../domains/domain-service.ts';
+import { providerName } from '../../domains/records.ts';
 import type { Project } from '../../storage/project-repository.ts';
 import { type Html, html } from '../html.ts';
 import { planLabel } from './plans.ts';
@@ -11,30 +12,73 @@ export interface DomainsView {
   domains: readonly (DomainView & { certificate?: CertificateState })[];
   /** `acme.sites.example.com`: the default host, and every CNAME's target. */
   target: string;
+  /** The default host's URL as the Overview links it (with this request's scheme and port). */
+  siteUrl: string;
+  /** Whether the signed-in member may add, check and remove domains (owners only). */
+  canWrite: boolean;
   csrfToken: string;
   problem?: string;
   hostname?: string;
-  notice?: string;
+  notice?: { tone: string; text: string };
 }
 
 /** What a form just did; the page after the redirect says it in a fixed sentence. */
-export type DomainNotice = 'added' | 'checked' | 'primary' | 'removed';
+export type DomainNotice =
+  | 'added'
+  | 'checked'
+  | 'checked-pending'
+  | 'checked-failed'
+  | 'checked-suspended'
+  | 'unanswered'
+  | 'primary'
+  | 'removed';
 
-const NOTICES: Record<DomainNotice, (hostname: string) => string> = {
-  added: (hostname) => `${hostname} was added: create the records below.`,
-  checked: (hostname) => `${hostname} was checked just now.`,
-  primary: (hostname) => `${hostname} is now the primary domain: every other address redirects to it.`,
-  removed: (hostname) => `${hostname} was removed: it is no longer served.`,
+const NOTICES: Record<
+  DomainNotice,
+  { tone: 'success' | 'info' | 'error'; say: (hostname: string) => string }
+> = {
+  added: { tone: 'success', say: (h) => `${h} was added: create the records below.` },
+  checked: { tone: 'success', say: (h) => `${h} was checked just now: verified, it is served.` },
+  'checked-pending': {
+    tone: 'info',
+    say: (h) => `${h} was checked just now: its records are not seen yet. It is checked again by itself.`,
+  },
+  'checked-failed': {
+    tone: 'error',
+    say: (h) => `${h} was checked just now: it needs attention, see the reason below.`,
+  },
+  'checked-suspended': {
+    tone: 'info',
+    say: (h) => `${h} was checked just now: it stays suspended until the plan is Pro or above.`,
+  },
+  unanswered: {
+    tone: 'error',
+    say: (h) =>
+      `${h} could not be checked just now: DNS gave no answer. Nothing changed; it will be retried.`,
+  },
+  primary: {
+    tone: 'success',
+    say: (h) => `${h} is now the primary domain: every other address redirects to it.`,
+  },
+  removed: { tone: 'success', say: (h) => `${h} was removed: it is no longer served.` },
 };
+
+/** The notice "Check now" leads to: what the check found, not merely that it ran. */
+export function checkedNotice(domain: DomainView): DomainNotice {
+  if (domain.checkError) return 'unanswered';
+  if (domain.state === 'verified') return 'checked';
+  return `checked-${domain.state}`;
+}
 
 /**
  * The notice for `?done=…&domain=…`. Only these sentences, and only a name shaped like a hostname:
  * a crafted link cannot make the dashboard say anything else.
  */
-export function domainNotice(done: unknown, hostname: unknown): string | undefined {
+export function domainNotice(done: unknown, hostname: unknown): { tone: string; text: string } | undefined {
   if (typeof done !== 'string' || !Object.hasOwn(NOTICES, done)) return undefined;
   if (typeof hostname !== 'string' || !/^[a-z0-9.-]{1,253}$/.test(hostname)) return undefined;
-  return NOTICES[done as DomainNotice](hostname);
+  const notice = NOTICES[done as DomainNotice];
+  return { tone: notice.tone, text: notice.say(hostname) };
 }
 
 const STATES: Record<DomainView['state'], { label: string; tone: string }> = {
@@ -70,7 +114,7 @@ function records(domain: DomainView, index: number): Html {
       <thead>
         <tr>
           <th scope="col">Type</th>
-          <th scope="col">Name</th>
+          <th scope="col">Name <span class="hint">(full name below)</span></th>
           <th scope="col">Value</th>
           <th scope="col">Seen now</th>
         </tr>
@@ -80,7 +124,13 @@ function records(domain: DomainView, index: number): Html {
           const id = `record-${index}-${r}`;
           return html`<tr>
             <td class="mono">${record.type === 'ALIAS' ? 'ALIAS or ANAME' : record.type}</td>
-            <td class="mono">${record.name}</td>
+            <td>
+              <div class="secret">
+                <output class="mono" id="${id}-name">${providerName(record.name)}</output
+                ><button type="button" class="secondary" data-copy="${id}-name" hidden>Copy</button>
+              </div>
+              <div class="small muted mono">${record.name}</div>
+            </td>
             <td>
               <div class="secret">
                 <output class="mono" id="${id}">${record.value}</output
@@ -99,7 +149,7 @@ function records(domain: DomainView, index: number): Html {
 }
 
 function domainCard(view: DomainsView, domain: DomainsView['domains'][number], index: number): Html {
-  const { project, csrfToken } = view;
+  const { project, canWrite } = view;
   const state = STATES[domain.state];
   const base = `/dashboard/projects/${project.slug}/domains/${domain.hostname}`;
   return html`<section class="card" aria-labelledby="domain-${index}">
@@ -108,57 +158,62 @@ function domainCard(view: DomainsView, domain: DomainsView['domains'][number], i
       ${domain.primary ? html`<span class="badge">Primary</span>` : ''}
     </h2>
     ${domain.reason ? html`<p>${domain.reason}</p>` : ''}
+    ${domain.checkError ? html`<p class="notice info" role="note">${domain.checkError}</p>` : ''}
     ${domain.warnings.map((warning) => html`<p class="notice error" role="note">${warning}</p>`)}
     ${certificate(domain)}
     <h3 class="small">Records to create at your DNS provider</h3>
     ${records(domain, index)}
     <p class="muted small">
-      ${domain.apex ? 'An apex domain cannot hold a CNAME: use your provider’s ALIAS, ANAME or “CNAME flattening” record, and the TXT record proves the domain is yours. ' : ''}DNS
-      changes can take up to 48 hours to be seen everywhere; this domain is checked again by itself until
-      then${domain.checkedAt ? html` (last check ${time(domain.checkedAt)} UTC)` : ''}.
+      ${domain.apex ? 'An apex domain cannot hold a CNAME: use your provider’s ALIAS, ANAME or “CNAME flattening” record, and the TXT record proves the domain is yours. ' : ''}${
+        domain.state === 'verified'
+          ? 'The records are checked again every 6 hours'
+          : 'DNS changes can take up to 48 hours to be seen everywhere; this domain is checked again by itself until then'
+      }${domain.checkedAt ? html` (last check ${time(domain.checkedAt)} UTC)` : ''}.
     </p>
-    <div class="inline-actions">
-      <form method="post" action="${base}/check">
-        <input type="hidden" name="_csrf" value="${csrfToken}" />
-        <button type="submit" class="secondary">
-          Check now<span class="visually-hidden"> ${domain.hostname}</span>
-        </button>
-      </form>
-      ${
-        domain.state === 'verified' && !domain.primary
-          ? html`<form method="post" action="${base}/primary">
-              <input type="hidden" name="_csrf" value="${csrfToken}" />
-              <button type="submit" class="secondary">
-                Make primary<span class="visually-hidden"> ${domain.hostname}</span>
-              </button>
-            </form>`
-          : ''
-      }
-      <a class="button secondary" href="${base}/remove"
-        >Remove<span class="visually-hidden"> ${domain.hostname}</span></a
-      >
-    </div>
+    ${canWrite ? actions(view, domain, base) : ''}
   </section>`;
 }
 
-export function domainsView(view: DomainsView): Html {
-  const { project, csrfToken, target } = view;
-  const primary = view.domains.find((domain) => domain.primary && domain.state === 'verified');
-  return html`${projectHeader(project, 'domains')}
-    ${view.notice ? html`<p class="notice success" role="status" tabindex="-1" data-focus>${view.notice}</p>` : ''}
-    <section class="card" aria-labelledby="add-domain">
-      <h2 id="add-domain">Add a custom domain</h2>
-      ${
-        isPaid(project)
-          ? ''
-          : html`<p class="notice info">
-              Custom domains need the Pro plan or above; this project is on the ${planLabel(project.plan)}
-              plan. Ask your operator to upgrade it.
-            </p>`
-      }
-      ${view.problem ? html`<p class="notice error" role="alert" id="domain-problem" tabindex="-1" data-focus>${view.problem}</p>` : ''}
-      <form class="inline" method="post" action="/dashboard/projects/${project.slug}/domains">
-        <input type="hidden" name="_csrf" value="${csrfToken}" />
+function actions(view: DomainsView, domain: DomainView, base: string): Html {
+  const { csrfToken } = view;
+  return html`<div class="inline-actions">
+    <form method="post" action="${base}/check">
+      <input type="hidden" name="_csrf" value="${csrfToken}" />
+      <button type="submit" class="secondary">
+        Check now<span class="visually-hidden"> ${domain.hostname}</span>
+      </button>
+    </form>
+    ${
+      domain.state === 'verified' && !domain.primary
+        ? html`<form method="post" action="${base}/primary">
+            <input type="hidden" name="_csrf" value="${csrfToken}" />
+            <button type="submit" class="secondary">
+              Make primary<span class="visually-hidden"> ${domain.hostname}</span>
+            </button>
+          </form>`
+        : ''
+    }
+    <a class="button secondary" href="${base}/remove"
+      >Remove<span class="visually-hidden"> ${domain.hostname}</span></a
+    >
+  </div>`;
+}
+
+function addForm(view: DomainsView): Html {
+  const { project, csrfToken } = view;
+  const paid = isPaid(project);
+  return html`${
+      paid
+        ? ''
+        : html`<p class="notice info" id="plan-needed">
+            Custom domains need the Pro plan or above; this project is on the ${planLabel(project.plan)} plan.
+            Ask your operator to upgrade it.
+          </p>`
+    }
+    ${view.problem ? html`<p class="notice error" role="alert" id="domain-problem" tabindex="-1" data-focus>${view.problem}</p>` : ''}
+    <form class="inline" method="post" action="/dashboard/projects/${project.slug}/domains">
+      <input type="hidden" name="_csrf" value="${csrfToken}" />
+      <fieldset ${paid ? '' : html`disabled aria-describedby="plan-needed"`}>
         <label
           >Domain <span class="hint">e.g. docs.example.com</span>
           <input
@@ -172,15 +227,43 @@ export function domainsView(view: DomainsView): Html {
             ${view.problem ? html`aria-invalid="true" aria-describedby="domain-problem"` : ''}
         /></label>
         <button type="submit">Add domain</button>
-      </form>
+      </fieldset>
+    </form>`;
+}
+
+export function domainsView(view: DomainsView): Html {
+  const { project } = view;
+  const primary = view.domains.find((domain) => domain.primary && domain.state === 'verified');
+  const notice = view.notice;
+  return html`${projectHeader(project, 'domains')}
+    ${notice ? html`<p class="notice ${notice.tone}" role="status" tabindex="-1" data-focus>${notice.text}</p>` : ''}
+    <section class="card" aria-labelledby="add-domain">
+      <h2 id="add-domain">${view.canWrite ? 'Add a custom domain' : 'Custom domains'}</h2>
+      ${
+        view.canWrite
+          ? addForm(view)
+          : html`<p class="muted small">
+              Only an owner of the project can add, check or remove its domains.
+            </p>`
+      }
       <p class="muted small">
         The docs site is always at
-        <span class="mono">${target}</span
+        <a class="mono" href="${view.siteUrl}" rel="noopener">${new URL(view.siteUrl).host}</a
         >${primary ? html`, which redirects to the primary domain <span class="mono">${primary.hostname}</span>` : ''}.
         Every other verified domain redirects to the primary with 301.
       </p>
     </section>
-    ${view.domains.map((domain, index) => domainCard(view, domain, index))}`;
+    ${
+      view.domains.length === 0
+        ? html`<section class="card" aria-labelledby="no-domains">
+            <h2 id="no-domains">No custom domains yet</h2>
+            <p class="muted">
+              This project is served only at its default address. Add a domain to publish the docs on your own
+              name, such as docs.example.com.
+            </p>
+          </section>`
+        : view.domains.map((domain, index) => domainCard(view, domain, index))
+    }`;
 }
 
 export function removeDomainView(project: Project, hostname: string, csrfToken: string): Html {

@@ -1,0 +1,3 @@
+ALTER TABLE custom_domains DROP COLUMN wrong_since;
+ALTER TABLE custom_domains DROP COLUMN check_failures;
+ALTER TABLE custom_domains DROP COLUMN check_error;
