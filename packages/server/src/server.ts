@@ -179,6 +179,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     cors: corsPolicy(config.corsOrigins),
     httpLimits: { ...config.http, maxConnections: connectionCap.allowed },
     minFreeDiskBytes: config.minFreeDiskBytes,
+    requestLog: config.requestLog ? {} : false,
   });
   limiter.attachLogger(app.log);
   if (connectionCap.allowed < config.http.maxConnections) {

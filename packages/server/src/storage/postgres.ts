@@ -21,6 +21,8 @@ import type {
 import { type AccountRepository, createAccountRepository } from './account-repository.ts';
 import { createDomainRepository, type DomainRepository } from './domain-repository.ts';
 import { createProjectRepository, type ProjectRepository } from './project-repository.ts';
+import { createPostgresRequestLog } from './request-log-postgres.ts';
+import type { RequestLogRecords } from './request-log-records.ts';
 import {
   IDEMPOTENCY_COLUMNS,
   KEY_SELECT,
@@ -47,6 +49,7 @@ export class PostgresStorage implements ReversibleStorage {
   readonly projects: ProjectRepository;
   readonly accounts: AccountRepository;
   readonly domains: DomainRepository;
+  readonly requestLog: RequestLogRecords;
   readonly #pool: Pool;
   readonly #schema: string | undefined;
   readonly #clock: Clock;
@@ -66,6 +69,7 @@ export class PostgresStorage implements ReversibleStorage {
     this.projects = createProjectRepository(sql, () => {});
     this.accounts = createAccountRepository(sql);
     this.domains = createDomainRepository(sql, () => {});
+    this.requestLog = createPostgresRequestLog({ sql, transaction: (work) => this.#transaction(work) });
     this.#newestPetId = sharedRead(async () => {
       const [row] = await this.#query('SELECT max(id) AS id FROM pets', [], 'petstore_newest_pet');
       return row!.id === null ? 0n : BigInt(row!.id as bigint);

@@ -1,6 +1,7 @@
 import type { AccountRepository } from './account-repository.ts';
 import type { DomainRepository } from './domain-repository.ts';
 import type { ProjectRepository } from './project-repository.ts';
+import type { RequestLogRecords } from './request-log-records.ts';
 
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
 export type PetStatus = (typeof PET_STATUSES)[number];
@@ -132,6 +133,8 @@ export interface Storage extends PetRepository, KeyRepository, IdempotencyReposi
   readonly projects: ProjectRepository;
   readonly accounts: AccountRepository;
   readonly domains: DomainRepository;
+  /** The API requests made with projects' keys (insights/). */
+  readonly requestLog: RequestLogRecords;
   /** Applies pending migrations; returns the names applied. */
   migrate(): Promise<string[]>;
   /** Throws when the database cannot answer. */
