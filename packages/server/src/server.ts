@@ -12,6 +12,7 @@ import { createLimiterFromConfig } from './ratelimit/from-config.ts';
 import { StorageUnavailableError } from './storage/errors.ts';
 import { describeDatabase, openStorage } from './storage/open-storage.ts';
 import { startPurges } from './storage/purge.ts';
+import { REQUEST_LOG_PURGE_INTERVAL_MS, retentionCutoffs } from './insights/retention.ts';
 import { FORGET_FAILURES_AFTER_MS } from './accounts/sign-in-throttle.ts';
 import { startDomainChecks } from './domains/background-checks.ts';
 import { createDnsResolver } from './domains/dns.ts';
@@ -205,6 +206,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         what: 'expired sessions',
         purge: (now) => storage.accounts.purgeSessions(now),
         intervalMs: 60 * 60_000,
+      },
+      {
+        what: 'request log rows past their plan’s retention',
+        purge: (now) => storage.requestLog.purge(retentionCutoffs(now)),
+        intervalMs: REQUEST_LOG_PURGE_INTERVAL_MS,
       },
       {
         what: 'forgotten sign-in failures',
