@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { runAdmin } from './admin.ts';
 import { EXIT, reportError, UsageError } from './exit.ts';
 import { runKeys } from './keys.ts';
+import { runLogs } from './logs.ts';
 import { runMigrate } from './migrate.ts';
 import { runPets } from './pets.ts';
 import { runDomains } from './domains.ts';
@@ -30,6 +31,7 @@ Usage:
   petstore domains add <hostname> --project <slug> [--json]
   petstore domains list --project <slug> [--json] | domains verify <hostname> [--json]
   petstore domains primary <hostname> | domains remove <hostname>
+  petstore logs --project <slug> [--key ID] [--status 2xx|4xx|429|5xx|NNN] [--since 1h|1d|ISO] [--json]
   petstore pets list [--status S] [--limit N] [--cursor C] [--all] [--json]
   petstore pets create --name N --category-id C [--status S] [--idempotency-key K] [--json]
   petstore pets get <id> [--json]
@@ -61,6 +63,8 @@ async function main(argv: string[]): Promise<number> {
       return runAdmin(rest);
     case 'domains':
       return runDomains(rest);
+    case 'logs':
+      return runLogs(rest);
     case '--version':
     case '-v':
     case 'version':

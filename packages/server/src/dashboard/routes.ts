@@ -9,6 +9,7 @@ import { invitationPages } from './invitation-pages.ts';
 import { keyPages } from './key-pages.ts';
 import { memberPages } from './member-pages.ts';
 import { projectPages } from './project-pages.ts';
+import { requestPages } from './request-pages.ts';
 import { signInPages } from './sign-in-pages.ts';
 import { type DomainNotice, domainNotice, domainsView, removeDomainView } from './views/domains.ts';
 
@@ -63,6 +64,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
     ...keyPages(context),
     ...memberPages(context),
     ...invitationPages(context),
+    ...requestPages(context),
     async domainsPage(request, reply) {
       const project = memberProject(request);
       const { done, domain } = request.query as { done?: string; domain?: string };

@@ -5,7 +5,7 @@ import type { Flash } from '../flash.ts';
 import { noticeOf, problemOf } from './messages.ts';
 import { planLabel, plansTable } from './plans.ts';
 
-export type ProjectTab = 'overview' | 'keys' | 'domains' | 'members';
+export type ProjectTab = 'overview' | 'keys' | 'requests' | 'activity' | 'domains' | 'members';
 
 /** The project's heading, breadcrumbs and tabs, shared by its pages. */
 export function projectHeader(project: Project, current: ProjectTab): Html {
@@ -18,6 +18,7 @@ export function projectHeader(project: Project, current: ProjectTab): Html {
     <nav class="tabs" aria-label="Project">
       ${tab('overview', `/dashboard/projects/${project.slug}`, 'Overview')}
       ${tab('keys', `/dashboard/projects/${project.slug}/keys`, 'API keys')}
+      ${tab('requests', `/dashboard/projects/${project.slug}/requests`, 'Requests')}
       ${tab('domains', `/dashboard/projects/${project.slug}/domains`, 'Domains')}
       ${tab('members', `/dashboard/projects/${project.slug}/members`, 'Members')}
     </nav>`;
