@@ -136,3 +136,74 @@ export function requestLogContract(fixture: () => StorageFixture): void {
     assert.deepEqual(await left('prj_other'), ['pro-new', 'late']);
   });
 }
+
+export function usageContract(fixture: () => StorageFixture): void {
+  it('requestLog.usage → hourly counts per class and latency bucket, kept by each write, summed or per key', async () => {
+    const { storage } = fixture();
+    await storage.projects.create(project('acme'));
+    const hour = Math.floor(T0 / HOUR) * HOUR;
+    await storage.requestLog.write([
+      logged({ at: hour + 1, status: 200, latencyMs: 1 }),
+      logged({ at: hour + 2, status: 200, latencyMs: 1, keyId: 'key_b' }),
+      logged({ at: hour + 3, status: 429 }),
+    ]);
+    await storage.requestLog.write([
+      logged({ at: hour + HOUR, status: 404 }),
+      logged({ at: hour + HOUR + 5, status: 503, latencyMs: 250 }),
+      logged({ at: hour + 4, status: 200, latencyMs: 1 }),
+    ]);
+    const total = (rows: { count: number }[]) => rows.reduce((sum, row) => sum + row.count, 0);
+    const all = await storage.requestLog.usage({
+      projectId: 'prj_acme',
+      since: hour,
+      until: hour + 2 * HOUR,
+    });
+    assert.equal(total(all), 6);
+    const firstHour2xx = all.filter((row) => row.hour === hour && row.statusClass === '2xx');
+    assert.deepEqual(
+      firstHour2xx.map((row) => row.count),
+      [3],
+    );
+    assert.deepEqual(
+      all
+        .filter((row) => row.hour === hour + HOUR)
+        .map((row) => row.statusClass)
+        .sort(),
+      ['4xx', '5xx'],
+    );
+    const perKey = await storage.requestLog.usage({
+      projectId: 'prj_acme',
+      since: hour,
+      until: hour + HOUR,
+      byKey: true,
+    });
+    assert.deepEqual(
+      perKey
+        .filter((row) => row.statusClass === '2xx')
+        .map((row) => [row.keyId, row.count])
+        .sort(),
+      [
+        ['key_a', 2],
+        ['key_b', 1],
+      ],
+    );
+    const keyB = await storage.requestLog.usage({
+      projectId: 'prj_acme',
+      keyId: 'key_b',
+      since: hour,
+      until: hour + 2 * HOUR,
+    });
+    assert.equal(total(keyB), 1);
+    assert.equal(
+      total(
+        await storage.requestLog.usage({ projectId: 'prj_acme', since: hour + HOUR, until: hour + 2 * HOUR }),
+      ),
+      2,
+    );
+    assert.equal(await storage.requestLog.purgeUsage(hour + HOUR), 3);
+    assert.equal(
+      total(await storage.requestLog.usage({ projectId: 'prj_acme', since: hour, until: hour + 2 * HOUR })),
+      2,
+    );
+  });
+}

@@ -7,7 +7,7 @@ import { keyContract } from './storage-contract-keys.ts';
 import { lifecycleContract } from './storage-contract-lifecycle.ts';
 import { petContract } from './storage-contract-pets.ts';
 import { projectContract } from './storage-contract-projects.ts';
-import { requestLogContract } from './storage-contract-request-log.ts';
+import { requestLogContract, usageContract } from './storage-contract-request-log.ts';
 
 export interface StorageFixture {
   /** A migrated storage over a fresh, empty database. */
@@ -40,5 +40,6 @@ export function runStorageContract(name: string, makeStorage: FixtureFactory): v
     domainContract(fixture);
     lifecycleContract(fixture);
     requestLogContract(fixture);
+    usageContract(fixture);
   });
 }

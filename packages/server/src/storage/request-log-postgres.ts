@@ -2,6 +2,7 @@ import type { PoolClient } from 'pg';
 import { PLANS } from './repository.ts';
 import { type RequestLogRecords, requestLogReads, rowValues } from './request-log-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
+import { rollUp, UPSERT_USAGE_CONFLICT, usageReads } from './usage-records.ts';
 
 export const DAY_MS = 86_400_000;
 
@@ -27,12 +28,16 @@ const INSERT = `INSERT INTO request_log (project_id, at, request_id, key_id, key
   SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
     $8::text[], $9::int[], $10::text[], $11::float8[], $12::text[])`;
 
+const UPSERT_USAGE = `INSERT INTO request_usage (project_id, key_id, hour, class, bucket, count)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::bigint[])
+  ${UPSERT_USAGE_CONFLICT}`;
+
 /** SQLSTATE of an insert no partition accepts (another instance dropped a day this one remembered). */
 const NO_PARTITION = '23514';
 
 /**
  * The request log in PostgreSQL, partitioned by day: a batch is one INSERT of column arrays (one
- * statement, one commit), after the days it needs have their partitions; purging drops the partitions
+ * statement) and the rollups it adds to in one transaction, after the days it needs have their partitions; purging drops the partitions
  * of days every plan's retention has passed, then deletes the rows of shorter-lived plans.
  */
 export function createPostgresRequestLog(access: PostgresAccess): RequestLogRecords {
@@ -60,11 +65,23 @@ export function createPostgresRequestLog(access: PostgresAccess): RequestLogReco
       await ensurePartition(day);
     const columns: unknown[][] = Array.from({ length: 12 }, () => []);
     for (const entry of batch) rowValues(entry).forEach((value, i) => columns[i]!.push(value));
-    await sql.run(INSERT, columns);
+    const cells = rollUp(batch);
+    await access.transaction(async (client) => {
+      await client.query(INSERT, columns);
+      await client.query(UPSERT_USAGE, [
+        cells.map((c) => c.projectId),
+        cells.map((c) => c.keyId),
+        cells.map((c) => c.hour),
+        cells.map((c) => c.statusClass),
+        cells.map((c) => c.bucket),
+        cells.map((c) => c.count),
+      ]);
+    });
   };
 
   return {
     ...requestLogReads(sql),
+    ...usageReads(sql),
     async write(batch) {
       if (batch.length === 0) return;
       try {

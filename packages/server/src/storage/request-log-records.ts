@@ -1,6 +1,7 @@
 import type { Plan } from './repository.ts';
 import type { Row } from './rows.ts';
 import type { SqlExecutor } from './sql-executor.ts';
+import type { UsageQuery, UsageRow } from './usage-records.ts';
 
 /** One API request made with a project's key, as the request log keeps it: never a header or a body. */
 export interface LoggedRequest {
@@ -59,6 +60,10 @@ export interface RequestLogRecords {
    * went (PostgreSQL counts the rows of dropped partitions too).
    */
   purge(cutoffs: Readonly<Record<Plan, number>>): Promise<number>;
+  /** Hourly rollups kept by `write` in the same transaction as the rows: never read from the rows. */
+  usage(query: UsageQuery): Promise<UsageRow[]>;
+  /** Deletes rollups of hours before `before`; resolves with how many cells went. */
+  purgeUsage(before: number): Promise<number>;
 }
 
 export const REQUEST_LOG_COLUMNS =
