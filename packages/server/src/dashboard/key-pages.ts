@@ -6,6 +6,7 @@ import type { Project } from '../storage/project-repository.ts';
 import { type DashboardContext, projectPath } from './context.ts';
 import { field } from './form-body.ts';
 import { keyName, keysView, revokeView } from './views/keys.ts';
+import { periodsByKey } from '../insights/usage-series.ts';
 
 const MAX_LABEL_LENGTH = 100;
 
@@ -31,6 +32,7 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
     const main = keysView({
       project,
       rows,
+      history: await periodsByKey(storage.requestLog, project.id, clock.now()),
       csrfToken: context.signedIn(request).csrfToken,
       now: clock.now(),
       canWrite: request.member!.role !== 'viewer',

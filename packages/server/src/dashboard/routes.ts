@@ -10,6 +10,7 @@ import { keyPages } from './key-pages.ts';
 import { memberPages } from './member-pages.ts';
 import { projectPages } from './project-pages.ts';
 import { requestPages } from './request-pages.ts';
+import { usagePages } from './usage-pages.ts';
 import { signInPages } from './sign-in-pages.ts';
 import { type DomainNotice, domainNotice, domainsView, removeDomainView } from './views/domains.ts';
 
@@ -65,6 +66,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
     ...memberPages(context),
     ...invitationPages(context),
     ...requestPages(context),
+    ...usagePages(context),
     async domainsPage(request, reply) {
       const project = memberProject(request);
       const { done, domain } = request.query as { done?: string; domain?: string };

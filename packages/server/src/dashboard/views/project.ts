@@ -4,6 +4,8 @@ import { type Html, html } from '../html.ts';
 import type { Flash } from '../flash.ts';
 import { noticeOf, problemOf } from './messages.ts';
 import { planLabel, plansTable } from './plans.ts';
+import type { Period } from '../../insights/usage-series.ts';
+import { usageChart } from './usage-chart.ts';
 
 export type ProjectTab = 'overview' | 'keys' | 'requests' | 'activity' | 'domains' | 'members';
 
@@ -31,11 +33,22 @@ export interface ProjectView {
   /** Owners rename the project; others read. */
   canWrite: boolean;
   flash: Flash;
+  /** Requests per hour over the last 24 hours and per day over the last 30. */
+  usage: { hourly: readonly Period[]; daily: readonly Period[] };
 }
 
-export function projectView({ project, siteUrl, csrfToken, canWrite, flash }: ProjectView): Html {
+function usageSection(project: Project, usage: ProjectView['usage']): Html {
+  const csv = `/dashboard/projects/${project.slug}/usage.csv`;
+  return html`<section class="card" aria-labelledby="usage">
+    <h2 id="usage">Usage</h2>
+    ${usageChart({ id: 'usage-hourly', heading: 'Requests per hour, last 24 hours', periods: usage.hourly, step: 'hour', csvHref: `${csv}?step=hour` })}
+    ${usageChart({ id: 'usage-daily', heading: 'Requests per day, last 30 days', periods: usage.daily, step: 'day', csvHref: `${csv}?step=day` })}
+  </section>`;
+}
+
+export function projectView({ project, siteUrl, csrfToken, canWrite, flash, usage }: ProjectView): Html {
   const limits = limitsFor(project);
-  return html`${projectHeader(project, 'overview')} ${noticeOf(flash)}
+  return html`${projectHeader(project, 'overview')} ${noticeOf(flash)} ${usageSection(project, usage)}
     <div class="grid">
       <section class="card" aria-labelledby="docs-site">
         <h2 id="docs-site">Published docs site</h2>
