@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe } from 'node:test';
 import type { ReversibleStorage } from '../src/storage/migrations.ts';
 import { accountContract } from './storage-contract-accounts.ts';
+import { auditContract } from './storage-contract-audit.ts';
 import { domainContract } from './storage-contract-domains.ts';
 import { idempotencyContract } from './storage-contract-idempotency.ts';
 import { keyContract } from './storage-contract-keys.ts';
@@ -41,5 +42,6 @@ export function runStorageContract(name: string, makeStorage: FixtureFactory): v
     lifecycleContract(fixture);
     requestLogContract(fixture);
     usageContract(fixture);
+    auditContract(fixture);
   });
 }

@@ -85,6 +85,7 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
         { keyId: id, project: project.slug, account: request.signedIn!.account.id },
         'key created in the dashboard',
       );
+      await context.audit(request, 'key_created', keyName({ id, label: label || null, prefix, createdAt }));
       await context.flashes.put(request, page, {
         key: { id, secret, label: label || null, prefix, createdAt },
       });
@@ -104,6 +105,7 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
         { keyId: key.id, project: project.slug, account: request.signedIn!.account.id },
         'key revoked in the dashboard',
       );
+      await context.audit(request, 'key_revoked', keyName(key));
       const page = projectPath(project, 'keys');
       await context.flashes.put(request, page, {
         notice: `${keyName(key)} was revoked: it stops working at once.`,

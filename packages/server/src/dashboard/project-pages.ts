@@ -42,6 +42,7 @@ export function projectPages(context: DashboardContext): Record<string, RouteHan
         await context.flashes.put(request, page, { problem, values: { name } });
       } else {
         await storage.projects.rename(project.slug, name);
+        await context.audit(request, 'project_renamed', `${project.name} → ${name}`);
         await context.flashes.put(request, page, { notice: 'Saved.' });
       }
       return context.back(reply, page);

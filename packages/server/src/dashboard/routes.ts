@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../errors.ts';
 import type { Project } from '../storage/project-repository.ts';
 import { accountPages } from './account-pages.ts';
+import { activityPages } from './activity-pages.ts';
 import { dashboardAsset } from './assets.ts';
 import { dashboardContext, type DashboardDeps, projectPath } from './context.ts';
 import { field } from './form-body.ts';
@@ -67,6 +68,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
     ...invitationPages(context),
     ...requestPages(context),
     ...usagePages(context),
+    ...activityPages(context),
     async domainsPage(request, reply) {
       const project = memberProject(request);
       const { done, domain } = request.query as { done?: string; domain?: string };
@@ -91,11 +93,17 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
         { domain: outcome.domain.hostname, project: project.slug, state: outcome.domain.state },
         'custom domain added',
       );
+      await context.audit(request, 'domain_added', outcome.domain.hostname);
       return backToDomains(reply, project, 'added', outcome.domain.hostname);
     },
     async checkDomain(request, reply) {
       const project = memberProject(request);
       const checked = await deps.domains.checkNow(project, await projectDomain(request, project));
+      await context.audit(
+        request,
+        checked!.state === 'verified' ? 'domain_verified' : 'domain_checked',
+        `${checked!.hostname}: ${checked!.state}`,
+      );
       return backToDomains(reply, project, 'checked', checked!.hostname);
     },
     async makePrimary(request, reply) {
@@ -108,6 +116,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
         });
         return context.back(reply, page);
       }
+      await context.audit(request, 'domain_primary', hostname);
       return backToDomains(reply, project, 'primary', hostname);
     },
     async removeDomainPage(request, reply) {
@@ -124,6 +133,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
       const project = memberProject(request);
       const hostname = await projectDomain(request, project);
       await deps.domains.remove(project, hostname);
+      await context.audit(request, 'domain_removed', hostname);
       request.log.info({ domain: hostname, project: project.slug }, 'custom domain removed');
       return backToDomains(reply, project, 'removed', hostname);
     },

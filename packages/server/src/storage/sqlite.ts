@@ -15,6 +15,7 @@ import type {
   Plan,
 } from './repository.ts';
 import { createAccountRepository, type AccountRepository } from './account-repository.ts';
+import { type AuditRecords, createAuditRecords } from './audit-records.ts';
 import { createDomainRepository, type DomainRepository } from './domain-repository.ts';
 import { createProjectRepository, type ProjectRepository } from './project-repository.ts';
 import type { RequestLogRecords } from './request-log-records.ts';
@@ -43,6 +44,7 @@ export class SqliteStorage implements ReversibleStorage {
   readonly accounts: AccountRepository;
   readonly domains: DomainRepository;
   readonly requestLog: RequestLogRecords;
+  readonly audit: AuditRecords;
   readonly #db: SqliteDatabase;
   readonly #path: string;
   readonly #clock: Clock;
@@ -66,6 +68,7 @@ export class SqliteStorage implements ReversibleStorage {
     this.accounts = createAccountRepository(sql);
     this.domains = createDomainRepository(sql, () => this.#keyWrites++);
     this.requestLog = createSqliteRequestLog(db, sql);
+    this.audit = createAuditRecords(sql);
   }
 
   async migrate(): Promise<string[]> {

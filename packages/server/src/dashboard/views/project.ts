@@ -21,6 +21,7 @@ export function projectHeader(project: Project, current: ProjectTab): Html {
       ${tab('overview', `/dashboard/projects/${project.slug}`, 'Overview')}
       ${tab('keys', `/dashboard/projects/${project.slug}/keys`, 'API keys')}
       ${tab('requests', `/dashboard/projects/${project.slug}/requests`, 'Requests')}
+      ${tab('activity', `/dashboard/projects/${project.slug}/activity`, 'Activity')}
       ${tab('domains', `/dashboard/projects/${project.slug}/domains`, 'Domains')}
       ${tab('members', `/dashboard/projects/${project.slug}/members`, 'Members')}
     </nav>`;
