@@ -12,6 +12,7 @@ import { databaseSource, openExistingDatabase } from './database.ts';
 import { EXIT } from './exit.ts';
 import { readNewPassword } from './password-input.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
+import { recordOperator } from './audit.ts';
 
 const HELP = `petstore admin <create|add-member|invite|remove> [options]
 
@@ -86,6 +87,7 @@ async function addMember(
   if ((await storage.projects.setRole(account.id, project.id, role)) === 'last_owner') {
     throw new UsageError(`${address} is the last owner of ${slug}: make another member an owner first`);
   }
+  await recordOperator(storage, 'member_added', project.id, `${address} as ${role}`);
   console.log(`${address} is ${role === 'owner' ? 'an' : 'a'} ${role} of ${slug}`);
 }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { runAdmin } from './admin.ts';
+import { runAudit } from './audit.ts';
 import { EXIT, reportError, UsageError } from './exit.ts';
 import { runKeys } from './keys.ts';
 import { runLogs } from './logs.ts';
@@ -32,6 +33,7 @@ Usage:
   petstore domains list --project <slug> [--json] | domains verify <hostname> [--json]
   petstore domains primary <hostname> | domains remove <hostname>
   petstore logs --project <slug> [--key ID] [--status 2xx|4xx|429|5xx|NNN] [--since 1h|1d|ISO] [--json]
+  petstore audit --project <slug> [--since 1h|7d|ISO] [--json]
   petstore pets list [--status S] [--limit N] [--cursor C] [--all] [--json]
   petstore pets create --name N --category-id C [--status S] [--idempotency-key K] [--json]
   petstore pets get <id> [--json]
@@ -65,6 +67,8 @@ async function main(argv: string[]): Promise<number> {
       return runDomains(rest);
     case 'logs':
       return runLogs(rest);
+    case 'audit':
+      return runAudit(rest);
     case '--version':
     case '-v':
     case 'version':

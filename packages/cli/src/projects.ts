@@ -12,6 +12,7 @@ import { databaseSource, openExistingDatabase } from './database.ts';
 import { EXIT } from './exit.ts';
 import { formatInstant, formatTable } from './table.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
+import { recordOperator } from './audit.ts';
 
 const HELP = `petstore projects <create|list|set-plan> [options]
 
@@ -87,6 +88,7 @@ function readNewProject(values: Values): Project {
 async function create(storage: Storage, project: Project, json: boolean): Promise<void> {
   if (!(await storage.projects.create(project)))
     throw new UsageError(`a project with slug ${project.slug} already exists`);
+  await recordOperator(storage, 'project_created', project.id, `${project.name} (${project.plan})`);
   if (json) console.log(JSON.stringify(project));
   else console.log(`created project ${project.slug} ("${project.name}", plan ${project.plan})`);
 }
@@ -120,9 +122,11 @@ async function setPlan(
   slug: string,
   choice: ReturnType<typeof readPlanChoice>,
 ): Promise<void> {
-  if (!(await storage.projects.setPlan(slug, choice.plan, choice.perMinute, choice.perDay))) {
+  const before = await storage.projects.bySlug(slug);
+  if (!before || !(await storage.projects.setPlan(slug, choice.plan, choice.perMinute, choice.perDay))) {
     throw new UsageError(`no project with slug ${slug}`);
   }
+  await recordOperator(storage, 'plan_changed', before.id, `${before.plan} → ${choice.plan}`);
   console.log(`project ${slug} is now on plan ${choice.plan}; its keys follow on their next request`);
 }
 

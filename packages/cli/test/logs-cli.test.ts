@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { openStorage } from '@petstore/server';
 import { runCli } from './run-cli.ts';
 
-describe('petstore logs', () => {
+describe('petstore logs and audit', () => {
   let dir: string;
   let database: string;
   const cli = (args: string[]) => runCli(args, { cwd: dir, env: { DATABASE_URL: database } });
@@ -93,6 +93,22 @@ describe('petstore logs', () => {
       lines[0]!,
       /429\s+rate_limited\s+GET\s+\/v1\/pets\?token=\[redacted\]\s+Storefront\s+2\.5\s+recent-limited$/,
     );
+  });
+
+  it('audit --json → operator commands with time, actor, action, target and no address, newest first', async () => {
+    assert.equal((await cli(['projects', 'set-plan', 'acme', '--plan', 'business'])).code, 0);
+    const result = await cli(['audit', '--project', 'acme', '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    const rows = JSON.parse(result.stdout) as Record<string, unknown>[];
+    assert.deepEqual(
+      rows.map((row) => [row.actor, row.action, row.target, row.address]),
+      [
+        ['operator', 'plan_changed', 'pro → business', null],
+        ['operator', 'project_created', 'Acme (pro)', null],
+      ],
+    );
+    assert.match(rows[0]!.time as string, /Z$/);
+    assert.equal((await cli(['audit', '--project', 'nope'])).code, 3);
   });
 
   it('bad words → exit 2 naming the flag; an unknown project → exit 3', async () => {

@@ -22,3 +22,4 @@ export { sendDocsAsset } from './routes/docs.ts';
 export { parseSince, parseStatusFilter } from './insights/filters.ts';
 export { retainedSince } from './insights/retention.ts';
 export type { RequestLogQuery, StoredRequest } from './storage/request-log-records.ts';
+export type { AuditAction, StoredAuditEvent } from './storage/audit-records.ts';

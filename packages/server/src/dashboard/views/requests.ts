@@ -100,16 +100,18 @@ function filterForm(view: RequestsView): Html {
 
 function row(project: Project, entry: StoredRequest): Html {
   return html`<tr>
-    <td class="mono">${instant(entry.at)}</td>
+    <td class="small">${instant(entry.at)}</td>
     <td>
       ${statusBadge(entry.status)}${entry.code ? html` <span class="mono small">${entry.code}</span>` : ''}
     </td>
     <td class="wrap"><span class="mono">${entry.method} ${entry.path}</span></td>
     <td class="wrap">${entry.keyLabel ?? entry.keyId}</td>
     <td class="num">${entry.latencyMs.toFixed(1)} ms</td>
-    <td class="wrap mono">
-      <a href="/dashboard/projects/${project.slug}/requests/${entry.id}"
-        >${entry.requestId}<span class="visually-hidden"> (details)</span></a
+    <td class="wrap">
+      <span class="mono"
+        ><a href="/dashboard/projects/${project.slug}/requests/${entry.id}"
+          >${entry.requestId}<span class="visually-hidden"> (details)</span></a
+        ></span
       >
     </td>
   </tr>`;
