@@ -26,3 +26,9 @@ export function retentionCutoffs(now: number): Record<Plan, number> {
 
 /** The request log is purged this often. */
 export const REQUEST_LOG_PURGE_INTERVAL_MS = 15 * 60_000;
+
+/** Hourly usage rollups are kept 90 days whatever the plan: they hold counts, no request. */
+export const USAGE_RETENTION_MS = 90 * DAY_MS;
+
+/** The audit trail is kept a year. */
+export const AUDIT_RETENTION_MS = 365 * DAY_MS;
