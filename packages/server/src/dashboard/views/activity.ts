@@ -38,7 +38,7 @@ export function activityView(project: Project, events: readonly StoredAuditEvent
         events.length === 0
           ? html`<p class="empty">Nothing yet.</p>`
           : html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="activity">
-              <table>
+              <table class="stacked">
                 <thead>
                   <tr>
                     <th scope="col">Time</th>
@@ -52,11 +52,11 @@ export function activityView(project: Project, events: readonly StoredAuditEvent
                   ${events.map(
                     (event) =>
                       html`<tr>
-                        <td class="mono">${instant(event.at)}</td>
-                        <td class="wrap">${event.actor}</td>
-                        <td>${ACTION_LABELS[event.action] ?? event.action}</td>
-                        <td class="wrap">${event.target ?? ''}</td>
-                        <td class="mono">${event.address ?? 'command line'}</td>
+                        <td class="small" data-label="Time">${instant(event.at)}</td>
+                        <td class="wrap" data-label="Who">${event.actor}</td>
+                        <td data-label="Action">${ACTION_LABELS[event.action] ?? event.action}</td>
+                        <td class="wrap" data-label="What">${event.target ?? ''}</td>
+                        <td class="mono" data-label="From">${event.address ?? 'command line'}</td>
                       </tr>`,
                   )}
                 </tbody>

@@ -100,14 +100,14 @@ function filterForm(view: RequestsView): Html {
 
 function row(project: Project, entry: StoredRequest): Html {
   return html`<tr>
-    <td class="small">${instant(entry.at)}</td>
-    <td>
+    <td class="small" data-label="Time">${instant(entry.at)}</td>
+    <td data-label="Status">
       ${statusBadge(entry.status)}${entry.code ? html` <span class="mono small">${entry.code}</span>` : ''}
     </td>
-    <td class="wrap"><span class="mono">${entry.method} ${entry.path}</span></td>
-    <td class="wrap">${entry.keyLabel ?? entry.keyId}</td>
-    <td class="num">${entry.latencyMs.toFixed(1)} ms</td>
-    <td class="wrap">
+    <td class="wrap" data-label="Request"><span class="mono">${entry.method} ${entry.path}</span></td>
+    <td class="wrap" data-label="Key">${entry.keyLabel ?? entry.keyId}</td>
+    <td class="num" data-label="Latency">${entry.latencyMs.toFixed(1)} ms</td>
+    <td class="wrap" data-label="Request id">
       <span class="mono"
         ><a href="/dashboard/projects/${project.slug}/requests/${entry.id}"
           >${entry.requestId}<span class="visually-hidden"> (details)</span></a
@@ -134,7 +134,7 @@ export function requestsView(view: RequestsView): Html {
         rows.length === 0
           ? html`<p class="empty">No requests match.</p>`
           : html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="requests">
-              <table>
+              <table class="stacked">
                 <thead>
                   <tr>
                     <th scope="col">Time</th>
