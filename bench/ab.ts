@@ -18,7 +18,8 @@ process on the machine, so other work shows up there).
 
   --a REF, --b REF      versions to compare (commit, branch, tag or ".")
   --a-env K=V,…         extra environment for side A (same for --b-env; REDIS_URL= turns Redis off)
-  --scenario S          list (GET /v1/pets?<--query>) or create (POST /v1/pets); default list
+  --scenario S          list (GET /v1/pets?<--query>), get (GET /v1/pets/1) or create (POST /v1/pets);
+                        default list
   --query Q             list query (default limit=20&status=available)
   --database D          postgres (default) or sqlite; "sqlite,postgres" gives A the first, B the second
   --postgres-url URL    base URL; databases <name>_a and <name>_b are dropped and re-created
@@ -161,7 +162,9 @@ async function main(): Promise<void> {
             headers: { authorization, 'content-type': 'application/json' },
             body: JSON.stringify({ name: 'Rex the benchmark dog', categoryId: 7, status: 'available' }),
           }
-        : { ...base, method: 'GET', path: `/v1/pets?${values.query}`, headers: { authorization } };
+        : values.scenario === 'get'
+          ? { ...base, method: 'GET', path: '/v1/pets/1', headers: { authorization } }
+          : { ...base, method: 'GET', path: `/v1/pets?${values.query}`, headers: { authorization } };
     };
     for (const { origin, key } of servers) {
       await runLoad('wrk', { ...spec(origin, key), durationSeconds: Number(values.warmup) }, '1', work);

@@ -11,6 +11,7 @@ export const SCENARIOS = [
   'workers',
   'startup',
   'postgres',
+  'request-log',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 export type Tool = 'wrk' | 'autocannon';

@@ -13,6 +13,7 @@ import {
 import type { Harness, Measured } from './harness.ts';
 import type { ScenarioName } from './options.ts';
 import { pagingScenario } from './scenario-paging.ts';
+import { requestLogScenario } from './scenario-request-log.ts';
 import { startupScenario } from './scenario-startup.ts';
 import { createKey, seedPostgres } from './seed.ts';
 import type { Row } from './table.ts';
@@ -214,4 +215,5 @@ export const SCENARIO_RUNNERS: Record<ScenarioName, (harness: Harness) => Promis
   workers,
   startup: startupScenario,
   postgres,
+  'request-log': requestLogScenario,
 };

@@ -12,6 +12,7 @@ import { EXIT, NotFoundError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
 import { readNewPassword } from './password-input.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
+import { recordOperator } from './operator-audit.ts';
 
 const HELP = `petstore admin <create|add-member|invite|remove> [options]
 
@@ -88,6 +89,7 @@ async function addMember(
   if ((await storage.projects.setRole(account.id, project.id, role)) === 'last_owner') {
     throw new UsageError(`${address} is the last owner of ${slug}: make another member an owner first`);
   }
+  await recordOperator(storage, 'member_added', project.id, `${address} as ${role}`);
   say(io, `${address} is ${role === 'owner' ? 'an' : 'a'} ${role} of ${slug}`);
 }
 

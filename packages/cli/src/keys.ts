@@ -14,6 +14,7 @@ import { keyState, listKeys } from './keys-list.ts';
 import { liftStoreBan } from './store-ban.ts';
 import { formatInstant } from './table.ts';
 import { type ParsedCommand, parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
+import { recordOperator } from './operator-audit.ts';
 
 const HELP = `petstore keys <create|list|revoke|unban|set-plan> [options]
 
@@ -134,6 +135,13 @@ async function create(
     createdAt: now,
     expiresAt,
   });
+  if (project)
+    await recordOperator(
+      storage,
+      'key_created',
+      project.id,
+      `${label ? `“${label}”` : 'no label'} (${prefix}…)`,
+    );
   if (json) {
     say(
       io,
@@ -184,6 +192,13 @@ async function change(
   const now = Date.now();
   if (action === 'revoke') {
     await storage.revokeKey(key.id, now);
+    if (key.projectId)
+      await recordOperator(
+        storage,
+        'key_revoked',
+        key.projectId,
+        `${key.label ? `“${key.label}”` : 'no label'} (${key.prefix ?? key.id}…)`,
+      );
     say(io, `revoked ${key.id}`);
   } else if (action === 'unban') {
     const banned = keyState(key, now).startsWith('banned');

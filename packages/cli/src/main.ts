@@ -16,6 +16,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   projects: async () => (await import('./projects.ts')).runProjects,
   admin: async () => (await import('./admin.ts')).runAdmin,
   domains: async () => (await import('./domains.ts')).runDomains,
+  logs: async () => (await import('./logs.ts')).runLogs,
+  audit: async () => (await import('./audit.ts')).runAudit,
 };
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -40,6 +42,8 @@ Usage:
   petstore domains add <hostname> --project <slug> [--json]
   petstore domains list --project <slug> [--json] | domains verify <hostname> [--json]
   petstore domains primary <hostname> | domains remove <hostname>
+  petstore logs --project <slug> [--key ID] [--status 2xx|4xx|429|5xx|NNN] [--since 1h|1d|ISO] [--json]
+  petstore audit --project <slug> [--since 1h|7d|ISO] [--json]
   petstore pets list [--status S] [--limit N] [--cursor C] [--all] [--json]
   petstore pets create --name N --category-id C [--status S] [--idempotency-key K] [--json]
   petstore pets get <id> [--json]

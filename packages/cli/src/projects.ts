@@ -12,6 +12,7 @@ import { EXIT, NotFoundError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
 import { formatInstant, formatTable } from './table.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
+import { recordOperator } from './operator-audit.ts';
 
 const HELP = `petstore projects <create|list|set-plan> [options]
 
@@ -87,6 +88,7 @@ function readNewProject(values: Values): Project {
 async function create(io: CliIo, storage: Storage, project: Project, json: boolean): Promise<void> {
   if (!(await storage.projects.create(project)))
     throw new UsageError(`a project with slug ${project.slug} already exists`);
+  await recordOperator(storage, 'project_created', project.id, `${project.name} (${project.plan})`);
   if (json) say(io, JSON.stringify(project));
   else say(io, `created project ${project.slug} ("${project.name}", plan ${project.plan})`);
 }
@@ -123,9 +125,11 @@ async function setPlan(
   slug: string,
   choice: ReturnType<typeof readPlanChoice>,
 ): Promise<void> {
-  if (!(await storage.projects.setPlan(slug, choice.plan, choice.perMinute, choice.perDay))) {
+  const before = await storage.projects.bySlug(slug);
+  if (!before || !(await storage.projects.setPlan(slug, choice.plan, choice.perMinute, choice.perDay))) {
     throw new NotFoundError(`no project with slug ${slug}`);
   }
+  await recordOperator(storage, 'plan_changed', before.id, `${before.plan} → ${choice.plan}`);
   say(io, `project ${slug} is now on plan ${choice.plan}; its keys follow on their next request`);
 }
 

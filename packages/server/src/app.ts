@@ -29,6 +29,12 @@ import {
 import { installNotFound } from './http/not-found.ts';
 import { KEY_SHAPE } from './http/redact.ts';
 import { logRequest } from './http/request-log.ts';
+import { loggedRequest } from './insights/logged-request.ts';
+import {
+  createRequestLogWriter,
+  type RequestLogWriter,
+  type RequestLogWriterOptions,
+} from './insights/request-log-writer.ts';
 import { trustedProxyMatcher } from './http/trusted-proxies.ts';
 import type { Family } from './metrics/exposition.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
@@ -100,12 +106,16 @@ export interface AppDeps {
   minFreeDiskBytes?: number;
   /** Timeouts and connection caps of the HTTP server (DEFAULT_HTTP_LIMITS when absent). */
   httpLimits?: HttpLimits;
+  /** The request log's buffer and batches (REQUEST_LOG_DEFAULTS when absent); false: nothing is logged. */
+  requestLog?: false | Partial<Omit<RequestLogWriterOptions, 'store' | 'onError'>>;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Custom domains: the dashboard's service, also run by the server's background checks. */
     domains: DomainService;
+    /** The request log's writer; undefined when logging is off. */
+    requestLog: RequestLogWriter | undefined;
   }
 }
 
@@ -250,10 +260,26 @@ export function buildApp(deps: AppDeps): FastifyInstance {
         ? async (hostname) => !isServiceName(hostname, names) && (await sites.resolve(hostname)) !== undefined
         : undefined,
   });
+  const requestLog =
+    deps.requestLog === false
+      ? undefined
+      : createRequestLogWriter({
+          ...deps.requestLog,
+          store: deps.storage.requestLog,
+          onError: (error, rows) =>
+            app.log.warn({ err: error, rows }, 'request log rows could not be written'),
+        });
+  app.decorate('requestLog', requestLog);
+  if (requestLog) {
+    metrics.observeRequestLog(requestLog.stats);
+    app.addHook('onClose', async () => requestLog.flush());
+  }
   // Synchronous hooks take Fastify's callback form: no promise per request on the hot path.
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observeResponse(request, reply);
     logRequest(request, reply);
+    const row = requestLog && loggedRequest(request, reply, deps.clock.now());
+    if (row) requestLog!.add(row);
     done();
   });
   installJsonBody(app);

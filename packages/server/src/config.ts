@@ -44,6 +44,8 @@ export interface Config {
   http: HttpLimits;
   /** /readyz answers 503 while the SQLite database's file system has less free space than this. */
   minFreeDiskBytes: number;
+  /** Whether API requests made with projects' keys are written to the request log (PETSTORE_REQUEST_LOG). */
+  requestLog: boolean;
 }
 
 /** Flags given on the command line; they win over the environment. */
@@ -301,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
         0,
         1_000_000,
       ) * MB,
+    requestLog: oneOf('PETSTORE_REQUEST_LOG', env.PETSTORE_REQUEST_LOG, ['on', 'off'], 'on') === 'on',
   };
 }
 

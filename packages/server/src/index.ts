@@ -25,3 +25,7 @@ export type { Account } from './storage/account-repository.ts';
 export { docsPage, type DocsPageOptions } from './docs/page.ts';
 export type { DocsAsset } from './docs/assets.ts';
 export { sendDocsAsset } from './routes/docs.ts';
+export { parseSince, parseStatusFilter } from './insights/filters.ts';
+export { retainedSince } from './insights/retention.ts';
+export type { RequestLogQuery, StoredRequest } from './storage/request-log-records.ts';
+export type { AuditAction, StoredAuditEvent } from './storage/audit-records.ts';

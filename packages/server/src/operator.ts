@@ -19,3 +19,7 @@ export { ROLES, type Role } from './storage/member-records.ts';
 export { nameProblem, planProblem, slugProblem } from './projects/project-rules.ts';
 export type { Project } from './storage/project-repository.ts';
 export type { Account } from './storage/account-repository.ts';
+export { parseSince, parseStatusFilter } from './insights/filters.ts';
+export { retainedSince } from './insights/retention.ts';
+export type { RequestLogQuery, StoredRequest } from './storage/request-log-records.ts';
+export type { AuditAction, StoredAuditEvent } from './storage/audit-records.ts';

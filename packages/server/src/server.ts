@@ -12,6 +12,12 @@ import { createLimiterFromConfig } from './ratelimit/from-config.ts';
 import { StorageUnavailableError } from './storage/errors.ts';
 import { describeDatabase, openStorage } from './storage/open-storage.ts';
 import { startPurges } from './storage/purge.ts';
+import {
+  AUDIT_RETENTION_MS,
+  REQUEST_LOG_PURGE_INTERVAL_MS,
+  retentionCutoffs,
+  USAGE_RETENTION_MS,
+} from './insights/retention.ts';
 import { FORGET_FAILURES_AFTER_MS } from './accounts/sign-in-throttle.ts';
 import { startDomainChecks } from './domains/background-checks.ts';
 import { createDnsResolver } from './domains/dns.ts';
@@ -182,6 +188,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     cors: corsPolicy(config.corsOrigins),
     httpLimits: { ...config.http, maxConnections: connectionCap.allowed },
     minFreeDiskBytes: config.minFreeDiskBytes,
+    requestLog: config.requestLog ? {} : false,
   });
   limiter.attachLogger(app.log);
   if (connectionCap.allowed < config.http.maxConnections) {
@@ -206,6 +213,21 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       {
         what: 'expired sessions',
         purge: (now) => storage.accounts.purgeSessions(now),
+        intervalMs: 60 * 60_000,
+      },
+      {
+        what: 'request log rows past their plan’s retention',
+        purge: (now) => storage.requestLog.purge(retentionCutoffs(now)),
+        intervalMs: REQUEST_LOG_PURGE_INTERVAL_MS,
+      },
+      {
+        what: 'usage rollups older than 90 days',
+        purge: (now) => storage.requestLog.purgeUsage(now - USAGE_RETENTION_MS),
+        intervalMs: 60 * 60_000,
+      },
+      {
+        what: 'audit events older than a year',
+        purge: (now) => storage.audit.purge(now - AUDIT_RETENTION_MS),
         intervalMs: 60 * 60_000,
       },
       {

@@ -211,9 +211,15 @@ test(
         await app.domains.add(project, hostname);
         const account = await storage.accounts.byEmail('ann@example.com');
         const key = (await storage.listKeys('prj_acme'))[0]!;
+        await app.requestLog!.flush();
+        const [logged] = await storage.requestLog.list({ projectId: 'prj_acme', limit: 1 });
+        assert.ok(logged, 'the key’s requests are in the request log');
         const pages = [
           '/dashboard',
           '/dashboard/projects/acme',
+          '/dashboard/projects/acme/requests',
+          `/dashboard/projects/acme/requests/${logged.id}`,
+          '/dashboard/projects/acme/activity',
           '/dashboard/projects/acme/domains',
           '/dashboard/projects/acme/members',
           `/dashboard/projects/acme/members/${account!.id}/remove`,

@@ -93,6 +93,8 @@ export async function makeTestApp(
     hashingGate?: AppDeps['hashingGate'];
     /** Collects the app's JSON log lines (info and above). */
     logLines?: string[];
+    /** The request log's settings (default: on, with its defaults). */
+    requestLog?: AppDeps['requestLog'];
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-test-'));
@@ -116,6 +118,7 @@ export async function makeTestApp(
     cors: options.cors,
     dns: options.dns,
     hashingGate: options.hashingGate,
+    requestLog: options.requestLog,
     logger: options.logLines && {
       level: 'info',
       stream: { write: (line: string) => void options.logLines!.push(line) },

@@ -1,12 +1,14 @@
 import { afterEach, beforeEach, describe } from 'node:test';
 import type { ReversibleStorage } from '../src/storage/migrations.ts';
 import { accountContract } from './storage-contract-accounts.ts';
+import { auditContract } from './storage-contract-audit.ts';
 import { domainContract } from './storage-contract-domains.ts';
 import { idempotencyContract } from './storage-contract-idempotency.ts';
 import { keyContract } from './storage-contract-keys.ts';
 import { lifecycleContract } from './storage-contract-lifecycle.ts';
 import { petContract } from './storage-contract-pets.ts';
 import { projectContract } from './storage-contract-projects.ts';
+import { requestLogContract, usageContract } from './storage-contract-request-log.ts';
 
 export interface StorageFixture {
   /** A migrated storage over a fresh, empty database. */
@@ -38,5 +40,8 @@ export function runStorageContract(name: string, makeStorage: FixtureFactory): v
     accountContract(fixture);
     domainContract(fixture);
     lifecycleContract(fixture);
+    requestLogContract(fixture);
+    usageContract(fixture);
+    auditContract(fixture);
   });
 }

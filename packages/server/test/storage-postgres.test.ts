@@ -5,7 +5,10 @@ import pg from 'pg';
 import { StorageUnavailableError } from '../src/storage/errors.ts';
 import { loadMigrations, type ReversibleStorage } from '../src/storage/migrations.ts';
 import { PostgresStorage } from '../src/storage/postgres.ts';
+import { retentionCutoffs } from '../src/insights/retention.ts';
 import { service } from './services.ts';
+import { project } from './storage-contract-projects.ts';
+import { logged } from './storage-contract-request-log.ts';
 import { runStorageContract, type StorageFixture } from './storage-contract.ts';
 
 const postgres = await service('postgres');
@@ -73,6 +76,37 @@ describe('postgres storage', { skip }, () => {
       await storage.ping();
     } finally {
       await storage.close();
+    }
+  });
+
+  it('request log → one partition per day; purging drops the days every plan has let go', async () => {
+    const fixture = await postgresFixture();
+    const day = Date.UTC(2026, 0, 10);
+    const partitions = async () =>
+      (
+        await admin.query(
+          `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+           JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r' ORDER BY 1`,
+          [fixture.schema],
+        )
+      ).rows.map((row: { relname: string }) => row.relname);
+    try {
+      await fixture.storage.projects.create(project('acme', { plan: 'business' }));
+      await fixture.storage.requestLog.write([
+        logged({ at: day + 5 }),
+        logged({ at: day + 86_400_000 + 5 }),
+        logged({ at: day + 40 * 86_400_000 }),
+      ]);
+      assert.deepEqual(await partitions(), [
+        'request_log_d20260110',
+        'request_log_d20260111',
+        'request_log_d20260219',
+      ]);
+      const removed = await fixture.storage.requestLog.purge(retentionCutoffs(day + 32 * 86_400_000 + 10));
+      assert.equal(removed, 2);
+      assert.deepEqual(await partitions(), ['request_log_d20260219']);
+    } finally {
+      await fixture.dispose();
     }
   });
 

@@ -144,6 +144,28 @@ describe('sqlite storage', () => {
     assert.doesNotMatch(`${filtered}; ${unfiltered}`, /TEMP B-TREE/);
   });
 
+  it('request log → every listing of the Requests tab reads an index in time order, with no sort', () => {
+    raw = new DatabaseSync(fixture.path);
+    const plan = (where: string) =>
+      raw!
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT * FROM request_log WHERE project_id = ? AND at >= ? ${where} ORDER BY at DESC, id DESC LIMIT 51`,
+        )
+        .all()
+        .map((row) => String(row.detail))
+        .join('; ');
+    assert.match(plan(''), /USING INDEX request_log_project_at/);
+    assert.match(
+      plan('AND request_id = ?'),
+      /USING INDEX request_log_project_request_id \(project_id=\? AND request_id=\?/,
+    );
+    assert.match(plan('AND key_id = ? AND status BETWEEN ? AND ?'), /USING INDEX request_log_project_key_at/);
+    assert.match(plan('AND (at, id) < (?, ?)'), /USING INDEX request_log_project_at/);
+    for (const where of ['', 'AND request_id = ?', 'AND key_id = ?', 'AND status BETWEEN ? AND ?']) {
+      assert.doesNotMatch(plan(where), /TEMP B-TREE/, where);
+    }
+  });
+
   it('open → WAL journal and the file in a directory created on demand', () => {
     raw = new DatabaseSync(fixture.path);
     assert.equal(raw.prepare('PRAGMA journal_mode').get()!.journal_mode, 'wal');

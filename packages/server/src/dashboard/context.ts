@@ -7,6 +7,7 @@ import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { Project } from '../storage/project-repository.ts';
 import type { Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
+import { type Audit, createAudit } from './audit.ts';
 import { createFlashes, type Flashes } from './flash.ts';
 import type { Html } from './html.ts';
 import { sendPage } from './page.ts';
@@ -27,6 +28,8 @@ export interface DashboardDeps {
 /** What every page module of the dashboard shares. */
 export interface DashboardContext extends DashboardDeps {
   flashes: Flashes;
+  /** Records an action in the audit trail (who, when, from where). */
+  audit: Audit;
   /** The signed-in account and its session's CSRF token. */
   signedIn(request: FastifyRequest): {
     account: NonNullable<FastifyRequest['signedIn']>['account'];
@@ -53,6 +56,7 @@ export function dashboardContext(deps: DashboardDeps): DashboardContext {
   return {
     ...deps,
     flashes: createFlashes(deps.storage.accounts, deps.clock),
+    audit: createAudit(deps.storage, deps.clock),
     signedIn,
     memberProject: (request) => request.member!.project,
     page: (request, reply, title, main, status = 200) =>

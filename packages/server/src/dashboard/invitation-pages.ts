@@ -55,6 +55,10 @@ export function invitationPages(context: DashboardContext): Record<string, Route
   ) => {
     const { invitation, project } = found;
     await storage.projects.addMember(account.id, project.id, clock.now(), invitation.role);
+    await context.audit(request, 'member_added', `${account.email} as ${invitation.role} (invitation)`, {
+      account,
+      project,
+    });
     request.log.info(
       {
         event: 'invitation.accepted',

@@ -6,6 +6,7 @@ import type { Project } from '../storage/project-repository.ts';
 import { type DashboardContext, projectPath } from './context.ts';
 import { field } from './form-body.ts';
 import { keyName, keysView, revokeView } from './views/keys.ts';
+import { periodsByKey } from '../insights/usage-series.ts';
 
 const MAX_LABEL_LENGTH = 100;
 
@@ -31,6 +32,7 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
     const main = keysView({
       project,
       rows,
+      history: await periodsByKey(storage.requestLog, project.id, clock.now()),
       csrfToken: context.signedIn(request).csrfToken,
       now: clock.now(),
       canWrite: request.member!.role !== 'viewer',
@@ -83,6 +85,7 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
         { keyId: id, project: project.slug, account: request.signedIn!.account.id },
         'key created in the dashboard',
       );
+      await context.audit(request, 'key_created', keyName({ id, label: label || null, prefix, createdAt }));
       await context.flashes.put(request, page, {
         key: { id, secret, label: label || null, prefix, createdAt },
       });
@@ -102,6 +105,7 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
         { keyId: key.id, project: project.slug, account: request.signedIn!.account.id },
         'key revoked in the dashboard',
       );
+      await context.audit(request, 'key_revoked', keyName(key));
       const page = projectPath(project, 'keys');
       await context.flashes.put(request, page, {
         notice: `${keyName(key)} was revoked: it stops working at once.`,

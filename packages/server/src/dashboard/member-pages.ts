@@ -75,6 +75,7 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
         },
         'invitation created',
       );
+      await context.audit(request, 'invitation_created', `${email} as ${role}`);
       const url = invitationUrl(`${requestScheme(request)}://${request.host}`, token);
       await flashes.put(request, page, { invitation: { url, email, role, expiresAt: invitation.expiresAt } });
       return context.back(reply, page);
@@ -85,6 +86,7 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
       if (!(await storage.projects.revokeInvitation(project.id, invitationId))) {
         throw new ApiError('not_found', 'no such pending invitation in this project');
       }
+      await context.audit(request, 'invitation_revoked', invitationId);
       const page = projectPath(project, 'members');
       await flashes.put(request, page, { notice: 'The invitation was revoked: its link no longer works.' });
       return context.back(reply, page);
@@ -97,6 +99,8 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
       if (!isRole(role))
         throw new ApiError('invalid_parameter', 'the role must be owner, developer or viewer');
       const changed = await storage.projects.setRole(member.accountId, project.id, role);
+      if (changed === 'done')
+        await context.audit(request, 'role_changed', `${member.email}: ${member.role} → ${role}`);
       await flashes.put(
         request,
         page,
@@ -135,6 +139,7 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
         return context.back(reply, page);
       }
       const ended = await storage.accounts.removeSessions(member.accountId);
+      await context.audit(request, 'member_removed', `${member.email} (${member.role})`);
       request.log.info(
         {
           event: 'member.removed',

@@ -2,6 +2,7 @@ import type { RouteHandlerMethod } from 'fastify';
 import { nameProblem } from '../projects/project-rules.ts';
 import { type DashboardContext, projectPath } from './context.ts';
 import { field } from './form-body.ts';
+import { usagePeriods } from '../insights/usage-series.ts';
 import { projectView } from './views/project.ts';
 import { projectsView } from './views/projects.ts';
 
@@ -16,7 +17,14 @@ export function projectPages(context: DashboardContext): Record<string, RouteHan
     },
     async projectPage(request, reply) {
       const { project, role } = request.member!;
+      const now = context.clock.now();
+      const [hourly, daily] = await Promise.all(
+        (['hour', 'day'] as const).map((step) =>
+          usagePeriods(storage.requestLog, { projectId: project.id, step, now }),
+        ),
+      );
       const main = projectView({
+        usage: { hourly: hourly!, daily: daily! },
         project,
         siteUrl: siteUrl(request, project.slug),
         csrfToken: context.signedIn(request).csrfToken,
@@ -34,6 +42,7 @@ export function projectPages(context: DashboardContext): Record<string, RouteHan
         await context.flashes.put(request, page, { problem, values: { name } });
       } else {
         await storage.projects.rename(project.slug, name);
+        await context.audit(request, 'project_renamed', `${project.name} → ${name}`);
         await context.flashes.put(request, page, { notice: 'Saved.' });
       }
       return context.back(reply, page);

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../errors.ts';
 import type { Project } from '../storage/project-repository.ts';
 import { accountPages } from './account-pages.ts';
+import { activityPages } from './activity-pages.ts';
 import { dashboardAsset } from './assets.ts';
 import { dashboardContext, type DashboardDeps, projectPath } from './context.ts';
 import { field } from './form-body.ts';
@@ -9,6 +10,8 @@ import { invitationPages } from './invitation-pages.ts';
 import { keyPages } from './key-pages.ts';
 import { memberPages } from './member-pages.ts';
 import { projectPages } from './project-pages.ts';
+import { requestPages } from './request-pages.ts';
+import { usagePages } from './usage-pages.ts';
 import { signInPages } from './sign-in-pages.ts';
 import { isPaid, sentence } from '../domains/domain-service.ts';
 import {
@@ -72,6 +75,9 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
     ...keyPages(context),
     ...memberPages(context),
     ...invitationPages(context),
+    ...requestPages(context),
+    ...usagePages(context),
+    ...activityPages(context),
     async domainsPage(request, reply) {
       const project = memberProject(request);
       const { done, domain } = request.query as { done?: string; domain?: string };
@@ -103,6 +109,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
         { domain: outcome.domain.hostname, project: project.slug, state: outcome.domain.state },
         'custom domain added',
       );
+      await context.audit(request, 'domain_added', outcome.domain.hostname);
       return backToDomains(reply, project, 'added', outcome.domain.hostname);
     },
     async checkDomain(request, reply) {
@@ -114,6 +121,11 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
         await context.flashes.put(request, page, { problem: sentence(checked.message) });
         return context.back(reply, page);
       }
+      await context.audit(
+        request,
+        checked.domain.state === 'verified' ? 'domain_verified' : 'domain_checked',
+        `${hostname}: ${checked.domain.state}`,
+      );
       return backToDomains(reply, project, checkedNotice(checked.domain), hostname);
     },
     async makePrimary(request, reply) {
@@ -126,6 +138,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
         });
         return context.back(reply, page);
       }
+      await context.audit(request, 'domain_primary', hostname);
       return backToDomains(reply, project, 'primary', hostname);
     },
     async removeDomainPage(request, reply) {
@@ -142,6 +155,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
       const project = memberProject(request);
       const hostname = await projectDomain(request, project);
       await deps.domains.remove(project, hostname);
+      await context.audit(request, 'domain_removed', hostname);
       request.log.info({ domain: hostname, project: project.slug }, 'custom domain removed');
       return backToDomains(reply, project, 'removed', hostname);
     },

@@ -23,7 +23,7 @@ export const retryText = (seconds: number): string =>
   `Too many sign-in attempts. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`;
 
 /** Sign-in and sign-out. */
-export function signInPages({ sessions }: DashboardContext): Record<string, RouteHandlerMethod> {
+export function signInPages({ sessions, audit }: DashboardContext): Record<string, RouteHandlerMethod> {
   return {
     async signInPage(request, reply) {
       if (sessionToken(request) && (await sessions.current(sessionToken(request)!)))
@@ -47,6 +47,7 @@ export function signInPages({ sessions }: DashboardContext): Record<string, Rout
       });
       logSignIn(request, email, outcome);
       if (outcome.kind === 'signed_in') {
+        await audit(request, 'sign_in', null, { account: outcome.account, project: null });
         setSessionCookie(request, reply, outcome.token, SESSION_TTL_MS);
         setDeviceCookie(request, reply, outcome.deviceCookie);
         return reply.redirect(next, 303);

@@ -37,6 +37,13 @@ function toApiError(error: FastifyError | Error): ApiError {
 /** Answers an error as a page instead of the Error body. */
 export type ErrorPage = (request: FastifyRequest, reply: FastifyReply, error: ApiError) => FastifyReply;
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The `code` of the error answered, for the request log. */
+    errorCode?: string;
+  }
+}
+
 /** Adds `Accept` to the response's `Vary`: the answer was chosen by it. */
 function varyOnAccept(reply: FastifyReply): void {
   const vary = reply.getHeader('vary');
@@ -55,6 +62,7 @@ function varyOnAccept(reply: FastifyReply): void {
 export function installErrorHandler(app: FastifyInstance, errorPage?: ErrorPage): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
+    request.errorCode = apiError.code;
     if (apiError.code === 'internal_error') request.log.error({ err: error }, 'request failed');
     else if (apiError.code === 'service_unavailable') {
       request.log.warn({ cause: error.message }, 'request failed: a dependency is unavailable');

@@ -105,6 +105,8 @@ async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyRep
   if (config.access === 'apiKey') {
     try {
       key = await authenticator.authenticate(request.headers.authorization);
+      // Known from here on, so the request log names the key of a 429 too.
+      request.apiKey = key;
     } catch (error) {
       // The key store is down: the 503 still reports (and counts against) the address's bucket.
       reply.headers((await limiter.check(anonymous(request, config))).headers);
@@ -120,7 +122,6 @@ async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyRep
   if (config.access === 'apiKey') {
     if (!key)
       throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE, { headers: { 'www-authenticate': 'Bearer' } });
-    request.apiKey = key;
     deps.usage.record(key.id, deps.clock.now());
   }
   if (

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ConnectionGate } from '../http/connection-gate.ts';
+import type { RequestLogStats } from '../insights/request-log-writer.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
 import { routeConfig } from '../routes/route-config.ts';
 import type { Storage } from '../storage/repository.ts';
@@ -18,6 +19,8 @@ export interface Metrics {
   observeResponse(request: FastifyRequest, reply: FastifyReply): void;
   /** Reports the server's open and refused connections from now on. */
   observeConnections(gate: ConnectionGate): void;
+  /** Reports the request log's writes and drops from now on. */
+  observeRequestLog(stats: () => RequestLogStats): void;
   /** The limiter, counting the refusals and bans it decides. */
   instrumentLimiter(limiter: RateLimiter): RateLimiter;
   /** Everything this process knows, read now. */
@@ -46,10 +49,38 @@ function connectionFamilies(gate: ConnectionGate): Family[] {
   ];
 }
 
+function requestLogFamilies(stats: RequestLogStats): Family[] {
+  const counter = (name: string, help: string, value: number): Family => ({
+    name,
+    help,
+    type: 'counter',
+    samples: [{ suffix: '', labels: '', value }],
+  });
+  return [
+    counter('petstore_request_log_written_total', 'Rows written to the request log.', stats.written),
+    {
+      name: 'petstore_request_log_dropped_total',
+      help: 'Rows the request log lost: its buffer was full (buffer_full) or their batch failed (write_failed).',
+      type: 'counter',
+      samples: [
+        { suffix: '', labels: formatLabels({ reason: 'buffer_full' }), value: stats.dropped.bufferFull },
+        { suffix: '', labels: formatLabels({ reason: 'write_failed' }), value: stats.dropped.writeFailed },
+      ],
+    },
+    {
+      name: 'petstore_request_log_buffered',
+      help: 'Rows waiting to be written to the request log.',
+      type: 'gauge',
+      samples: [{ suffix: '', labels: '', value: stats.buffered }],
+    },
+  ];
+}
+
 export function createMetrics(deps: MetricsDeps): Metrics {
   const http = createHttpMetrics();
   const processMetrics = createProcessMetrics();
   let connections: ConnectionGate | undefined;
+  let requestLog: (() => RequestLogStats) | undefined;
 
   const dependencyFamilies = (): Family[] => {
     const families: Family[] = [
@@ -61,6 +92,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
       },
     ];
     if (connections) families.push(...connectionFamilies(connections));
+    if (requestLog) families.push(...requestLogFamilies(requestLog()));
     const pool = deps.storage.poolStats?.();
     if (pool) {
       families.push({
@@ -84,6 +116,9 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     },
     observeConnections(gate) {
       connections = gate;
+    },
+    observeRequestLog(stats) {
+      requestLog = stats;
     },
     instrumentLimiter(limiter) {
       return {

@@ -19,8 +19,11 @@ import type {
   PoolStats,
 } from './repository.ts';
 import { type AccountRepository, createAccountRepository } from './account-repository.ts';
+import { type AuditRecords, createAuditRecords } from './audit-records.ts';
 import { createDomainRepository, type DomainRepository } from './domain-repository.ts';
 import { createProjectRepository, type ProjectRepository } from './project-repository.ts';
+import { createPostgresRequestLog } from './request-log-postgres.ts';
+import type { RequestLogRecords } from './request-log-records.ts';
 import {
   IDEMPOTENCY_COLUMNS,
   KEY_SELECT,
@@ -47,6 +50,8 @@ export class PostgresStorage implements ReversibleStorage {
   readonly projects: ProjectRepository;
   readonly accounts: AccountRepository;
   readonly domains: DomainRepository;
+  readonly requestLog: RequestLogRecords;
+  readonly audit: AuditRecords;
   readonly #pool: Pool;
   readonly #schema: string | undefined;
   readonly #clock: Clock;
@@ -66,6 +71,8 @@ export class PostgresStorage implements ReversibleStorage {
     this.projects = createProjectRepository(sql, () => {});
     this.accounts = createAccountRepository(sql);
     this.domains = createDomainRepository(sql, () => {});
+    this.audit = createAuditRecords(sql);
+    this.requestLog = createPostgresRequestLog({ sql, transaction: (work) => this.#transaction(work) });
     this.#newestPetId = sharedRead(async () => {
       const [row] = await this.#query('SELECT max(id) AS id FROM pets', [], 'petstore_newest_pet');
       return row!.id === null ? 0n : BigInt(row!.id as bigint);

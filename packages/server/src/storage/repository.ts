@@ -1,6 +1,8 @@
 import type { AccountRepository } from './account-repository.ts';
+import type { AuditRecords } from './audit-records.ts';
 import type { DomainRepository } from './domain-repository.ts';
 import type { ProjectRepository } from './project-repository.ts';
+import type { RequestLogRecords } from './request-log-records.ts';
 
 import type { NewPet, Pet, PetStatus } from '@petstore/contract';
 
@@ -124,6 +126,10 @@ export interface Storage extends PetRepository, KeyRepository, IdempotencyReposi
   readonly projects: ProjectRepository;
   readonly accounts: AccountRepository;
   readonly domains: DomainRepository;
+  /** The API requests made with projects' keys (insights/). */
+  readonly requestLog: RequestLogRecords;
+  /** Who did what in the dashboard and from the command line. */
+  readonly audit: AuditRecords;
   /** Applies pending migrations; returns the names applied. */
   migrate(): Promise<string[]>;
   /** Throws when the database cannot answer. */

@@ -15,8 +15,11 @@ import type {
   Plan,
 } from './repository.ts';
 import { createAccountRepository, type AccountRepository } from './account-repository.ts';
+import { type AuditRecords, createAuditRecords } from './audit-records.ts';
 import { createDomainRepository, type DomainRepository } from './domain-repository.ts';
 import { createProjectRepository, type ProjectRepository } from './project-repository.ts';
+import type { RequestLogRecords } from './request-log-records.ts';
+import { createSqliteRequestLog } from './request-log-sqlite.ts';
 import { IDEMPOTENCY_COLUMNS, KEY_SELECT, PET_COLUMNS, toApiKey, toIdempotency, toPet } from './rows.ts';
 import { type SqlExecutor, sqlitePlaceholders } from './sql-executor.ts';
 import { SqliteDatabase } from './sqlite-database.ts';
@@ -40,6 +43,8 @@ export class SqliteStorage implements ReversibleStorage {
   readonly projects: ProjectRepository;
   readonly accounts: AccountRepository;
   readonly domains: DomainRepository;
+  readonly requestLog: RequestLogRecords;
+  readonly audit: AuditRecords;
   readonly #db: SqliteDatabase;
   readonly #path: string;
   readonly #clock: Clock;
@@ -62,6 +67,8 @@ export class SqliteStorage implements ReversibleStorage {
     this.projects = createProjectRepository(sql, () => this.#keyWrites++);
     this.accounts = createAccountRepository(sql);
     this.domains = createDomainRepository(sql, () => this.#keyWrites++);
+    this.requestLog = createSqliteRequestLog(db, sql);
+    this.audit = createAuditRecords(sql);
   }
 
   async migrate(): Promise<string[]> {

@@ -5,6 +5,8 @@ import { type Html, html } from '../html.ts';
 import type { Flash } from '../flash.ts';
 import { noticeOf, problemOf } from './messages.ts';
 import { projectHeader } from './project.ts';
+import type { Period } from '../../insights/usage-series.ts';
+import { usageChart } from './usage-chart.ts';
 
 export interface KeyRow {
   key: ApiKeyRecord;
@@ -20,6 +22,29 @@ export interface KeysView {
   canWrite: boolean;
   /** The one-time message after a form: the new key (shown this once), a notice, a refused label. */
   flash: Flash;
+  /** Each key's requests per hour over the last 24 hours (keys without any are absent). */
+  history: ReadonlyMap<string, readonly Period[]>;
+}
+
+function historySection(view: KeysView): Html {
+  const used = view.rows.filter(({ key }) => view.history.has(key.id));
+  return html`<section class="card" aria-labelledby="key-usage">
+    <h2 id="key-usage">Requests per key, last 24 hours</h2>
+    ${
+      used.length === 0
+        ? html`<p class="empty">No requests in the last 24 hours.</p>`
+        : used.map(({ key }) =>
+            usageChart({
+              id: `usage-${key.id}`,
+              heading: `${key.label ?? 'The key without a label'} (${key.prefix ? `${key.prefix}…` : key.id}): requests per hour`,
+              periods: view.history.get(key.id)!,
+              step: 'hour',
+              csvHref: `/dashboard/projects/${view.project.slug}/usage.csv?step=hour&key=${key.id}`,
+              compact: true,
+            }),
+          )
+    }
+  </section>`;
 }
 
 /** An instant as people read it in a list: `2026-11-24 23:10 UTC`. */
@@ -153,7 +178,8 @@ export function keysView(view: KeysView): Html {
             </div>`
       }
       <p class="muted small">Usage is counted by the rate limiter: this minute's window and today's (UTC).</p>
-    </section>`;
+    </section>
+    ${historySection(view)}`;
 }
 
 export function revokeView(project: Project, key: ApiKeyRecord, csrfToken: string): Html {

@@ -4,8 +4,10 @@ import { type Html, html } from '../html.ts';
 import type { Flash } from '../flash.ts';
 import { noticeOf, problemOf } from './messages.ts';
 import { planLabel, plansTable } from './plans.ts';
+import type { Period } from '../../insights/usage-series.ts';
+import { usageChart } from './usage-chart.ts';
 
-export type ProjectTab = 'overview' | 'keys' | 'domains' | 'members';
+export type ProjectTab = 'overview' | 'keys' | 'requests' | 'activity' | 'domains' | 'members';
 
 /** The project's heading, breadcrumbs and tabs, shared by its pages. */
 export function projectHeader(project: Project, current: ProjectTab): Html {
@@ -18,6 +20,8 @@ export function projectHeader(project: Project, current: ProjectTab): Html {
     <nav class="tabs" aria-label="Project">
       ${tab('overview', `/dashboard/projects/${project.slug}`, 'Overview')}
       ${tab('keys', `/dashboard/projects/${project.slug}/keys`, 'API keys')}
+      ${tab('requests', `/dashboard/projects/${project.slug}/requests`, 'Requests')}
+      ${tab('activity', `/dashboard/projects/${project.slug}/activity`, 'Activity')}
       ${tab('domains', `/dashboard/projects/${project.slug}/domains`, 'Domains')}
       ${tab('members', `/dashboard/projects/${project.slug}/members`, 'Members')}
     </nav>`;
@@ -30,11 +34,22 @@ export interface ProjectView {
   /** Owners rename the project; others read. */
   canWrite: boolean;
   flash: Flash;
+  /** Requests per hour over the last 24 hours and per day over the last 30. */
+  usage: { hourly: readonly Period[]; daily: readonly Period[] };
 }
 
-export function projectView({ project, siteUrl, csrfToken, canWrite, flash }: ProjectView): Html {
+function usageSection(project: Project, usage: ProjectView['usage']): Html {
+  const csv = `/dashboard/projects/${project.slug}/usage.csv`;
+  return html`<section class="card" aria-labelledby="usage">
+    <h2 id="usage">Usage</h2>
+    ${usageChart({ id: 'usage-hourly', heading: 'Requests per hour, last 24 hours', periods: usage.hourly, step: 'hour', csvHref: `${csv}?step=hour` })}
+    ${usageChart({ id: 'usage-daily', heading: 'Requests per day, last 30 days', periods: usage.daily, step: 'day', csvHref: `${csv}?step=day` })}
+  </section>`;
+}
+
+export function projectView({ project, siteUrl, csrfToken, canWrite, flash, usage }: ProjectView): Html {
   const limits = limitsFor(project);
-  return html`${projectHeader(project, 'overview')} ${noticeOf(flash)}
+  return html`${projectHeader(project, 'overview')} ${noticeOf(flash)} ${usageSection(project, usage)}
     <div class="grid">
       <section class="card" aria-labelledby="docs-site">
         <h2 id="docs-site">Published docs site</h2>

@@ -1,0 +1,70 @@
+import type { Project } from '../../storage/project-repository.ts';
+import type { AuditAction, StoredAuditEvent } from '../../storage/audit-records.ts';
+import { type Html, html } from '../html.ts';
+import { projectHeader } from './project.ts';
+import { instant } from './requests.ts';
+
+/** Each action as people say it. */
+export const ACTION_LABELS: Record<AuditAction, string> = {
+  sign_in: 'Signed in',
+  password_changed: 'Changed their password',
+  project_created: 'Created the project',
+  project_renamed: 'Renamed the project',
+  plan_changed: 'Changed the plan',
+  key_created: 'Created a key',
+  key_revoked: 'Revoked a key',
+  domain_added: 'Added a domain',
+  domain_checked: 'Checked a domain',
+  domain_verified: 'Verified a domain',
+  domain_primary: 'Made a domain primary',
+  domain_removed: 'Removed a domain',
+  member_added: 'Added a member',
+  member_removed: 'Removed a member',
+  role_changed: 'Changed a role',
+  invitation_created: 'Invited someone',
+  invitation_revoked: 'Revoked an invitation',
+};
+
+export function activityView(project: Project, events: readonly StoredAuditEvent[], older?: string): Html {
+  const base = `/dashboard/projects/${project.slug}/activity`;
+  return html`${projectHeader(project, 'activity')}
+    <section class="card" aria-labelledby="activity">
+      <h2 id="activity">Activity</h2>
+      <p class="muted small">
+        What members and operators did in this project, and members' sign-ins and password changes, newest
+        first.
+      </p>
+      ${
+        events.length === 0
+          ? html`<p class="empty">Nothing yet.</p>`
+          : html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="activity">
+              <table class="stacked">
+                <thead>
+                  <tr>
+                    <th scope="col">Time</th>
+                    <th scope="col">Who</th>
+                    <th scope="col">Action</th>
+                    <th scope="col">What</th>
+                    <th scope="col">From</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${events.map(
+                    (event) =>
+                      html`<tr>
+                        <td class="small" data-label="Time">${instant(event.at)}</td>
+                        <td class="wrap" data-label="Who">${event.actor}</td>
+                        <td data-label="Action">${ACTION_LABELS[event.action] ?? event.action}</td>
+                        <td class="wrap" data-label="What">${event.target ?? ''}</td>
+                        <td class="mono" data-label="From">${event.address ?? 'command line'}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
+      }
+      <nav class="pager" aria-label="Pages of activity">
+        ${older ? html`<a href="${base}?before=${older}" rel="next">Older activity</a>` : ''}
+      </nav>
+    </section>`;
+}

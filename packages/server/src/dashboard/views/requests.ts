@@ -1,0 +1,180 @@
+import { REQUEST_LOG_RETENTION_DAYS } from '../../insights/retention.ts';
+import type { Project } from '../../storage/project-repository.ts';
+import type { ApiKeyRecord } from '../../storage/repository.ts';
+import type { StoredRequest } from '../../storage/request-log-records.ts';
+import { type Html, html } from '../html.ts';
+import { projectHeader } from './project.ts';
+
+/** The filters of the Requests tab, as the form sends them (empty: no filter). */
+export interface RequestFilters {
+  key: string;
+  status: string;
+  operation: string;
+  range: string;
+  requestId: string;
+}
+
+export const RANGES: Record<string, { label: string; ms: number }> = {
+  '1h': { label: 'Last hour', ms: 3_600_000 },
+  '24h': { label: 'Last 24 hours', ms: 86_400_000 },
+  '7d': { label: 'Last 7 days', ms: 7 * 86_400_000 },
+  '30d': { label: 'Last 30 days', ms: 30 * 86_400_000 },
+};
+
+const STATUSES: Record<string, string> = {
+  '2xx': '2xx success',
+  '4xx': '4xx client error',
+  '429': '429 rate limited',
+  '5xx': '5xx server error',
+};
+
+export interface RequestsView {
+  project: Project;
+  keys: readonly ApiKeyRecord[];
+  operations: readonly string[];
+  filters: RequestFilters;
+  rows: readonly StoredRequest[];
+  /** The query string of the next (older) page, when there is one. */
+  older?: string;
+  /** Whether this is a later page (a link back to the newest is shown). */
+  paged: boolean;
+}
+
+/** An instant to the millisecond, as the log shows it: `2026-11-25 14:03:07.125 UTC`. */
+export const instant = (at: number): string =>
+  `${new Date(at).toISOString().replace('T', ' ').slice(0, 23)} UTC`;
+
+export function statusBadge(status: number): Html {
+  const kind = status >= 500 ? 'bad' : status >= 400 ? 'warn' : 'ok';
+  return html`<span class="badge ${kind}">${status}</span>`;
+}
+
+function select(name: string, label: string, current: string, options: [string, string][]): Html {
+  return html`<label
+    >${label}
+    <select name="${name}">
+      <option value="">All</option>
+      ${options.map(
+        ([value, text]) =>
+          html`<option value="${value}" ${value === current ? 'selected' : ''}>${text}</option>`,
+      )}
+    </select></label
+  >`;
+}
+
+function filterForm(view: RequestsView): Html {
+  const { project, filters } = view;
+  return html`<form
+    class="inline filters"
+    method="get"
+    action="/dashboard/projects/${project.slug}/requests"
+    role="search"
+    aria-label="Filter requests"
+  >
+    ${select(
+      'key',
+      'Key',
+      filters.key,
+      view.keys.map((key) => [key.id, key.label ?? key.prefix ?? key.id]),
+    )}
+    ${select('status', 'Status', filters.status, Object.entries(STATUSES))}
+    ${select(
+      'operation',
+      'Operation',
+      filters.operation,
+      view.operations.map((op) => [op, op]),
+    )}
+    ${select(
+      'range',
+      'Time',
+      filters.range,
+      Object.entries(RANGES).map(([value, { label }]) => [value, label]),
+    )}
+    <label
+      >Request id
+      <input type="text" name="request_id" maxlength="128" value="${filters.requestId}" spellcheck="false"
+    /></label>
+    <button type="submit">Show</button>
+  </form>`;
+}
+
+function row(project: Project, entry: StoredRequest): Html {
+  return html`<tr>
+    <td class="small" data-label="Time">${instant(entry.at)}</td>
+    <td data-label="Status">
+      ${statusBadge(entry.status)}${entry.code ? html` <span class="mono small">${entry.code}</span>` : ''}
+    </td>
+    <td class="wrap" data-label="Request"><span class="mono">${entry.method} ${entry.path}</span></td>
+    <td class="wrap" data-label="Key">${entry.keyLabel ?? entry.keyId}</td>
+    <td class="num" data-label="Latency">${entry.latencyMs.toFixed(1)} ms</td>
+    <td class="wrap" data-label="Request id">
+      <span class="mono"
+        ><a href="/dashboard/projects/${project.slug}/requests/${entry.id}"
+          >${entry.requestId}<span class="visually-hidden"> (details)</span></a
+        ></span
+      >
+    </td>
+  </tr>`;
+}
+
+export function requestsView(view: RequestsView): Html {
+  const { project, rows } = view;
+  const base = `/dashboard/projects/${project.slug}/requests`;
+  return html`${projectHeader(project, 'requests')}
+    <section class="card" aria-labelledby="requests">
+      <h2 id="requests">Requests</h2>
+      <p class="muted small">
+        Every API request made with this project's keys, newest first, kept
+        ${REQUEST_LOG_RETENTION_DAYS[project.plan]}
+        ${REQUEST_LOG_RETENTION_DAYS[project.plan] === 1 ? 'day' : 'days'} on this plan. Headers, bodies and
+        secrets are never recorded.
+      </p>
+      ${filterForm(view)}
+      ${
+        rows.length === 0
+          ? html`<p class="empty">No requests match.</p>`
+          : html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="requests">
+              <table class="stacked">
+                <thead>
+                  <tr>
+                    <th scope="col">Time</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Request</th>
+                    <th scope="col">Key</th>
+                    <th scope="col">Latency</th>
+                    <th scope="col">Request id</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${rows.map((entry) => row(project, entry))}
+                </tbody>
+              </table>
+            </div>`
+      }
+      <nav class="pager" aria-label="Pages of requests">
+        ${view.paged ? html`<a href="${base}">Newest</a>` : ''}
+        ${view.older ? html`<a href="${base}?${view.older}" rel="next">Older requests</a>` : ''}
+      </nav>
+    </section>`;
+}
+
+export function requestView(project: Project, entry: StoredRequest): Html {
+  const fact = (term: string, value: Html | string) =>
+    html`<dt>${term}</dt>
+      <dd>${value}</dd>`;
+  return html`${projectHeader(project, 'requests')}
+    <section class="card" aria-labelledby="request">
+      <h2 id="request">Request <span class="mono wrap">${entry.requestId}</span></h2>
+      <dl class="facts">
+        ${fact('Time', instant(entry.at))} ${fact('Status', html`${statusBadge(entry.status)}`)}
+        ${fact('Error code', entry.code ? html`<code>${entry.code}</code>` : 'none')}
+        ${fact('Method', entry.method)} ${fact('Path', html`<code class="wrap">${entry.path}</code>`)}
+        ${fact('Operation', entry.operation)}
+        ${fact('Key', html`${entry.keyLabel ?? 'No label'} <span class="mono">(${entry.keyId})</span>`)}
+        ${fact('Latency', `${entry.latencyMs.toFixed(2)} ms`)}
+        ${fact('Client address', html`<span class="mono">${entry.address}</span>`)}
+        ${fact('Request id', html`<span class="mono wrap">${entry.requestId}</span>`)}
+      </dl>
+      <p><a href="/dashboard/projects/${project.slug}/requests">All requests</a></p>
+    </section>`;
+}

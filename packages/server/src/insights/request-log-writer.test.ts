@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { LoggedRequest } from '../storage/request-log-records.ts';
+import { createRequestLogWriter } from './request-log-writer.ts';
+
+const row = (i: number): LoggedRequest => ({
+  projectId: 'prj_a',
+  at: i,
+  requestId: `r${i}`,
+  keyId: 'key_a',
+  keyLabel: null,
+  operation: 'listPets',
+  method: 'GET',
+  path: '/v1/pets',
+  status: 200,
+  code: null,
+  latencyMs: 1,
+  address: '127.0.0.1',
+});
+
+describe('request log writer', () => {
+  it('add → rows written in batches of at most batchSize, one batch at a time, in order', async () => {
+    const batches: number[][] = [];
+    let inFlight = 0;
+    const writer = createRequestLogWriter({
+      store: {
+        async write(batch) {
+          inFlight++;
+          assert.equal(inFlight, 1);
+          await new Promise((resolve) => setImmediate(resolve));
+          batches.push(batch.map((entry) => entry.at));
+          inFlight--;
+        },
+      },
+      batchSize: 3,
+      flushIntervalMs: 60_000,
+      onError: assert.fail,
+    });
+    for (let i = 0; i < 7; i++) writer.add(row(i));
+    await writer.flush();
+    assert.deepEqual(batches, [[0, 1, 2], [3, 4, 5], [6]]);
+    assert.deepEqual(writer.stats(), { written: 7, dropped: { bufferFull: 0, writeFailed: 0 }, buffered: 0 });
+  });
+
+  it('a store that never answers → add still returns at once; past maxBuffered rows are dropped and counted', () => {
+    const writer = createRequestLogWriter({
+      store: { write: () => new Promise(() => {}) },
+      maxBuffered: 4,
+      batchSize: 2,
+      onError: assert.fail,
+    });
+    for (let i = 0; i < 10; i++) writer.add(row(i));
+    const stats = writer.stats();
+    assert.equal(stats.buffered, 4);
+    assert.equal(stats.dropped.bufferFull, 6);
+  });
+
+  it('a batch that fails → reported with its size, counted as dropped, the next batch still written', async () => {
+    const errors: number[] = [];
+    let calls = 0;
+    const writer = createRequestLogWriter({
+      store: {
+        async write() {
+          calls++;
+          if (calls === 1) throw new Error('database unavailable');
+        },
+      },
+      batchSize: 2,
+      flushIntervalMs: 60_000,
+      onError: (_error, rows) => errors.push(rows),
+    });
+    for (let i = 0; i < 3; i++) writer.add(row(i));
+    await writer.flush();
+    assert.deepEqual(errors, [2]);
+    assert.deepEqual(writer.stats().dropped, { bufferFull: 0, writeFailed: 2 });
+    assert.equal(writer.stats().written, 1);
+  });
+
+  it('a row alone → written flushIntervalMs later, without a flush', async () => {
+    const written = Promise.withResolvers<number>();
+    const writer = createRequestLogWriter({
+      store: { write: async (batch) => written.resolve(batch.length) },
+      flushIntervalMs: 5,
+      onError: assert.fail,
+    });
+    writer.add(row(1));
+    assert.equal(await written.promise, 1);
+  });
+});

@@ -1,0 +1,2 @@
+DROP TABLE request_log;
+DROP SEQUENCE request_log_id;

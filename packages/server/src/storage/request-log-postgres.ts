@@ -1,0 +1,119 @@
+import type { PoolClient } from 'pg';
+import { PLANS } from './repository.ts';
+import { type RequestLogRecords, requestLogReads, rowValues } from './request-log-records.ts';
+import type { SqlExecutor } from './sql-executor.ts';
+import { rollUp, UPSERT_USAGE_CONFLICT, usageReads } from './usage-records.ts';
+
+export const DAY_MS = 86_400_000;
+
+/** What the request log needs of the PostgreSQL storage: statements, and a transaction on one client. */
+export interface PostgresAccess {
+  sql: SqlExecutor;
+  transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T>;
+}
+
+/** `request_log_d20261125`: the partition holding one UTC day. */
+export const partitionName = (day: number): string =>
+  `request_log_d${new Date(day * DAY_MS).toISOString().slice(0, 10).replaceAll('-', '')}`;
+
+const PARTITION = /^request_log_d(\d{4})(\d{2})(\d{2})$/;
+
+function dayOf(name: string): number | undefined {
+  const match = PARTITION.exec(name);
+  return match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) / DAY_MS : undefined;
+}
+
+const INSERT = `INSERT INTO request_log (project_id, at, request_id, key_id, key_label, operation, method, path,
+  status, code, latency_ms, address)
+  SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+    $8::text[], $9::int[], $10::text[], $11::float8[], $12::text[])`;
+
+const UPSERT_USAGE = `INSERT INTO request_usage (project_id, key_id, hour, class, bucket, count)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::bigint[])
+  ${UPSERT_USAGE_CONFLICT}`;
+
+/** SQLSTATE of an insert no partition accepts (another instance dropped a day this one remembered). */
+const NO_PARTITION = '23514';
+
+/**
+ * The request log in PostgreSQL, partitioned by day: a batch is one INSERT of column arrays (one
+ * statement) and the rollups it adds to in one transaction, after the days it needs have their partitions; purging drops the partitions
+ * of days every plan's retention has passed, then deletes the rows of shorter-lived plans.
+ */
+export function createPostgresRequestLog(access: PostgresAccess): RequestLogRecords {
+  const { sql } = access;
+  const known = new Set<number>();
+
+  const ensurePartition = async (day: number) => {
+    if (known.has(day)) return;
+    const name = partitionName(day);
+    try {
+      await sql.run(
+        `CREATE TABLE IF NOT EXISTS ${name} PARTITION OF request_log
+         FOR VALUES FROM (${day * DAY_MS}) TO (${(day + 1) * DAY_MS})`,
+      );
+    } catch (error) {
+      // Another instance may have created it at the same moment.
+      const [row] = await sql.all('SELECT to_regclass($1) IS NOT NULL AS found', [name]);
+      if (!row?.found) throw error;
+    }
+    known.add(day);
+  };
+
+  const insert = async (batch: Parameters<RequestLogRecords['write']>[0]) => {
+    for (const day of new Set(batch.map((entry) => Math.floor(entry.at / DAY_MS))))
+      await ensurePartition(day);
+    const columns: unknown[][] = Array.from({ length: 12 }, () => []);
+    for (const entry of batch) rowValues(entry).forEach((value, i) => columns[i]!.push(value));
+    const cells = rollUp(batch);
+    await access.transaction(async (client) => {
+      await client.query(INSERT, columns);
+      await client.query(UPSERT_USAGE, [
+        cells.map((c) => c.projectId),
+        cells.map((c) => c.keyId),
+        cells.map((c) => c.hour),
+        cells.map((c) => c.statusClass),
+        cells.map((c) => c.bucket),
+        cells.map((c) => c.count),
+      ]);
+    });
+  };
+
+  return {
+    ...requestLogReads(sql),
+    ...usageReads(sql),
+    async write(batch) {
+      if (batch.length === 0) return;
+      try {
+        await insert(batch);
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== NO_PARTITION) throw error;
+        known.clear();
+        await insert(batch);
+      }
+    },
+    async purge(cutoffs) {
+      const oldest = Math.min(...Object.values(cutoffs));
+      let removed = 0;
+      const partitions = await sql.all(
+        `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+         WHERE i.inhparent = 'request_log'::regclass`,
+      );
+      for (const { name } of partitions) {
+        const day = dayOf(name as string);
+        if (day === undefined || (day + 1) * DAY_MS > oldest) continue;
+        const [count] = await sql.all(`SELECT count(*) AS n FROM ${name as string}`);
+        await sql.run(`DROP TABLE IF EXISTS ${name as string}`);
+        known.delete(day);
+        removed += Number(count!.n);
+      }
+      for (const plan of PLANS) {
+        removed += await sql.run(
+          `DELETE FROM request_log WHERE at < $1 AND project_id IN (SELECT id FROM projects WHERE plan = $2)`,
+          [cutoffs[plan], plan],
+        );
+      }
+      return removed;
+    },
+  };
+}

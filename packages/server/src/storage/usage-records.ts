@@ -1,0 +1,114 @@
+import type { LoggedRequest } from './request-log-records.ts';
+import type { SqlExecutor } from './sql-executor.ts';
+
+/** How usage counts a status: 429 apart from the other 4xx. */
+export type StatusClass = '2xx' | '4xx' | '429' | '5xx' | 'other';
+
+export function statusClass(status: number): StatusClass {
+  if (status === 429) return '429';
+  if (status >= 200 && status < 300) return '2xx';
+  if (status >= 400 && status < 500) return '4xx';
+  if (status >= 500 && status < 600) return '5xx';
+  return 'other';
+}
+
+/** Latency buckets grow by 25 % from 0.1 ms: a percentile read from them is within 25 % of the truth. */
+const BASE_MS = 0.1;
+const GROWTH = 1.25;
+export const LATENCY_BUCKETS = 64;
+
+export function latencyBucket(ms: number): number {
+  if (!(ms > BASE_MS)) return 0;
+  return Math.min(LATENCY_BUCKETS - 1, Math.ceil(Math.log(ms / BASE_MS) / Math.log(GROWTH) - 1e-9));
+}
+
+/** The largest latency a bucket holds, in ms. */
+export const bucketUpperMs = (bucket: number): number => BASE_MS * GROWTH ** bucket;
+
+export const HOUR_MS = 3_600_000;
+
+/** One rollup cell: how many requests of a key in an hour had this status class and latency bucket. */
+export interface UsageCell {
+  projectId: string;
+  keyId: string;
+  hour: number;
+  statusClass: StatusClass;
+  bucket: number;
+  count: number;
+}
+
+/** The cells a batch adds to. */
+export function rollUp(batch: readonly LoggedRequest[]): UsageCell[] {
+  const cells = new Map<string, UsageCell>();
+  for (const entry of batch) {
+    const hour = Math.floor(entry.at / HOUR_MS) * HOUR_MS;
+    const cls = statusClass(entry.status);
+    const bucket = latencyBucket(entry.latencyMs);
+    const id = `${entry.projectId}\u0000${entry.keyId}\u0000${hour}\u0000${cls}\u0000${bucket}`;
+    const cell = cells.get(id);
+    if (cell) cell.count++;
+    else
+      cells.set(id, {
+        projectId: entry.projectId,
+        keyId: entry.keyId,
+        hour,
+        statusClass: cls,
+        bucket,
+        count: 1,
+      });
+  }
+  // One order for every writer: concurrent upserts of the same cells never deadlock.
+  return [...cells.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, cell]) => cell);
+}
+
+export const UPSERT_USAGE_CONFLICT = `ON CONFLICT (project_id, hour, key_id, class, bucket)
+  DO UPDATE SET count = request_usage.count + excluded.count`;
+
+export interface UsageQuery {
+  projectId: string;
+  keyId?: string;
+  /** Inclusive, epoch ms (rounded down to its hour). */
+  since: number;
+  /** Exclusive, epoch ms. */
+  until: number;
+  /** Cells per key (keyId set) rather than summed over the project's keys. */
+  byKey?: boolean;
+}
+
+/** Counts summed over the query: per hour, class and bucket (and key, when asked). */
+export interface UsageRow {
+  hour: number;
+  keyId: string | undefined;
+  statusClass: StatusClass;
+  bucket: number;
+  count: number;
+}
+
+export function usageReads(sql: SqlExecutor) {
+  return {
+    async usage(query: UsageQuery): Promise<UsageRow[]> {
+      const params: unknown[] = [query.projectId, Math.floor(query.since / HOUR_MS) * HOUR_MS, query.until];
+      let where = 'project_id = $1 AND hour >= $2 AND hour < $3';
+      if (query.keyId !== undefined) {
+        params.push(query.keyId);
+        where += ' AND key_id = $4';
+      }
+      const key = query.byKey ? 'key_id, ' : '';
+      const rows = await sql.all(
+        `SELECT ${key}hour, class, bucket, sum(count) AS count FROM request_usage WHERE ${where}
+         GROUP BY ${key}hour, class, bucket ORDER BY ${key}hour`,
+        params,
+      );
+      return rows.map((row) => ({
+        hour: Number(row.hour),
+        keyId: query.byKey ? (row.key_id as string) : undefined,
+        statusClass: row.class as StatusClass,
+        bucket: Number(row.bucket),
+        count: Number(row.count),
+      }));
+    },
+    async purgeUsage(before: number): Promise<number> {
+      return sql.run('DELETE FROM request_usage WHERE hour < $1', [before]);
+    },
+  };
+}

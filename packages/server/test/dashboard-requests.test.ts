@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
+import { projectWithKey } from './request-log-support.ts';
+import { logged } from './storage-contract-request-log.ts';
+
+describe('dashboard Requests tab', () => {
+  let t: TestApp;
+  let member: SignedIn;
+  let project: Awaited<ReturnType<typeof projectWithKey>>;
+  beforeEach(async () => {
+    t = await makeTestApp();
+    project = await projectWithKey(t, 'acme');
+    member = await t.signedInMember('acme');
+    await t.storage.projects.setRole(member.accountId, project.projectId, 'viewer');
+  });
+  afterEach(() => t.close());
+
+  const page = (url: string, who: SignedIn = member) =>
+    t.request({ url, key: null, unchecked: true, headers: { cookie: who.cookie } });
+
+  const call = async (url: string) => {
+    const response = await t.request({ url, key: project.secret });
+    return response.headers['x-request-id']!;
+  };
+
+  it('GET /requests → every request of the project’s keys, newest first, with status, code and key', async () => {
+    const ok = await call('/v1/pets');
+    const bad = await call('/v1/pets?limit=0');
+    await t.app.requestLog!.flush();
+    const response = await page('/dashboard/projects/acme/requests');
+    assert.equal(response.status, 200);
+    assert.ok(response.body.indexOf(bad) < response.body.indexOf(ok) && response.body.includes(ok));
+    assert.match(response.body, /invalid_parameter/);
+    assert.match(response.body, /Storefront/);
+    assert.match(response.body, /aria-current="page">Requests</);
+  });
+
+  it('filters → status class, request id search, key and operation narrow the list', async () => {
+    const ok = await call('/v1/pets');
+    const missing = await call('/v1/pets/12345');
+    await t.app.requestLog!.flush();
+    const only4xx = await page('/dashboard/projects/acme/requests?status=4xx');
+    assert.ok(only4xx.body.includes(missing) && !only4xx.body.includes(ok));
+    const byId = await page(`/dashboard/projects/acme/requests?request_id=${ok}`);
+    assert.ok(byId.body.includes(ok) && !byId.body.includes(missing));
+    const byOperation = await page('/dashboard/projects/acme/requests?operation=getPet&range=1h');
+    assert.ok(byOperation.body.includes(missing) && !byOperation.body.includes(ok));
+    const otherKey = await page('/dashboard/projects/acme/requests?key=key_none');
+    assert.match(otherKey.body, /No requests match/);
+  });
+
+  it('more than a page → 50 rows and an Older link whose page holds the rest, filters kept', async () => {
+    const now = t.clock.now();
+    await t.storage.requestLog.write(
+      Array.from({ length: 60 }, (_, i) =>
+        logged({ projectId: project.projectId, at: now - i, requestId: `bulk-${i}`, status: 500 }),
+      ),
+    );
+    const first = await page('/dashboard/projects/acme/requests?status=5xx');
+    assert.equal(first.body.match(/bulk-\d+<span/g)!.length, 50);
+    const older = /href="([^"]+)" rel="next"/.exec(first.body)![1]!.replaceAll('&amp;', '&');
+    assert.match(older, /status=5xx/);
+    const second = await page(older);
+    assert.deepEqual(
+      second.body.match(/bulk-\d+(?=<span)/g),
+      Array.from({ length: 10 }, (_, i) => `bulk-${50 + i}`),
+    );
+    assert.doesNotMatch(second.body, /rel="next"/);
+  });
+
+  it('GET /requests/:id → the details; another project’s row or a malformed id → 404', async () => {
+    const id = await call('/v1/pets?token=s3cret');
+    await t.app.requestLog!.flush();
+    const [row] = await t.storage.requestLog.list({ projectId: project.projectId, limit: 1 });
+    const details = await page(`/dashboard/projects/acme/requests/${row!.id}`);
+    assert.equal(details.status, 200);
+    assert.ok(details.body.includes(id));
+    assert.match(details.body, /token=\[redacted\]/);
+    assert.match(details.body, /127\.0\.0\.1/);
+    const other = await projectWithKey(t, 'other');
+    await t.storage.requestLog.write([logged({ projectId: other.projectId, at: t.clock.now() })]);
+    const [theirs] = await t.storage.requestLog.list({ projectId: other.projectId, limit: 1 });
+    assert.equal((await page(`/dashboard/projects/acme/requests/${theirs!.id}`)).status, 404);
+    assert.equal((await page('/dashboard/projects/acme/requests/abc')).status, 404);
+  });
+
+  it('bad filter values → 400 naming the parameter, never a 5xx', async () => {
+    for (const query of [
+      'status=3xx',
+      'operation=dropTables',
+      'range=2y',
+      'before=x',
+      'status=4xx&status=5xx',
+    ]) {
+      const response = await page(`/dashboard/projects/acme/requests?${query}`);
+      assert.equal(response.status, 400, query);
+    }
+  });
+
+  it('rows older than the plan keeps → not shown', async () => {
+    await t.storage.projects.setPlan('acme', 'free', null, null);
+    await t.storage.requestLog.write([
+      logged({ projectId: project.projectId, at: t.clock.now() - 2 * 86_400_000, requestId: 'too-old' }),
+      logged({ projectId: project.projectId, at: t.clock.now() - 3_600_000, requestId: 'recent' }),
+    ]);
+    const response = await page('/dashboard/projects/acme/requests');
+    assert.ok(response.body.includes('recent') && !response.body.includes('too-old'));
+  });
+});

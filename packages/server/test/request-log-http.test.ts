@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import { makeTestApp, type TestApp } from './harness.ts';
+import { projectWithKey } from './request-log-support.ts';
+
+describe('request log over HTTP', () => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  const rows = async (app: TestApp, projectId: string) => {
+    await app.app.requestLog!.flush();
+    return app.storage.requestLog.list({ projectId, limit: 100 });
+  };
+
+  it('a project key’s 200, 400, 404 and 429 → one row each, with key, operation, status, code and request id', async () => {
+    t = await makeTestApp();
+    const { projectId, keyId, secret } = await projectWithKey(t, 'acme', { perMinute: 3 });
+    const ok = await t.request({ url: '/v1/pets', key: secret, headers: { 'x-request-id': 'req-ok' } });
+    const bad = await t.request({ url: '/v1/pets?limit=0', key: secret });
+    const missing = await t.request({ url: '/v1/pets/999', key: secret });
+    const limited = await t.request({ url: '/v1/pets', key: secret });
+    assert.deepEqual([ok.status, bad.status, missing.status, limited.status], [200, 400, 404, 429]);
+    const logged = await rows(t, projectId);
+    assert.deepEqual(
+      logged.map((row) => [row.requestId, row.status, row.code, row.operation, row.method]),
+      [
+        [limited.headers['x-request-id'], 429, 'rate_limited', 'listPets', 'GET'],
+        [missing.headers['x-request-id'], 404, 'not_found', 'getPet', 'GET'],
+        [bad.headers['x-request-id'], 400, 'invalid_parameter', 'listPets', 'GET'],
+        ['req-ok', 200, null, 'listPets', 'GET'],
+      ],
+    );
+    for (const row of logged) {
+      assert.equal(row.keyId, keyId);
+      assert.equal(row.keyLabel, 'Storefront');
+      assert.equal(row.at, t.clock.now());
+      assert.equal(row.address, '127.0.0.1');
+      assert.ok(row.latencyMs >= 0);
+    }
+    assert.equal(logged.at(-1)!.path, '/v1/pets');
+  });
+
+  it('requests without a key, with a standalone key or to public routes → not logged for any project', async () => {
+    t = await makeTestApp();
+    const { projectId } = await projectWithKey(t, 'acme');
+    await t.request({ url: '/v1/pets' });
+    await t.request({ url: '/v1/pets', key: null });
+    await t.request({ url: '/healthz', key: null });
+    assert.deepEqual(await rows(t, projectId), []);
+    assert.equal(t.app.requestLog!.stats().written, 0);
+  });
+
+  it('secrets sent in headers, cookies and query parameters → none of them reaches the table', async () => {
+    t = await makeTestApp();
+    const { projectId, secret } = await projectWithKey(t, 'acme');
+    const secrets = [
+      's3cret-key-value',
+      's3cret-token-value',
+      's3cret-password',
+      's3cret-cookie',
+      's3cret-apikey',
+    ];
+    await t.request({
+      url: `/v1/pets?key=${secrets[0]}&token=${secrets[1]}&password=${secrets[2]}&limit=5`,
+      key: secret,
+      headers: { cookie: `petstore_session=${secrets[3]}`, 'x-api-key': secrets[4]! },
+    });
+    await t.request({ url: `/v1/pets?api_key=${encodeURIComponent(secret)}`, key: secret });
+    await t.request({ url: `/v1/pets/${secret}`, key: secret });
+    await t.request({
+      method: 'POST',
+      url: '/v1/pets',
+      key: secret,
+      body: { name: 's3cret-in-body', categoryId: 1 },
+    });
+    const logged = await rows(t, projectId);
+    assert.equal(logged.length, 4);
+    const everything = JSON.stringify(logged);
+    for (const text of [...secrets, secret, 's3cret-in-body', 'Bearer']) {
+      assert.ok(!everything.includes(text), `${text} was stored`);
+    }
+    assert.ok(
+      logged.some(
+        (row) => row.path === '/v1/pets?key=[redacted]&token=[redacted]&password=[redacted]&limit=5',
+      ),
+    );
+  });
+
+  it('PETSTORE_REQUEST_LOG=off (requestLog: false) → nothing is logged', async () => {
+    t = await makeTestApp({ requestLog: false });
+    const { projectId, secret } = await projectWithKey(t, 'acme');
+    await t.request({ url: '/v1/pets', key: secret });
+    assert.equal(t.app.requestLog, undefined);
+    assert.deepEqual(await t.storage.requestLog.list({ projectId, limit: 10 }), []);
+  });
+
+  it('a full buffer → rows dropped and counted in /metrics, the requests answered as usual', async () => {
+    t = await makeTestApp({ requestLog: { maxBuffered: 2, flushIntervalMs: 60_000 } });
+    const { projectId, secret } = await projectWithKey(t, 'acme');
+    for (let i = 0; i < 5; i++) assert.equal((await t.request({ url: '/v1/pets', key: secret })).status, 200);
+    const metrics = await t.request({ url: '/metrics', key: null });
+    assert.match(metrics.body, /petstore_request_log_dropped_total\{reason="buffer_full"\} 3/);
+    assert.match(metrics.body, /petstore_request_log_buffered 2/);
+    assert.equal((await rows(t, projectId)).length, 2);
+  });
+});

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import type { AuditEvent } from '../src/storage/audit-records.ts';
+import type { StorageFixture } from './storage-contract.ts';
+import { project } from './storage-contract-projects.ts';
+
+const T0 = Date.UTC(2026, 0, 10);
+
+const event = (overrides: Partial<AuditEvent>): AuditEvent => ({
+  at: T0,
+  projectId: 'prj_acme',
+  actorAccountId: 'acc_ann',
+  actor: 'ann@example.com',
+  action: 'key_created',
+  target: '“Storefront” (ps_test_AbCd…)',
+  address: '192.0.2.1',
+  ...overrides,
+});
+
+export function auditContract(fixture: () => StorageFixture): void {
+  it('audit.list → the project’s events and its members’ own, newest first, paged; others’ never', async () => {
+    const { storage } = fixture();
+    await storage.projects.create(project('acme'));
+    await storage.projects.create(project('other'));
+    for (const name of ['ann', 'bob']) {
+      await storage.accounts.create({
+        id: `acc_${name}`,
+        email: `${name}@example.com`,
+        passwordHash: 'h',
+        createdAt: T0,
+      });
+    }
+    await storage.projects.addMember('acc_ann', 'prj_acme', T0);
+    await storage.projects.addMember('acc_bob', 'prj_other', T0);
+    await storage.audit.record(event({ at: T0 + 1 }));
+    await storage.audit.record(event({ at: T0 + 2, projectId: null, action: 'sign_in', target: null }));
+    await storage.audit.record(
+      event({ at: T0 + 3, projectId: 'prj_other', actorAccountId: 'acc_bob', actor: 'bob@example.com' }),
+    );
+    await storage.audit.record(
+      event({
+        at: T0 + 3,
+        projectId: null,
+        actorAccountId: 'acc_bob',
+        actor: 'bob@example.com',
+        action: 'sign_in',
+      }),
+    );
+    await storage.audit.record(
+      event({
+        at: T0 + 4,
+        actorAccountId: null,
+        actor: 'operator',
+        action: 'plan_changed',
+        target: 'free → pro',
+        address: null,
+      }),
+    );
+    const all = await storage.audit.list({ projectId: 'prj_acme', limit: 10 });
+    assert.deepEqual(
+      all.map((e) => [e.at - T0, e.actor, e.action]),
+      [
+        [4, 'operator', 'plan_changed'],
+        [2, 'ann@example.com', 'sign_in'],
+        [1, 'ann@example.com', 'key_created'],
+      ],
+    );
+    assert.deepEqual(all[2], { ...event({ at: T0 + 1 }), id: all[2]!.id });
+    assert.equal(all[0]!.address, null);
+    const first = await storage.audit.list({ projectId: 'prj_acme', limit: 2 });
+    const rest = await storage.audit.list({ projectId: 'prj_acme', limit: 2, before: first.at(-1)! });
+    assert.deepEqual(
+      rest.map((e) => e.action),
+      ['key_created'],
+    );
+    assert.equal((await storage.audit.list({ projectId: 'prj_acme', since: T0 + 2, limit: 10 })).length, 2);
+    assert.equal(await storage.audit.purge(T0 + 3), 2);
+    assert.equal((await storage.audit.list({ projectId: 'prj_acme', limit: 10 })).length, 1);
+  });
+}

@@ -1,0 +1,209 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { retentionCutoffs } from '../src/insights/retention.ts';
+import type { LoggedRequest, StoredRequest } from '../src/storage/request-log-records.ts';
+import type { StorageFixture } from './storage-contract.ts';
+import { project } from './storage-contract-projects.ts';
+
+const T0 = Date.UTC(2026, 0, 10, 12);
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+export function logged(overrides: Partial<LoggedRequest> = {}): LoggedRequest {
+  return {
+    projectId: 'prj_acme',
+    at: T0,
+    requestId: 'req-1',
+    keyId: 'key_a',
+    keyLabel: 'Storefront',
+    operation: 'listPets',
+    method: 'GET',
+    path: '/v1/pets?limit=20',
+    status: 200,
+    code: null,
+    latencyMs: 1.25,
+    address: '192.0.2.7',
+    ...overrides,
+  };
+}
+
+const withoutId = ({ id: _id, ...rest }: StoredRequest): LoggedRequest => rest;
+
+export function requestLogContract(fixture: () => StorageFixture): void {
+  const setUp = async () => {
+    const { storage } = fixture();
+    await storage.projects.create(project('acme'));
+    await storage.projects.create(project('other', { plan: 'pro' }));
+    return storage;
+  };
+
+  it('requestLog.write → every field kept; list → newest first, ties by newest row; others see it', async () => {
+    const storage = await setUp();
+    const rows = [
+      logged({ requestId: 'a', at: T0 }),
+      logged({ requestId: 'b', at: T0 + 1, status: 404, code: 'not_found', keyLabel: null, latencyMs: 0.5 }),
+      logged({ requestId: 'c', at: T0 + 1, method: 'POST', operation: 'createPet', path: '/v1/pets' }),
+      logged({ requestId: 'd', projectId: 'prj_other' }),
+    ];
+    await storage.requestLog.write(rows);
+    await storage.requestLog.write([]);
+    const listed = await storage.requestLog.list({ projectId: 'prj_acme', limit: 10 });
+    assert.deepEqual(listed.map(withoutId), [rows[2], rows[1], rows[0]]);
+    const other = await fixture().open();
+    assert.deepEqual((await other.requestLog.list({ projectId: 'prj_other', limit: 10 })).map(withoutId), [
+      rows[3],
+    ]);
+  });
+
+  it('requestLog.list → filters by key, status class or code, operation, request id and time range', async () => {
+    const storage = await setUp();
+    await storage.requestLog.write([
+      logged({ requestId: 'ok', at: T0, status: 201, operation: 'createPet' }),
+      logged({ requestId: 'bad', at: T0 + 1, status: 400, code: 'invalid_parameter', keyId: 'key_b' }),
+      logged({ requestId: 'limited', at: T0 + 2, status: 429, code: 'rate_limited' }),
+      logged({ requestId: 'broken', at: T0 + 3, status: 503, code: 'service_unavailable' }),
+      logged({ requestId: 'missing', at: T0 + 4, status: 404, code: 'not_found', operation: 'getPet' }),
+    ]);
+    const ids = async (query: Partial<Parameters<typeof storage.requestLog.list>[0]>) =>
+      (await storage.requestLog.list({ projectId: 'prj_acme', limit: 10, ...query })).map((r) => r.requestId);
+    assert.deepEqual(await ids({ status: '2xx' }), ['ok']);
+    assert.deepEqual(await ids({ status: '4xx' }), ['missing', 'limited', 'bad']);
+    assert.deepEqual(await ids({ status: '429' }), ['limited']);
+    assert.deepEqual(await ids({ status: '5xx' }), ['broken']);
+    assert.deepEqual(await ids({ status: 404 }), ['missing']);
+    assert.deepEqual(await ids({ keyId: 'key_b' }), ['bad']);
+    assert.deepEqual(await ids({ operation: 'getPet' }), ['missing']);
+    assert.deepEqual(await ids({ requestId: 'limited' }), ['limited']);
+    assert.deepEqual(await ids({ since: T0 + 1, until: T0 + 3 }), ['limited', 'bad']);
+    assert.deepEqual(await ids({ keyId: 'key_a', status: '4xx', since: T0 + 3 }), ['missing']);
+    assert.deepEqual(await ids({ keyId: 'key_nobody' }), []);
+  });
+
+  it('requestLog.list → keyset pages cover every row once, across rows of one instant', async () => {
+    const storage = await setUp();
+    const rows = Array.from({ length: 7 }, (_, i) =>
+      logged({ requestId: `r${i}`, at: T0 + Math.floor(i / 3) }),
+    );
+    await storage.requestLog.write(rows);
+    const seen: string[] = [];
+    let before: { at: number; id: string } | undefined;
+    for (;;) {
+      const page = await storage.requestLog.list({ projectId: 'prj_acme', limit: 2, before });
+      seen.push(...page.map((row) => row.requestId));
+      if (page.length < 2) break;
+      const last = page.at(-1)!;
+      before = { at: last.at, id: last.id };
+    }
+    assert.deepEqual(seen, ['r6', 'r5', 'r4', 'r3', 'r2', 'r1', 'r0']);
+  });
+
+  it('requestLog.get → the row of this project by id; another project, unknown or malformed ids → undefined', async () => {
+    const storage = await setUp();
+    await storage.requestLog.write([
+      logged({ requestId: 'mine' }),
+      logged({ requestId: 'theirs', projectId: 'prj_other' }),
+    ]);
+    const [mine] = await storage.requestLog.list({ projectId: 'prj_acme', limit: 1 });
+    const [theirs] = await storage.requestLog.list({ projectId: 'prj_other', limit: 1 });
+    assert.equal((await storage.requestLog.get('prj_acme', mine!.id))?.requestId, 'mine');
+    assert.equal(await storage.requestLog.get('prj_acme', theirs!.id), undefined);
+    assert.equal(await storage.requestLog.get('prj_acme', '999999999'), undefined);
+    assert.equal(await storage.requestLog.get('prj_acme', 'x1; DROP TABLE request_log'), undefined);
+    assert.equal(await storage.requestLog.get('prj_acme', '99999999999999999999999'), undefined);
+    assert.equal(await storage.requestLog.get('prj_acme', '9999999999999999999'), undefined);
+  });
+
+  it('requestLog.purge → rows past their plan’s retention go (free 1 day, pro 7), the rest stay', async () => {
+    const storage = await setUp();
+    const now = T0 + 40 * DAY;
+    await storage.requestLog.write([
+      logged({ requestId: 'free-old', at: now - DAY - 1 }),
+      logged({ requestId: 'free-new', at: now - DAY + HOUR }),
+      logged({ requestId: 'pro-old', projectId: 'prj_other', at: now - 7 * DAY - 1 }),
+      logged({ requestId: 'pro-new', projectId: 'prj_other', at: now - 2 * DAY }),
+      logged({ requestId: 'pro-ancient', projectId: 'prj_other', at: now - 35 * DAY }),
+    ]);
+    assert.equal(await storage.requestLog.purge(retentionCutoffs(now)), 3);
+    const left = async (projectId: string) =>
+      (await storage.requestLog.list({ projectId, limit: 10 })).map((row) => row.requestId);
+    assert.deepEqual(await left('prj_acme'), ['free-new']);
+    assert.deepEqual(await left('prj_other'), ['pro-new']);
+    assert.equal(await storage.requestLog.purge(retentionCutoffs(now)), 0);
+    // A day purged before can be written again (its partition is made anew where there are partitions).
+    await storage.requestLog.write([
+      logged({ requestId: 'late', projectId: 'prj_other', at: now - 35 * DAY }),
+    ]);
+    assert.deepEqual(await left('prj_other'), ['pro-new', 'late']);
+  });
+}
+
+export function usageContract(fixture: () => StorageFixture): void {
+  it('requestLog.usage → hourly counts per class and latency bucket, kept by each write, summed or per key', async () => {
+    const { storage } = fixture();
+    await storage.projects.create(project('acme'));
+    const hour = Math.floor(T0 / HOUR) * HOUR;
+    await storage.requestLog.write([
+      logged({ at: hour + 1, status: 200, latencyMs: 1 }),
+      logged({ at: hour + 2, status: 200, latencyMs: 1, keyId: 'key_b' }),
+      logged({ at: hour + 3, status: 429 }),
+    ]);
+    await storage.requestLog.write([
+      logged({ at: hour + HOUR, status: 404 }),
+      logged({ at: hour + HOUR + 5, status: 503, latencyMs: 250 }),
+      logged({ at: hour + 4, status: 200, latencyMs: 1 }),
+    ]);
+    const total = (rows: { count: number }[]) => rows.reduce((sum, row) => sum + row.count, 0);
+    const all = await storage.requestLog.usage({
+      projectId: 'prj_acme',
+      since: hour,
+      until: hour + 2 * HOUR,
+    });
+    assert.equal(total(all), 6);
+    const firstHour2xx = all.filter((row) => row.hour === hour && row.statusClass === '2xx');
+    assert.deepEqual(
+      firstHour2xx.map((row) => row.count),
+      [3],
+    );
+    assert.deepEqual(
+      all
+        .filter((row) => row.hour === hour + HOUR)
+        .map((row) => row.statusClass)
+        .sort(),
+      ['4xx', '5xx'],
+    );
+    const perKey = await storage.requestLog.usage({
+      projectId: 'prj_acme',
+      since: hour,
+      until: hour + HOUR,
+      byKey: true,
+    });
+    assert.deepEqual(
+      perKey
+        .filter((row) => row.statusClass === '2xx')
+        .map((row) => [row.keyId, row.count])
+        .sort(),
+      [
+        ['key_a', 2],
+        ['key_b', 1],
+      ],
+    );
+    const keyB = await storage.requestLog.usage({
+      projectId: 'prj_acme',
+      keyId: 'key_b',
+      since: hour,
+      until: hour + 2 * HOUR,
+    });
+    assert.equal(total(keyB), 1);
+    assert.equal(
+      total(
+        await storage.requestLog.usage({ projectId: 'prj_acme', since: hour + HOUR, until: hour + 2 * HOUR }),
+      ),
+      2,
+    );
+    assert.equal(await storage.requestLog.purgeUsage(hour + HOUR), 3);
+    assert.equal(
+      total(await storage.requestLog.usage({ projectId: 'prj_acme', since: hour, until: hour + 2 * HOUR })),
+      2,
+    );
+  });
+}
