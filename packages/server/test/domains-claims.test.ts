@@ -10,20 +10,12 @@ import {
 } from '../src/domains/domain-service.ts';
 import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
+import { postForm } from './dashboard-forms.ts';
 
 const HOST = 'docs.example.test';
 const ACME = 'acme.sites.localhost';
 const ZOO = 'zoo.sites.localhost';
 
-const post = (app: TestApp, who: SignedIn, url: string, fields: Record<string, string> = {}) =>
-  app.request({
-    method: 'POST',
-    url,
-    key: null,
-    unchecked: true,
-    headers: { cookie: who.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ _csrf: who.csrfToken, ...fields }).toString(),
-  });
 const page = async (app: TestApp, who: SignedIn, url: string) =>
   (await app.request({ url, key: null, unchecked: true, headers: { cookie: who.cookie } })).body;
 const visit = (app: TestApp, host: string) =>
@@ -47,7 +39,7 @@ describe('contested names: settled by proof, never by who came first, never nami
     app = await makeTestApp({ dns: createDnsResolver([zone.address], { timeoutMs: 200 }) });
     acme = await app.signedInMember('acme', { plan: 'pro' });
     zoo = await app.signedInMember('zoo', { plan: 'pro' });
-    assert.equal((await post(app, acme, acmeUrl, { hostname: HOST })).status, 303);
+    assert.equal((await postForm(app, acme, acmeUrl, { hostname: HOST })).status, 303);
     const first = (await app.storage.domains.get(HOST, acme.projectId))!;
     assert.equal(first.state, 'verified', JSON.stringify(first));
   });
@@ -57,7 +49,7 @@ describe('contested names: settled by proof, never by who came first, never nami
   });
 
   it('a name another project holds → added as a claim for this project, with a TXT ownership record besides the CNAME; no word of the holder', async () => {
-    const added = await post(app, zoo, zooUrl, { hostname: HOST });
+    const added = await postForm(app, zoo, zooUrl, { hostname: HOST });
     assert.equal(added.status, 303);
     assert.equal(added.headers.location, `${zooUrl}?done=added&domain=${HOST}`);
     const shown = await page(app, zoo, added.headers.location!);
@@ -81,12 +73,12 @@ describe('contested names: settled by proof, never by who came first, never nami
     const claim = (await app.storage.domains.get(HOST, zoo.projectId))!;
     zone.set(`_petstore.${HOST}`, [{ type: 'TXT', value: `petstore-verify=${claim.token}` }]);
     app.clock.advance(CHECK_INTERVAL_MS);
-    await post(app, zoo, `${zooUrl}/${HOST}/check`);
+    await postForm(app, zoo, `${zooUrl}/${HOST}/check`);
     assert.notEqual((await app.storage.domains.get(HOST, zoo.projectId))!.state, 'verified');
     zone.set(`_petstore.${HOST}`, []);
     zone.set(HOST, [{ type: 'CNAME', value: ZOO }]);
     app.clock.advance(CHECK_INTERVAL_MS);
-    await post(app, zoo, `${zooUrl}/${HOST}/check`);
+    await postForm(app, zoo, `${zooUrl}/${HOST}/check`);
     const cnameOnly = (await app.storage.domains.get(HOST, zoo.projectId))!;
     assert.equal(cnameOnly.state, 'failed');
     assert.match(cnameOnly.reason!, /TXT record _petstore\.docs\.example\.test is missing/);
@@ -97,7 +89,7 @@ describe('contested names: settled by proof, never by who came first, never nami
     const claim = (await app.storage.domains.get(HOST, zoo.projectId))!;
     zone.set(`_petstore.${HOST}`, [{ type: 'TXT', value: `petstore-verify=${claim.token}` }]);
     app.clock.advance(CHECK_INTERVAL_MS);
-    const checked = await post(app, zoo, `${zooUrl}/${HOST}/check`);
+    const checked = await postForm(app, zoo, `${zooUrl}/${HOST}/check`);
     assert.match(checked.headers.location!, /done=checked&/);
     assert.equal((await app.storage.domains.get(HOST, zoo.projectId))!.state, 'verified');
     const served = await app.storage.domains.get(HOST);
@@ -157,7 +149,7 @@ describe('contested names: settled by proof, never by who came first, never nami
         'the label аpple mixes Cyrillic and Latin letters, which can imitate another name: write each label in one script',
     });
     acme = await app.signedInMember('acme'); // days later: a new sign-in
-    assert.equal((await post(app, acme, acmeUrl, { hostname: 'gοogle.example.test' })).status, 303);
+    assert.equal((await postForm(app, acme, acmeUrl, { hostname: 'gοogle.example.test' })).status, 303);
     assert.match(await page(app, acme, acmeUrl), /The label gοogle mixes Latin and Greek letters/);
     assert.equal(
       (await app.storage.domains.listForProject(project.id)).some((d) => d.hostname.startsWith('xn--')),
@@ -180,7 +172,7 @@ describe('contested names: settled by proof, never by who came first, never nami
       retryAfterMs: 1_000,
     });
     zoo = await app.signedInMember('zoo');
-    assert.equal((await post(app, zoo, `${zooUrl}/${HOST}/check`)).status, 303);
+    assert.equal((await postForm(app, zoo, `${zooUrl}/${HOST}/check`)).status, 303);
     assert.match(
       await page(app, zoo, zooUrl),
       /One check per domain every 10 seconds: try docs\.example\.test again in 1 s/,

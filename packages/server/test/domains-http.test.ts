@@ -9,21 +9,13 @@ import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
 import { service } from './services.ts';
 import { sharedStorage } from './shared-storage.ts';
+import { postForm } from './dashboard-forms.ts';
 
 const TARGET = 'acme.sites.localhost';
 /** As in production: the API on its own host, so a name no project serves answers nothing. */
 const HOSTS = { siteDomain: 'sites.localhost', apiHost: 'api.localhost' };
 
 /** A dashboard form posted by a signed-in member, as the browser sends it. */
-const post = (app: TestApp, who: SignedIn, url: string, fields: Record<string, string> = {}) =>
-  app.request({
-    method: 'POST',
-    url,
-    key: null,
-    unchecked: true,
-    headers: { cookie: who.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ _csrf: who.csrfToken, ...fields }).toString(),
-  });
 
 const page = (app: TestApp, who: SignedIn, url: string) =>
   app.request({ url, key: null, unchecked: true, headers: { cookie: who.cookie } });
@@ -69,7 +61,7 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
 
   /** Posts the add form and follows its 303 back to the domains page (post/redirect/get). */
   const refusedAdd = async (who: SignedIn, url: string, hostname: string) => {
-    const response = await post(app, who, url, { hostname });
+    const response = await postForm(app, who, url, { hostname });
     assert.equal(response.status, 303, hostname);
     assert.equal(response.headers.location, url);
     const shown = await page(app, who, url);
@@ -88,7 +80,7 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
 
   it('on Pro: a typed name is made canonical, added, and the records to create are shown with the 48-hour note', async () => {
     await app.storage.projects.setPlan('acme', 'pro', null, null);
-    const response = await post(app, owner, domainsUrl, { hostname: '  Docs.Example.TEST. ' });
+    const response = await postForm(app, owner, domainsUrl, { hostname: '  Docs.Example.TEST. ' });
     assert.equal(response.status, 303, response.body);
     assert.equal(response.headers.location, `${domainsUrl}?done=added&domain=docs.example.test`);
     const shown = await page(app, owner, response.headers.location!);
@@ -120,7 +112,7 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
   });
 
   it("a name another project holds → added as that project's claim (see domains-claims), its owner's domain untouched", async () => {
-    const claimed = await post(app, rival, '/dashboard/projects/zoo/domains', {
+    const claimed = await postForm(app, rival, '/dashboard/projects/zoo/domains', {
       hostname: 'docs.example.test',
     });
     assert.equal(claimed.status, 303);
@@ -144,7 +136,7 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
 
   it('the CNAME appears, "Check now" → verified and primary; the domain serves the docs, the default host 301s there with path and query', async () => {
     zone.set('docs.example.test', [{ type: 'CNAME', value: TARGET }]);
-    const checked = await post(app, owner, `${domainsUrl}/docs.example.test/check`);
+    const checked = await postForm(app, owner, `${domainsUrl}/docs.example.test/check`);
     assert.equal(checked.status, 303);
     const shown = await page(app, owner, checked.headers.location!);
     assert.match(shown.body, /docs\.example\.test was checked just now: verified, it is served\./);
@@ -165,12 +157,12 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
 
   it('a second verified domain → 301 to the primary; "Make primary" turns the redirect around in one action', async () => {
     zone.set('www.example.test', [{ type: 'CNAME', value: TARGET }]);
-    assert.equal((await post(app, owner, domainsUrl, { hostname: 'www.example.test' })).status, 303);
+    assert.equal((await postForm(app, owner, domainsUrl, { hostname: 'www.example.test' })).status, 303);
     const toPrimary = await visit(app, 'www.example.test', '/?q=1');
     assert.equal(toPrimary.status, 301);
     assert.equal(toPrimary.headers.location, 'http://docs.example.test/?q=1');
 
-    const made = await post(app, owner, `${domainsUrl}/www.example.test/primary`);
+    const made = await postForm(app, owner, `${domainsUrl}/www.example.test/primary`);
     assert.equal(made.status, 303);
     assert.match(
       (await page(app, owner, made.headers.location!)).body,
@@ -185,8 +177,8 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
 
   it('"Make primary" on a domain that is not verified → 303, the reason shown once, the primary unchanged', async () => {
     zone.set('wait.example.test', []);
-    await post(app, owner, domainsUrl, { hostname: 'wait.example.test' });
-    const refused = await post(app, owner, `${domainsUrl}/wait.example.test/primary`);
+    await postForm(app, owner, domainsUrl, { hostname: 'wait.example.test' });
+    const refused = await postForm(app, owner, `${domainsUrl}/wait.example.test/primary`);
     assert.equal(refused.status, 303);
     assert.equal(refused.headers.location, domainsUrl);
     const shown = await page(app, owner, domainsUrl);
@@ -196,7 +188,7 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
 
   it('an A record beside the name → failed, the page names the address and what to do (the spec rule)', async () => {
     zone.set('blocked.example.test', [{ type: 'A', value: '203.0.113.9' }]);
-    await post(app, owner, domainsUrl, { hostname: 'blocked.example.test' });
+    await postForm(app, owner, domainsUrl, { hostname: 'blocked.example.test' });
     const shown = await page(app, owner, domainsUrl);
     assert.match(shown.body, /Needs attention/);
     assert.match(
@@ -209,9 +201,13 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
 
   it("another project's member: check, primary and remove on acme's domain → 404, nothing changed", async () => {
     for (const action of ['check', 'primary', 'remove']) {
-      const response = await post(app, rival, `/dashboard/projects/zoo/domains/www.example.test/${action}`);
+      const response = await postForm(
+        app,
+        rival,
+        `/dashboard/projects/zoo/domains/www.example.test/${action}`,
+      );
       assert.equal(response.status, 404, action);
-      const direct = await post(app, rival, `${domainsUrl}/www.example.test/${action}`);
+      const direct = await postForm(app, rival, `${domainsUrl}/www.example.test/${action}`);
       assert.equal(direct.status, 404, `${action} on the other project's page`);
     }
     assert.equal((await visit(app, 'www.example.test')).status, 200);
@@ -264,7 +260,7 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     assert.match(domain!.reason!, /not verified within 48 hours/);
     zone.set('wait.example.test', [{ type: 'CNAME', value: TARGET }]);
     owner = await app.signedInMember('acme'); // two days later: a new sign-in
-    assert.equal((await post(app, owner, `${domainsUrl}/wait.example.test/check`)).status, 303);
+    assert.equal((await postForm(app, owner, `${domainsUrl}/wait.example.test/check`)).status, 303);
     assert.equal((await app.storage.domains.get('wait.example.test'))!.state, 'verified');
   });
 
@@ -272,7 +268,7 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     const confirm = await page(app, owner, `${domainsUrl}/www.example.test/remove`);
     assert.equal(confirm.status, 200);
     assert.match(confirm.body, /Remove www\.example\.test\?/);
-    const removed = await post(app, owner, `${domainsUrl}/www.example.test/remove`);
+    const removed = await postForm(app, owner, `${domainsUrl}/www.example.test/remove`);
     assert.equal(removed.status, 303);
     for (const url of ['/', '/docs', '/dashboard/sign-in', '/openapi.json']) {
       const response = await visit(app, 'www.example.test', url);
@@ -388,7 +384,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       { skip },
       async () => {
         zone.set('shared.example.test', [{ type: 'CNAME', value: TARGET }]);
-        assert.equal((await post(a, owner, domainsUrl, { hostname: 'shared.example.test' })).status, 303);
+        assert.equal((await postForm(a, owner, domainsUrl, { hostname: 'shared.example.test' })).status, 303);
         assert.equal((await visit(a, 'shared.example.test')).status, 200);
         assert.equal((await ask(b, 'shared.example.test')).status, 200, 'the ask reads the database');
         for (const url of ['/docs', '/dashboard/sign-in', '/openapi.json']) {
@@ -402,8 +398,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
     it('a primary chosen on A → B redirects to it on its next request', { skip }, async () => {
       zone.set('other.example.test', [{ type: 'CNAME', value: TARGET }]);
-      await post(a, owner, domainsUrl, { hostname: 'other.example.test' });
-      await post(a, owner, `${domainsUrl}/other.example.test/primary`);
+      await postForm(a, owner, domainsUrl, { hostname: 'other.example.test' });
+      await postForm(a, owner, `${domainsUrl}/other.example.test/primary`);
       const moved = await visit(b, 'shared.example.test', '/a?b=c');
       assert.equal(moved.status, 301);
       assert.equal(moved.headers.location, 'http://other.example.test/a?b=c');
@@ -414,7 +410,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       { skip },
       async () => {
         await servedWithinRefresh(b, 'other.example.test');
-        const removed = await post(a, owner, `${domainsUrl}/other.example.test/remove`);
+        const removed = await postForm(a, owner, `${domainsUrl}/other.example.test/remove`);
         assert.equal(removed.status, 303);
         for (const url of ['/', '/docs', '/dashboard/sign-in']) {
           const response = await visit(b, 'other.example.test', url);

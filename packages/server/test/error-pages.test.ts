@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { makeTestApp, type TestApp, type TestResponse } from './harness.ts';
 import { assertMatchesContract } from './openapi-validator.ts';
+import { verifiedDomain } from './dashboard-forms.ts';
 
 /** What Chromium sends when it opens a page. */
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
@@ -120,25 +121,7 @@ describe('errors as pages for browsers, the Error body for API clients (PETSTORE
   it("a removed custom domain → never the project's docs; a browser gets the styled 404 page", async () => {
     const project = (await app.storage.projects.bySlug('acme'))!;
     const now = app.clock.now();
-    await app.storage.domains.add({
-      hostname: 'docs.removed.example',
-      projectId: project.id,
-      apex: false,
-      token: 'token',
-      state: 'verified',
-      reason: null,
-      primary: true,
-      checks: { records: [], warnings: [] },
-      createdAt: now,
-      verifiedAt: now,
-      checkedAt: now,
-      nextCheckAt: now + 3_600_000,
-      checkError: null,
-      checkFailures: 0,
-      wrongSince: null,
-      proofTxt: false,
-      failedAt: null,
-    });
+    await app.storage.domains.add(verifiedDomain('docs.removed.example', project.id, now));
     assert.ok(await app.storage.domains.remove(project.id, 'docs.removed.example', now));
     // With no API host configured, a name no project serves is like any other host: the API's.
     for (const url of ['/', '/docs', '/nothing']) {

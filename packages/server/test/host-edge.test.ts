@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { makeTestApp, type TestApp } from './harness.ts';
 import { assertErrorAnswer } from './openapi-validator.ts';
 import { rawRequest } from './raw-http.ts';
+import { verifiedDomain } from './dashboard-forms.ts';
 
 /** Every request of this suite from its own loopback address: its own rate-limit bucket. */
 let nextAddress = 20;
@@ -24,25 +25,7 @@ describe('the edge on raw sockets: Host, absolute-form targets, redirects and TL
     app = await makeTestApp({ trustProxy: true });
     await app.signedInMember('acme', { plan: 'pro' });
     const now = app.clock.now();
-    await app.storage.domains.add({
-      hostname: 'docs.acme.example',
-      projectId: 'prj_acme',
-      apex: false,
-      token: 'token',
-      state: 'verified',
-      reason: null,
-      primary: true,
-      checks: { records: [], warnings: [] },
-      createdAt: now,
-      verifiedAt: now,
-      checkedAt: now,
-      nextCheckAt: now + 3_600_000,
-      checkError: null,
-      checkFailures: 0,
-      wrongSince: null,
-      proofTxt: false,
-      failedAt: null,
-    });
+    await app.storage.domains.add(verifiedDomain('docs.acme.example', 'prj_acme', now));
     // Served once this instance's host sets read the domain (within their refresh period).
     const started = Date.now();
     while (

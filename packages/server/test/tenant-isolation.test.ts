@@ -5,6 +5,7 @@ import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
 import { service } from './services.ts';
 import { sharedStorage } from './shared-storage.ts';
+import { postForm, verifiedDomain } from './dashboard-forms.ts';
 
 const IP_SPELLINGS = [
   '0x7f.1',
@@ -17,16 +18,6 @@ const IP_SPELLINGS = [
   '127.0.0.1',
 ];
 const domainsUrl = '/dashboard/projects/acme/domains';
-
-const post = (app: TestApp, who: SignedIn, url: string, fields: Record<string, string> = {}) =>
-  app.request({
-    method: 'POST',
-    url,
-    key: null,
-    unchecked: true,
-    headers: { cookie: who.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ _csrf: who.csrfToken, ...fields }).toString(),
-  });
 
 const visit = (app: TestApp, host: string, url: string, key?: string) =>
   app.request({ url, key: key ?? null, unchecked: true, headers: { host } });
@@ -107,7 +98,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
             ...(apiHost ? [apiHost] : []),
           ];
           for (const hostname of [...IP_SPELLINGS, ...own]) {
-            const response = await post(app, owner, domainsUrl, { hostname });
+            const response = await postForm(app, owner, domainsUrl, { hostname });
             assert.equal(response.status, 303, hostname);
             const shown = await app.request({
               url: domainsUrl,
@@ -127,25 +118,9 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         async () => {
           const now = app.clock.now();
           for (const hostname of ['127.0.0.1', ...(apiHost ? [apiHost] : [])]) {
-            const stored = await app.storage.domains.add({
-              hostname,
-              projectId: 'prj_acme',
-              apex: false,
-              token: 'legacy',
-              state: 'verified',
-              reason: null,
-              primary: false,
-              checks: { records: [], warnings: [] },
-              createdAt: now,
-              verifiedAt: now,
-              checkedAt: now,
-              nextCheckAt: now + 3_600_000,
-              checkError: null,
-              checkFailures: 0,
-              wrongSince: null,
-              proofTxt: false,
-              failedAt: null,
-            });
+            const stored = await app.storage.domains.add(
+              verifiedDomain(hostname, 'prj_acme', now, { primary: false }),
+            );
             assert.ok(stored, hostname);
           }
           // Once this instance's host sets hold the name as served (its docs site origin gets CORS).
@@ -172,13 +147,13 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           const name = 'docs.example.test';
           const before = (await visit(app, name, '/dashboard/sign-in')).status;
           assert.equal(before, apiHost ? 404 : 200, 'before the name is added');
-          assert.equal((await post(app, owner, domainsUrl, { hostname: name })).status, 303);
+          assert.equal((await postForm(app, owner, domainsUrl, { hostname: name })).status, 303);
           assert.equal((await app.storage.domains.get(name))?.state, 'pending');
           assert.equal((await visit(app, name, '/dashboard/sign-in')).status, before, 'pending');
           for (const host of ownHosts) await ownPagesAnswer(app, host, key);
 
           zone.set(name, [{ type: 'CNAME', value: 'acme.sites.localhost' }]);
-          assert.equal((await post(app, owner, `${domainsUrl}/${name}/check`)).status, 303);
+          assert.equal((await postForm(app, owner, `${domainsUrl}/${name}/check`)).status, 303);
           assert.equal((await app.storage.domains.get(name))?.state, 'verified');
           const site = await visit(app, name, '/');
           assert.equal(site.status, 200);
@@ -189,7 +164,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
             'no service page on a site',
           );
 
-          assert.equal((await post(app, owner, `${domainsUrl}/${name}/remove`)).status, 303);
+          assert.equal((await postForm(app, owner, `${domainsUrl}/${name}/remove`)).status, 303);
           assert.doesNotMatch(
             (await visit(app, name, '/')).body,
             /petstore-docs-title/,
