@@ -5,5 +5,7 @@ import module from 'node:module';
 module.enableCompileCache?.();
 const { main } = await import('../src/main.ts');
 const status = await main(process.argv.slice(2));
-// serve keeps running until a signal; its shutdown decides the exit status.
-if (status !== 0 || process.argv[2] !== 'serve') process.exitCode = status;
+// serve keeps running until a signal; its shutdown decides the exit status. A serve that failed to
+// start ends here: a cluster worker's channel to its primary would otherwise keep it alive.
+if (process.argv[2] === 'serve' && status !== 0) process.exit(status);
+if (process.argv[2] !== 'serve') process.exitCode = status;

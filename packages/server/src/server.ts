@@ -24,7 +24,7 @@ import { createDnsResolver } from './domains/dns.ts';
 import type { Storage } from './storage/repository.ts';
 import { untilReady } from './storage/until-ready.ts';
 import { systemClock } from './time/clock.ts';
-import { listenInternal } from './http/internal-listener.ts';
+import { type InternalListener, listenInternal } from './http/internal-listener.ts';
 
 /** A graceful shutdown taking longer than this is abandoned and the process exits with status 1. */
 export const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -241,20 +241,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const domainChecks = startDomainChecks(app.domains, app.log);
   await domainChecks.ready;
 
-  const url = await app.listen({ port: config.port, host: config.host });
-  const internal = config.internal && (await listenInternal(app, config.internal));
-  app.log.info(
-    {
-      url,
-      internalUrl: internal?.url,
-      database: describeDatabase(config.databaseUrl),
-      rateLimitStore: limiter.limiter.status().store,
-      environment: config.environment,
-    },
-    'petstore listening',
-  );
-  log.flushNow();
-
+  let internal: InternalListener | undefined;
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
@@ -277,6 +264,27 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     })();
     return closing;
   };
+
+  let url: string;
+  try {
+    url = await app.listen({ port: config.port, host: config.host });
+    internal = config.internal && (await listenInternal(app, config.internal));
+  } catch (error) {
+    // Nothing may keep the process alive after a failed start (a port taken): it must exit.
+    await close();
+    throw error;
+  }
+  app.log.info(
+    {
+      url,
+      internalUrl: internal?.url,
+      database: describeDatabase(config.databaseUrl),
+      rateLimitStore: limiter.limiter.status().store,
+      environment: config.environment,
+    },
+    'petstore listening',
+  );
+  log.flushNow();
   return { app, url, close };
 }
 
