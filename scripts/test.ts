@@ -42,7 +42,12 @@ if (missing.length > 0) {
   console.error(`scripts/test.ts names suites that do not exist: ${missing.join(', ')}`);
   process.exit(2);
 }
-const run = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...extra, ...files], {
-  stdio: 'inherit',
-});
+// No test may hang the run: each has 5 minutes at most (the slowest take about 1 under load).
+const run = spawnSync(
+  process.execPath,
+  ['--test', '--test-concurrency=2', '--test-timeout=300000', ...extra, ...files],
+  {
+    stdio: 'inherit',
+  },
+);
 process.exit(run.status ?? 1);
