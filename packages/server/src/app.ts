@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { HashingGate } from './accounts/hashing-gate.ts';
 import type { ScryptParams } from './accounts/passwords.ts';
@@ -28,6 +27,7 @@ import {
 } from './http/limits.ts';
 import { installNotFound } from './http/not-found.ts';
 import { KEY_SHAPE } from './http/redact.ts';
+import { createRequestIds, type RequestIds } from './http/request-ids.ts';
 import { logRequest } from './http/request-log.ts';
 import { loggedRequest } from './insights/logged-request.ts';
 import {
@@ -121,12 +121,14 @@ declare module 'fastify' {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** The client's X-Request-Id when it is sensible and not a secret (it is logged), else a new UUID. */
-function requestId(request: { headers: Record<string, string | string[] | undefined> }): string {
-  const incoming = request.headers['x-request-id'];
-  return typeof incoming === 'string' && REQUEST_ID.test(incoming) && !KEY_SHAPE.test(incoming)
-    ? incoming
-    : randomUUID();
+/** The client's X-Request-Id when it is sensible and not a secret (it is logged), else a new UUIDv7. */
+function requestIdOf(ids: RequestIds) {
+  return (request: { headers: Record<string, string | string[] | undefined> }): string => {
+    const incoming = request.headers['x-request-id'];
+    return typeof incoming === 'string' && REQUEST_ID.test(incoming) && !KEY_SHAPE.test(incoming)
+      ? incoming
+      : ids.next();
+  };
 }
 
 /**
@@ -191,7 +193,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // While closing, requests still arriving on open connections are served (with Connection: close)
     // rather than refused: the database stays open until the server has closed.
     return503OnClosing: false,
-    genReqId: requestId,
+    genReqId: requestIdOf(createRequestIds(() => deps.clock.now())),
     // Socket inactivity at any stage (a client that stops reading its answer, for one) ends at the
     // request timeout; headers and whole requests have their own deadlines below.
     connectionTimeout: limits.requestTimeoutMs,

@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { makeTestApp, type TestApp } from './harness.ts';
 import { assertUnknownRouteResponse } from './openapi-validator.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** A request id the service made: a UUIDv7 (time-ordered; see http/request-ids.ts). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('routing', () => {
   let app: TestApp;
