@@ -27,7 +27,7 @@ export interface RequestLogWriter {
   stats(): RequestLogStats;
 }
 
-export const REQUEST_LOG_DEFAULTS = { maxBuffered: 20_000, batchSize: 1_000, flushIntervalMs: 1_000 };
+export const REQUEST_LOG_DEFAULTS = { maxBuffered: 20_000, batchSize: 250, flushIntervalMs: 1_000 };
 
 /**
  * The request log's writes, kept off the request path: rows wait in memory and are written in batches

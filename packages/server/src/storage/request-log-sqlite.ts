@@ -15,7 +15,7 @@ const UPSERT_USAGE = `INSERT INTO request_usage (project_id, key_id, hour, class
 /** Old rows are deleted this many at a time, the event loop free between chunks. */
 export const PURGE_CHUNK_ROWS = 5_000;
 
-/** The request log in SQLite: a batch is one transaction (one fsync) on the service's one connection. */
+/** The request log in SQLite: a batch is one transaction, without an fsync, on the service's one connection. */
 export function createSqliteRequestLog(db: SqliteDatabase, sql: SqlExecutor): RequestLogRecords {
   return {
     ...requestLogReads(sql),
@@ -23,7 +23,8 @@ export function createSqliteRequestLog(db: SqliteDatabase, sql: SqlExecutor): Re
     async write(batch) {
       if (batch.length === 0) return;
       const cells = rollUp(batch);
-      db.transaction(() => {
+      // Relaxed: a batch of log rows is not worth an fsync on the event loop (see relaxedTransaction).
+      db.relaxedTransaction(() => {
         for (const entry of batch) db.run(INSERT, ...(rowValues(entry) as SQLInputValue[]));
         for (const c of cells)
           db.run(UPSERT_USAGE, c.projectId, c.keyId, c.hour, c.statusClass, c.bucket, c.count);

@@ -94,6 +94,25 @@ export class SqliteDatabase {
     }
   }
 
+  /**
+   * A transaction whose commit does not wait for the disk (`synchronous = NORMAL` for it alone): in WAL
+   * mode it survives a crash of the process, and reaches the disk with the next durable commit or
+   * checkpoint; only a power failure before then can lose it. For rows that are a record of what
+   * happened (the request log), never for acknowledged writes.
+   */
+  relaxedTransaction<T>(work: () => T): T {
+    this.exec('PRAGMA synchronous = NORMAL');
+    try {
+      return this.transaction(work);
+    } finally {
+      try {
+        this.#db?.exec('PRAGMA synchronous = FULL');
+      } catch {
+        // A connection that failed is reopened with synchronous = FULL anyway.
+      }
+    }
+  }
+
   /** `work` with the wait for another process's write lock shortened to `busyTimeoutMs`. */
   withBusyTimeout<T>(busyTimeoutMs: number, work: () => T): T {
     this.exec(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
