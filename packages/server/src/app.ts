@@ -7,7 +7,6 @@ import { createKeyUsage } from './auth/key-usage.ts';
 import type { KeyEnvironment } from './auth/keys.ts';
 import { sendErrorPage } from './dashboard/error-page.ts';
 import { installFormBody } from './dashboard/form-body.ts';
-import { dashboardHandlers } from './dashboard/routes.ts';
 import { type CertificateState, probeCertificate, type ProbeAddress } from './domains/certificate.ts';
 import { createDnsResolver, type DnsResolver } from './domains/dns.ts';
 import { createDomainService, type DomainService } from './domains/domain-service.ts';
@@ -41,7 +40,7 @@ import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { contract } from './openapi/contract.ts';
 import { createPetService, type PetService } from './pets/pet-service.ts';
 import type { RateLimiter } from './ratelimit/limiter.ts';
-import { getDocs, getDocsAsset, redirectToDocs } from './routes/docs.ts';
+import { lazyHandlers } from './routes/lazy-handlers.ts';
 import { healthOperations } from './routes/health.ts';
 import { getMetrics } from './routes/metrics.ts';
 import { getOpenApiDocument } from './routes/openapi.ts';
@@ -50,14 +49,19 @@ import { getPet } from './routes/pets-get.ts';
 import { listPets } from './routes/pets-list.ts';
 import { listStoreOrders } from './routes/store-orders.ts';
 import { routeConfig } from './routes/route-config.ts';
-import { contractRoutes, nonContractRoutes, type RouteDefinition, registerRoutes } from './routes/table.ts';
+import {
+  contractRoutes,
+  NON_CONTRACT_ROUTES,
+  nonContractRoutes,
+  type RouteDefinition,
+  registerRoutes,
+} from './routes/table.ts';
 import { isServiceName, type ServiceNames } from './hosts/service-names.ts';
 import { rewriteRequestTarget } from './http/request-target.ts';
 import { hostKindConstraint, type HostRules, requestHostKind } from './sites/hosts.ts';
 import { createSiteDirectory } from './sites/site-directory.ts';
 import { createSiteHosts } from './sites/site-hosts.ts';
 import { sendSiteErrorPage } from './sites/site-error-page.ts';
-import { siteHandlers } from './sites/site-routes.ts';
 import { siteUrl } from './sites/urls.ts';
 import type { Storage } from './storage/repository.ts';
 import type { Clock } from './time/clock.ts';
@@ -310,6 +314,35 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     ? (hostname: string): Promise<CertificateState> => probeCertificate(probe, hostname)
     : undefined;
 
+  // The docs, the dashboard and the sites are imported on their first request (see lazyHandlers).
+  const docs = lazyHandlers(['getDocs', 'getDocsAsset', 'redirectToDocs'], async () => {
+    const { getDocs, getDocsAsset, redirectToDocs } = await import('./routes/docs.ts');
+    return { getDocs, getDocsAsset, redirectToDocs };
+  });
+  const operationsOf = (serves: (route: (typeof NON_CONTRACT_ROUTES)[number]) => boolean) =>
+    NON_CONTRACT_ROUTES.filter(serves).map((route) => route.config.operationId);
+  const dashboard = lazyHandlers(
+    operationsOf((route) => route.url.startsWith('/dashboard')),
+    async () =>
+      (await import('./dashboard/routes.ts')).dashboardHandlers({
+        storage: deps.storage,
+        sessions,
+        limiter: deps.limiter,
+        clock: deps.clock,
+        keyEnvironment: deps.keyEnvironment,
+        siteUrl: (request, slug) => siteUrl(request, slug, siteDomain),
+        domains,
+        certificate,
+      }),
+  );
+  const siteRoutes = lazyHandlers(
+    operationsOf((route) => route.config.host === 'site'),
+    async () =>
+      (await import('./sites/site-routes.ts')).siteHandlers({
+        publicBaseUrl: deps.publicBaseUrl,
+        apiHost: deps.hosts?.apiHost,
+      }),
+  );
   const apiRoutes = contractRoutes(contract, {
     listPets: listPets(pets),
     createPet: createPet(pets),
@@ -322,22 +355,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       minFreeDiskBytes: deps.minFreeDiskBytes,
     }),
     getMetrics: getMetrics(deps.gatherMetrics ?? (async () => metrics.families())),
-    getDocs,
+    getDocs: docs.getDocs!,
   });
   const otherRoutes = nonContractRoutes({
-    getDocsAsset,
-    ...dashboardHandlers({
-      storage: deps.storage,
-      sessions,
-      limiter: deps.limiter,
-      clock: deps.clock,
-      keyEnvironment: deps.keyEnvironment,
-      siteUrl: (request, slug) => siteUrl(request, slug, siteDomain),
-      domains,
-      certificate,
-    }),
-    redirectToDocs,
-    ...siteHandlers({ publicBaseUrl: deps.publicBaseUrl, apiHost: deps.hosts?.apiHost }),
+    getDocsAsset: docs.getDocsAsset!,
+    redirectToDocs: docs.redirectToDocs!,
+    ...dashboard,
+    ...siteRoutes,
     tlsAsk: tlsAsk({
       projects: deps.storage.projects,
       domains: deps.storage.domains,
