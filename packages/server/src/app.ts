@@ -16,7 +16,10 @@ import { clientErrorHandler } from './http/client-errors.ts';
 import { installEdge } from './http/edge.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { SERVICE_LINK, sendErrorAsPage } from './http/error-page.ts';
-import { installGuard } from './http/guard.ts';
+import { type AdmitDeps, installGuard } from './http/guard.ts';
+import { clientOriginReader } from './http/client-origin.ts';
+import { installLane } from './http/lane.ts';
+import { createPetsLane } from './routes/pets-lane.ts';
 import { BODY_LIMIT_BYTES, installJsonBody } from './http/json-body.ts';
 import {
   DEFAULT_HTTP_LIMITS,
@@ -25,9 +28,9 @@ import {
   TIMEOUT_CHECK_INTERVAL_MS,
 } from './http/limits.ts';
 import { installNotFound } from './http/not-found.ts';
-import { KEY_SHAPE } from './http/redact.ts';
-import { createRequestIds, type RequestIds } from './http/request-ids.ts';
+import { createRequestIds, requestIdReader } from './http/request-ids.ts';
 import { logRequest } from './http/request-log.ts';
+import { type AnsweredRequest, answeredOf } from './http/answered.ts';
 import { loggedRequest } from './insights/logged-request.ts';
 import {
   createRequestLogWriter,
@@ -123,18 +126,6 @@ declare module 'fastify' {
   }
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** The client's X-Request-Id when it is sensible and not a secret (it is logged), else a new UUIDv7. */
-function requestIdOf(ids: RequestIds) {
-  return (request: { headers: Record<string, string | string[] | undefined> }): string => {
-    const incoming = request.headers['x-request-id'];
-    return typeof incoming === 'string' && REQUEST_ID.test(incoming) && !KEY_SHAPE.test(incoming)
-      ? incoming
-      : ids.next();
-  };
-}
-
 /**
  * getPet is deprecated, so its pets are read into memory only once a client asks for one: the first
  * getPet starts the warm-up in the background, and a deployment whose clients moved on pays nothing.
@@ -166,6 +157,12 @@ function warmingOnFirstGet(app: FastifyInstance, pets: PetService): PetService {
   };
 }
 
+function configOf(routes: readonly RouteDefinition[], operationId: string) {
+  const route = routes.find((candidate) => candidate.config.operationId === operationId);
+  if (!route) throw new Error(`the route table has no ${operationId}`);
+  return route.config;
+}
+
 /** Builds the application; it never listens (server.ts does). */
 export function buildApp(deps: AppDeps): FastifyInstance {
   const siteDomain = deps.hosts?.siteDomain ?? 'sites.localhost';
@@ -183,6 +180,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   const limits = deps.httpLimits ?? DEFAULT_HTTP_LIMITS;
   const metrics = deps.metrics ?? createMetrics({ storage: deps.storage, limiter: deps.limiter });
+  const requestId = requestIdReader(createRequestIds(() => deps.clock.now()));
   const app = Fastify({
     logger: deps.logger ?? false,
     // One line per request is written by the onResponse hook below instead of Fastify's two.
@@ -197,7 +195,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // While closing, requests still arriving on open connections are served (with Connection: close)
     // rather than refused: the database stays open until the server has closed.
     return503OnClosing: false,
-    genReqId: requestIdOf(createRequestIds(() => deps.clock.now())),
+    genReqId: requestId,
     // Socket inactivity at any stage (a client that stops reading its answer, for one) ends at the
     // request timeout; headers and whole requests have their own deadlines below.
     connectionTimeout: limits.requestTimeoutMs,
@@ -221,6 +219,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     metrics: metrics.http,
   });
   metrics.observeConnections(connections);
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
 
   const authenticator = createAuthenticator({
     keys: deps.storage,
@@ -251,12 +254,15 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     passwordParams: deps.passwordParams,
     hashingGate: deps.hashingGate,
   });
-  installGuard(app, {
+  const admitDeps: AdmitDeps = {
     authenticator,
     limiter: metrics.instrumentLimiter(deps.limiter),
     keys: deps.storage,
     usage,
     clock: deps.clock,
+  };
+  installGuard(app, {
+    ...admitDeps,
     sessions,
     projects: deps.storage.projects,
     sites,
@@ -280,12 +286,16 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     metrics.observeRequestLog(requestLog.stats);
     app.addHook('onClose', async () => requestLog.flush());
   }
+  /** Metrics, the log line and the request-log row of every answered request, whoever answered it. */
+  const recordAnswer = (answer: AnsweredRequest) => {
+    metrics.observeResponse(answer);
+    logRequest(app.log, answer);
+    const row = requestLog && loggedRequest(answer, deps.clock.now());
+    if (row) requestLog!.add(row);
+  };
   // Synchronous hooks take Fastify's callback form: no promise per request on the hot path.
   app.addHook('onResponse', (request, reply, done) => {
-    metrics.observeResponse(request, reply);
-    logRequest(request, reply);
-    const row = requestLog && loggedRequest(request, reply, deps.clock.now());
-    if (row) requestLog!.add(row);
+    recordAnswer(answeredOf(request, reply));
     done();
   });
   installJsonBody(app);
@@ -369,6 +379,23 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     }),
   });
   registerRoutes(app, apiRoutes);
+  installLane(
+    app,
+    createPetsLane({
+      admit: admitDeps,
+      pets,
+      routes: {
+        listPets: configOf(apiRoutes, 'listPets'),
+        getPet: configOf(apiRoutes, 'getPet'),
+      },
+      hosts,
+      requestId,
+      clientOrigin: clientOriginReader(deps.trustProxy ?? false),
+      log: app.log,
+      record: recordAnswer,
+      closing: () => closing,
+    }),
+  );
   // Forms are parsed outside the API's scope only: the API takes JSON alone.
   app.register(async (scope) => {
     installFormBody(scope);

@@ -1,3 +1,4 @@
+import { inject } from 'light-my-request';
 import { request as httpRequest } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -154,7 +155,9 @@ export async function makeTestApp(
     }
     // A request from a socket starts a new event-loop turn; inject would otherwise run in the caller's.
     await new Promise((resolve) => setImmediate(resolve));
-    const response = await app.inject({
+    // Through app.dispatch, as the server's requests go: the API's lane first, then the framework.
+    await app.ready();
+    const response = await inject(app.dispatch, {
       method: (req.method ?? 'GET') as 'GET',
       url: req.url,
       headers,

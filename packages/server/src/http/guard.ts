@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Sessions } from '../accounts/sessions.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { requireRole } from '../dashboard/roles.ts';
@@ -18,6 +19,7 @@ import type { ApiKeyRecord, KeyRepository } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
 import { requestShapeProblem } from './request-shape.ts';
 import { HSTS } from './scheme.ts';
+import { handoffOf } from './lane-handoff.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -48,7 +50,10 @@ export interface GuardDeps {
 
 const UNAUTHORIZED_MESSAGE = 'a valid API key is required: send Authorization: Bearer <API key>';
 
-const anonymous = (request: FastifyRequest, config: Pick<RouteConfig, 'addressBudget'>): LimitSubject => {
+const anonymous = (
+  request: Pick<Admittable, 'ip'>,
+  config: Pick<RouteConfig, 'addressBudget'>,
+): LimitSubject => {
   const { bucket, perMinute, perDay, inDoubt } = ADDRESS_BUDGETS[config.addressBudget ?? 'api'];
   return { bucket: `${bucket}:${request.ip}`, perMinute, perDay, inDoubt };
 };
@@ -85,12 +90,20 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
     // Pages (dashboard, docs sites) are navigated to, never read by another origin's script.
     if (!config.htmlErrors) applyCors(deps.cors, request.headers.origin, reply);
-    const problem = requestShapeProblem(request);
+    const problem = requestShapeProblem(request.raw);
     if (problem) {
       refuseBeforeRouting(deps, request, reply, problem).catch(done);
       return;
     }
     if (config.deprecation) reply.headers(config.deprecation.headers);
+    const handoff = handoffOf(request.raw);
+    if (handoff) {
+      // The API's lane already ran the checks and met this error: it is answered from here.
+      reply.headers(handoff.headers);
+      request.apiKey = handoff.apiKey;
+      done(handoff.error as Error);
+      return;
+    }
     if (config.access === 'public' && !config.rateLimited && config.host !== 'site') {
       done();
       return;
@@ -99,7 +112,27 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
   });
 }
 
-async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyReply, config: RouteConfig) {
+/** What admitting a request reads of it and sets on it: the framework's request, or the API lane's. */
+export interface Admittable {
+  headers: IncomingHttpHeaders;
+  /** The client address (after trusted proxies). */
+  ip: string;
+  apiKey?: ApiKeyRecord;
+  log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+}
+
+export type AdmitDeps = Pick<GuardDeps, 'authenticator' | 'limiter' | 'keys' | 'usage' | 'clock'>;
+
+/**
+ * Rate limiting (by key, or by client address without a valid key) and authentication, in this order;
+ * the rate-limit headers are set on 401s and 429s too. Throws the ApiError to answer with.
+ */
+export async function admit(
+  deps: AdmitDeps,
+  request: Admittable,
+  setHeaders: (headers: Record<string, string>) => void,
+  config: RouteConfig,
+): Promise<void> {
   const { authenticator, limiter } = deps;
   let key: ApiKeyRecord | undefined;
   if (config.access === 'apiKey') {
@@ -109,13 +142,13 @@ async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyRep
       request.apiKey = key;
     } catch (error) {
       // The key store is down: the 503 still reports (and counts against) the address's bucket.
-      reply.headers((await limiter.check(anonymous(request, config))).headers);
+      setHeaders((await limiter.check(anonymous(request, config))).headers);
       throw error;
     }
   }
   if (config.rateLimited) {
     const decision = await limiter.check(key ? keySubject(key) : anonymous(request, config));
-    reply.headers(decision.headers);
+    setHeaders(decision.headers);
     if (decision.bannedNow && key) await recordBan(request, deps, key.id, decision.bannedNow.until);
     if (!decision.allowed) throw refusal(decision);
   }
@@ -124,6 +157,17 @@ async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyRep
       throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE, { headers: { 'www-authenticate': 'Bearer' } });
     deps.usage.record(key.id, deps.clock.now());
   }
+}
+
+/** A deprecated route answers 410 gone from its sunset on. */
+export function checkSunset(config: RouteConfig, now: number): void {
+  if (config.deprecation && now >= config.deprecation.sunsetAt) {
+    throw new ApiError('gone', config.deprecation.goneMessage);
+  }
+}
+
+async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyReply, config: RouteConfig) {
+  await admit(deps, request, (headers) => reply.headers(headers), config);
   if (
     config.servicePage &&
     deps.servesCustomDomain &&
@@ -134,9 +178,7 @@ async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyRep
   if (config.access === 'session') await requireSession(request, deps.sessions);
   if (config.role) await requireRole(request, deps.projects, config.role);
   if (config.host === 'site') await requireSite(request, reply, deps.sites);
-  if (config.deprecation && deps.clock.now() >= config.deprecation.sunsetAt) {
-    throw new ApiError('gone', config.deprecation.goneMessage);
-  }
+  checkSunset(config, deps.clock.now());
 }
 
 function refusal(decision: RateLimitDecision): ApiError {
@@ -174,8 +216,8 @@ async function refuseBeforeRouting(
  * with a 5xx: the request still gets its 429 temporarily_banned.
  */
 async function recordBan(
-  request: FastifyRequest,
-  deps: GuardDeps,
+  request: Admittable,
+  deps: Pick<GuardDeps, 'keys' | 'authenticator'>,
   keyId: string,
   until: number,
 ): Promise<void> {

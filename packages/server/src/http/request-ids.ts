@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { handoffOf } from './lane-handoff.ts';
+import { KEY_SHAPE } from './redact.ts';
 
 /** Generates request ids; `next` never returns the same id twice in a process. */
 export interface RequestIds {
@@ -47,3 +50,20 @@ function timePrefix(ms: number): string {
 }
 
 const HEX3 = Array.from({ length: SEQUENCE_SPAN }, (_, n) => n.toString(16).padStart(3, '0'));
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * A request's id: the one the API's lane gave a request it handed over, else the client's X-Request-Id
+ * when it is sensible and not a secret (it is logged), else a new one.
+ */
+export function requestIdReader(ids: RequestIds): (request: IncomingMessage) => string {
+  return (request) => {
+    const handoff = handoffOf(request);
+    if (handoff) return handoff.requestId;
+    const incoming = request.headers['x-request-id'];
+    return typeof incoming === 'string' && REQUEST_ID.test(incoming) && !KEY_SHAPE.test(incoming)
+      ? incoming
+      : ids.next();
+  };
+}

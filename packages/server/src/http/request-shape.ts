@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors.ts';
 import { parseHostHeader } from '../hosts/host-name.ts';
 import { MAX_URL_LENGTH } from './limits.ts';
@@ -10,8 +10,7 @@ import { hasBadAuthority } from './request-target.ts';
  * and 1.1, or a transfer coding other than chunked. Undefined when nothing is. A few comparisons: it
  * runs on every request.
  */
-export function requestShapeProblem(request: FastifyRequest): ApiError | undefined {
-  const raw = request.raw;
+export function requestShapeProblem(raw: IncomingMessage): ApiError | undefined {
   if (raw.url !== undefined && raw.url.length > MAX_URL_LENGTH) {
     return new ApiError('uri_too_long', `the request target exceeds ${MAX_URL_LENGTH / 1024} KiB`);
   }
@@ -21,14 +20,14 @@ export function requestShapeProblem(request: FastifyRequest): ApiError | undefin
   if (hasBadAuthority(raw)) {
     return new ApiError('invalid_request', 'the request target names no valid host', { param: 'Host' });
   }
-  const host = request.headers.host;
+  const host = raw.headers.host;
   // Two Host fields joined by ", " name no host either; a port must be 0-65535.
   if (host === undefined ? raw.httpVersionMinor === 1 : parseHostHeader(host) === undefined) {
     return new ApiError('invalid_request', 'an HTTP/1.1 request needs exactly one valid Host header', {
       param: 'Host',
     });
   }
-  const transferEncoding = request.headers['transfer-encoding'];
+  const transferEncoding = raw.headers['transfer-encoding'];
   if (transferEncoding !== undefined && transferEncoding.toLowerCase() !== 'chunked') {
     return new ApiError('invalid_request', 'Transfer-Encoding other than chunked is not supported', {
       param: 'Transfer-Encoding',

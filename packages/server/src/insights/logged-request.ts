@@ -1,6 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AnsweredRequest } from '../http/answered.ts';
 import { redactUrl } from '../http/redact.ts';
-import { routeConfig } from '../routes/route-config.ts';
 import type { LoggedRequest } from '../storage/request-log-records.ts';
 
 /**
@@ -8,25 +7,21 @@ import type { LoggedRequest } from '../storage/request-log-records.ts';
  * request (no key, or a standalone key). Only what is listed here is kept: never a header, a cookie or
  * a body, and the target with secrets redacted.
  */
-export function loggedRequest(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  at: number,
-): LoggedRequest | undefined {
-  const key = request.apiKey;
+export function loggedRequest(answer: AnsweredRequest, at: number): LoggedRequest | undefined {
+  const key = answer.key;
   if (!key?.projectId) return undefined;
   return {
     projectId: key.projectId,
     at,
-    requestId: request.id,
+    requestId: answer.id,
     keyId: key.id,
     keyLabel: key.label,
-    operation: routeConfig(request).operationId,
-    method: request.method,
-    path: redactUrl(request.url),
-    status: reply.statusCode,
-    code: reply.statusCode >= 400 ? (request.errorCode ?? null) : null,
-    latencyMs: Math.round(reply.elapsedTime * 100) / 100,
-    address: request.ip,
+    operation: answer.config.operationId,
+    method: answer.method,
+    path: redactUrl(answer.url),
+    status: answer.status,
+    code: answer.status >= 400 ? (answer.errorCode ?? null) : null,
+    latencyMs: Math.round(answer.ms * 100) / 100,
+    address: answer.address,
   };
 }

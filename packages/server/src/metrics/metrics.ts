@@ -1,8 +1,7 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AnsweredRequest } from '../http/answered.ts';
 import type { ConnectionGate } from '../http/connection-gate.ts';
 import type { RequestLogStats } from '../insights/request-log-writer.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
-import { routeConfig } from '../routes/route-config.ts';
 import type { Storage } from '../storage/repository.ts';
 import { type Family, formatLabels } from './exposition.ts';
 import { createHttpMetrics, type HttpMetrics } from './http-metrics.ts';
@@ -16,7 +15,7 @@ export interface MetricsDeps {
 export interface Metrics {
   readonly http: HttpMetrics;
   /** Called from the app's onResponse hook: counts the request under its route's label, with its duration. */
-  observeResponse(request: FastifyRequest, reply: FastifyReply): void;
+  observeResponse(answer: AnsweredRequest): void;
   /** Reports the server's open and refused connections from now on. */
   observeConnections(gate: ConnectionGate): void;
   /** Reports the request log's writes and drops from now on. */
@@ -111,8 +110,8 @@ export function createMetrics(deps: MetricsDeps): Metrics {
 
   return {
     http,
-    observeResponse(request, reply) {
-      http.observe(routeConfig(request).metricsLabel, request.method, reply.statusCode, reply.elapsedTime);
+    observeResponse(answer) {
+      http.observe(answer.config.metricsLabel, answer.method, answer.status, answer.ms);
     },
     observeConnections(gate) {
       connections = gate;

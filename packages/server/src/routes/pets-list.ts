@@ -12,15 +12,33 @@ function nextLink(limit: number, status: PetStatus | undefined, cursor: string):
   return `</v1/pets?limit=${limit}${filter}&cursor=${cursor}>; rel="next"`;
 }
 
+/** A page of listPets: its JSON body and, while more pets match, its `Link: <…>; rel="next"`. */
+export interface PetsPage {
+  body: string;
+  link: string | undefined;
+}
+
+/** listPets' answer for a parsed query string (keyset pages in ascending id order), or the ApiError. */
+export async function listPage(
+  pets: PetService,
+  rawQuery: Record<string, string | string[] | undefined>,
+): Promise<PetsPage> {
+  const query = readQuery(rawQuery);
+  const status = query.status as PetStatus | undefined;
+  const limit = Number(query.limit);
+  const afterId = typeof query.cursor === 'string' ? decodeCursor(query.cursor, status) : undefined;
+  const page = await pets.list({ status, afterId, limit });
+  return {
+    body: page.body,
+    link: page.nextCursor === undefined ? undefined : nextLink(limit, status, page.nextCursor),
+  };
+}
+
 /** listPets: keyset pages in ascending id order; `Link: <…>; rel="next"` while more pets match. */
 export function listPets(pets: PetService): RouteHandlerMethod {
   return async (request, reply) => {
-    const query = readQuery(request.query as Record<string, string | string[]>);
-    const status = query.status as PetStatus | undefined;
-    const limit = Number(query.limit);
-    const afterId = typeof query.cursor === 'string' ? decodeCursor(query.cursor, status) : undefined;
-    const page = await pets.list({ status, afterId, limit });
-    if (page.nextCursor !== undefined) reply.header('link', nextLink(limit, status, page.nextCursor));
+    const page = await listPage(pets, request.query as Record<string, string | string[]>);
+    if (page.link !== undefined) reply.header('link', page.link);
     return reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(page.body);
   };
 }

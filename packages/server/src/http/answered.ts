@@ -1,0 +1,37 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type RouteConfig, routeConfig } from '../routes/route-config.ts';
+import type { ApiKeyRecord } from '../storage/repository.ts';
+
+/**
+ * A request once answered: what its log line, its request-log row and its metrics are made of, whether
+ * it was answered by the framework or by the API's own lane (routes/pets-lane.ts).
+ */
+export interface AnsweredRequest {
+  id: string;
+  method: string;
+  /** The request target as received (redacted where it is written). */
+  url: string;
+  status: number;
+  ms: number;
+  /** The key that was used, once authenticated. */
+  key: ApiKeyRecord | undefined;
+  config: RouteConfig;
+  /** The Error body's `code` of a failure. */
+  errorCode: string | undefined;
+  /** The client address (after trusted proxies). */
+  address: string;
+}
+
+export function answeredOf(request: FastifyRequest, reply: FastifyReply): AnsweredRequest {
+  return {
+    id: request.id,
+    method: request.method,
+    url: request.url,
+    status: reply.statusCode,
+    ms: reply.elapsedTime,
+    key: request.apiKey,
+    config: routeConfig(request),
+    errorCode: request.errorCode,
+    address: request.ip,
+  };
+}

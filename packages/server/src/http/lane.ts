@@ -1,0 +1,32 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** What the server does with each request: the lane first, then the framework (tests inject here). */
+    dispatch: RequestListener;
+  }
+}
+
+/** Takes a request the framework need not route, or says no (see routes/pets-lane.ts). */
+export type RequestLane = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  framework: RequestListener,
+) => boolean;
+
+/**
+ * Puts `lane` in front of the framework's request listener on the app's server (and as `app.dispatch`,
+ * for in-process tests), so the server's every request meets it first.
+ */
+export function installLane(app: FastifyInstance, lane: RequestLane): void {
+  const server = app.server;
+  const [framework] = server.listeners('request') as RequestListener[];
+  if (!framework) throw new Error('the server has no request listener to put the lane in front of');
+  const dispatch: RequestListener = (request, response) => {
+    if (!lane(request, response, framework)) framework(request, response);
+  };
+  server.removeListener('request', framework);
+  server.on('request', dispatch);
+  app.decorate('dispatch', dispatch);
+}

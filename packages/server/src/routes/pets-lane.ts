@@ -1,0 +1,160 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import { parse as parseQuery } from 'fast-querystring';
+import type { AnsweredRequest } from '../http/answered.ts';
+import type { ClientOrigin } from '../http/client-origin.ts';
+import { type AdmitDeps, type Admittable, admit, checkSunset } from '../http/guard.ts';
+import { handOff } from '../http/lane-handoff.ts';
+import { requestShapeProblem } from '../http/request-shape.ts';
+import { HSTS } from '../http/scheme.ts';
+import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
+import type { PetService } from '../pets/pet-service.ts';
+import { type HostRules, requestHostKind } from '../sites/hosts.ts';
+import { findPet } from './pets-get.ts';
+import { listPage } from './pets-list.ts';
+import type { RouteConfig } from './route-config.ts';
+
+export interface PetsLaneDeps {
+  admit: AdmitDeps;
+  pets: PetService;
+  /** The route table's configuration of the two operations (deprecation, limits, labels). */
+  routes: { listPets: RouteConfig; getPet: RouteConfig };
+  hosts: HostRules;
+  requestId: (request: IncomingMessage) => string;
+  clientOrigin: (request: IncomingMessage) => ClientOrigin;
+  log: FastifyBaseLogger;
+  /** Metrics, log line and request-log row of an answered request (the same as the framework's). */
+  record: (answer: AnsweredRequest) => void;
+  /** While the server closes, the framework answers (with `Connection: close`). */
+  closing: () => boolean;
+}
+
+/**
+ * Serves a request; false when it is not one the lane takes, and the framework must. `framework`
+ * answers a request the lane handed over.
+ */
+export type Lane = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  framework: RequestListener,
+) => boolean;
+
+const LIST = '/v1/pets';
+const ONE = '/v1/pets/';
+
+/**
+ * The API's two busiest operations, `GET /v1/pets` and `GET /v1/pets/{petId}`, answered in one pass
+ * without the framework's per-request machinery (router, request and reply objects, hook chain),
+ * which cost about as much as the work itself. It takes only the plain form of each request: exactly
+ * these paths (digits for the id, no `%`, `;` or `#`), on a host of the API, without a body, an
+ * `Origin` or anything the request-shape checks refuse; everything else goes to the framework's
+ * router, which routes the same paths to the same operations. Every check is the framework path's own
+ * (`admit`, `checkSunset`, `findPet`, `listPage`), and so are the answer's headers, metrics, log line
+ * and request-log row. On any error the lane hands the request over with what it had decided (rate
+ * headers, key), so errors are answered by the one error handler.
+ */
+export function createPetsLane(deps: PetsLaneDeps): Lane {
+  return (request, response, framework) => {
+    if (request.method !== 'GET' || deps.closing()) return false;
+    const url = request.url!;
+    if (!url.startsWith(LIST)) return false;
+    const question = url.indexOf('?');
+    const path = question === -1 ? url : url.slice(0, question);
+    let petId: string | undefined;
+    if (path !== LIST) {
+      if (!path.startsWith(ONE) || !isDigits(path, ONE.length)) return false;
+      petId = path.slice(ONE.length);
+    }
+    const headers = request.headers;
+    if (
+      url.includes('#') ||
+      url.includes(';') ||
+      headers.origin !== undefined ||
+      headers['content-length'] !== undefined ||
+      headers['transfer-encoding'] !== undefined ||
+      requestShapeProblem(request) !== undefined ||
+      requestHostKind(request, deps.hosts) !== 'api'
+    ) {
+      return false;
+    }
+    void serve(
+      deps,
+      request,
+      response,
+      framework,
+      url,
+      petId,
+      question === -1 ? '' : url.slice(question + 1),
+    );
+    return true;
+  };
+}
+
+function isDigits(text: string, from: number): boolean {
+  if (text.length === from) return false;
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
+
+async function serve(
+  deps: PetsLaneDeps,
+  request: IncomingMessage,
+  response: ServerResponse,
+  framework: RequestListener,
+  url: string,
+  petId: string | undefined,
+  query: string,
+): Promise<void> {
+  const started = performance.now();
+  const config = petId === undefined ? deps.routes.listPets : deps.routes.getPet;
+  const requestId = deps.requestId(request);
+  const origin = deps.clientOrigin(request);
+  const limitHeaders: Record<string, string> = {};
+  const admittable: Admittable = {
+    headers: request.headers,
+    ip: origin.ip,
+    apiKey: undefined,
+    log: {
+      warn: (obj: object, msg: string) => deps.log.warn({ reqId: requestId, ...obj }, msg),
+      error: (obj: object, msg: string) => deps.log.error({ reqId: requestId, ...obj }, msg),
+    } as Admittable['log'],
+  };
+  let body: string;
+  let link: string | undefined;
+  try {
+    await admit(deps.admit, admittable, (set) => Object.assign(limitHeaders, set), config);
+    checkSunset(config, deps.admit.clock.now());
+    if (petId === undefined) ({ body, link } = await listPage(deps.pets, parseQuery(query)));
+    else body = await findPet(deps.pets, petId);
+  } catch (error) {
+    handOff(request, { requestId, error, headers: limitHeaders, apiKey: admittable.apiKey });
+    framework(request, response);
+    return;
+  }
+  const answer: Record<string, string> = {
+    'x-request-id': requestId,
+    vary: 'Origin',
+    ...config.deprecation?.headers,
+    ...limitHeaders,
+    'content-type': JSON_CONTENT_TYPE,
+    'content-length': String(Buffer.byteLength(body)),
+  };
+  if (link !== undefined) answer.link = link;
+  if (origin.https) answer['strict-transport-security'] = HSTS;
+  response.writeHead(200, answer);
+  response.end(body);
+  deps.record({
+    id: requestId,
+    method: 'GET',
+    url,
+    status: 200,
+    ms: performance.now() - started,
+    key: admittable.apiKey,
+    config,
+    errorCode: undefined,
+    address: origin.ip,
+  });
+}

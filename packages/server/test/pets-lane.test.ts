@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { inject } from 'light-my-request';
+import { makeTestApp, type TestApp } from './harness.ts';
+import { projectWithKey } from './request-log-support.ts';
+
+/**
+ * The API's lane (routes/pets-lane.ts) answers GET /v1/pets and GET /v1/pets/{petId} itself; the
+ * framework answers everything else. Two apps share one database and one clock, each with its own
+ * limiter: every generated sequence of requests is sent to one through `app.dispatch` (the lane first,
+ * as the server does) and to the other through the framework alone. Status, headers, body and log line
+ * must be the same, request ids and times aside.
+ */
+const PATHS = [
+  '/v1/pets',
+  '/v1/pets?',
+  '/v1/pets?limit=2',
+  '/v1/pets?limit=100&status=sold',
+  '/v1/pets?limit=0',
+  '/v1/pets?limit=1&limit=2',
+  '/v1/pets?status=lost',
+  '/v1/pets?cursor=bogus',
+  '/v1/pets?unknown=1',
+  '/v1/pets?limit=%32',
+  '/v1/pets/1',
+  '/v1/pets/2?ignored=1',
+  '/v1/pets/0',
+  '/v1/pets/007',
+  '/v1/pets/424242',
+  '/v1/pets/99999999999999999999999',
+  '/v1/pets/',
+  '/v1/pets/1/',
+  '/v1/pets/%31',
+  '/v1/pets;x',
+  '/v1/pets/1#frag',
+  '/V1/pets',
+  '/v1/petsx',
+];
+const KEYS = ['valid', 'project', 'tight', 'none', 'malformed', 'revoked'] as const;
+const HOSTS = ['localhost', '127.0.0.1:3000', 'acme.sites.localhost', undefined] as const;
+
+interface Sent {
+  method: 'GET' | 'HEAD';
+  path: string;
+  key: (typeof KEYS)[number];
+  host: (typeof HOSTS)[number];
+  origin: boolean;
+  requestId: boolean;
+}
+
+const sent = fc.record<Sent>({
+  method: fc.constantFrom('GET', 'GET', 'GET', 'HEAD'),
+  path: fc.constantFrom(...PATHS),
+  key: fc.constantFrom(...KEYS),
+  host: fc.constantFrom(...HOSTS),
+  origin: fc.boolean(),
+  requestId: fc.boolean(),
+});
+
+/** A request id the service made (each app makes its own). */
+const REQUEST_ID = /[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g;
+const IGNORED_HEADERS = new Set(['x-request-id', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+function comparable(response: { statusCode: number; headers: Record<string, unknown>; body: string }) {
+  const headers = Object.fromEntries(
+    Object.entries(response.headers)
+      .map(([name, value]) => [name.toLowerCase(), String(value)] as const)
+      .filter(([name]) => !IGNORED_HEADERS.has(name))
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+  return { status: response.statusCode, headers, body: response.body.replaceAll(REQUEST_ID, '<request id>') };
+}
+
+const logged = (lines: string[]) =>
+  lines
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.msg === 'request')
+    .map(({ method, url, statusCode, keyId }) => ({ method, url, statusCode, keyId }));
+
+describe('the API lane answers exactly as the framework would', () => {
+  let lane: TestApp;
+  let framework: TestApp;
+  const laneLines: string[] = [];
+  const frameworkLines: string[] = [];
+  const secrets = {} as Record<(typeof KEYS)[number], string | undefined>;
+
+  before(async () => {
+    lane = await makeTestApp({ logLines: laneLines });
+    framework = await makeTestApp({ storage: lane.storage, clock: lane.clock, logLines: frameworkLines });
+    secrets.valid = lane.key;
+    secrets.project = (await projectWithKey(lane, 'acme')).secret;
+    secrets.tight = (await lane.createKey('free', { perMinute: 3, perDay: 1_000 })).secret;
+    secrets.none = undefined;
+    secrets.malformed = 'ps_test_not-a-key';
+    const revoked = await lane.createKey('business');
+    await lane.storage.revokeKey(revoked.id, lane.clock.now() - 1);
+    secrets.revoked = revoked.secret;
+  });
+  after(async () => {
+    await framework.app.close();
+    await lane.close();
+  });
+
+  it('status, headers, body and log line of generated sequences of requests', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(sent, { minLength: 1, maxLength: 8 }), async (requests) => {
+        // A new minute for each sequence: both limiters start it from the same state.
+        lane.clock.advance(60_000);
+        for (const request of requests) {
+          const headers: Record<string, string> = {};
+          const secret = secrets[request.key];
+          if (secret !== undefined) headers.authorization = `Bearer ${secret}`;
+          if (request.host !== undefined) headers.host = request.host;
+          if (request.origin) headers.origin = 'https://app.example';
+          if (request.requestId) headers['x-request-id'] = 'trace-1234';
+          const options = { method: request.method, url: request.path, headers };
+          laneLines.length = 0;
+          frameworkLines.length = 0;
+          const viaLane = await inject(lane.app.dispatch, options);
+          const viaFramework = await framework.app.inject(options);
+          assert.deepEqual(comparable(viaLane), comparable(viaFramework), JSON.stringify(request));
+          assert.deepEqual(logged(laneLines), logged(frameworkLines), JSON.stringify(request));
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
