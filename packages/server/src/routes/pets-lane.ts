@@ -77,14 +77,9 @@ export function createPetsLane(deps: PetsLaneDeps): Lane {
     ) {
       return false;
     }
-    void serve(
-      deps,
-      request,
-      response,
-      framework,
-      url,
-      petId,
-      question === -1 ? '' : url.slice(question + 1),
+    const query = question === -1 ? '' : url.slice(question + 1);
+    serve(deps, request, response, framework, url, petId, query).catch((error: unknown) =>
+      deps.log.error({ err: error }, 'the API lane failed after its checks'),
     );
     return true;
   };
