@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type RouteConfig, routeConfig } from '../routes/route-config.ts';
 import type { ApiKeyRecord } from '../storage/repository.ts';
+import { redactUrl } from './redact.ts';
 
 /**
  * A request once answered: what its log line, its request-log row and its metrics are made of, whether
@@ -9,8 +10,8 @@ import type { ApiKeyRecord } from '../storage/repository.ts';
 export interface AnsweredRequest {
   id: string;
   method: string;
-  /** The request target as received (redacted where it is written). */
-  url: string;
+  /** The request target with secrets redacted (http/redact.ts): all that is ever written of it. */
+  loggedUrl: string;
   status: number;
   ms: number;
   /** The key that was used, once authenticated. */
@@ -26,7 +27,7 @@ export function answeredOf(request: FastifyRequest, reply: FastifyReply): Answer
   return {
     id: request.id,
     method: request.method,
-    url: request.url,
+    loggedUrl: redactUrl(request.url),
     status: reply.statusCode,
     ms: reply.elapsedTime,
     key: request.apiKey,

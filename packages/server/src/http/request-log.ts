@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AnsweredRequest } from './answered.ts';
-import { redactUrl } from './redact.ts';
 
 /**
  * The one log line of an answered request: its id, method, target with secrets redacted, status,
@@ -12,7 +11,7 @@ export function logRequest(log: FastifyBaseLogger, answer: AnsweredRequest): voi
     {
       reqId: answer.id,
       method: answer.method,
-      url: redactUrl(answer.url),
+      url: answer.loggedUrl,
       statusCode: answer.status,
       ms: Math.round(answer.ms * 100) / 100,
       keyId: answer.key?.id,

@@ -1,5 +1,4 @@
 import type { AnsweredRequest } from '../http/answered.ts';
-import { redactUrl } from '../http/redact.ts';
 import type { LoggedRequest } from '../storage/request-log-records.ts';
 
 /**
@@ -18,7 +17,7 @@ export function loggedRequest(answer: AnsweredRequest, at: number): LoggedReques
     keyLabel: key.label,
     operation: answer.config.operationId,
     method: answer.method,
-    path: redactUrl(answer.url),
+    path: answer.loggedUrl,
     status: answer.status,
     code: answer.status >= 400 ? (answer.errorCode ?? null) : null,
     latencyMs: Math.round(answer.ms * 100) / 100,

@@ -6,6 +6,7 @@ import type { ClientOrigin } from '../http/client-origin.ts';
 import { type AdmitDeps, type Admittable, admit, checkSunset } from '../http/guard.ts';
 import { handOff } from '../http/lane-handoff.ts';
 import { requestShapeProblem } from '../http/request-shape.ts';
+import { redactUrl } from '../http/redact.ts';
 import { HSTS } from '../http/scheme.ts';
 import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
 import type { PetService } from '../pets/pet-service.ts';
@@ -144,7 +145,7 @@ async function serve(
   deps.record({
     id: requestId,
     method: 'GET',
-    url,
+    loggedUrl: redactUrl(url),
     status: 200,
     ms: performance.now() - started,
     key: admittable.apiKey,
