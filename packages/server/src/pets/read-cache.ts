@@ -9,7 +9,8 @@
  * time; PostgreSQL: inserts serialised by migration 010); others pass `pages: false`.
  */
 export interface CachedPage {
-  body: string;
+  /** The page's JSON as bytes: a hit is written to the socket without encoding it again. */
+  body: Buffer;
   /** Opaque cursor of the next page when more pets match, else undefined. */
   nextCursor: string | undefined;
 }
