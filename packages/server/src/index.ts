@@ -5,7 +5,8 @@ export { runPrimary, WORKER_MIGRATE_ENV, WORKER_SLOT_ENV, type PrimaryOptions } 
 export { DEFAULT_DATABASE, describeDatabase, openStorage, sqliteFile } from './storage/open-storage.ts';
 export type { ReversibleStorage } from './storage/migrations.ts';
 export { generateKey } from './auth/keys.ts';
-export { PLANS, type ApiKeyRecord, type Plan, type Storage } from './storage/repository.ts';
+export { type Storage } from './storage/repository.ts';
+export { PLANS, type ApiKeyRecord, type Plan } from './storage/records.ts';
 export { systemClock, FakeClock, type Clock } from './time/clock.ts';
 export { hashPassword, passwordProblem } from './accounts/passwords.ts';
 export { normalizeEmail } from './accounts/email.ts';

@@ -10,7 +10,8 @@ import { generateKey } from '../src/auth/keys.ts';
 import { createRateLimiter, type RateLimiter } from '../src/ratelimit/limiter.ts';
 import { createMemoryStore } from '../src/ratelimit/memory-store.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
-import type { Plan, Storage } from '../src/storage/repository.ts';
+import type { Storage } from '../src/storage/repository.ts';
+import type { Plan } from '../src/storage/records.ts';
 import { systemClock } from '../src/time/clock.ts';
 
 const CHROMIUM = '/usr/bin/chromium';

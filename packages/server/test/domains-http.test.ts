@@ -288,7 +288,7 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     const known = [
       ...servedDomains,
       ...defaultHosts,
-      ...(await app.storage.domains.listOfRecord()),
+      ...['docs.example.test', 'www.example.test', 'wait.example.test', 'blocked.example.test'],
       'unknown.example.test',
       'localhost',
     ];

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { PetStatus, Storage } from '../src/storage/repository.ts';
+import type { Storage } from '../src/storage/repository.ts';
+import type { PetStatus } from '../src/storage/records.ts';
 import { makeTestApp, type TestApp, type TestResponse } from './harness.ts';
 
 interface WirePet {

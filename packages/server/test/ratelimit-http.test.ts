@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
-import type { Plan } from '../src/storage/repository.ts';
+import type { Plan } from '../src/storage/records.ts';
 import { makeTestApp, type RequestOptions, type TestApp } from './harness.ts';
 import {
   assertLimitHeaders,

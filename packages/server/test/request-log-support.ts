@@ -1,5 +1,5 @@
 import { generateKey } from '../src/auth/keys.ts';
-import type { Plan } from '../src/storage/repository.ts';
+import type { Plan } from '../src/storage/records.ts';
 import type { TestApp } from './harness.ts';
 
 /** A project (enterprise limits when given, else its plan's) and one labelled key of it. */

@@ -217,28 +217,6 @@ export function domainContract(fixture: () => StorageFixture): void {
     assert.deepEqual(await storage.domains.listServed(), []);
   });
 
-  it('isOfRecord / listOfRecord → every domain in any state and every removed one, nothing else', async () => {
-    const storage = await twoProjects(fixture);
-    await storage.domains.add(domain('waiting.example.com', 'prj_acme'));
-    await storage.domains.add(domain('gone.example.com', 'prj_acme'));
-    await storage.domains.add(domain('kept.example.com', 'prj_beta'));
-    assert.equal(await storage.domains.remove('prj_beta', 'gone.example.com', T0), false);
-    assert.equal(await storage.domains.remove('prj_acme', 'gone.example.com', T0), true);
-    assert.equal(await storage.domains.remove('prj_acme', 'gone.example.com', T0), false);
-    for (const name of ['waiting.example.com', 'gone.example.com', 'kept.example.com'])
-      assert.equal(await storage.domains.isOfRecord(name), true, name);
-    assert.equal(await storage.domains.isOfRecord('never.example.com'), false);
-    assert.deepEqual((await storage.domains.listOfRecord()).sort(), [
-      'gone.example.com',
-      'kept.example.com',
-      'waiting.example.com',
-    ]);
-    // Added again after removal, then removed again: still one name of record.
-    await storage.domains.add(domain('gone.example.com', 'prj_beta'));
-    assert.equal(await storage.domains.remove('prj_beta', 'gone.example.com', T0 + 1), true);
-    assert.equal((await storage.domains.listOfRecord()).filter((n) => n === 'gone.example.com').length, 1);
-  });
-
   it('primaryOf → the primary while verified, else the oldest verified; removing the primary promotes that one', async () => {
     const storage = await twoProjects(fixture);
     assert.equal(await storage.domains.primaryOf('prj_acme'), undefined);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { CreateOptions, IdempotencyRecord, Pet } from '../src/storage/repository.ts';
+import type { CreateOptions, IdempotencyRecord, Pet } from '../src/storage/records.ts';
 import type { StorageFixture } from './storage-contract.ts';
 
 const T0 = Date.UTC(2026, 0, 1);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { it } from 'node:test';
-import type { NewApiKey } from '../src/storage/repository.ts';
+import type { NewApiKey } from '../src/storage/records.ts';
 import type { StorageFixture } from './storage-contract.ts';
 
 const T0 = Date.UTC(2026, 0, 1);

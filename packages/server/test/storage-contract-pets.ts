@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { NewPet, Pet, PetStatus } from '../src/storage/repository.ts';
+import type { NewPet, Pet, PetStatus } from '../src/storage/records.ts';
 import type { StorageFixture } from './storage-contract.ts';
 
 const INT64_MIN = -9_223_372_036_854_775_808n;

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { ApiKeyRecord, KeyRepository } from '../storage/repository.ts';
+import type { KeyRepository } from '../storage/repository.ts';
+import type { ApiKeyRecord } from '../storage/records.ts';
 import type { Clock } from '../time/clock.ts';
 import { bearerToken, digestKey, type KeyEnvironment, keyEnvironment } from './keys.ts';
 

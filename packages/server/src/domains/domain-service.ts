@@ -9,9 +9,9 @@ import type { Clock } from '../time/clock.ts';
 import type { DnsResolver } from './dns.ts';
 import { parseDomain } from './hostname.ts';
 import { mixedScriptProblem } from './mixed-script.ts';
-import type { ExpectedRecord } from './records.ts';
+import type { ExpectedRecord, RecordCheck } from '../storage/domain-checks.ts';
 import { expectedRecords } from './records.ts';
-import { type RecordCheck, verifyDomain } from './verify.ts';
+import { verifyDomain } from './verify.ts';
 
 /** How long after adding a domain it is checked on its own before it is given up as failed. */
 export const VERIFY_WINDOW_MS = 48 * 60 * 60_000;

@@ -1,11 +1,5 @@
 import { getDomain } from 'tldts';
-
-/** A DNS record the customer creates at their provider, as the dashboard and the CLI show it. */
-export interface ExpectedRecord {
-  type: 'CNAME' | 'ALIAS' | 'TXT';
-  name: string;
-  value: string;
-}
+import type { ExpectedRecord } from '../storage/domain-checks.ts';
 
 /** The TXT value proving an apex domain belongs to the project that added it. */
 export const txtValue = (token: string): string => `petstore-verify=${token}`;

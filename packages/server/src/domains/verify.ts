@@ -1,17 +1,6 @@
 import { type DnsResolver, isNoRecord, whyNoAnswer } from './dns.ts';
-import { type ExpectedRecord, expectedRecords, txtName, txtValue } from './records.ts';
-
-export type VerificationState = 'pending' | 'verified' | 'failed';
-
-/** What one check found: a state DNS answered for, or `unanswered` (timeout, refusal, SERVFAIL). */
-export type CheckState = VerificationState | 'unanswered';
-
-/** An expected record, whether DNS shows it right now, and what DNS shows at its name. */
-export interface RecordCheck extends ExpectedRecord {
-  ok: boolean;
-  /** What the name resolves to now: CNAME chain, addresses or TXT values. */
-  seen: string[];
-}
+import type { CheckState, RecordCheck } from '../storage/domain-checks.ts';
+import { expectedRecords, txtName, txtValue } from './records.ts';
 
 export interface Verification {
   state: CheckState;

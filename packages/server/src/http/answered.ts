@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type RouteConfig, routeConfig } from '../routes/route-config.ts';
-import type { ApiKeyRecord } from '../storage/repository.ts';
+import type { ApiKeyRecord } from '../storage/records.ts';
 import { redactUrl } from './redact.ts';
 
 /**

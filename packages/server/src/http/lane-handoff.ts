@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { ApiKeyRecord } from '../storage/repository.ts';
+import type { ApiKeyRecord } from '../storage/records.ts';
 
 /**
  * What the API's lane (routes/pets-lane.ts) had decided when it met an error: the framework answers

@@ -1,4 +1,5 @@
-import type { IdempotencyRecord, NewPet, Pet, Storage } from '../storage/repository.ts';
+import type { Storage } from '../storage/repository.ts';
+import type { IdempotencyRecord, NewPet, Pet } from '../storage/records.ts';
 import type { Clock } from '../time/clock.ts';
 import { IDEMPOTENCY_TTL_MS, requestHash } from './policy.ts';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../errors.ts';
-import type { NewPet } from '../storage/repository.ts';
+import type { NewPet } from '../storage/records.ts';
 
 /**
  * The Idempotency-Key policy (Stripe's and the IETF draft's semantics), in one place:

@@ -1,4 +1,4 @@
-import type { Plan } from '../storage/repository.ts';
+import type { Plan } from '../storage/records.ts';
 
 const DAY_MS = 86_400_000;
 

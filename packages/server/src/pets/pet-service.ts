@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createIdempotentCreate, type IdempotencyScope } from '../idempotency/idempotent-create.ts';
-import type { NewPet, Pet, PetStatus, Storage } from '../storage/repository.ts';
+import type { Storage } from '../storage/repository.ts';
+import type { NewPet, Pet, PetStatus } from '../storage/records.ts';
 import type { Clock } from '../time/clock.ts';
 import { encodeCursor } from './cursor.ts';
 import { createPetArena, type PetArenaOptions } from './pet-arena.ts';

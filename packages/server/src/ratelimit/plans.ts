@@ -1,4 +1,4 @@
-import type { Plan } from '../storage/repository.ts';
+import type { Plan } from '../storage/records.ts';
 
 export interface Limits {
   perMinute: number;

@@ -3,7 +3,7 @@ import { ApiError } from '../errors.ts';
 import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
 import { readIdempotencyKey } from '../idempotency/policy.ts';
 import type { PetService } from '../pets/pet-service.ts';
-import type { NewPet } from '../storage/repository.ts';
+import type { NewPet } from '../storage/records.ts';
 import { bodyChecker } from '../validation/contract-input.ts';
 
 const checkNewPet = bodyChecker('NewPet');

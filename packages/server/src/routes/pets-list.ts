@@ -2,7 +2,7 @@ import type { RouteHandlerMethod } from 'fastify';
 import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
 import { decodeCursor } from '../pets/cursor.ts';
 import type { PetService } from '../pets/pet-service.ts';
-import type { PetStatus } from '../storage/repository.ts';
+import type { PetStatus } from '../storage/records.ts';
 import { queryReader } from '../validation/query.ts';
 
 const readQuery = queryReader('/pets', 'get');

@@ -1,4 +1,4 @@
-import type { RecordCheck, VerificationState } from '../domains/verify.ts';
+import type { RecordCheck, VerificationState } from './domain-checks.ts';
 import type { Row } from './rows.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 
@@ -81,7 +81,7 @@ export interface DomainRepository {
   /** Makes a verified domain the project's primary; false when it is not the project's or not verified. */
   setPrimary(projectId: string, hostname: string): Promise<boolean>;
   /**
-   * Deletes the domain, remembering that the name was one (see `isOfRecord`); when it was the primary,
+   * Deletes the domain, remembering that the name was one; when it was the primary,
    * the project's oldest verified domain takes its place. False when it is not the project's.
    */
   remove(projectId: string, hostname: string, removedAt: number): Promise<boolean>;
@@ -92,10 +92,6 @@ export interface DomainRepository {
    * verified, else (its records are gone for now) its oldest verified domain; none without one.
    */
   primaryOf(projectId: string): Promise<string | undefined>;
-  /** Whether a host is, or once was, a custom domain of any project, in any state. */
-  isOfRecord(hostname: string): Promise<boolean>;
-  /** Every such host. */
-  listOfRecord(): Promise<string[]>;
   /** Remembers the DNS servers the running service checks with (`ip` or `ip:port`). */
   recordResolvers(servers: readonly string[], at: number): Promise<void>;
   /** The DNS servers the service last recorded, or undefined when no instance has started yet. */
@@ -337,18 +333,6 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
       );
       return row?.hostname as string | undefined;
     },
-    async isOfRecord(hostname) {
-      const rows = await sql.all(
-        `SELECT 1 AS one FROM custom_domains WHERE hostname = $1
-         UNION ALL SELECT 1 AS one FROM removed_domains WHERE hostname = $1`,
-        [hostname],
-      );
-      return rows.length > 0;
-    },
-    listOfRecord: async () =>
-      (await sql.all('SELECT hostname FROM custom_domains UNION SELECT hostname FROM removed_domains')).map(
-        (row) => row.hostname as string,
-      ),
     async recordResolvers(servers, at) {
       await sql.run(
         `INSERT INTO domain_resolvers (id, servers, recorded_at) VALUES (1, $1, $2)

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createPetGroupCommit, type PetBatchWriter } from './pet-group-commit.ts';
-import type { NewPet, Pet } from './repository.ts';
+import type { NewPet, Pet } from './records.ts';
 
 class Outage extends Error {}
 

@@ -1,4 +1,4 @@
-import type { NewPet, Pet } from './repository.ts';
+import type { NewPet, Pet } from './records.ts';
 
 export interface PetBatchWriter {
   /** Inserts the pets with one statement in one transaction; resolves, once committed, with them in any order. */

@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
 import { StorageUnavailableError } from './errors.ts';
 import type { PetBatchWriter } from './pet-group-commit.ts';
-import type { CreateResult, IdempotencyRecord, NewPet } from './repository.ts';
+import type { CreateResult, IdempotencyRecord, NewPet } from './records.ts';
 import { IDEMPOTENCY_COLUMNS, PET_COLUMNS, type Row, toIdempotency, toPet } from './rows.ts';
 
 type Query = (sql: string, params: unknown[], name: string) => Promise<Row[]>;

@@ -6,6 +6,7 @@ import { insertPetWithKey, petWriter } from './postgres-create.ts';
 import { migrateDown, migrateUp } from './postgres-migrate.ts';
 import { createPool, mapPostgresError, type PoolSettings } from './postgres-pool.ts';
 import { sharedRead } from './shared-read.ts';
+import type { PoolStats } from './repository.ts';
 import type {
   ApiKeyRecord,
   CreateOptions,
@@ -16,8 +17,7 @@ import type {
   NewPet,
   Pet,
   Plan,
-  PoolStats,
-} from './repository.ts';
+} from './records.ts';
 import { type AccountRepository, createAccountRepository } from './account-repository.ts';
 import { type AuditRecords, createAuditRecords } from './audit-records.ts';
 import { createDomainRepository, type DomainRepository } from './domain-repository.ts';

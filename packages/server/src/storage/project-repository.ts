@@ -1,6 +1,6 @@
 import { createInvitationRecords, type InvitationRecords } from './invitation-records.ts';
 import { createMemberRecords, type MemberRecords, type Role } from './member-records.ts';
-import type { Plan } from './repository.ts';
+import type { Plan } from './records.ts';
 import type { Row } from './rows.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { PLANS } from './repository.ts';
+import { PLANS } from './records.ts';
 import { type RequestLogRecords, requestLogReads, rowValues } from './request-log-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 import { rollUp, UPSERT_USAGE_CONFLICT, usageReads } from './usage-records.ts';

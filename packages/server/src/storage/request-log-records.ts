@@ -1,4 +1,4 @@
-import type { Plan } from './repository.ts';
+import type { Plan } from './records.ts';
 import type { Row } from './rows.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 import type { UsageQuery, UsageRow } from './usage-records.ts';

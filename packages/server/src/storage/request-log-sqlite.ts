@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { SQLInputValue } from 'node:sqlite';
-import { PLANS } from './repository.ts';
+import { PLANS } from './records.ts';
 import { type RequestLogRecords, requestLogReads, rowValues } from './request-log-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 import type { SqliteDatabase } from './sqlite-database.ts';

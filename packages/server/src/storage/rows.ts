@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, IdempotencyRecord, Pet, PetStatus, Plan } from './repository.ts';
+import type { ApiKeyRecord, IdempotencyRecord, Pet, PetStatus, Plan } from './records.ts';
 
 /**
  * Row-to-record mapping shared by both dialects. Integer columns arrive as number or bigint depending

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CreateResult, NewPet } from './repository.ts';
+import type { CreateResult, NewPet } from './records.ts';
 import type { SqliteDatabase } from './sqlite-database.ts';
 import { GroupCommit } from './sqlite-group-commit.ts';
 

@@ -1,4 +1,4 @@
-import type { CreateOptions, CreateResult, NewPet } from './repository.ts';
+import type { CreateOptions, CreateResult, NewPet } from './records.ts';
 import type { SqliteDatabase } from './sqlite-database.ts';
 
 interface PendingCreate {

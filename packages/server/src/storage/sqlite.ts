@@ -13,7 +13,7 @@ import type {
   NewPet,
   Pet,
   Plan,
-} from './repository.ts';
+} from './records.ts';
 import { createAccountRepository, type AccountRepository } from './account-repository.ts';
 import { type AuditRecords, createAuditRecords } from './audit-records.ts';
 import { createDomainRepository, type DomainRepository } from './domain-repository.ts';

@@ -1,4 +1,3 @@
-import type { LoggedRequest } from './request-log-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 
 /** How usage counts a status: 429 apart from the other 4xx. */
@@ -37,8 +36,17 @@ export interface UsageCell {
   count: number;
 }
 
+/** What usage reads of a logged request (`LoggedRequest` has these and more). */
+export interface UsageSample {
+  projectId: string;
+  keyId: string;
+  at: number;
+  status: number;
+  latencyMs: number;
+}
+
 /** The cells a batch adds to. */
-export function rollUp(batch: readonly LoggedRequest[]): UsageCell[] {
+export function rollUp(batch: readonly UsageSample[]): UsageCell[] {
   const cells = new Map<string, UsageCell>();
   for (const entry of batch) {
     const hour = Math.floor(entry.at / HOUR_MS) * HOUR_MS;

@@ -1,5 +1,5 @@
 import { limitsFor, PLAN_LIMITS } from '../../ratelimit/plans.ts';
-import type { Plan } from '../../storage/repository.ts';
+import type { Plan } from '../../storage/records.ts';
 import type { Project } from '../../storage/project-repository.ts';
 import { PAID_PLANS } from '../../projects/project-rules.ts';
 import { type Html, html } from '../html.ts';
