@@ -51,7 +51,7 @@ import { createPet } from './routes/pets-create.ts';
 import { getPet } from './routes/pets-get.ts';
 import { listPets } from './routes/pets-list.ts';
 import { listStoreOrders } from './routes/store-orders.ts';
-import { routeConfig } from './routes/route-config.ts';
+import { routeConfig } from './http/route-config.ts';
 import {
   contractRoutes,
   NON_CONTRACT_ROUTES,

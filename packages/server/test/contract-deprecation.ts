@@ -1,5 +1,5 @@
 import { contract } from '../src/openapi/contract.ts';
-import type { Deprecation } from '../src/routes/route-config.ts';
+import type { Deprecation } from '../src/http/route-config.ts';
 import { contractOperations } from '../src/routes/table.ts';
 
 /** getPet's deprecation as the route table derives it from the contract. */

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type RouteConfig, routeConfig } from '../routes/route-config.ts';
+import { type RouteConfig, routeConfig } from './route-config.ts';
 import type { ApiKeyRecord } from '../storage/records.ts';
 import { redactUrl } from './redact.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
-import { routeConfig } from '../routes/route-config.ts';
+import { routeConfig } from './route-config.ts';
 import { StorageUnavailableError } from '../storage/errors.ts';
 import { prefersHtml } from './accept.ts';
 import { BODY_LIMIT_BYTES } from './json-body.ts';

@@ -13,7 +13,7 @@ import { applyCors, type CorsPolicy } from './cors.ts';
 import { ADDRESS_BUDGETS } from '../ratelimit/address-budgets.ts';
 import { limitsFor } from '../ratelimit/plans.ts';
 import type { LimitSubject, RateLimitDecision, RateLimiter } from '../ratelimit/limiter.ts';
-import { type RouteConfig, routeConfig } from '../routes/route-config.ts';
+import { type RouteConfig, routeConfig } from './route-config.ts';
 import type { ProjectRepository } from '../storage/project-repository.ts';
 import type { KeyRepository } from '../storage/repository.ts';
 import type { ApiKeyRecord } from '../storage/records.ts';

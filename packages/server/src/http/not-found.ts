@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
-import type { RouteConfig } from '../routes/route-config.ts';
+import type { RouteConfig } from './route-config.ts';
 
 /**
  * Paths no route matches. Under `/v1` they are guarded like every API operation (a caller without a

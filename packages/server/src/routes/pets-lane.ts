@@ -13,7 +13,7 @@ import type { PetService } from '../pets/pet-service.ts';
 import { type HostRules, requestHostKind } from '../sites/hosts.ts';
 import { findPet } from './pets-get.ts';
 import { listPage } from './pets-list.ts';
-import type { RouteConfig } from './route-config.ts';
+import type { RouteConfig } from '../http/route-config.ts';
 
 export interface PetsLaneDeps {
   admit: AdmitDeps;

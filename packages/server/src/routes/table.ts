@@ -6,7 +6,7 @@ import type { OpenApiDocument } from '../openapi/contract.ts';
 import type { AddressBudget } from '../ratelimit/address-budgets.ts';
 import { deprecationOf } from './deprecation.ts';
 import type { Role } from '../storage/member-records.ts';
-import type { RouteConfig } from './route-config.ts';
+import type { RouteConfig } from '../http/route-config.ts';
 
 /** What the router matches and what the guard, headers and metrics read from it. */
 export interface RouteSpec {
