@@ -15,7 +15,7 @@ import { type CorsPolicy, NO_ORIGINS } from './http/cors.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { installEdge } from './http/edge.ts';
 import { installErrorHandler } from './http/error-handler.ts';
-import { SERVICE_LINK, sendErrorAsPage } from './http/error-page.ts';
+import { SERVICE_LINK, sendErrorAsPage } from './web/error-page.ts';
 import { type AdmitDeps, installGuard } from './http/guard.ts';
 import { clientOriginReader } from './http/client-origin.ts';
 import { installLane } from './http/lane.ts';

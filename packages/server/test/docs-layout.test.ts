@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
 import { docsAsset } from '../src/docs/assets.ts';
 import { docsPage } from '../src/docs/page.ts';
-import { sendDocsAsset } from '../src/routes/docs.ts';
+import { sendStaticAsset } from '../src/web/static-asset.ts';
 import { accessibility } from './accessibility.ts';
 import { copyButtonsOverCode, coveredText, horizontalOverflow } from './layout-checks.ts';
 import {
@@ -263,9 +263,9 @@ describe(
       server = await startDocsServer();
       site = Fastify();
       const page = docsPage({ title: 'Acme Pets', apiOrigin: server.base, edition: 'site' });
-      site.get('/', (request, reply) => sendDocsAsset(request, reply, page));
+      site.get('/', (request, reply) => sendStaticAsset(request, reply, page));
       site.get('/docs/assets/:name', (request, reply) =>
-        sendDocsAsset(request, reply, docsAsset((request.params as { name: string }).name)!),
+        sendStaticAsset(request, reply, docsAsset((request.params as { name: string }).name)!),
       );
       await site.listen({ port: 0, host: '127.0.0.1' });
       siteBase = `http://127.0.0.1:${(site.server.address() as AddressInfo).port}`;

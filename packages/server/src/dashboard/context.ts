@@ -9,7 +9,7 @@ import type { Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
 import { type Audit, createAudit } from './audit.ts';
 import { createFlashes, type Flashes } from './flash.ts';
-import type { Html } from './html.ts';
+import type { Html } from '../web/html.ts';
 import { sendPage } from './page.ts';
 
 export interface DashboardDeps {

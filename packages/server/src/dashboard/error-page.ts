@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError } from '../errors.ts';
 import { sendPage } from './page.ts';
-import { errorTitle, errorView } from './views/error.ts';
+import { errorTitle } from '../web/error-page.ts';
+import { errorView } from './views/error.ts';
 
 /**
  * Errors of the dashboard's routes as pages: a signed-out visit to a page goes to sign-in (and back

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../storage/account-repository.ts';
-import { type Html, html } from './html.ts';
+import { type Html, html } from '../web/html.ts';
+import { pageSecurityHeaders } from '../web/page-headers.ts';
 
 /**
  * The dashboard's own pages and files only: no inline script or style, no framing, forms post back to
@@ -17,20 +18,8 @@ export const DASHBOARD_CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-/** Security headers of every dashboard page, errors included (HSTS is set by the guard for every answer over TLS). */
-export function securityHeaders(): Record<string, string> {
-  const headers: Record<string, string> = {
-    'content-security-policy': DASHBOARD_CSP,
-    'x-frame-options': 'DENY',
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'same-origin',
-    'cross-origin-opener-policy': 'same-origin',
-    'cross-origin-resource-policy': 'same-origin',
-    'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
-    'cache-control': 'no-store',
-  };
-  return headers;
-}
+/** Security headers of every dashboard page, errors included. */
+export const securityHeaders = (): Record<string, string> => pageSecurityHeaders(DASHBOARD_CSP);
 
 export interface PageSession {
   account: Account;

@@ -1,36 +1,15 @@
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { type StaticAsset, staticAsset } from '../web/static-asset.ts';
 import { clientModules } from './client-build.ts';
 import { REFERENCE_ASSETS, referenceJson, siteReferenceJson } from './reference.ts';
-
-/** A file of the documentation page, read once and compressed on its first compressed request. */
-export interface DocsAsset {
-  body: Buffer;
-  /** The same body compressed, by content coding, when that is smaller. */
-  readonly encoded: { br?: Buffer; gzip?: Buffer };
-  contentType: string;
-  /** Strong validator: a digest of the body. */
-  etag: string;
-  /** The Content-Security-Policy it is served with. */
-  csp: string;
-}
 
 export const PUBLIC_DIR = path.join(import.meta.dirname, 'public');
 /** The shared lossless JSON module, served to the page as it is imported on the server. */
 const LOSSLESS_JSON = fileURLToPath(import.meta.resolve('@petstore/json'));
 /** The search engine (MiniSearch's ES module, self-contained), served as the page's own file. */
 const MINISEARCH = fileURLToPath(import.meta.resolve('minisearch'));
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.tgz': 'application/gzip',
-};
 
 /**
  * Everything comes from the page's own origin, except the API calls of Try it and of the samples run
@@ -53,49 +32,11 @@ export function docsCsp(apiOrigin = ''): string {
   ].join('; ');
 }
 
-/**
- * Brotli at quality 9 with a window fitted to the body: the defaults (quality 11, a 4 MiB window) took
- * 250 ms over every asset for about 9 % fewer bytes, mostly allocating the window anew for each file.
- */
-const brotliOptions = (body: Buffer) => ({
-  params: {
-    [constants.BROTLI_PARAM_QUALITY]: 9,
-    [constants.BROTLI_PARAM_LGWIN]: Math.min(
-      constants.BROTLI_MAX_WINDOW_BITS,
-      Math.max(constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(body.length + 1))),
-    ),
-    [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-  },
-});
+/** A file of the docs page, served with the page's CSP unless it names another. */
+export const asset = (name: string, body: Buffer, csp = docsCsp()): StaticAsset =>
+  staticAsset(name, body, csp);
 
-function compress(body: Buffer): DocsAsset['encoded'] {
-  const br = brotliCompressSync(body, brotliOptions(body));
-  const gzip = gzipSync(body, { level: 9 });
-  return {
-    br: br.length < body.length ? br : undefined,
-    gzip: gzip.length < body.length ? gzip : undefined,
-  };
-}
-
-/** An asset whose compressed forms are made on first use, then kept: start-up compresses nothing. */
-export function asset(name: string, body: Buffer, csp = docsCsp()): DocsAsset {
-  const contentType = CONTENT_TYPES[path.extname(name)];
-  if (!contentType) throw new Error(`docs: no content type for ${name}`);
-  const digest = createHash('sha256').update(body).digest('base64url').slice(0, 22);
-  let encoded: DocsAsset['encoded'] | undefined;
-  return {
-    body,
-    get encoded() {
-      encoded ??= compress(body);
-      return encoded;
-    },
-    contentType,
-    etag: `"${digest}"`,
-    csp,
-  };
-}
-
-const file = (name: string): DocsAsset => asset(name, readFileSync(path.join(PUBLIC_DIR, name)));
+const file = (name: string): StaticAsset => asset(name, readFileSync(path.join(PUBLIC_DIR, name)));
 
 /** The page's modules, which the HTML preloads so they arrive in one round trip. */
 export const PAGE_MODULES: readonly string[] = [
@@ -107,7 +48,7 @@ export const PAGE_MODULES: readonly string[] = [
 const withoutSourceMap = (file: string) =>
   Buffer.from(readFileSync(file, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
 
-const ASSET_SOURCES = new Map<string, () => DocsAsset>([
+const ASSET_SOURCES = new Map<string, () => StaticAsset>([
   ...readdirSync(PUBLIC_DIR)
     .filter((name) => /\.(js|css)$/.test(name))
     .map((name) => [name, () => file(name)] as const),
@@ -117,15 +58,15 @@ const ASSET_SOURCES = new Map<string, () => DocsAsset>([
   [REFERENCE_ASSETS.site, () => asset(REFERENCE_ASSETS.site, Buffer.from(siteReferenceJson()))],
 ]);
 
-const made = new Map<string, DocsAsset>();
-let clientAssets: Map<string, DocsAsset> | undefined;
+const made = new Map<string, StaticAsset>();
+let clientAssets: Map<string, StaticAsset> | undefined;
 
 /**
  * The scripts, the style sheet, the reference data and the browser build of the typed client, by name
  * under /docs/assets/; each made on its first request and kept. The page itself (HTML) is made per
  * title and API origin by `docsPage`.
  */
-export function docsAsset(name: string): DocsAsset | undefined {
+export function docsAsset(name: string): StaticAsset | undefined {
   const source = ASSET_SOURCES.get(name);
   if (source) {
     let found = made.get(name);

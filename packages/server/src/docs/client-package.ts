@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { asset, type DocsAsset } from './assets.ts';
+import type { StaticAsset } from '../web/static-asset.ts';
+import { asset } from './assets.ts';
 import { CLIENT_DIR, clientPackageName, readManifest } from './client-manifest.ts';
 import { tarGz } from './tar.ts';
 
@@ -65,10 +66,10 @@ async function build(): Promise<Buffer> {
   return tarGz(files);
 }
 
-let built: Promise<DocsAsset> | undefined;
+let built: Promise<StaticAsset> | undefined;
 
 /** The package's tarball as a docs asset, built at the first call and kept (a failed build is tried again). */
-export function clientPackage(): Promise<DocsAsset> {
+export function clientPackage(): Promise<StaticAsset> {
   built ??= build().then(
     (body) => asset(clientPackageName().file, body),
     (error: unknown) => {

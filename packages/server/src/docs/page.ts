@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { escapeHtml, Html } from '../dashboard/html.ts';
-import { asset, type DocsAsset, docsCsp, PAGE_MODULES, PUBLIC_DIR } from './assets.ts';
+import { escapeHtml, Html } from '../web/html.ts';
+import type { StaticAsset } from '../web/static-asset.ts';
+import { asset, docsCsp, PAGE_MODULES, PUBLIC_DIR } from './assets.ts';
 import { REFERENCE_ASSETS } from './reference.ts';
 
 export interface DocsPageOptions {
@@ -80,14 +81,14 @@ function checkOrigin(apiOrigin: string): string {
 }
 
 /** Pages already made, by title, origin and edition; a handful in practice (one per project), bounded anyway. */
-const made = new Map<string, DocsAsset>();
+const made = new Map<string, StaticAsset>();
 const MAX_MADE = 1_000;
 
 /**
  * The docs page's HTML for one site: titled `title`, calling the API at `apiOrigin`, with its ETag and
  * its CSP. Its scripts, styles and data stay at /docs/assets/ (absolute paths), whatever the host.
  */
-export function docsPage({ title, apiOrigin, edition = 'service' }: DocsPageOptions): DocsAsset {
+export function docsPage({ title, apiOrigin, edition = 'service' }: DocsPageOptions): StaticAsset {
   const key = JSON.stringify([title, apiOrigin, edition]);
   const cached = made.get(key);
   if (cached) return cached;

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError } from '../errors.ts';
-import { sendErrorAsPage } from '../http/error-page.ts';
+import { sendErrorAsPage } from '../web/error-page.ts';
 
 /** An error on a docs site: the error page, naming the project and linking its reference when known. */
 export function sendSiteErrorPage(

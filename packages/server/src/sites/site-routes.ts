@@ -1,7 +1,8 @@
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { docsPage } from '../docs/page.ts';
 import { ApiError } from '../errors.ts';
-import { getDocsAsset, sendDocsAsset } from '../routes/docs.ts';
+import { getDocsAsset } from '../routes/docs.ts';
+import { sendStaticAsset } from '../web/static-asset.ts';
 import { apiOrigin } from './urls.ts';
 
 export interface SiteRouteDeps {
@@ -21,7 +22,7 @@ export function siteHandlers(deps: SiteRouteDeps): Record<string, RouteHandlerMe
       apiOrigin: apiOrigin(request, deps.publicBaseUrl, deps.apiHost),
       edition: 'site',
     });
-    return sendDocsAsset(request, reply, page);
+    return sendStaticAsset(request, reply, page);
   };
   const notFound: RouteHandlerMethod = async (request) => {
     throw new ApiError('not_found', `there is no page at ${request.url.split('?', 1)[0]}`);

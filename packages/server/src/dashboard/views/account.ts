@@ -1,5 +1,5 @@
 import type { Account } from '../../storage/account-repository.ts';
-import { type Html, html } from '../html.ts';
+import { type Html, html } from '../../web/html.ts';
 import type { Flash } from '../flash.ts';
 import { noticeOf, problemOf } from './messages.ts';
 import { MIN_PASSWORD_LENGTH } from '../../accounts/passwords.ts';

@@ -1,6 +1,6 @@
 import type { Project } from '../../storage/project-repository.ts';
 import type { AuditAction, StoredAuditEvent } from '../../storage/audit-records.ts';
-import { type Html, html } from '../html.ts';
+import { type Html, html } from '../../web/html.ts';
 import { projectHeader } from './project.ts';
 import { instant } from './requests.ts';
 

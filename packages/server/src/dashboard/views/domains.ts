@@ -3,7 +3,7 @@ import type { DomainView } from '../../domains/domain-service.ts';
 import { isPaid } from '../../domains/domain-service.ts';
 import { providerName } from '../../domains/records.ts';
 import type { Project } from '../../storage/project-repository.ts';
-import { type Html, html } from '../html.ts';
+import { type Html, html } from '../../web/html.ts';
 import { planLabel } from './plans.ts';
 import { projectHeader } from './project.ts';
 

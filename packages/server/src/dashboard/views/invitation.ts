@@ -1,7 +1,7 @@
 import { MIN_PASSWORD_LENGTH } from '../../accounts/passwords.ts';
 import type { Invitation } from '../../storage/invitation-records.ts';
 import type { Project } from '../../storage/project-repository.ts';
-import { type Html, html } from '../html.ts';
+import { type Html, html } from '../../web/html.ts';
 import { ROLE_LABELS } from './members.ts';
 
 export interface InvitationView {

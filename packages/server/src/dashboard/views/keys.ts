@@ -1,7 +1,7 @@
 import type { WindowUsage } from '../../ratelimit/limiter.ts';
 import type { Project } from '../../storage/project-repository.ts';
 import type { ApiKeyRecord } from '../../storage/records.ts';
-import { type Html, html } from '../html.ts';
+import { type Html, html } from '../../web/html.ts';
 import type { Flash } from '../flash.ts';
 import { noticeOf, problemOf } from './messages.ts';
 import { projectHeader } from './project.ts';

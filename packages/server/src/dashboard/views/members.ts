@@ -2,7 +2,7 @@ import type { Invitation } from '../../storage/invitation-records.ts';
 import { type Member, type Role, ROLES } from '../../storage/member-records.ts';
 import type { Project } from '../../storage/project-repository.ts';
 import type { Flash } from '../flash.ts';
-import { type Html, html } from '../html.ts';
+import { type Html, html } from '../../web/html.ts';
 import { noticeOf, problemOf } from './messages.ts';
 import { projectHeader } from './project.ts';
 

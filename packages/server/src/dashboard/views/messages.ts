@@ -1,5 +1,5 @@
 import type { Flash } from '../flash.ts';
-import { type Html, html } from '../html.ts';
+import { type Html, html } from '../../web/html.ts';
 
 /** A flash's success message, focused so that screen readers announce it. */
 export function noticeOf(flash: Flash): Html {

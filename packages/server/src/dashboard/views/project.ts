@@ -1,6 +1,6 @@
 import { limitsFor } from '../../ratelimit/plans.ts';
 import type { Project } from '../../storage/project-repository.ts';
-import { type Html, html } from '../html.ts';
+import { type Html, html } from '../../web/html.ts';
 import type { Flash } from '../flash.ts';
 import { noticeOf, problemOf } from './messages.ts';
 import { planLabel, plansTable } from './plans.ts';

@@ -1,5 +1,5 @@
 import type { Project } from '../../storage/project-repository.ts';
-import { type Html, html } from '../html.ts';
+import { type Html, html } from '../../web/html.ts';
 import { planLabel } from './plans.ts';
 
 export function projectsView(projects: readonly Project[], siteUrl: (slug: string) => string): Html {

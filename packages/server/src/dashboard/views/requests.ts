@@ -2,7 +2,7 @@ import { REQUEST_LOG_RETENTION_DAYS } from '../../insights/retention.ts';
 import type { Project } from '../../storage/project-repository.ts';
 import type { ApiKeyRecord } from '../../storage/records.ts';
 import type { StoredRequest } from '../../storage/request-log-records.ts';
-import { type Html, html } from '../html.ts';
+import { type Html, html } from '../../web/html.ts';
 import { projectHeader } from './project.ts';
 
 /** The filters of the Requests tab, as the form sends them (empty: no filter). */

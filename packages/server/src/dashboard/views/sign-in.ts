@@ -1,4 +1,4 @@
-import { type Html, html } from '../html.ts';
+import { type Html, html } from '../../web/html.ts';
 
 export interface SignInView {
   csrfToken: string;

@@ -1,5 +1,5 @@
 import type { Period, Step } from '../../insights/usage-series.ts';
-import { type Html, html } from '../html.ts';
+import { type Html, html } from '../../web/html.ts';
 
 export interface ChartOptions {
   /** Unique on the page: ids of the title, description and table derive from it. */

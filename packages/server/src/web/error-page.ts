@@ -1,9 +1,22 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Html, html } from '../dashboard/html.ts';
-import { securityHeaders } from '../dashboard/page.ts';
-import { errorTitle } from '../dashboard/views/error.ts';
 import type { ApiError } from '../errors.ts';
+import { Html, html } from './html.ts';
+import { pageSecurityHeaders } from './page-headers.ts';
+
+const TITLES: Record<number, string> = {
+  400: 'That did not work',
+  403: 'Not allowed',
+  404: 'Not found',
+  405: 'Not allowed',
+  429: 'Too many attempts',
+  503: 'Temporarily unavailable',
+};
+
+/** The heading of an error page, by status. */
+export function errorTitle(status: number): string {
+  return TITLES[status] ?? (status >= 500 ? 'Something went wrong' : 'That did not work');
+}
 
 /** Where an error page sends the reader on: a link of the host that answered. */
 export interface ErrorPageLink {
@@ -101,8 +114,7 @@ export function sendErrorAsPage(
   if (error.headers) reply.headers(error.headers);
   return reply
     .code(error.status)
-    .headers(securityHeaders())
-    .header('content-security-policy', errorPageCsp())
+    .headers(pageSecurityHeaders(errorPageCsp()))
     .header('content-type', 'text/html; charset=utf-8')
     .send(renderErrorPage(error, request.id, options));
 }
