@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
-import type { HttpMetrics } from '../metrics/http-metrics.ts';
+import type { ResponseCounter } from './response-counter.ts';
 import { MAX_HEADER_BYTES, MAX_HEADER_FIELDS } from './limits.ts';
 import { redactUrl } from './redact.ts';
 import { endAndLinger, rawErrorResponse } from './socket-answer.ts';
@@ -46,7 +46,7 @@ export function parserErrorToApiError(error: ParserError): ApiError {
  * logged like any answer. The raw packet is never logged: it may hold an Authorization header.
  */
 export function clientErrorHandler(
-  metrics: Pick<HttpMetrics, 'observe'>,
+  metrics: ResponseCounter,
 ): (this: FastifyInstance, error: ParserError, socket: Socket) => void {
   const answered = new WeakSet<Socket>();
   return function onClientError(error, socket) {

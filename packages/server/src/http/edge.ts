@@ -4,7 +4,7 @@ import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
-import type { HttpMetrics } from '../metrics/http-metrics.ts';
+import type { ResponseCounter } from './response-counter.ts';
 import { type ConnectionGate, gateConnections } from './connection-gate.ts';
 import { type HttpLimits, MAX_HEADER_FIELDS } from './limits.ts';
 import { endAndLinger, rawErrorResponse } from './socket-answer.ts';
@@ -14,7 +14,7 @@ export interface EdgeOptions {
   /** Peers exempt from the per-address connection cap. */
   exempt: (address: string) => boolean;
   log: FastifyBaseLogger;
-  metrics: Pick<HttpMetrics, 'observe'>;
+  metrics: ResponseCounter;
 }
 
 /**

@@ -1,11 +1,23 @@
 import type { AnsweredRequest } from '../http/answered.ts';
-import type { ConnectionGate } from '../http/connection-gate.ts';
-import type { RequestLogStats } from '../insights/request-log-writer.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { Storage } from '../storage/repository.ts';
 import { type Family, formatLabels } from './exposition.ts';
 import { createHttpMetrics, type HttpMetrics } from './http-metrics.ts';
 import { createProcessMetrics } from './process-metrics.ts';
+
+/** What the connection gate reports (http/connection-gate.ts). */
+export interface ConnectionCounts {
+  open(): number;
+  /** Connections refused since start, by cause. */
+  refused(): Record<string, number>;
+}
+
+/** What the request log's writer reports (insights/request-log-writer.ts). */
+export interface RequestLogCounts {
+  written: number;
+  dropped: { bufferFull: number; writeFailed: number };
+  buffered: number;
+}
 
 export interface MetricsDeps {
   storage: Pick<Storage, 'poolStats'>;
@@ -17,9 +29,9 @@ export interface Metrics {
   /** Called from the app's onResponse hook: counts the request under its route's label, with its duration. */
   observeResponse(answer: AnsweredRequest): void;
   /** Reports the server's open and refused connections from now on. */
-  observeConnections(gate: ConnectionGate): void;
+  observeConnections(gate: ConnectionCounts): void;
   /** Reports the request log's writes and drops from now on. */
-  observeRequestLog(stats: () => RequestLogStats): void;
+  observeRequestLog(stats: () => RequestLogCounts): void;
   /** The limiter, counting the refusals and bans it decides. */
   instrumentLimiter(limiter: RateLimiter): RateLimiter;
   /** Everything this process knows, read now. */
@@ -27,7 +39,7 @@ export interface Metrics {
   close(): void;
 }
 
-function connectionFamilies(gate: ConnectionGate): Family[] {
+function connectionFamilies(gate: ConnectionCounts): Family[] {
   return [
     {
       name: 'petstore_http_connections',
@@ -48,7 +60,7 @@ function connectionFamilies(gate: ConnectionGate): Family[] {
   ];
 }
 
-function requestLogFamilies(stats: RequestLogStats): Family[] {
+function requestLogFamilies(stats: RequestLogCounts): Family[] {
   const counter = (name: string, help: string, value: number): Family => ({
     name,
     help,
@@ -78,8 +90,8 @@ function requestLogFamilies(stats: RequestLogStats): Family[] {
 export function createMetrics(deps: MetricsDeps): Metrics {
   const http = createHttpMetrics();
   const processMetrics = createProcessMetrics();
-  let connections: ConnectionGate | undefined;
-  let requestLog: (() => RequestLogStats) | undefined;
+  let connections: ConnectionCounts | undefined;
+  let requestLog: (() => RequestLogCounts) | undefined;
 
   const dependencyFamilies = (): Family[] => {
     const families: Family[] = [

@@ -1,4 +1,3 @@
-import type { Config } from '../config.ts';
 import type { Clock } from '../time/clock.ts';
 import { createRateLimiter, type RateLimiter } from './limiter.ts';
 import { createMemoryStore } from './memory-store.ts';
@@ -14,9 +13,16 @@ export interface ConfiguredLimiter {
   attachLogger(log: LimiterLogger): void;
 }
 
+/** What the limiter is built from (config.ts reads them from the environment and flags). */
+export interface LimiterSettings {
+  redisUrl: string | undefined;
+  banThreshold: number;
+  banDurationMs: number;
+}
+
 /** Redis when configured (limits shared by every instance), otherwise this process's memory. */
 export async function createLimiterFromConfig(
-  config: Pick<Config, 'redisUrl' | 'banThreshold' | 'banDurationMs'>,
+  config: LimiterSettings,
   clock: Clock,
 ): Promise<ConfiguredLimiter> {
   let log: LimiterLogger | undefined;

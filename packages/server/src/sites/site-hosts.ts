@@ -1,4 +1,3 @@
-import type { CorsPolicy } from '../http/cors.ts';
 import type { DomainRepository } from '../storage/domain-repository.ts';
 import type { ProjectRepository } from '../storage/project-repository.ts';
 
@@ -6,8 +5,8 @@ import type { ProjectRepository } from '../storage/project-repository.ts';
 export const SITE_HOSTS_REFRESH_MS = 2_000;
 
 export interface SiteHosts {
-  /** CORS: the origins of the docs sites, whose try-it calls the API from the browser. */
-  readonly origins: CorsPolicy;
+  /** CORS: the origins of the docs sites, whose try-it calls the API from the browser (a CorsPolicy). */
+  readonly origins: { allows(origin: string): boolean };
   /** Whether a host is a verified custom domain of a paid project: such a host is routed to the sites. */
   isServedDomain(hostname: string): boolean;
   /** Reads projects and domains again now. */
