@@ -2,7 +2,8 @@ import type { PoolClient } from 'pg';
 import { StorageUnavailableError } from './errors.ts';
 import type { PetBatchWriter } from './pet-group-commit.ts';
 import type { CreateResult, IdempotencyRecord, NewPet } from './records.ts';
-import { IDEMPOTENCY_COLUMNS, PET_COLUMNS, type Row, toIdempotency, toPet } from './rows.ts';
+import { CREATE_WITH_KEY } from './idempotency-sql.ts';
+import { PET_COLUMNS, type Row, toIdempotency, toPet } from './rows.ts';
 
 type Query = (sql: string, params: unknown[], name: string) => Promise<Row[]>;
 
@@ -28,7 +29,7 @@ export function petWriter(query: Query): PetBatchWriter {
       ).map(toPet),
     insertOne: async (pet) => {
       const [row] = await query(
-        `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${PET_COLUMNS}`,
+        CREATE_WITH_KEY.insertPet,
         [pet.name, pet.categoryId, pet.status ?? null],
         'petstore_insert_pet',
       );
@@ -48,34 +49,26 @@ export async function insertPetWithKey(
   pet: NewPet,
   idempotency: Omit<IdempotencyRecord, 'petId'>,
 ): Promise<CreateResult | undefined> {
-  // An expired record that was not purged yet must not block reuse of its key.
-  await client.query('DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND expires_at <= $3', [
+  await client.query(CREATE_WITH_KEY.deleteExpired, [
     idempotency.apiKeyId,
     idempotency.key,
     idempotency.createdAt,
   ]);
-  const inserted = await client.query(
-    `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${PET_COLUMNS}`,
-    [pet.name, pet.categoryId, pet.status ?? null],
-  );
+  const inserted = await client.query(CREATE_WITH_KEY.insertPet, [
+    pet.name,
+    pet.categoryId,
+    pet.status ?? null,
+  ]);
   const created = toPet(inserted.rows[0]);
-  // Waits for a concurrent transaction holding the same key, and skips the row if that one commits.
-  const stored = await client.query(
-    `INSERT INTO idempotency_keys (${IDEMPOTENCY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (api_key_id, key) DO NOTHING`,
-    [
-      idempotency.apiKeyId,
-      idempotency.key,
-      idempotency.requestHash,
-      created.id,
-      idempotency.createdAt,
-      idempotency.expiresAt,
-    ],
-  );
+  const stored = await client.query(CREATE_WITH_KEY.storeKey, [
+    idempotency.apiKeyId,
+    idempotency.key,
+    idempotency.requestHash,
+    created.id,
+    idempotency.createdAt,
+    idempotency.expiresAt,
+  ]);
   if (stored.rowCount === 1) return { kind: 'created', pet: created };
-  const existing = await client.query(
-    `SELECT ${IDEMPOTENCY_COLUMNS} FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`,
-    [idempotency.apiKeyId, idempotency.key],
-  );
+  const existing = await client.query(CREATE_WITH_KEY.holder, [idempotency.apiKeyId, idempotency.key]);
   return existing.rows[0] && { kind: 'idempotency_conflict', existing: toIdempotency(existing.rows[0]) };
 }

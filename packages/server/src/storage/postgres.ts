@@ -6,33 +6,17 @@ import { insertPetWithKey, petWriter } from './postgres-create.ts';
 import { migrateDown, migrateUp } from './postgres-migrate.ts';
 import { createPool, mapPostgresError, type PoolSettings } from './postgres-pool.ts';
 import { sharedRead } from './shared-read.ts';
+import type { SqlExecutor } from './sql-executor.ts';
+import { KeyedStorage } from './keyed-storage.ts';
 import type { PoolStats } from './repository.ts';
-import type {
-  ApiKeyRecord,
-  CreateOptions,
-  CreateResult,
-  IdempotencyRecord,
-  ListQuery,
-  NewApiKey,
-  NewPet,
-  Pet,
-  Plan,
-} from './records.ts';
+import type { CreateOptions, CreateResult, ListQuery, NewPet, Pet } from './records.ts';
 import { type AccountRepository, createAccountRepository } from './account-repository.ts';
 import { type AuditRecords, createAuditRecords } from './audit-records.ts';
 import { createDomainRepository, type DomainRepository } from './domain-repository.ts';
 import { createProjectRepository, type ProjectRepository } from './project-repository.ts';
 import { createPostgresRequestLog } from './request-log-postgres.ts';
 import type { RequestLogRecords } from './request-log-records.ts';
-import {
-  IDEMPOTENCY_COLUMNS,
-  KEY_SELECT,
-  PET_COLUMNS,
-  type Row,
-  toApiKey,
-  toIdempotency,
-  toPet,
-} from './rows.ts';
+import { PET_COLUMNS, type Row, toPet } from './rows.ts';
 
 export interface PostgresOptions extends PoolSettings {
   clock?: Clock;
@@ -45,7 +29,7 @@ const PROBE_WRITE =
  * Storage in PostgreSQL through a pool, every commit with synchronous_commit=on. Plain creates arriving
  * together share one INSERT (pet-group-commit.ts); every other write is its own transaction.
  */
-export class PostgresStorage implements ReversibleStorage {
+export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
   readonly kind = 'postgres';
   readonly projects: ProjectRepository;
   readonly accounts: AccountRepository;
@@ -60,14 +44,15 @@ export class PostgresStorage implements ReversibleStorage {
   #closed = false;
 
   constructor(options: PostgresOptions) {
-    this.#pool = createPool(options);
+    const pool = createPool(options);
+    const sql: SqlExecutor = {
+      all: async (text, params = [], name) => (await run(pool, text, [...params], name)).rows,
+      run: async (text, params = []) => (await run(pool, text, [...params])).rowCount ?? 0,
+    };
+    super(sql);
+    this.#pool = pool;
     this.#schema = options.schema;
     this.#clock = options.clock ?? systemClock;
-    const sql = {
-      all: (text: string, params: readonly unknown[] = []) => this.#query(text, [...params]),
-      run: async (text: string, params: readonly unknown[] = []) =>
-        (await this.#run(text, [...params])).rowCount ?? 0,
-    };
     this.projects = createProjectRepository(sql, () => {});
     this.accounts = createAccountRepository(sql);
     this.domains = createDomainRepository(sql, () => {});
@@ -165,92 +150,6 @@ export class PostgresStorage implements ReversibleStorage {
     return Number(row!.n);
   }
 
-  async createKey(key: NewApiKey): Promise<ApiKeyRecord> {
-    const [row] = await this.#query(
-      `WITH inserted AS (
-         INSERT INTO api_keys (id, digest, project_id, prefix, plan, per_minute, per_day, label, environment, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *
-       )
-       ${KEY_SELECT.replace('FROM api_keys k', 'FROM inserted k')}`,
-      [
-        key.id,
-        key.digest,
-        key.projectId ?? null,
-        key.prefix ?? null,
-        key.plan,
-        key.perMinute,
-        key.perDay,
-        key.label,
-        key.environment,
-        key.createdAt,
-        key.expiresAt,
-      ],
-    );
-    return toApiKey(row!);
-  }
-
-  async findKeyByDigest(digest: string): Promise<ApiKeyRecord | undefined> {
-    const [row] = await this.#query(`${KEY_SELECT} WHERE k.digest = $1`, [digest], 'petstore_find_key');
-    return row && toApiKey(row);
-  }
-
-  async getKey(id: string): Promise<ApiKeyRecord | undefined> {
-    const [row] = await this.#query(`${KEY_SELECT} WHERE k.id = $1`, [id]);
-    return row && toApiKey(row);
-  }
-
-  async listKeys(projectId?: string): Promise<ApiKeyRecord[]> {
-    const rows =
-      projectId === undefined
-        ? await this.#query(`${KEY_SELECT} ORDER BY k.created_at, k.id`)
-        : await this.#query(`${KEY_SELECT} WHERE k.project_id = $1 ORDER BY k.created_at, k.id`, [projectId]);
-    return rows.map(toApiKey);
-  }
-
-  async revokeKey(id: string, at: number): Promise<boolean> {
-    return this.#update('UPDATE api_keys SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1', [id, at]);
-  }
-
-  async updateKeyPlan(
-    id: string,
-    plan: Plan,
-    perMinute: number | null,
-    perDay: number | null,
-  ): Promise<boolean> {
-    const sql = 'UPDATE api_keys SET plan = $2, per_minute = $3, per_day = $4 WHERE id = $1';
-    return this.#update(sql, [id, plan, perMinute, perDay]);
-  }
-
-  async banKey(id: string, until: number): Promise<boolean> {
-    return this.#update('UPDATE api_keys SET banned_until = $2 WHERE id = $1', [id, until]);
-  }
-
-  async unbanKey(id: string, at: number): Promise<boolean> {
-    return this.#update('UPDATE api_keys SET banned_until = NULL, ban_lifted_at = $2 WHERE id = $1', [
-      id,
-      at,
-    ]);
-  }
-
-  async touchKey(id: string, at: number): Promise<void> {
-    await this.#run(
-      'UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2)',
-      [id, at],
-    );
-  }
-
-  async findIdempotency(apiKeyId: string, key: string, now: number): Promise<IdempotencyRecord | undefined> {
-    const [row] = await this.#query(
-      `SELECT ${IDEMPOTENCY_COLUMNS} FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND expires_at > $3`,
-      [apiKeyId, key, now],
-    );
-    return row && toIdempotency(row);
-  }
-
-  async purgeIdempotency(now: number): Promise<number> {
-    return (await this.#run('DELETE FROM idempotency_keys WHERE expires_at <= $1', [now])).rowCount ?? 0;
-  }
-
   /** Commits when `keep(result)` holds (by default always), rolls back otherwise or on any error. */
   async #transaction<T>(
     work: (client: PoolClient) => Promise<T>,
@@ -282,20 +181,16 @@ export class PostgresStorage implements ReversibleStorage {
     }
   }
 
-  async #update(sql: string, params: unknown[]): Promise<boolean> {
-    return ((await this.#run(sql, params)).rowCount ?? 0) > 0;
-  }
-
   /** `name` makes it a prepared statement, parsed and planned once per connection (hot paths only). */
   async #query(sql: string, params?: unknown[], name?: string): Promise<Row[]> {
-    return (await this.#run(sql, params, name)).rows;
+    return (await run(this.#pool, sql, params, name)).rows;
   }
+}
 
-  async #run(sql: string, params?: unknown[], name?: string): Promise<QueryResult<Row>> {
-    try {
-      return await this.#pool.query<Row>({ text: sql, values: params, name });
-    } catch (error) {
-      throw mapPostgresError(error);
-    }
+async function run(pool: Pool, sql: string, params?: unknown[], name?: string): Promise<QueryResult<Row>> {
+  try {
+    return await pool.query<Row>({ text: sql, values: params, name });
+  } catch (error) {
+    throw mapPostgresError(error);
   }
 }

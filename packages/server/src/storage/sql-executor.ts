@@ -6,12 +6,17 @@ import type { Row } from './rows.ts';
  * Failures arrive already mapped (StorageUnavailableError for "cannot serve now").
  */
 export interface SqlExecutor {
-  all(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  /** `name` marks a hot statement: PostgreSQL prepares it once per connection (SQLite prepares all). */
+  all(sql: string, params?: readonly unknown[], name?: string): Promise<Row[]>;
   /** Runs a write; resolves with how many rows it changed. */
   run(sql: string, params?: readonly unknown[]): Promise<number>;
 }
 
-/** `$1` → `?1`: the same statement text for node:sqlite. */
+const converted = new Map<string, string>();
+
+/** `$1` → `?1`: the same statement text for node:sqlite, converted once per text. */
 export function sqlitePlaceholders(sql: string): string {
-  return sql.replace(/\$(\d+)/g, '?$1');
+  let text = converted.get(sql);
+  if (text === undefined) converted.set(sql, (text = sql.replace(/\$(\d+)/g, '?$1')));
+  return text;
 }

@@ -1,0 +1,109 @@
+import type { ApiKeyRecord, IdempotencyRecord, NewApiKey, Plan } from './records.ts';
+import type { IdempotencyRepository, KeyRepository } from './repository.ts';
+import { IDEMPOTENCY_COLUMNS, KEY_SELECT, toApiKey, toIdempotency } from './rows.ts';
+import type { SqlExecutor } from './sql-executor.ts';
+
+/**
+ * What both dialects' Storage share: API keys and Idempotency-Key records on the dialect-neutral
+ * SqlExecutor, one SQL text per operation. Creating a record is part of the pet's create, which each
+ * dialect runs in its own transaction (idempotency-sql.ts).
+ */
+export abstract class KeyedStorage implements KeyRepository, IdempotencyRepository {
+  readonly #sql: SqlExecutor;
+  /** Changes of keys' records made through this storage (SQLite adds them to its change token). */
+  protected keyWrites = 0;
+
+  constructor(sql: SqlExecutor) {
+    this.#sql = sql;
+  }
+
+  async createKey(key: NewApiKey): Promise<ApiKeyRecord> {
+    await this.#sql.run(
+      `INSERT INTO api_keys (id, digest, project_id, prefix, plan, per_minute, per_day, label, environment, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        key.id,
+        key.digest,
+        key.projectId ?? null,
+        key.prefix ?? null,
+        key.plan,
+        key.perMinute,
+        key.perDay,
+        key.label,
+        key.environment,
+        key.createdAt,
+        key.expiresAt,
+      ],
+    );
+    this.keyWrites++;
+    return (await this.getKey(key.id))!;
+  }
+
+  async findKeyByDigest(digest: string): Promise<ApiKeyRecord | undefined> {
+    const [row] = await this.#sql.all(`${KEY_SELECT} WHERE k.digest = $1`, [digest], 'petstore_find_key');
+    return row && toApiKey(row);
+  }
+
+  async getKey(id: string): Promise<ApiKeyRecord | undefined> {
+    const [row] = await this.#sql.all(`${KEY_SELECT} WHERE k.id = $1`, [id]);
+    return row && toApiKey(row);
+  }
+
+  async listKeys(projectId?: string): Promise<ApiKeyRecord[]> {
+    const rows =
+      projectId === undefined
+        ? await this.#sql.all(`${KEY_SELECT} ORDER BY k.created_at, k.id`)
+        : await this.#sql.all(`${KEY_SELECT} WHERE k.project_id = $1 ORDER BY k.created_at, k.id`, [
+            projectId,
+          ]);
+    return rows.map(toApiKey);
+  }
+
+  revokeKey(id: string, at: number): Promise<boolean> {
+    return this.#changeKey('UPDATE api_keys SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1', [
+      id,
+      at,
+    ]);
+  }
+
+  updateKeyPlan(id: string, plan: Plan, perMinute: number | null, perDay: number | null): Promise<boolean> {
+    const sql = 'UPDATE api_keys SET plan = $2, per_minute = $3, per_day = $4 WHERE id = $1';
+    return this.#changeKey(sql, [id, plan, perMinute, perDay]);
+  }
+
+  banKey(id: string, until: number): Promise<boolean> {
+    return this.#changeKey('UPDATE api_keys SET banned_until = $2 WHERE id = $1', [id, until]);
+  }
+
+  unbanKey(id: string, at: number): Promise<boolean> {
+    return this.#changeKey('UPDATE api_keys SET banned_until = NULL, ban_lifted_at = $2 WHERE id = $1', [
+      id,
+      at,
+    ]);
+  }
+
+  async touchKey(id: string, at: number): Promise<void> {
+    await this.#sql.run(
+      'UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2)',
+      [id, at],
+    );
+  }
+
+  async findIdempotency(apiKeyId: string, key: string, now: number): Promise<IdempotencyRecord | undefined> {
+    const [row] = await this.#sql.all(
+      `SELECT ${IDEMPOTENCY_COLUMNS} FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND expires_at > $3`,
+      [apiKeyId, key, now],
+    );
+    return row && toIdempotency(row);
+  }
+
+  purgeIdempotency(now: number): Promise<number> {
+    return this.#sql.run('DELETE FROM idempotency_keys WHERE expires_at <= $1', [now]);
+  }
+
+  async #changeKey(sql: string, params: readonly unknown[]): Promise<boolean> {
+    const changed = await this.#sql.run(sql, params);
+    if (changed > 0) this.keyWrites++;
+    return changed > 0;
+  }
+}
