@@ -1,3 +1,4 @@
+import { urlFor } from '../routes/urls.ts';
 import type { RouteHandlerMethod } from 'fastify';
 import { changePassword } from '../accounts/password-change.ts';
 import type { DashboardContext } from './context.ts';
@@ -7,7 +8,7 @@ import { logPasswordChange } from './sign-in-log.ts';
 import { retryText } from './sign-in-pages.ts';
 import { accountView } from './views/account.ts';
 
-const ACCOUNT = '/dashboard/account';
+const ACCOUNT = urlFor('accountPage');
 
 /** The signed-in account's own page: change the password, sign out everywhere. */
 export function accountPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
@@ -62,7 +63,7 @@ export function accountPages(context: DashboardContext): Record<string, RouteHan
         'signed out everywhere',
       );
       clearSessionCookie(request, reply);
-      return reply.redirect('/dashboard/sign-in?signedOut', 303);
+      return reply.redirect(`${urlFor('signInPage')}?signedOut`, 303);
     },
   };
 }

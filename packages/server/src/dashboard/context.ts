@@ -64,6 +64,3 @@ export function dashboardContext(deps: DashboardDeps): DashboardContext {
     back: (reply, path) => reply.redirect(path, 303),
   };
 }
-
-export const projectPath = (project: Project, page = ''): string =>
-  `/dashboard/projects/${project.slug}${page && `/${page}`}`;

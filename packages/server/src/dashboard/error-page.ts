@@ -1,3 +1,4 @@
+import { urlFor } from '../routes/urls.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError } from '../errors.ts';
 import { sendPage } from './page.ts';
@@ -12,8 +13,8 @@ export function sendErrorPage(request: FastifyRequest, reply: FastifyReply, erro
   if (error.headers) reply.headers(error.headers);
   const path = request.url.split('?', 1)[0]!;
   if (error.code === 'unauthorized' && (request.method === 'GET' || request.method === 'HEAD')) {
-    const next = path === '/dashboard' ? '' : `?next=${encodeURIComponent(path)}`;
-    return reply.header('cache-control', 'no-store').redirect(`/dashboard/sign-in${next}`, 303);
+    const next = path === urlFor('projectsPage') ? '' : `?next=${encodeURIComponent(path)}`;
+    return reply.header('cache-control', 'no-store').redirect(`${urlFor('signInPage')}${next}`, 303);
   }
   const current = request.signedIn;
   return sendPage(request, reply, {

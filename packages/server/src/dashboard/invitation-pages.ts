@@ -1,3 +1,4 @@
+import { urlFor } from '../routes/urls.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { pendingInvitation, invitationDigest } from '../accounts/invitations.ts';
@@ -6,7 +7,7 @@ import { SESSION_TTL_MS } from '../accounts/sessions.ts';
 import type { Account } from '../storage/account-repository.ts';
 import type { Invitation } from '../storage/invitation-records.ts';
 import type { Project } from '../storage/project-repository.ts';
-import { type DashboardContext, projectPath } from './context.ts';
+import { type DashboardContext } from './context.ts';
 import { field } from './form-body.ts';
 import { sendPage } from './page.ts';
 import { deviceCookie, setDeviceCookie, setSessionCookie, signInCsrfToken } from './session-cookie.ts';
@@ -71,7 +72,7 @@ export function invitationPages(context: DashboardContext): Record<string, Route
     );
     setSessionCookie(request, reply, signedIn.token, SESSION_TTL_MS);
     setDeviceCookie(request, reply, signedIn.deviceCookie);
-    return reply.redirect(projectPath(project), 303);
+    return reply.redirect(urlFor('projectPage', { slug: project.slug }), 303);
   };
 
   return {

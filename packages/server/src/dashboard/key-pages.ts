@@ -1,9 +1,10 @@
+import { urlFor } from '../routes/urls.ts';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { generateKey } from '../auth/keys.ts';
 import { ApiError } from '../errors.ts';
 import { limitsFor } from '../ratelimit/plans.ts';
 import type { Project } from '../storage/project-repository.ts';
-import { type DashboardContext, projectPath } from './context.ts';
+import { type DashboardContext } from './context.ts';
 import { field } from './form-body.ts';
 import { keyName, keysView, revokeView } from './views/keys.ts';
 import { periodsByKey } from '../insights/usage-series.ts';
@@ -36,7 +37,7 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
       csrfToken: context.signedIn(request).csrfToken,
       now: clock.now(),
       canWrite: request.member!.role !== 'viewer',
-      flash: await context.flashes.take(request, projectPath(project, 'keys')),
+      flash: await context.flashes.take(request, urlFor('keysPage', { slug: project.slug })),
     });
     return context.page(request, reply, `API keys · ${project.name}`, main);
   };
@@ -56,7 +57,7 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
     // flash, never in a URL, so a reload shows the list and creates nothing.
     async createKey(request, reply) {
       const project = context.memberProject(request);
-      const page = projectPath(project, 'keys');
+      const page = urlFor('keysPage', { slug: project.slug });
       const label = field(request.body, 'label').trim();
       const problem = labelProblem(label);
       if (problem) {
@@ -106,7 +107,7 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
         'key revoked in the dashboard',
       );
       await context.audit(request, 'key_revoked', keyName(key));
-      const page = projectPath(project, 'keys');
+      const page = urlFor('keysPage', { slug: project.slug });
       await context.flashes.put(request, page, {
         notice: `${keyName(key)} was revoked: it stops working at once.`,
       });

@@ -1,10 +1,11 @@
+import { urlFor } from '../routes/urls.ts';
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { normalizeEmail } from '../accounts/email.ts';
 import { invitationUrl, invite } from '../accounts/invitations.ts';
 import { ApiError } from '../errors.ts';
 import { type Role, ROLES } from '../storage/member-records.ts';
 import type { DashboardContext } from './context.ts';
-import { projectPath } from './context.ts';
+
 import { field } from './form-body.ts';
 import { clearSessionCookie } from './session-cookie.ts';
 import { membersView, removeMemberView } from './views/members.ts';
@@ -36,13 +37,13 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
           role === 'owner' ? await storage.projects.pendingInvitations(project.id, context.clock.now()) : [],
         me: { accountId: request.signedIn!.account.id, role },
         csrfToken: context.signedIn(request).csrfToken,
-        flash: await flashes.take(request, projectPath(project, 'members')),
+        flash: await flashes.take(request, urlFor('membersPage', { slug: project.slug })),
       });
       return context.page(request, reply, `Members · ${project.name}`, main);
     },
     async inviteMember(request, reply) {
       const project = context.memberProject(request);
-      const page = projectPath(project, 'members');
+      const page = urlFor('membersPage', { slug: project.slug });
       const typed = field(request.body, 'email');
       const role = field(request.body, 'role');
       const email = normalizeEmail(typed);
@@ -87,14 +88,14 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
         throw new ApiError('not_found', 'no such pending invitation in this project');
       }
       await context.audit(request, 'invitation_revoked', invitationId);
-      const page = projectPath(project, 'members');
+      const page = urlFor('membersPage', { slug: project.slug });
       await flashes.put(request, page, { notice: 'The invitation was revoked: its link no longer works.' });
       return context.back(reply, page);
     },
     async changeRole(request, reply) {
       const project = context.memberProject(request);
       const member = await pathMember(request);
-      const page = projectPath(project, 'members');
+      const page = urlFor('membersPage', { slug: project.slug });
       const role = field(request.body, 'role');
       if (!isRole(role))
         throw new ApiError('invalid_parameter', 'the role must be owner, developer or viewer');
@@ -131,7 +132,7 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
     async removeMember(request, reply) {
       const project = context.memberProject(request);
       const member = await pathMember(request);
-      const page = projectPath(project, 'members');
+      const page = urlFor('membersPage', { slug: project.slug });
       if ((await storage.projects.removeMember(member.accountId, project.id)) !== 'done') {
         await flashes.put(request, page, {
           problem: `${member.email} is the last owner of ${project.name}: make another member an owner first.`,
@@ -152,7 +153,7 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
       );
       if (member.accountId === request.signedIn!.account.id) {
         clearSessionCookie(request, reply);
-        return reply.redirect('/dashboard/sign-in?signedOut', 303);
+        return reply.redirect(`${urlFor('signInPage')}?signedOut`, 303);
       }
       await flashes.put(request, page, { notice: `${member.email} was removed; their sessions have ended.` });
       return context.back(reply, page);

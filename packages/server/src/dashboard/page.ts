@@ -1,3 +1,4 @@
+import { urlFor } from '../routes/urls.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../storage/account-repository.ts';
 import { type Html, html } from '../web/html.ts';
@@ -36,15 +37,15 @@ export interface PageOptions {
 
 function topbar(signedIn: PageSession | undefined): Html {
   return html`<header class="topbar">
-    <a class="brand" href="/dashboard"
+    <a class="brand" href="${urlFor('projectsPage')}"
       ><span class="brand-mark" aria-hidden="true">P</span>Petstore dashboard</a
     >
     <span class="spacer"></span>
     ${
       signedIn
         ? html`<span class="who">Signed in as <strong>${signedIn.account.email}</strong></span>
-            <a href="/dashboard/account">Account</a>
-            <form method="post" action="/dashboard/sign-out">
+            <a href="${urlFor('accountPage')}">Account</a>
+            <form method="post" action="${urlFor('signOut')}">
               <input type="hidden" name="_csrf" value="${signedIn.csrfToken}" />
               <button type="submit" class="secondary">Sign out</button>
             </form>`
@@ -62,8 +63,8 @@ export function renderPage({ title, main, signedIn }: PageOptions): Html {
         <meta name="color-scheme" content="light dark" />
         <title>${title} · Petstore dashboard</title>
         <link rel="icon" href="data:," />
-        <link rel="stylesheet" href="/dashboard/assets/dashboard.css" />
-        <script type="module" src="/dashboard/assets/dashboard.js"></script>
+        <link rel="stylesheet" href="${urlFor('dashboardAsset', { name: 'dashboard.css' })}" />
+        <script type="module" src="${urlFor('dashboardAsset', { name: 'dashboard.js' })}"></script>
       </head>
       <body>
         <a class="skip-link" href="#main">Skip to the content</a>

@@ -1,6 +1,7 @@
+import { urlFor } from '../routes/urls.ts';
 import type { RouteHandlerMethod } from 'fastify';
 import { nameProblem } from '../projects/project-rules.ts';
-import { type DashboardContext, projectPath } from './context.ts';
+import { type DashboardContext } from './context.ts';
 import { field } from './form-body.ts';
 import { usagePeriods } from '../insights/usage-series.ts';
 import { projectView } from './views/project.ts';
@@ -29,13 +30,13 @@ export function projectPages(context: DashboardContext): Record<string, RouteHan
         siteUrl: siteUrl(request, project.slug),
         csrfToken: context.signedIn(request).csrfToken,
         canWrite: role === 'owner',
-        flash: await context.flashes.take(request, projectPath(project)),
+        flash: await context.flashes.take(request, urlFor('projectPage', { slug: project.slug })),
       });
       return context.page(request, reply, project.name, main);
     },
     async renameProject(request, reply) {
       const project = context.memberProject(request);
-      const page = projectPath(project);
+      const page = urlFor('projectPage', { slug: project.slug });
       const name = field(request.body, 'name').trim();
       const problem = nameProblem(name);
       if (problem) {

@@ -1,10 +1,11 @@
+import { urlFor } from '../routes/urls.ts';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../errors.ts';
 import type { Project } from '../storage/project-repository.ts';
 import { accountPages } from './account-pages.ts';
 import { activityPages } from './activity-pages.ts';
 import { dashboardAsset } from './assets.ts';
-import { dashboardContext, type DashboardDeps, projectPath } from './context.ts';
+import { dashboardContext, type DashboardDeps } from './context.ts';
 import { field } from './form-body.ts';
 import { invitationPages } from './invitation-pages.ts';
 import { keyPages } from './key-pages.ts';
@@ -64,7 +65,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
   };
   const backToDomains = (reply: FastifyReply, project: Project, done: DomainNotice, hostname: string) =>
     reply.redirect(
-      `/dashboard/projects/${project.slug}/domains?done=${done}&domain=${encodeURIComponent(hostname)}`,
+      `${urlFor('domainsPage', { slug: project.slug })}?done=${done}&domain=${encodeURIComponent(hostname)}`,
       303,
     );
 
@@ -81,7 +82,10 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
     async domainsPage(request, reply) {
       const project = memberProject(request);
       const { done, domain } = request.query as { done?: string; domain?: string };
-      const { problem, values } = await context.flashes.take(request, projectPath(project, 'domains'));
+      const { problem, values } = await context.flashes.take(
+        request,
+        urlFor('domainsPage', { slug: project.slug }),
+      );
       return domainsPage(request, reply, project, {
         notice: domainNotice(done, domain),
         problem,
@@ -95,7 +99,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
       if (outcome.kind === 'refused') {
         // Post/redirect/get: the refusal is shown once on the domains page; below Pro the page's own
         // explanation (the form is disabled) says it, so it is not repeated.
-        const page = projectPath(project, 'domains');
+        const page = urlFor('domainsPage', { slug: project.slug });
         await context.flashes.put(
           request,
           page,
@@ -117,7 +121,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
       const hostname = await projectDomain(request, project);
       const checked = (await deps.domains.checkNow(project, hostname))!;
       if (checked.kind === 'refused') {
-        const page = projectPath(project, 'domains');
+        const page = urlFor('domainsPage', { slug: project.slug });
         await context.flashes.put(request, page, { problem: sentence(checked.message) });
         return context.back(reply, page);
       }
@@ -132,7 +136,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
       const project = memberProject(request);
       const hostname = await projectDomain(request, project);
       if (!(await deps.domains.setPrimary(project, hostname))) {
-        const page = projectPath(project, 'domains');
+        const page = urlFor('domainsPage', { slug: project.slug });
         await context.flashes.put(request, page, {
           problem: `${hostname} must be verified before it can be the primary domain.`,
         });

@@ -6,6 +6,7 @@ import type { Account, Session } from '../storage/account-repository.ts';
 import { readCookie, serializeCookie } from './cookies.ts';
 import { field } from './form-body.ts';
 import { requestScheme } from '../http/scheme.ts';
+import { urlFor } from '../routes/urls.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,13 +23,16 @@ export const SIGN_IN_CSRF_COOKIE = 'petstore_sign_in';
 export const DEVICE_COOKIE = 'petstore_device';
 export const DEVICE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
+/** The cookies' scope: the dashboard's pages and forms, under its root page. */
+const DASHBOARD = urlFor('projectsPage');
+
 const secure = (request: FastifyRequest) => request.protocol === 'https';
 
 export function setDeviceCookie(request: FastifyRequest, reply: FastifyReply, value: string): void {
   reply.header(
     'set-cookie',
     serializeCookie(DEVICE_COOKIE, value, {
-      path: '/dashboard',
+      path: DASHBOARD,
       maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS,
       secure: secure(request),
     }),
@@ -47,7 +51,7 @@ export function setSessionCookie(
   reply.header(
     'set-cookie',
     serializeCookie(SESSION_COOKIE, token, {
-      path: '/dashboard',
+      path: DASHBOARD,
       maxAge: Math.floor(maxAgeMs / 1000),
       secure: secure(request),
     }),
@@ -57,7 +61,7 @@ export function setSessionCookie(
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
   reply.header(
     'set-cookie',
-    serializeCookie(SESSION_COOKIE, '', { path: '/dashboard', maxAge: 0, secure: secure(request) }),
+    serializeCookie(SESSION_COOKIE, '', { path: DASHBOARD, maxAge: 0, secure: secure(request) }),
   );
 }
 
@@ -80,7 +84,7 @@ export function signInCsrfToken(request: FastifyRequest, reply: FastifyReply): s
   reply.header(
     'set-cookie',
     serializeCookie(SIGN_IN_CSRF_COOKIE, token, {
-      path: '/dashboard',
+      path: DASHBOARD,
       maxAge: 3_600,
       secure: secure(request),
     }),

@@ -1,3 +1,4 @@
+import { urlFor } from '../routes/urls.ts';
 import type { RouteHandlerMethod } from 'fastify';
 import { SESSION_TTL_MS } from '../accounts/sessions.ts';
 import type { DashboardContext } from './context.ts';
@@ -16,7 +17,7 @@ import { signInView } from './views/sign-in.ts';
 
 /** Only paths inside the dashboard, without dot segments or empty ones: never an open redirect. */
 export function safeNext(next: string): string {
-  return /^\/dashboard(\/[A-Za-z0-9_-][A-Za-z0-9._~-]*)*$/.test(next) ? next : '/dashboard';
+  return /^\/dashboard(\/[A-Za-z0-9_-][A-Za-z0-9._~-]*)*$/.test(next) ? next : urlFor('projectsPage');
 }
 
 export const retryText = (seconds: number): string =>
@@ -27,7 +28,7 @@ export function signInPages({ sessions, audit }: DashboardContext): Record<strin
   return {
     async signInPage(request, reply) {
       if (sessionToken(request) && (await sessions.current(sessionToken(request)!)))
-        return reply.redirect('/dashboard', 303);
+        return reply.redirect(urlFor('projectsPage'), 303);
       const { next = '', signedOut } = request.query as { next?: string; signedOut?: string };
       const main = signInView({
         csrfToken: signInCsrfToken(request, reply),
@@ -40,7 +41,7 @@ export function signInPages({ sessions, audit }: DashboardContext): Record<strin
     // with Retry-After) is the answer, and reloading it sends nothing that creates anything.
     async signIn(request, reply) {
       const email = field(request.body, 'email');
-      const next = safeNext(field(request.body, 'next') || '/dashboard');
+      const next = safeNext(field(request.body, 'next') || urlFor('projectsPage'));
       const outcome = await sessions.signIn(email, field(request.body, 'password'), {
         clientAddress: request.ip,
         deviceCookie: deviceCookie(request),
@@ -64,7 +65,7 @@ export function signInPages({ sessions, audit }: DashboardContext): Record<strin
     async signOut(request, reply) {
       await sessions.signOut(sessionToken(request)!);
       clearSessionCookie(request, reply);
-      return reply.redirect('/dashboard/sign-in?signedOut', 303);
+      return reply.redirect(`${urlFor('signInPage')}?signedOut`, 303);
     },
   };
 }

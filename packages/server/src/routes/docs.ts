@@ -6,6 +6,7 @@ import { docsPage } from '../docs/page.ts';
 import { ApiError } from '../errors.ts';
 import { contract } from '../openapi/contract.ts';
 import { sendStaticAsset } from '../web/static-asset.ts';
+import { urlFor } from './urls.ts';
 
 /** getDocs: the API reference page (public, not rate limited), titled as the contract, calling its own origin. */
 export const getDocs: RouteHandlerMethod = async (request, reply) =>
@@ -23,4 +24,5 @@ export const getDocsAsset: RouteHandlerMethod = async (request, reply) => {
  * `GET /` → `302` to the reference. Temporary on purpose: browsers do not remember it, so the root can
  * later become something else.
  */
-export const redirectToDocs: RouteHandlerMethod = async (_request, reply) => reply.redirect('/docs', 302);
+export const redirectToDocs: RouteHandlerMethod = async (_request, reply) =>
+  reply.redirect(urlFor('getDocs'), 302);

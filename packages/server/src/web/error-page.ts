@@ -24,9 +24,6 @@ export interface ErrorPageLink {
   text: string;
 }
 
-/** On the API host: its reference, where every page and operation is listed. */
-export const SERVICE_LINK: ErrorPageOptions = { link: { href: '/docs', text: 'The API reference' } };
-
 export interface ErrorPageOptions {
   /** The name in the top bar: the service's, or a project's on its docs site. */
   brand?: string;

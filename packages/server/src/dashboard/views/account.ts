@@ -1,3 +1,4 @@
+import { urlFor } from '../../routes/urls.ts';
 import type { Account } from '../../storage/account-repository.ts';
 import { type Html, html } from '../../web/html.ts';
 import type { Flash } from '../flash.ts';
@@ -15,7 +16,7 @@ export interface AccountView {
 export function accountView({ account, csrfToken, sessions, flash }: AccountView): Html {
   const invalid = flash.problem ? html`aria-invalid="true" aria-describedby="password-problem"` : '';
   return html`<nav class="breadcrumbs" aria-label="Breadcrumbs">
-      <a href="/dashboard">Projects</a> / account
+      <a href="${urlFor('projectsPage')}">Projects</a> / account
     </nav>
     <h1>Your account</h1>
     ${noticeOf(flash)}
@@ -26,7 +27,7 @@ export function accountView({ account, csrfToken, sessions, flash }: AccountView
         other sessions end, and other browsers count as new devices when they sign in again.
       </p>
       ${problemOf(flash, 'password-problem')}
-      <form class="stack" method="post" action="/dashboard/account/password">
+      <form class="stack" method="post" action="${urlFor('changePassword')}">
         <input type="hidden" name="_csrf" value="${csrfToken}" />
         <input type="hidden" name="email" autocomplete="username" value="${account.email}" />
         <label
@@ -56,7 +57,7 @@ export function accountView({ account, csrfToken, sessions, flash }: AccountView
         You are signed in
         ${sessions === 1 ? 'in this browser only' : html`in <strong>${sessions}</strong> browsers, this one included`}.
       </p>
-      <form method="post" action="/dashboard/account/sign-out-everywhere">
+      <form method="post" action="${urlFor('signOutEverywhere')}">
         <input type="hidden" name="_csrf" value="${csrfToken}" />
         <button type="submit" class="danger">Sign out everywhere</button>
       </form>

@@ -1,3 +1,4 @@
+import { urlFor } from '../../routes/urls.ts';
 import type { Project } from '../../storage/project-repository.ts';
 import type { AuditAction, StoredAuditEvent } from '../../storage/audit-records.ts';
 import { type Html, html } from '../../web/html.ts';
@@ -26,7 +27,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
 };
 
 export function activityView(project: Project, events: readonly StoredAuditEvent[], older?: string): Html {
-  const base = `/dashboard/projects/${project.slug}/activity`;
+  const base = urlFor('activityPage', { slug: project.slug });
   return html`${projectHeader(project, 'activity')}
     <section class="card" aria-labelledby="activity">
       <h2 id="activity">Activity</h2>

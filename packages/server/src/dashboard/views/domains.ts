@@ -1,3 +1,4 @@
+import { type UrlParams, urlFor } from '../../routes/urls.ts';
 import type { CertificateState } from '../../domains/certificate.ts';
 import type { DomainView } from '../../domains/domain-service.ts';
 import { isPaid } from '../../domains/domain-service.ts';
@@ -151,7 +152,7 @@ function records(domain: DomainView, index: number): Html {
 function domainCard(view: DomainsView, domain: DomainsView['domains'][number], index: number): Html {
   const { project, canWrite } = view;
   const state = STATES[domain.state];
-  const base = `/dashboard/projects/${project.slug}/domains/${domain.hostname}`;
+  const at = { slug: project.slug, hostname: domain.hostname };
   return html`<section class="card" aria-labelledby="domain-${index}">
     <h2 id="domain-${index}">
       ${domain.hostname} <span class="badge ${state.tone}">${state.label}</span>
@@ -170,14 +171,14 @@ function domainCard(view: DomainsView, domain: DomainsView['domains'][number], i
           : 'DNS changes can take up to 48 hours to be seen everywhere; this domain is checked again by itself until then'
       }${domain.checkedAt ? html` (last check ${time(domain.checkedAt)} UTC)` : ''}.
     </p>
-    ${canWrite ? actions(view, domain, base) : ''}
+    ${canWrite ? actions(view, domain, at) : ''}
   </section>`;
 }
 
-function actions(view: DomainsView, domain: DomainView, base: string): Html {
+function actions(view: DomainsView, domain: DomainView, at: UrlParams): Html {
   const { csrfToken } = view;
   return html`<div class="inline-actions">
-    <form method="post" action="${base}/check">
+    <form method="post" action="${urlFor('checkDomain', at)}">
       <input type="hidden" name="_csrf" value="${csrfToken}" />
       <button type="submit" class="secondary">
         Check now<span class="visually-hidden"> ${domain.hostname}</span>
@@ -185,7 +186,7 @@ function actions(view: DomainsView, domain: DomainView, base: string): Html {
     </form>
     ${
       domain.state === 'verified' && !domain.primary
-        ? html`<form method="post" action="${base}/primary">
+        ? html`<form method="post" action="${urlFor('makePrimary', at)}">
             <input type="hidden" name="_csrf" value="${csrfToken}" />
             <button type="submit" class="secondary">
               Make primary<span class="visually-hidden"> ${domain.hostname}</span>
@@ -193,7 +194,7 @@ function actions(view: DomainsView, domain: DomainView, base: string): Html {
           </form>`
         : ''
     }
-    <a class="button secondary" href="${base}/remove"
+    <a class="button secondary" href="${urlFor('removeDomainPage', at)}"
       >Remove<span class="visually-hidden"> ${domain.hostname}</span></a
     >
   </div>`;
@@ -211,7 +212,7 @@ function addForm(view: DomainsView): Html {
           </p>`
     }
     ${view.problem ? html`<p class="notice error" role="alert" id="domain-problem" tabindex="-1" data-focus>${view.problem}</p>` : ''}
-    <form class="inline" method="post" action="/dashboard/projects/${project.slug}/domains">
+    <form class="inline" method="post" action="${urlFor('addDomain', { slug: project.slug })}">
       <input type="hidden" name="_csrf" value="${csrfToken}" />
       <fieldset ${paid ? '' : html`disabled aria-describedby="plan-needed"`}>
         <label
@@ -274,14 +275,10 @@ export function removeDomainView(project: Project, hostname: string, csrfToken: 
         The docs site stops answering on ${hostname} at once, on every server, and no new certificate is
         issued for it. You can delete its DNS records afterwards.
       </p>
-      <form
-        class="inline"
-        method="post"
-        action="/dashboard/projects/${project.slug}/domains/${hostname}/remove"
-      >
+      <form class="inline" method="post" action="${urlFor('removeDomain', { slug: project.slug, hostname })}">
         <input type="hidden" name="_csrf" value="${csrfToken}" />
         <button type="submit" class="danger">Remove domain</button>
-        <a class="button secondary" href="/dashboard/projects/${project.slug}/domains">Cancel</a>
+        <a class="button secondary" href="${urlFor('domainsPage', { slug: project.slug })}">Cancel</a>
       </form>
     </section>`;
 }

@@ -1,3 +1,4 @@
+import { urlFor } from '../../routes/urls.ts';
 import { errorTitle } from '../../web/error-page.ts';
 import { type Html, html } from '../../web/html.ts';
 
@@ -6,6 +7,6 @@ export function errorView(status: number, message: string, requestId: string): H
     <h1>${errorTitle(status)}</h1>
     <p>${message}</p>
     <p class="muted small">Status ${status} · request id <code>${requestId}</code></p>
-    <p><a href="/dashboard">Back to your projects</a></p>
+    <p><a href="${urlFor('projectsPage')}">Back to your projects</a></p>
   </div>`;
 }

@@ -1,3 +1,4 @@
+import { urlFor } from '../../routes/urls.ts';
 import { MIN_PASSWORD_LENGTH } from '../../accounts/passwords.ts';
 import type { Invitation } from '../../storage/invitation-records.ts';
 import type { Project } from '../../storage/project-repository.ts';
@@ -32,7 +33,7 @@ export function invitationView({
       with <strong>${invitation.email}</strong>. The link works once, until ${day(invitation.expiresAt)}.
     </p>
     ${problem ? html`<p class="notice error" role="alert" id="invitation-problem" tabindex="-1" data-focus>${problem}</p>` : ''}
-    <form class="stack" method="post" action="/dashboard/invitation">
+    <form class="stack" method="post" action="${urlFor('acceptInvitation')}">
       <input type="hidden" name="_csrf" value="${csrfToken}" />
       <input type="hidden" name="token" value="${token}" />
       <input type="hidden" name="email" autocomplete="username" value="${invitation.email}" />
@@ -75,6 +76,6 @@ export function invalidInvitationView(): Html {
       The link was used already, revoked, or is more than 7 days old. Ask an owner of the project for a new
       one.
     </p>
-    <p><a href="/dashboard/sign-in">Sign in</a></p>
+    <p><a href="${urlFor('signInPage')}">Sign in</a></p>
   </div>`;
 }

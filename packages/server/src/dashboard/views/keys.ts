@@ -1,3 +1,4 @@
+import { urlFor } from '../../routes/urls.ts';
 import type { WindowUsage } from '../../ratelimit/limiter.ts';
 import type { Project } from '../../storage/project-repository.ts';
 import type { ApiKeyRecord } from '../../storage/records.ts';
@@ -39,7 +40,7 @@ function historySection(view: KeysView): Html {
               heading: `${key.label ?? 'The key without a label'} (${key.prefix ? `${key.prefix}…` : key.id}): requests per hour`,
               periods: view.history.get(key.id)!,
               step: 'hour',
-              csvHref: `/dashboard/projects/${view.project.slug}/usage.csv?step=hour&key=${key.id}`,
+              csvHref: `${urlFor('usageCsv', { slug: view.project.slug })}?step=hour&key=${key.id}`,
               compact: true,
             }),
           )
@@ -102,7 +103,7 @@ function row({ key, usage }: KeyRow, view: KeysView): Html {
     <td>
       ${
         active && view.canWrite
-          ? html`<a href="/dashboard/projects/${view.project.slug}/keys/${key.id}/revoke"
+          ? html`<a href="${urlFor('revokePage', { slug: view.project.slug, keyId: key.id })}"
               >Revoke<span class="visually-hidden"> ${keyName(key)}</span></a
             >`
           : ''
@@ -136,7 +137,7 @@ function createForm(view: KeysView): Html {
   return html`<section class="card" aria-labelledby="create-key">
     <h2 id="create-key">Create a key</h2>
     ${problemOf(flash, 'label-problem')}
-    <form class="inline" method="post" action="/dashboard/projects/${project.slug}/keys">
+    <form class="inline" method="post" action="${urlFor('createKey', { slug: project.slug })}">
       <input type="hidden" name="_csrf" value="${csrfToken}" />
       <label
         >Label <span class="hint">optional, e.g. “iOS app”</span>
@@ -190,10 +191,14 @@ export function revokeView(project: Project, key: ApiKeyRecord, csrfToken: strin
         Requests with this key are refused with <code>401</code> from now on, on every server. This cannot be
         undone.
       </p>
-      <form class="inline" method="post" action="/dashboard/projects/${project.slug}/keys/${key.id}/revoke">
+      <form
+        class="inline"
+        method="post"
+        action="${urlFor('revokeKey', { slug: project.slug, keyId: key.id })}"
+      >
         <input type="hidden" name="_csrf" value="${csrfToken}" />
         <button type="submit" class="danger">Revoke key</button>
-        <a class="button secondary" href="/dashboard/projects/${project.slug}/keys">Cancel</a>
+        <a class="button secondary" href="${urlFor('keysPage', { slug: project.slug })}">Cancel</a>
       </form>
     </section>`;
 }

@@ -1,3 +1,4 @@
+import { urlFor } from '../../routes/urls.ts';
 import type { Invitation } from '../../storage/invitation-records.ts';
 import { type Member, type Role, ROLES } from '../../storage/member-records.ts';
 import type { Project } from '../../storage/project-repository.ts';
@@ -37,7 +38,7 @@ function roleForm(member: Member, view: MembersView): Html {
   return html`<form
     class="inline compact"
     method="post"
-    action="/dashboard/projects/${view.project.slug}/members/${member.accountId}/role"
+    action="${urlFor('changeRole', { slug: view.project.slug, accountId: member.accountId })}"
   >
     <input type="hidden" name="_csrf" value="${view.csrfToken}" />
     <label
@@ -64,7 +65,8 @@ function row(member: Member, view: MembersView): Html {
     <td>
       ${
         owner
-          ? html`<a href="/dashboard/projects/${view.project.slug}/members/${member.accountId}/remove"
+          ? html`<a
+              href="${urlFor('removeMemberPage', { slug: view.project.slug, accountId: member.accountId })}"
               >Remove<span class="visually-hidden"> ${member.email}</span></a
             >`
           : ''
@@ -103,7 +105,7 @@ function inviteForm(view: MembersView): Html {
   return html`<section class="card" aria-labelledby="invite">
     <h2 id="invite">Invite a member</h2>
     ${problemOf(flash, 'invite-problem')}
-    <form class="inline" method="post" action="/dashboard/projects/${view.project.slug}/members/invite">
+    <form class="inline" method="post" action="${urlFor('inviteMember', { slug: view.project.slug })}">
       <input type="hidden" name="_csrf" value="${view.csrfToken}" />
       <label
         >Email
@@ -135,7 +137,7 @@ function inviteForm(view: MembersView): Html {
                     <form
                       class="inline compact"
                       method="post"
-                      action="/dashboard/projects/${view.project.slug}/invitations/${invitation.id}/revoke"
+                      action="${urlFor('revokeInvitation', { slug: view.project.slug, invitationId: invitation.id })}"
                     >
                       <input type="hidden" name="_csrf" value="${view.csrfToken}" />
                       <button type="submit" class="link">
@@ -191,11 +193,11 @@ export function removeMemberView(project: Project, member: Member, csrfToken: st
       <form
         class="inline"
         method="post"
-        action="/dashboard/projects/${project.slug}/members/${member.accountId}/remove"
+        action="${urlFor('removeMember', { slug: project.slug, accountId: member.accountId })}"
       >
         <input type="hidden" name="_csrf" value="${csrfToken}" />
         <button type="submit" class="danger">Remove member</button>
-        <a class="button secondary" href="/dashboard/projects/${project.slug}/members">Cancel</a>
+        <a class="button secondary" href="${urlFor('membersPage', { slug: project.slug })}">Cancel</a>
       </form>
     </section>`;
 }

@@ -1,3 +1,4 @@
+import { urlFor } from '../../routes/urls.ts';
 import { limitsFor } from '../../ratelimit/plans.ts';
 import type { Project } from '../../storage/project-repository.ts';
 import { type Html, html } from '../../web/html.ts';
@@ -14,16 +15,16 @@ export function projectHeader(project: Project, current: ProjectTab): Html {
   const tab = (id: ProjectTab, href: string, label: string) =>
     html`<a href="${href}" ${current === id ? html`aria-current="page"` : ''}>${label}</a>`;
   return html`<nav class="breadcrumbs" aria-label="Breadcrumbs">
-      <a href="/dashboard">Projects</a> / ${project.slug}
+      <a href="${urlFor('projectsPage')}">Projects</a> / ${project.slug}
     </nav>
     <h1>${project.name} <span class="badge">${planLabel(project.plan)}</span></h1>
     <nav class="tabs" aria-label="Project">
-      ${tab('overview', `/dashboard/projects/${project.slug}`, 'Overview')}
-      ${tab('keys', `/dashboard/projects/${project.slug}/keys`, 'API keys')}
-      ${tab('requests', `/dashboard/projects/${project.slug}/requests`, 'Requests')}
-      ${tab('activity', `/dashboard/projects/${project.slug}/activity`, 'Activity')}
-      ${tab('domains', `/dashboard/projects/${project.slug}/domains`, 'Domains')}
-      ${tab('members', `/dashboard/projects/${project.slug}/members`, 'Members')}
+      ${tab('overview', urlFor('projectPage', { slug: project.slug }), 'Overview')}
+      ${tab('keys', urlFor('keysPage', { slug: project.slug }), 'API keys')}
+      ${tab('requests', urlFor('requestsPage', { slug: project.slug }), 'Requests')}
+      ${tab('activity', urlFor('activityPage', { slug: project.slug }), 'Activity')}
+      ${tab('domains', urlFor('domainsPage', { slug: project.slug }), 'Domains')}
+      ${tab('members', urlFor('membersPage', { slug: project.slug }), 'Members')}
     </nav>`;
 }
 
@@ -39,7 +40,7 @@ export interface ProjectView {
 }
 
 function usageSection(project: Project, usage: ProjectView['usage']): Html {
-  const csv = `/dashboard/projects/${project.slug}/usage.csv`;
+  const csv = urlFor('usageCsv', { slug: project.slug });
   return html`<section class="card" aria-labelledby="usage">
     <h2 id="usage">Usage</h2>
     ${usageChart({ id: 'usage-hourly', heading: 'Requests per hour, last 24 hours', periods: usage.hourly, step: 'hour', csvHref: `${csv}?step=hour` })}
@@ -86,7 +87,7 @@ function settings(project: Project, csrfToken: string, flash: Flash): Html {
   return html`<section class="card" aria-labelledby="settings">
     <h2 id="settings">Settings</h2>
     ${problemOf(flash, 'name-problem')}
-    <form class="inline" method="post" action="/dashboard/projects/${project.slug}">
+    <form class="inline" method="post" action="${urlFor('renameProject', { slug: project.slug })}">
       <input type="hidden" name="_csrf" value="${csrfToken}" />
       <label
         >Project name

@@ -1,3 +1,4 @@
+import { urlFor } from '../../routes/urls.ts';
 import type { Project } from '../../storage/project-repository.ts';
 import { type Html, html } from '../../web/html.ts';
 import { planLabel } from './plans.ts';
@@ -16,7 +17,7 @@ export function projectsView(projects: readonly Project[], siteUrl: (slug: strin
             ${projects.map(
               (project) =>
                 html`<li>
-                  <a href="/dashboard/projects/${project.slug}">
+                  <a href="${urlFor('projectPage', { slug: project.slug })}">
                     <div class="card">
                       <h2>${project.name}</h2>
                       <p class="muted small mono">${project.slug}</p>

@@ -1,3 +1,4 @@
+import { urlFor } from '../../routes/urls.ts';
 import { REQUEST_LOG_RETENTION_DAYS } from '../../insights/retention.ts';
 import type { Project } from '../../storage/project-repository.ts';
 import type { ApiKeyRecord } from '../../storage/records.ts';
@@ -67,7 +68,7 @@ function filterForm(view: RequestsView): Html {
   return html`<form
     class="inline filters"
     method="get"
-    action="/dashboard/projects/${project.slug}/requests"
+    action="${urlFor('requestsPage', { slug: project.slug })}"
     role="search"
     aria-label="Filter requests"
   >
@@ -109,7 +110,7 @@ function row(project: Project, entry: StoredRequest): Html {
     <td class="num" data-label="Latency">${entry.latencyMs.toFixed(1)} ms</td>
     <td class="wrap" data-label="Request id">
       <span class="mono"
-        ><a href="/dashboard/projects/${project.slug}/requests/${entry.id}"
+        ><a href="${urlFor('requestPage', { slug: project.slug, requestRowId: entry.id })}"
           >${entry.requestId}<span class="visually-hidden"> (details)</span></a
         ></span
       >
@@ -119,7 +120,7 @@ function row(project: Project, entry: StoredRequest): Html {
 
 export function requestsView(view: RequestsView): Html {
   const { project, rows } = view;
-  const base = `/dashboard/projects/${project.slug}/requests`;
+  const base = urlFor('requestsPage', { slug: project.slug });
   return html`${projectHeader(project, 'requests')}
     <section class="card" aria-labelledby="requests">
       <h2 id="requests">Requests</h2>
@@ -175,6 +176,6 @@ export function requestView(project: Project, entry: StoredRequest): Html {
         ${fact('Client address', html`<span class="mono">${entry.address}</span>`)}
         ${fact('Request id', html`<span class="mono wrap">${entry.requestId}</span>`)}
       </dl>
-      <p><a href="/dashboard/projects/${project.slug}/requests">All requests</a></p>
+      <p><a href="${urlFor('requestsPage', { slug: project.slug })}">All requests</a></p>
     </section>`;
 }

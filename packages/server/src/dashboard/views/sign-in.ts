@@ -1,3 +1,4 @@
+import { urlFor } from '../../routes/urls.ts';
 import { type Html, html } from '../../web/html.ts';
 
 export interface SignInView {
@@ -14,7 +15,7 @@ export function signInView({ csrfToken, email, next, problem, signedOut }: SignI
     <h1>Sign in</h1>
     ${signedOut ? html`<p class="notice success" role="status">You are signed out.</p>` : ''}
     ${problem ? html`<p class="notice error" role="alert" id="sign-in-problem" tabindex="-1" data-focus>${problem}</p>` : ''}
-    <form class="stack" method="post" action="/dashboard/sign-in">
+    <form class="stack" method="post" action="${urlFor('signIn')}">
       <input type="hidden" name="_csrf" value="${csrfToken}" />
       ${next ? html`<input type="hidden" name="next" value="${next}" />` : ''}
       <label
