@@ -1,12 +1,10 @@
-import { urlFor } from '../routes/urls.ts';
-import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../errors.ts';
-import type { Project } from '../storage/project-repository.ts';
 import { accountPages } from './account-pages.ts';
 import { activityPages } from './activity-pages.ts';
 import { dashboardAsset } from './assets.ts';
 import { dashboardContext, type DashboardDeps } from './context.ts';
-import { field } from './form-body.ts';
+import { domainPages } from './domain-pages.ts';
 import { invitationPages } from './invitation-pages.ts';
 import { keyPages } from './key-pages.ts';
 import { memberPages } from './member-pages.ts';
@@ -14,62 +12,13 @@ import { projectPages } from './project-pages.ts';
 import { requestPages } from './request-pages.ts';
 import { usagePages } from './usage-pages.ts';
 import { signInPages } from './sign-in-pages.ts';
-import { isPaid, sentence } from '../domains/domain-service.ts';
-import {
-  checkedNotice,
-  type DomainNotice,
-  domainNotice,
-  domainsView,
-  removeDomainView,
-} from './views/domains.ts';
 
 export type { DashboardDeps } from './context.ts';
 
 /** The dashboard's handlers, by the operationId its routes have in routes/table.ts. */
 export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHandlerMethod> {
   const context = dashboardContext(deps);
-  const { signedIn, memberProject } = context;
-  const page = context.page;
-
-  const domainsPage = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    project: Project,
-    extra: Partial<Parameters<typeof domainsView>[0]> = {},
-    status = 200,
-  ) => {
-    const domains = await Promise.all(
-      (await deps.domains.list(project)).map(async (domain) => ({
-        ...domain,
-        certificate: domain.state === 'verified' ? await deps.certificate?.(domain.hostname) : undefined,
-      })),
-    );
-    const main = domainsView({
-      project,
-      domains,
-      target: deps.domains.target(project),
-      siteUrl: deps.siteUrl(request, project.slug),
-      canWrite: request.member?.role === 'owner',
-      csrfToken: signedIn(request).csrfToken,
-      ...extra,
-    });
-    return page(request, reply, `Domains · ${project.name}`, main, status);
-  };
-  /** The hostname in the path, when it is one of this project's domains; else 404. */
-  const projectDomain = async (request: FastifyRequest, project: Project): Promise<string> => {
-    const { hostname } = request.params as { hostname: string };
-    if (!(await deps.domains.list(project)).some((domain) => domain.hostname === hostname)) {
-      throw new ApiError('not_found', `${hostname} is not a domain of this project`);
-    }
-    return hostname;
-  };
-  const backToDomains = (reply: FastifyReply, project: Project, done: DomainNotice, hostname: string) =>
-    reply.redirect(
-      `${urlFor('domainsPage', { slug: project.slug })}?done=${done}&domain=${encodeURIComponent(hostname)}`,
-      303,
-    );
-
-  const handlers: Record<string, RouteHandlerMethod> = {
+  return {
     ...signInPages(context),
     ...accountPages(context),
     ...projectPages(context),
@@ -79,95 +28,10 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
     ...requestPages(context),
     ...usagePages(context),
     ...activityPages(context),
-    async domainsPage(request, reply) {
-      const project = memberProject(request);
-      const { done, domain } = request.query as { done?: string; domain?: string };
-      const { problem, values } = await context.flashes.take(
-        request,
-        urlFor('domainsPage', { slug: project.slug }),
-      );
-      return domainsPage(request, reply, project, {
-        notice: domainNotice(done, domain),
-        problem,
-        hostname: values?.hostname,
-      });
-    },
-    async addDomain(request, reply) {
-      const project = memberProject(request);
-      const hostname = field(request.body, 'hostname');
-      const outcome = await deps.domains.add(project, hostname);
-      if (outcome.kind === 'refused') {
-        // Post/redirect/get: the refusal is shown once on the domains page; below Pro the page's own
-        // explanation (the form is disabled) says it, so it is not repeated.
-        const page = urlFor('domainsPage', { slug: project.slug });
-        await context.flashes.put(
-          request,
-          page,
-          isPaid(project)
-            ? { problem: sentence(outcome.message), values: { hostname } }
-            : { values: { hostname } },
-        );
-        return context.back(reply, page);
-      }
-      request.log.info(
-        { domain: outcome.domain.hostname, project: project.slug, state: outcome.domain.state },
-        'custom domain added',
-      );
-      await context.audit(request, 'domain_added', outcome.domain.hostname);
-      return backToDomains(reply, project, 'added', outcome.domain.hostname);
-    },
-    async checkDomain(request, reply) {
-      const project = memberProject(request);
-      const hostname = await projectDomain(request, project);
-      const checked = (await deps.domains.checkNow(project, hostname))!;
-      if (checked.kind === 'refused') {
-        const page = urlFor('domainsPage', { slug: project.slug });
-        await context.flashes.put(request, page, { problem: sentence(checked.message) });
-        return context.back(reply, page);
-      }
-      await context.audit(
-        request,
-        checked.domain.state === 'verified' ? 'domain_verified' : 'domain_checked',
-        `${hostname}: ${checked.domain.state}`,
-      );
-      return backToDomains(reply, project, checkedNotice(checked.domain), hostname);
-    },
-    async makePrimary(request, reply) {
-      const project = memberProject(request);
-      const hostname = await projectDomain(request, project);
-      if (!(await deps.domains.setPrimary(project, hostname))) {
-        const page = urlFor('domainsPage', { slug: project.slug });
-        await context.flashes.put(request, page, {
-          problem: `${hostname} must be verified before it can be the primary domain.`,
-        });
-        return context.back(reply, page);
-      }
-      await context.audit(request, 'domain_primary', hostname);
-      return backToDomains(reply, project, 'primary', hostname);
-    },
-    async removeDomainPage(request, reply) {
-      const project = memberProject(request);
-      const hostname = await projectDomain(request, project);
-      return page(
-        request,
-        reply,
-        `Remove a domain · ${project.name}`,
-        removeDomainView(project, hostname, signedIn(request).csrfToken),
-      );
-    },
-    async removeDomain(request, reply) {
-      const project = memberProject(request);
-      const hostname = await projectDomain(request, project);
-      await deps.domains.remove(project, hostname);
-      await context.audit(request, 'domain_removed', hostname);
-      request.log.info({ domain: hostname, project: project.slug }, 'custom domain removed');
-      return backToDomains(reply, project, 'removed', hostname);
-    },
+    ...domainPages(context),
     dashboardAsset,
     async dashboardNotFound(request) {
       throw new ApiError('not_found', `there is no page at ${request.url.split('?', 1)[0]}`);
     },
   };
-
-  return handlers;
 }
