@@ -264,8 +264,8 @@ describe(
       site = Fastify();
       const page = docsPage({ title: 'Acme Pets', apiOrigin: server.base, edition: 'site' });
       site.get('/', (request, reply) => sendStaticAsset(request, reply, page));
-      site.get('/docs/assets/:name', (request, reply) =>
-        sendStaticAsset(request, reply, docsAsset((request.params as { name: string }).name)!),
+      site.get('/docs/assets/:name', async (request, reply) =>
+        sendStaticAsset(request, reply, (await docsAsset((request.params as { name: string }).name))!),
       );
       await site.listen({ port: 0, host: '127.0.0.1' });
       siteBase = `http://127.0.0.1:${(site.server.address() as AddressInfo).port}`;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type StaticAsset, staticAsset } from '../web/static-asset.ts';
-import { clientModules } from './client-build.ts';
+import { CLIENT_ENTRY, clientBundle } from './client-build.ts';
 import { REFERENCE_ASSETS, referenceJson, siteReferenceJson } from './reference.ts';
 
 export const PUBLIC_DIR = path.join(import.meta.dirname, 'public');
@@ -59,21 +59,21 @@ const ASSET_SOURCES = new Map<string, () => StaticAsset>([
 ]);
 
 const made = new Map<string, StaticAsset>();
-let clientAssets: Map<string, StaticAsset> | undefined;
+let client: Promise<StaticAsset> | undefined;
 
 /**
  * The scripts, the style sheet, the reference data and the browser build of the typed client, by name
  * under /docs/assets/; each made on its first request and kept. The page itself (HTML) is made per
  * title and API origin by `docsPage`.
  */
-export function docsAsset(name: string): StaticAsset | undefined {
-  const source = ASSET_SOURCES.get(name);
-  if (source) {
-    let found = made.get(name);
-    if (!found) made.set(name, (found = source()));
-    return found;
+export async function docsAsset(name: string): Promise<StaticAsset | undefined> {
+  if (name === CLIENT_ENTRY) {
+    client ??= clientBundle().then((body) => asset(CLIENT_ENTRY, body));
+    return client;
   }
-  if (!name.startsWith('petstore-client')) return undefined;
-  clientAssets ??= new Map(clientModules().map(([module, body]) => [module, asset(module, body)]));
-  return clientAssets.get(name);
+  const source = ASSET_SOURCES.get(name);
+  if (!source) return undefined;
+  let found = made.get(name);
+  if (!found) made.set(name, (found = source()));
+  return found;
 }

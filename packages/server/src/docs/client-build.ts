@@ -1,53 +1,52 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import module from 'node:module';
-import path from 'node:path';
 import { createPetstoreClient } from '../../../client/src/index.ts';
-
-/**
- * The typed client for browsers, served by the docs page so its TypeScript samples run in the page:
- * the client's own source with its types stripped (Node's built-in stripping; no build step), each
- * module under /docs/assets/ with its imports pointed at its neighbours and at the lossless JSON module
- * the page already loads.
- */
-const CLIENT_SOURCE = path.join(import.meta.dirname, '../../../client/src');
 
 /** The module to import: `/docs/assets/petstore-client.js`. */
 export const CLIENT_ENTRY = 'petstore-client.js';
 
-const assetName = (stem: string) => (stem === 'index' ? CLIENT_ENTRY : `petstore-client-${stem}.js`);
+/** The one import left in the bundle: the lossless JSON module, which the page already loads as an asset. */
+const LOSSLESS_JSON = { name: 'lossless-json', path: './lossless-json.js' };
+
+async function build(): Promise<Buffer> {
+  // Loaded on first use: a server whose docs page nobody opens never starts esbuild.
+  const esbuild = await import('esbuild');
+  const result = await esbuild.build({
+    // The client's TypeScript source, as its package exports it under the `@petstore/source` condition.
+    stdin: { contents: "export * from '@petstore/client';", resolveDir: import.meta.dirname, loader: 'ts' },
+    conditions: ['@petstore/source'],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: LOSSLESS_JSON.name,
+        setup(builder) {
+          builder.onResolve({ filter: /^@petstore\/json$/ }, () => ({
+            path: LOSSLESS_JSON.path,
+            external: true,
+          }));
+        },
+      },
+    ],
+  });
+  return Buffer.from(result.outputFiles[0]!.contents);
+}
+
+let bundle: Promise<Buffer> | undefined;
 
 /**
- * `module.stripTypeScriptTypes` announces itself as experimental on every process's first call; that
- * warning would be the server's first line of output. It is silenced for this one synchronous call.
+ * The typed client for browsers, so the docs page's TypeScript samples run in the page: one ES module
+ * bundled by esbuild from the client's source on first request, then kept (a failed build is tried
+ * again on the next request).
  */
-function stripTypes(source: string): string {
-  const { emitWarning } = process;
-  process.emitWarning = () => undefined;
-  try {
-    return module.stripTypeScriptTypes(source);
-  } finally {
-    process.emitWarning = emitWarning;
-  }
-}
-
-function browserModule(source: string): string {
-  return stripTypes(source)
-    .replace(
-      /(from\s+)'\.\/([\w-]+)\.ts'/g,
-      (_match, from: string, stem: string) => `${from}'./${assetName(stem)}'`,
-    )
-    .replaceAll("'@petstore/json'", "'./lossless-json.js'");
-}
-
-/** Every module of the client (tests excluded), by asset name, as browsers load it. */
-export function clientModules(): [string, Buffer][] {
-  return readdirSync(CLIENT_SOURCE)
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
-    .map((file) => {
-      const text = browserModule(readFileSync(path.join(CLIENT_SOURCE, file), 'utf8'));
-      if (/from\s+'[^']*\.ts'/.test(text)) throw new Error(`docs: ${file} still imports TypeScript`);
-      return [assetName(file.slice(0, -3)), Buffer.from(text)];
-    });
+export function clientBundle(): Promise<Buffer> {
+  bundle ??= build().catch((error: unknown) => {
+    bundle = undefined;
+    throw error;
+  });
+  return bundle;
 }
 
 /** The contract's operations the client has a method for (its methods are named by operationId). */

@@ -15,7 +15,7 @@ export const getDocs: RouteHandlerMethod = async (request, reply) =>
 /** The scripts, style sheet and reference data the page loads, and the client's package (outside the contract). */
 export const getDocsAsset: RouteHandlerMethod = async (request, reply) => {
   const { name } = request.params as { name: string };
-  const found = name === clientPackageName().file ? await clientPackage() : docsAsset(name);
+  const found = name === clientPackageName().file ? await clientPackage() : await docsAsset(name);
   if (!found) throw new ApiError('not_found', `no resource at ${request.url.split('?', 1)[0]}`);
   return sendStaticAsset(request, reply, found);
 };
