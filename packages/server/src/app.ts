@@ -62,7 +62,7 @@ import {
 } from './routes/table.ts';
 import { isServiceName, type ServiceNames } from './hosts/service-names.ts';
 import { rewriteRequestTarget } from './http/request-target.ts';
-import { hostKindConstraint, type HostRules, requestHostKind } from './sites/hosts.ts';
+import { hostKindConstraint, type HostRules, requestHostKind } from './http/host-kind.ts';
 import { createSiteDirectory } from './sites/site-directory.ts';
 import { createSiteHosts } from './sites/site-hosts.ts';
 import { sendSiteErrorPage } from './sites/site-error-page.ts';

@@ -22,10 +22,8 @@ const LOOKING_UP = new Set([
   // The guard calls each area's steps until the areas are plugins owning their hooks.
   'http/guard.ts -> dashboard/roles.ts',
   'http/guard.ts -> dashboard/session-cookie.ts',
-  'http/guard.ts -> sites/hosts.ts',
   'http/guard.ts -> sites/site-directory.ts',
   'http/guard.ts -> sites/site-guard.ts',
-  'http/internal-listener.ts -> sites/hosts.ts',
 ]);
 
 const top = (file: string) => file.split('/')[0]!;

@@ -5,7 +5,7 @@ import type { Authenticator } from '../auth/authenticator.ts';
 import { requireRole } from '../dashboard/roles.ts';
 import { checkCsrf, requireSession } from '../dashboard/session-cookie.ts';
 import type { SiteDirectory } from '../sites/site-directory.ts';
-import { normalizeHost } from '../sites/hosts.ts';
+import { normalizeHost } from './host-kind.ts';
 import { requireSite } from '../sites/site-guard.ts';
 import type { KeyUsage } from '../auth/key-usage.ts';
 import { ApiError } from '../errors.ts';

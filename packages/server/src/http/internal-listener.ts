@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { markInternal } from '../sites/hosts.ts';
+import { markInternal } from './host-kind.ts';
 
 export interface InternalListener {
   /** `http://host:port`, as the TLS proxy's `ask` should name it. */

@@ -10,7 +10,7 @@ import { redactUrl } from '../http/redact.ts';
 import { HSTS } from '../http/scheme.ts';
 import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
 import type { PetService } from '../pets/pet-service.ts';
-import { type HostRules, requestHostKind } from '../sites/hosts.ts';
+import { type HostRules, requestHostKind } from '../http/host-kind.ts';
 import { findPet } from './pets-get.ts';
 import { listPage } from './pets-list.ts';
 import type { RouteConfig } from '../http/route-config.ts';

@@ -165,7 +165,7 @@ export function registerRoutes(app: FastifyInstance, routes: readonly RouteDefin
   }
 }
 
-/** Every kind of host a request can come to (sites/hosts.ts). */
+/** Every kind of host a request can come to (http/host-kind.ts). */
 const HOST_KINDS = ['api', 'site', 'none'] as const;
 
 /** One path's routes on one kind of host, with its OPTIONS and 405 routes. */

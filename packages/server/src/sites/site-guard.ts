@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
-import { normalizeHost } from './hosts.ts';
+import { normalizeHost } from '../http/host-kind.ts';
 import type { Site, SiteDirectory } from './site-directory.ts';
 import { portSuffix } from './urls.ts';
 import { requestScheme } from '../http/scheme.ts';
