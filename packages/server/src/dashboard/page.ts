@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../storage/account-repository.ts';
 import { type Html, html } from '../web/html.ts';
 import { pageSecurityHeaders } from '../web/page-headers.ts';
+import { pageShell } from '../web/page-shell.ts';
 
 /**
  * The dashboard's own pages and files only: no inline script or style, no framing, forms post back to
@@ -55,23 +56,14 @@ function topbar(signedIn: PageSession | undefined): Html {
 }
 
 export function renderPage({ title, main, signedIn }: PageOptions): Html {
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
-        <title>${title} · Petstore dashboard</title>
-        <link rel="icon" href="data:," />
-        <link rel="stylesheet" href="${urlFor('dashboardAsset', { name: 'dashboard.css' })}" />
-        <script type="module" src="${urlFor('dashboardAsset', { name: 'dashboard.js' })}"></script>
-      </head>
-      <body>
-        <a class="skip-link" href="#main">Skip to the content</a>
-        ${topbar(signedIn)}
-        <main id="main">${main}</main>
-      </body>
-    </html>`;
+  return pageShell({
+    title: `${title} · Petstore dashboard`,
+    head: html`<link rel="stylesheet" href="${urlFor('dashboardAsset', { name: 'dashboard.css' })}" />
+      <script type="module" src="${urlFor('dashboardAsset', { name: 'dashboard.js' })}"></script>`,
+    body: html`<a class="skip-link" href="#main">Skip to the content</a>
+      ${topbar(signedIn)}
+      <main id="main">${main}</main>`,
+  });
 }
 
 export function sendPage(request: FastifyRequest, reply: FastifyReply, options: PageOptions): FastifyReply {

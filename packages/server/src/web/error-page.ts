@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError } from '../errors.ts';
 import { Html, html } from './html.ts';
 import { pageSecurityHeaders } from './page-headers.ts';
+import { pageShell } from './page-shell.ts';
 
 const TITLES: Record<number, string> = {
   400: 'That did not work',
@@ -77,28 +78,20 @@ const sentence = (message: string) => message.charAt(0).toUpperCase() + message.
 /** An error as a page: its title, the message, the status and request id, and where to go on. */
 export function renderErrorPage(error: ApiError, requestId: string, options: ErrorPageOptions = {}): string {
   const brand = options.brand ?? 'Petstore';
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
-        <title>${errorTitle(error.status)} · ${brand}</title>
-        <link rel="icon" href="data:," />
-        ${STYLE_ELEMENT}
-      </head>
-      <body>
-        <header><span class="mark" aria-hidden="true">${[...brand][0]?.toUpperCase()}</span>${brand}</header>
-        <main>
-          <div class="card">
-            <h1>${errorTitle(error.status)}</h1>
-            <p>${sentence(error.message)}</p>
-            ${options.link ? html`<p><a href="${options.link.href}">${options.link.text}</a></p>` : ''}
-            <p class="meta">Status ${error.status} · request id <code>${requestId}</code></p>
-          </div>
-        </main>
-      </body>
-    </html>`.value;
+  const mark = [...brand][0]?.toUpperCase();
+  return pageShell({
+    title: `${errorTitle(error.status)} · ${brand}`,
+    head: STYLE_ELEMENT,
+    body: html`<header><span class="mark" aria-hidden="true">${mark}</span>${brand}</header>
+      <main>
+        <div class="card">
+          <h1>${errorTitle(error.status)}</h1>
+          <p>${sentence(error.message)}</p>
+          ${options.link ? html`<p><a href="${options.link.href}">${options.link.text}</a></p>` : ''}
+          <p class="meta">Status ${error.status} · request id <code>${requestId}</code></p>
+        </div>
+      </main>`,
+  }).value;
 }
 
 /** Sends an error as a page, keeping the headers already set (rate limits, Allow, Retry-After). */
