@@ -41,21 +41,16 @@ export interface ApiKeyRecord {
   lastUsedAt: number | null;
 }
 
-export interface NewApiKey {
-  id: string;
-  digest: string;
-  /** A project key's limits are its project's; the plan stored with it is only a record of creation. Default null. */
-  projectId?: string | null;
-  /** Default null. */
-  prefix?: string | null;
-  plan: Plan;
-  perMinute: number | null;
-  perDay: number | null;
-  label: string | null;
-  environment: 'live' | 'test';
-  createdAt: number;
-  expiresAt: number | null;
-}
+/**
+ * A key to create: the record's own fields, without what only its life sets (revocation, bans, use).
+ * `projectId` and `prefix` default to null; a project key's limits are its project's, and the plan
+ * stored with it is only a record of creation.
+ */
+export type NewApiKey = Pick<
+  ApiKeyRecord,
+  'id' | 'digest' | 'plan' | 'perMinute' | 'perDay' | 'label' | 'environment' | 'createdAt' | 'expiresAt'
+> &
+  Partial<Pick<ApiKeyRecord, 'projectId' | 'prefix'>>;
 
 /** An Idempotency-Key that created a pet, scoped to one API key. */
 export interface IdempotencyRecord {
