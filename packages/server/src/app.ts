@@ -44,6 +44,7 @@ import { contract } from './openapi/contract.ts';
 import { createPetService, type PetService } from './pets/pet-service.ts';
 import type { RateLimiter } from './ratelimit/limiter.ts';
 import { lazyHandlers } from './routes/lazy-handlers.ts';
+import { urlFor } from './routes/urls.ts';
 import { SERVICE_LINK } from './routes/service-link.ts';
 import { healthOperations } from './routes/health.ts';
 import { getMetrics } from './routes/metrics.ts';
@@ -333,7 +334,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const operationsOf = (serves: (route: (typeof NON_CONTRACT_ROUTES)[number]) => boolean) =>
     NON_CONTRACT_ROUTES.filter(serves).map((route) => route.config.operationId);
   const dashboard = lazyHandlers(
-    operationsOf((route) => route.url.startsWith('/dashboard')),
+    operationsOf((route) => route.url.startsWith(urlFor('projectsPage'))),
     async () =>
       (await import('./dashboard/routes.ts')).dashboardHandlers({
         storage: deps.storage,

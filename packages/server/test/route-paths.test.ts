@@ -23,11 +23,6 @@ const STILL_SPELLED: Record<string, string> = {
   'http/not-found.ts': 'the /v1 prefix of the API 404 route',
   // The operator commands load no route table (nor the contract).
   'accounts/invitations.ts': 'the invitation link the operator commands print',
-  // The API's hot path, being rewritten apart.
-  'routes/pets-create.ts': 'Location of a created pet',
-  'routes/pets-lane.ts': 'the two paths the API lane answers before the router',
-  'routes/pets-list.ts': 'the next page in Link',
-  'app.ts': 'the prefix of the routes whose handlers load on first request',
 };
 
 /** The first segment of every route's path (`/dashboard`, `/v1`, …): a string starting so is a path. */

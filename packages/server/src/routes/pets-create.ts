@@ -1,4 +1,5 @@
 import type { RouteHandlerMethod } from 'fastify';
+import { urlFor } from './urls.ts';
 import { ApiError } from '../errors.ts';
 import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
 import { readIdempotencyKey } from '../idempotency/policy.ts';
@@ -56,7 +57,7 @@ export function createPet(pets: PetService): RouteHandlerMethod {
     }
     return reply
       .code(201)
-      .header('location', `/v1/pets/${outcome.pet.id}`)
+      .header('location', urlFor('getPet', { petId: outcome.pet.id }))
       .header('content-type', JSON_CONTENT_TYPE)
       .send(outcome.body);
   };

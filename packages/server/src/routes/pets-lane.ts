@@ -13,6 +13,7 @@ import type { PetService } from '../pets/pet-service.ts';
 import { type HostRules, requestHostKind } from '../http/host-kind.ts';
 import { findPet } from './pets-get.ts';
 import { listPage } from './pets-list.ts';
+import { urlFor } from './urls.ts';
 import type { RouteConfig } from '../http/route-config.ts';
 
 export interface PetsLaneDeps {
@@ -40,9 +41,6 @@ export type Lane = (
   framework: RequestListener,
 ) => boolean;
 
-const LIST = '/v1/pets';
-const ONE = '/v1/pets/';
-
 /**
  * The API's two busiest operations, `GET /v1/pets` and `GET /v1/pets/{petId}`, answered in one pass
  * without the framework's per-request machinery (router, request and reply objects, hook chain),
@@ -55,6 +53,8 @@ const ONE = '/v1/pets/';
  * headers, key), so errors are answered by the one error handler.
  */
 export function createPetsLane(deps: PetsLaneDeps): Lane {
+  const LIST = urlFor('listPets');
+  const ONE = urlFor('getPet', { petId: '' });
   return (request, response, framework) => {
     if (request.method !== 'GET' || deps.closing()) return false;
     const url = request.url!;

@@ -4,12 +4,16 @@ import { decodeCursor } from '../pets/cursor.ts';
 import type { PetService } from '../pets/pet-service.ts';
 import type { PetStatus } from '../storage/records.ts';
 import { queryReader } from '../validation/query.ts';
+import { urlFor } from './urls.ts';
 
 const readQuery = queryReader('/pets', 'get');
 
+let listUrl: string | undefined;
+
 function nextLink(limit: number, status: PetStatus | undefined, cursor: string): string {
+  listUrl ??= urlFor('listPets');
   const filter = status === undefined ? '' : `&status=${status}`;
-  return `</v1/pets?limit=${limit}${filter}&cursor=${cursor}>; rel="next"`;
+  return `<${listUrl}?limit=${limit}${filter}&cursor=${cursor}>; rel="next"`;
 }
 
 /** A page of listPets: its JSON body and, while more pets match, its `Link: <…>; rel="next"`. */
