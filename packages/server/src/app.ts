@@ -17,6 +17,9 @@ import { installEdge } from './http/edge.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { sendErrorAsPage } from './web/error-page.ts';
 import { type AdmitDeps, installGuard } from './http/guard.ts';
+import { requireRole } from './dashboard/roles.ts';
+import { checkCsrf, requireSession } from './dashboard/session-cookie.ts';
+import { requireSite } from './sites/site-guard.ts';
 import { clientOriginReader } from './http/client-origin.ts';
 import { installLane } from './http/lane.ts';
 import { createPetsLane } from './routes/pets-lane.ts';
@@ -265,9 +268,12 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   };
   installGuard(app, {
     ...admitDeps,
-    sessions,
-    projects: deps.storage.projects,
-    sites,
+    areas: {
+      session: (request) => requireSession(request, sessions),
+      role: (request, role) => requireRole(request, deps.storage.projects, role),
+      site: (request, reply) => requireSite(request, reply, sites),
+      csrf: checkCsrf,
+    },
     cors: { allows: (origin) => configured.allows(origin) || siteHosts.origins.allows(origin) },
     servesCustomDomain:
       names.apiHosts.length === 0

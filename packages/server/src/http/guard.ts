@@ -1,12 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Sessions } from '../accounts/sessions.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
-import { requireRole } from '../dashboard/roles.ts';
-import { checkCsrf, requireSession } from '../dashboard/session-cookie.ts';
-import type { SiteDirectory } from '../sites/site-directory.ts';
 import { normalizeHost } from './host-kind.ts';
-import { requireSite } from '../sites/site-guard.ts';
 import type { KeyUsage } from '../auth/key-usage.ts';
 import { ApiError } from '../errors.ts';
 import { applyCors, type CorsPolicy } from './cors.ts';
@@ -14,7 +9,6 @@ import { ADDRESS_BUDGETS } from '../ratelimit/address-budgets.ts';
 import { limitsFor } from '../ratelimit/plans.ts';
 import type { LimitSubject, RateLimitDecision, RateLimiter } from '../ratelimit/limiter.ts';
 import { type RouteConfig, routeConfig } from './route-config.ts';
-import type { ProjectRepository } from '../storage/project-repository.ts';
 import type { KeyRepository } from '../storage/repository.ts';
 import type { ApiKeyRecord } from '../storage/records.ts';
 import type { Clock } from '../time/clock.ts';
@@ -28,18 +22,29 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The checks of the product areas above the HTTP layer, run by the guard for the routes that declare
+ * them: each throws the ApiError (or answers the redirect) of a request it refuses.
+ */
+export interface AreaChecks {
+  /** A signed-in dashboard session (`access: 'session'`). */
+  session(request: FastifyRequest): Promise<void>;
+  /** The member's role in the project of the path (`role`). */
+  role(request: FastifyRequest, role: NonNullable<RouteConfig['role']>): Promise<void>;
+  /** A project's docs site served on this host (`host: 'site'`). */
+  site(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** A form's CSRF token, once its body is read (`csrf`). */
+  csrf(request: FastifyRequest): void;
+}
+
 export interface GuardDeps {
   authenticator: Authenticator;
   limiter: RateLimiter;
   keys: Pick<KeyRepository, 'banKey'>;
   usage: KeyUsage;
   clock: Clock;
-  /** Dashboard sign-ins, for `session` routes. */
-  sessions: Sessions;
-  /** Projects and members' roles, for routes that declare a `role`. */
-  projects: Pick<ProjectRepository, 'bySlug' | 'roleOf'>;
-  /** The projects' docs sites, for `site` routes. */
-  sites: SiteDirectory;
+  /** What the product areas check, for the routes that declare it (wired by app.ts). */
+  areas: AreaChecks;
   cors: CorsPolicy;
   /**
    * Whether a host serves a project's site now, from the database: set when any host that is not a
@@ -78,7 +83,7 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
   // A form's CSRF token is in its body, so it is checked once the body is read.
   app.addHook('preHandler', (request, _reply, done) => {
     try {
-      if (routeConfig(request).csrf) checkCsrf(request);
+      if (routeConfig(request).csrf) deps.areas.csrf(request);
     } catch (error) {
       done(error as Error);
       return;
@@ -176,9 +181,9 @@ async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyRep
   ) {
     throw new ApiError('not_found', 'nothing is published at this address');
   }
-  if (config.access === 'session') await requireSession(request, deps.sessions);
-  if (config.role) await requireRole(request, deps.projects, config.role);
-  if (config.host === 'site') await requireSite(request, reply, deps.sites);
+  if (config.access === 'session') await deps.areas.session(request);
+  if (config.role) await deps.areas.role(request, config.role);
+  if (config.host === 'site') await deps.areas.site(request, reply);
   checkSunset(config, deps.clock.now());
 }
 
