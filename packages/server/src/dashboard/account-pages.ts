@@ -3,7 +3,7 @@ import type { RouteHandlerMethod } from 'fastify';
 import { changePassword } from '../accounts/password-change.ts';
 import type { DashboardContext } from './context.ts';
 import { field } from './form-body.ts';
-import { clearSessionCookie, setDeviceCookie } from './session-cookie.ts';
+import { clearSessionCookie, setDeviceCookie, signedInOf } from './session-cookie.ts';
 import { logPasswordChange } from './sign-in-log.ts';
 import { retryText } from './sign-in-pages.ts';
 import { accountView } from './views/account.ts';
@@ -25,7 +25,7 @@ export function accountPages(context: DashboardContext): Record<string, RouteHan
       return context.page(request, reply, 'Your account', main);
     },
     async changePassword(request, reply) {
-      const signedIn = request.signedIn!;
+      const signedIn = signedInOf(request);
       const password = field(request.body, 'password');
       if (password !== field(request.body, 'repeat')) {
         await flashes.put(request, ACCOUNT, { problem: 'The two new passwords differ.' });
@@ -56,7 +56,7 @@ export function accountPages(context: DashboardContext): Record<string, RouteHan
       return context.back(reply, ACCOUNT);
     },
     async signOutEverywhere(request, reply) {
-      const { account } = request.signedIn!;
+      const { account } = signedInOf(request);
       const ended = await storage.accounts.removeSessions(account.id);
       request.log.info(
         { event: 'sessions.ended', accountId: account.id, address: request.ip, endedSessions: ended },

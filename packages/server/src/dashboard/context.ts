@@ -1,4 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { memberOf } from './roles.ts';
+import { signedInOf } from './session-cookie.ts';
 import type { Sessions } from '../accounts/sessions.ts';
 import type { KeyEnvironment } from '../auth/keys.ts';
 import type { CertificateState } from '../domains/certificate.ts';
@@ -50,7 +52,7 @@ export interface DashboardContext extends DashboardDeps {
 
 export function dashboardContext(deps: DashboardDeps): DashboardContext {
   const signedIn: DashboardContext['signedIn'] = (request) => {
-    const current = request.signedIn!;
+    const current = signedInOf(request);
     return { account: current.account, csrfToken: current.session.csrfToken };
   };
   return {
@@ -58,7 +60,7 @@ export function dashboardContext(deps: DashboardDeps): DashboardContext {
     flashes: createFlashes(deps.storage.accounts, deps.clock),
     audit: createAudit(deps.storage, deps.clock),
     signedIn,
-    memberProject: (request) => request.member!.project,
+    memberProject: (request) => memberOf(request).project,
     page: (request, reply, title, main, status = 200) =>
       sendPage(request, reply, { title, main, signedIn: signedIn(request), status }),
     back: (reply, path) => reply.redirect(path, 303),

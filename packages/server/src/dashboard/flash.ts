@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:
 import type { FastifyRequest } from 'fastify';
 import type { AccountRepository } from '../storage/account-repository.ts';
 import type { Clock } from '../time/clock.ts';
-import { sessionToken } from './session-cookie.ts';
+import { sessionToken, signedInOf } from './session-cookie.ts';
 
 /**
  * What a page shows once after a form redirected to it (post/redirect/get): a new key's secret, a
@@ -59,7 +59,7 @@ export function createFlashes(accounts: AccountRepository, clock: Clock): Flashe
   return {
     async put(request, page, flash) {
       const token = sessionToken(request)!;
-      const digest = request.signedIn!.session.idDigest;
+      const digest = signedInOf(request).session.idDigest;
       await accounts.putFlash(digest, page, seal(token, flash), clock.now() + FLASH_TTL_MS);
     },
     async take(request, page) {

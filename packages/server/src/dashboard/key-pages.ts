@@ -1,4 +1,6 @@
 import { urlFor } from '../routes/urls.ts';
+import { memberOf } from './roles.ts';
+import { signedInOf } from './session-cookie.ts';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { generateKey } from '../auth/keys.ts';
 import { ApiError } from '../errors.ts';
@@ -36,7 +38,7 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
       history: await periodsByKey(storage.requestLog, project.id, clock.now()),
       csrfToken: context.signedIn(request).csrfToken,
       now: clock.now(),
-      canWrite: request.member!.role !== 'viewer',
+      canWrite: memberOf(request).role !== 'viewer',
       flash: await context.flashes.take(request, urlFor('keysPage', { slug: project.slug })),
     });
     return context.page(request, reply, `API keys · ${project.name}`, main);
@@ -83,7 +85,7 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
         expiresAt: null,
       });
       request.log.info(
-        { keyId: id, project: project.slug, account: request.signedIn!.account.id },
+        { keyId: id, project: project.slug, account: signedInOf(request).account.id },
         'key created in the dashboard',
       );
       await context.audit(request, 'key_created', keyName({ id, label: label || null, prefix, createdAt }));
@@ -103,7 +105,7 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
       const key = await projectKey(request, project);
       await storage.revokeKey(key.id, clock.now());
       request.log.info(
-        { keyId: key.id, project: project.slug, account: request.signedIn!.account.id },
+        { keyId: key.id, project: project.slug, account: signedInOf(request).account.id },
         'key revoked in the dashboard',
       );
       await context.audit(request, 'key_revoked', keyName(key));

@@ -1,4 +1,5 @@
 import { urlFor } from '../routes/urls.ts';
+import { memberOf } from './roles.ts';
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { normalizeEmail } from '../accounts/email.ts';
 import { invitationUrl, invite } from '../accounts/invitations.ts';
@@ -7,7 +8,7 @@ import { type Role, ROLES } from '../storage/member-records.ts';
 import type { DashboardContext } from './context.ts';
 
 import { field } from './form-body.ts';
-import { clearSessionCookie } from './session-cookie.ts';
+import { clearSessionCookie, signedInOf } from './session-cookie.ts';
 import { membersView, removeMemberView } from './views/members.ts';
 import { requestScheme } from '../http/scheme.ts';
 
@@ -29,13 +30,13 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
 
   return {
     async membersPage(request, reply) {
-      const { project, role } = request.member!;
+      const { project, role } = memberOf(request);
       const main = membersView({
         project,
         members: await storage.projects.members(project.id),
         invitations:
           role === 'owner' ? await storage.projects.pendingInvitations(project.id, context.clock.now()) : [],
-        me: { accountId: request.signedIn!.account.id, role },
+        me: { accountId: signedInOf(request).account.id, role },
         csrfToken: context.signedIn(request).csrfToken,
         flash: await flashes.take(request, urlFor('membersPage', { slug: project.slug })),
       });
@@ -63,7 +64,7 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
         project,
         email,
         role,
-        invitedBy: request.signedIn!.account.id,
+        invitedBy: signedInOf(request).account.id,
         now: context.clock.now(),
       });
       request.log.info(
@@ -72,7 +73,7 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
           invitationId: invitation.id,
           project: project.slug,
           role,
-          by: request.signedIn!.account.id,
+          by: signedInOf(request).account.id,
         },
         'invitation created',
       );
@@ -118,7 +119,7 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
           accountId: member.accountId,
           role,
           outcome: changed,
-          by: request.signedIn!.account.id,
+          by: signedInOf(request).account.id,
         },
         'member role changed',
       );
@@ -146,12 +147,12 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
           event: 'member.removed',
           project: project.slug,
           accountId: member.accountId,
-          by: request.signedIn!.account.id,
+          by: signedInOf(request).account.id,
           endedSessions: ended,
         },
         'member removed',
       );
-      if (member.accountId === request.signedIn!.account.id) {
+      if (member.accountId === signedInOf(request).account.id) {
         clearSessionCookie(request, reply);
         return reply.redirect(`${urlFor('signInPage')}?signedOut`, 303);
       }

@@ -1,4 +1,6 @@
 import { urlFor } from '../routes/urls.ts';
+import { memberOf } from './roles.ts';
+import { signedInOf } from './session-cookie.ts';
 import type { RouteHandlerMethod } from 'fastify';
 import { nameProblem } from '../projects/project-rules.ts';
 import { type DashboardContext } from './context.ts';
@@ -12,12 +14,12 @@ export function projectPages(context: DashboardContext): Record<string, RouteHan
   const { storage, siteUrl } = context;
   return {
     async projectsPage(request, reply) {
-      const projects = await storage.projects.listForAccount(request.signedIn!.account.id);
+      const projects = await storage.projects.listForAccount(signedInOf(request).account.id);
       const main = projectsView(projects, (slug) => siteUrl(request, slug));
       return context.page(request, reply, 'Projects', main);
     },
     async projectPage(request, reply) {
-      const { project, role } = request.member!;
+      const { project, role } = memberOf(request);
       const now = context.clock.now();
       const [hourly, daily] = await Promise.all(
         (['hour', 'day'] as const).map((step) =>

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { signedInOf } from './session-cookie.ts';
 import { ApiError } from '../errors.ts';
 import type { Role } from '../storage/member-records.ts';
 import type { Project, ProjectRepository } from '../storage/project-repository.ts';
@@ -8,6 +9,12 @@ declare module 'fastify' {
     /** On a project route: the project in the path and the signed-in account's role in it (set by the guard). */
     member?: { project: Project; role: Role };
   }
+}
+
+/** The project and role of a project route: the guard has checked the membership before any handler runs. */
+export function memberOf(request: FastifyRequest): { project: Project; role: Role } {
+  if (!request.member) throw new Error('a project route ran without the guard’s role check');
+  return request.member;
 }
 
 /** What each role may do: an owner everything, a developer keys and logs, a viewer read only. */
@@ -29,7 +36,7 @@ export async function requireRole(
 ): Promise<void> {
   const { slug } = request.params as { slug?: string };
   const project = slug === undefined ? undefined : await projects.bySlug(slug);
-  const role = project && (await projects.roleOf(request.signedIn!.account.id, project.id));
+  const role = project && (await projects.roleOf(signedInOf(request).account.id, project.id));
   if (!project || !role) throw new ApiError('not_found', `you have no project ${slug}`);
   if (!allows(role, needed)) {
     throw new ApiError(

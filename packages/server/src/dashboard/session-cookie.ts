@@ -15,6 +15,12 @@ declare module 'fastify' {
   }
 }
 
+/** The signed-in account of a `session` route: the guard has checked it before any handler runs. */
+export function signedInOf(request: FastifyRequest): { session: Session; account: Account } {
+  if (!request.signedIn) throw new Error('a session route ran without the guard’s session check');
+  return request.signedIn;
+}
+
 export const SESSION_COOKIE = 'petstore_session';
 /** Before sign-in there is no session to hold a CSRF token: the sign-in form's token is in this cookie. */
 export const SIGN_IN_CSRF_COOKIE = 'petstore_sign_in';

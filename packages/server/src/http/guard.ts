@@ -118,6 +118,12 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
   });
 }
 
+/** The key of an `apiKey` route: the guard has authenticated it before any handler runs. */
+export function apiKeyOf(request: FastifyRequest): ApiKeyRecord {
+  if (!request.apiKey) throw new Error('an API key route ran without the guard’s key check');
+  return request.apiKey;
+}
+
 /** What admitting a request reads of it and sets on it: the framework's request, or the API lane's. */
 export interface Admittable {
   headers: IncomingHttpHeaders;

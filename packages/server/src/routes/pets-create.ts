@@ -1,5 +1,6 @@
 import type { RouteHandlerMethod } from 'fastify';
 import { urlFor } from './urls.ts';
+import { apiKeyOf } from '../http/guard.ts';
 import { ApiError } from '../errors.ts';
 import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
 import { readIdempotencyKey } from '../idempotency/policy.ts';
@@ -30,7 +31,7 @@ export function createPet(pets: PetService): RouteHandlerMethod {
     const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
     const outcome = await pets.create(
       toNewPet(request.body as Record<string, unknown>),
-      idempotencyKey === undefined ? undefined : { apiKeyId: request.apiKey!.id, key: idempotencyKey },
+      idempotencyKey === undefined ? undefined : { apiKeyId: apiKeyOf(request).id, key: idempotencyKey },
     );
     switch (outcome.kind) {
       case 'in_progress':

@@ -12,6 +12,12 @@ declare module 'fastify' {
   }
 }
 
+/** The site of a `site` route: the guard has found it before any handler runs. */
+export function siteOf(request: FastifyRequest): Site {
+  if (!request.site) throw new Error('a site route ran without the guard’s site check');
+  return request.site;
+}
+
 /** How long browsers may keep a redirect to the primary domain: a new primary is followed within 5 minutes. */
 const REDIRECT_CACHE_CONTROL = 'public, max-age=300';
 

@@ -1,4 +1,5 @@
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { siteOf } from './site-guard.ts';
 import { docsPage } from '../docs/page.ts';
 import { ApiError } from '../errors.ts';
 import { getDocsAsset } from '../routes/docs.ts';
@@ -18,7 +19,7 @@ export interface SiteRouteDeps {
 export function siteHandlers(deps: SiteRouteDeps): Record<string, RouteHandlerMethod> {
   const siteDocs: RouteHandlerMethod = async (request: FastifyRequest, reply) => {
     const page = docsPage({
-      title: request.site!.project.name,
+      title: siteOf(request).project.name,
       apiOrigin: apiOrigin(request, deps.publicBaseUrl, deps.apiHost),
       edition: 'site',
     });
