@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { createLoopAwareTimeout } from '../src/time/loop-aware-timeout.ts';
 
 /**
  * Where the PostgreSQL and Redis suites find their servers. Without them a plain `npm test` skips
@@ -10,21 +11,24 @@ export const REDIS_URL = process.env.PETSTORE_TEST_REDIS_URL ?? 'redis://127.0.0
 
 const required = process.env.PETSTORE_REQUIRE_SERVICES === '1';
 
+// Loop-aware: a file's first probe runs while its imports still hold the event loop, and a plain
+// timer would then fire before the socket that already connected is read.
+const connectTimeout = createLoopAwareTimeout(1_000);
+
 function reachable(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port) });
-    socket.setTimeout(1000);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(false));
+  const socket = net.connect({ host: hostname, port: Number(port) });
+  const connected = new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
   });
+  return connectTimeout
+    .within(connected, `connect to ${hostname}:${port}`)
+    .then(
+      () => true,
+      () => false,
+    )
+    .finally(() => socket.destroy());
 }
 
 /**
