@@ -7,6 +7,7 @@ import { loadMigrations, type ReversibleStorage } from '../src/storage/migration
 import { PostgresStorage } from '../src/storage/postgres.ts';
 import { retentionCutoffs } from '../src/insights/retention.ts';
 import { service } from './services.ts';
+import { reusableSchema, type ReusableSchema } from './postgres-schema.ts';
 import { project } from './storage-contract-projects.ts';
 import { logged } from './storage-contract-request-log.ts';
 import { runStorageContract, type StorageFixture } from './storage-contract.ts';
@@ -17,30 +18,32 @@ const url = 'url' in postgres ? postgres.url : '';
 
 describe('postgres storage', { skip }, () => {
   let admin: pg.Pool;
+  let shared: ReusableSchema;
   before(() => {
     admin = new pg.Pool({ connectionString: url, max: 2 });
+    shared = reusableSchema(admin);
   });
   after(async () => {
+    await shared.drop();
     await admin.end();
   });
 
-  /** Every test works in its own schema, dropped afterwards, so suites sharing the database never meet. */
+  /** Every test starts on an empty, migrated schema of this file's own, so suites sharing the database never meet. */
   async function postgresFixture(): Promise<StorageFixture & { schema: string }> {
-    const schema = `petstore_test_${randomBytes(6).toString('hex')}`;
     const opened: ReversibleStorage[] = [];
     const open = async () => {
-      const storage = new PostgresStorage({ url, schema, poolSize: 5 });
+      const storage = new PostgresStorage({ url, schema: shared.name, poolSize: 5 });
       opened.push(storage);
       await storage.migrate();
       return storage;
     };
     return {
-      schema,
+      schema: shared.name,
       storage: await open(),
       open,
       async dispose() {
         for (const storage of opened) await storage.close();
-        await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await shared.reset();
       },
     };
   }
