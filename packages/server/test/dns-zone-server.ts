@@ -18,6 +18,8 @@ export interface ZoneServer {
    * (REFUSED), `servfail` (SERVFAIL) or `{ delayMs }` (answers, that late).
    */
   behave(mode: ZoneMode): void;
+  /** How the server behaves now. */
+  mode(): ZoneMode;
   /** Stops listening (queries meet a closed port: ECONNREFUSED), and listens again on the same port. */
   stop(): Promise<void>;
   restart(): Promise<void>;
@@ -102,6 +104,7 @@ export async function startZoneServer(): Promise<ZoneServer> {
     behave(next) {
       mode = next;
     },
+    mode: () => mode,
     async stop() {
       listening = false;
       await server.close();

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDnsResolver } from '../src/domains/dns.ts';
 import {
   MIN_RECHECK_MS,
   UNSERVE_AFTER_MS,
@@ -9,6 +8,7 @@ import {
 } from '../src/domains/domain-service.ts';
 import type { Project } from '../src/storage/project-repository.ts';
 import { startZoneServer, type ZoneMode, type ZoneServer } from './dns-zone-server.ts';
+import { zoneResolver } from './zone-resolver.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
 
 const TARGET = 'acme.sites.localhost';
@@ -31,7 +31,7 @@ describe('custom domains when DNS fails: the answer decides, never the failure',
     zone.set(HOST, [{ type: 'CNAME', value: TARGET }]);
     // As in production: the API on its own host, so a name no project serves answers nothing.
     app = await makeTestApp({
-      dns: createDnsResolver([zone.address], { timeoutMs: 200 }),
+      dns: zoneResolver(zone),
       hosts: { siteDomain: 'sites.localhost', apiHost: 'api.localhost' },
     });
     await app.signedInMember('acme', { plan: 'pro' });
