@@ -100,12 +100,30 @@ function validFor(schema: SchemaNode): fc.Arbitrary<unknown> {
     return fc.oneof(fc.bigInt({ min, max }), fc.constantFrom(min, max));
   }
   const maxLength = schema.maxLength ?? 20;
-  return fc
-    .oneof(
-      fc.string({ unit: 'grapheme', minLength: schema.minLength ?? 0, maxLength: Math.min(maxLength, 30) }),
-      fc.string({ unit: 'grapheme-ascii', minLength: maxLength, maxLength }),
-    )
-    .filter((value) => satisfies(schema, value));
+  const drawn = fromPattern(schema.pattern);
+  const text = drawn
+    ? fc.oneof(
+        drawn,
+        drawn.map((value) => value.repeat(Math.ceil(maxLength / value.length)).slice(0, maxLength)),
+      )
+    : fc.oneof(
+        fc.string({ unit: 'grapheme', minLength: schema.minLength ?? 0, maxLength: Math.min(maxLength, 30) }),
+        fc.string({ unit: 'grapheme-ascii', minLength: maxLength, maxLength }),
+      );
+  return text.filter((value) => satisfies(schema, value));
+}
+
+/**
+ * Non-empty text drawn from a pattern, when fast-check can read it (not lookarounds): random text
+ * would rarely match one, and drawing until it does costs seconds of every run.
+ */
+function fromPattern(pattern: string | undefined): fc.Arbitrary<string> | undefined {
+  if (pattern === undefined) return undefined;
+  try {
+    return fc.stringMatching(new RegExp(pattern, 'u')).filter((value) => value.length > 0);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Values that break a scalar schema just so: one past a bound, another case, another type of number. */
