@@ -299,7 +299,7 @@ describe('answers given before any route: one Error shape over raw sockets', { t
       rawRequest({ port, send: 'GET /v1/pets HTTP/1.1\r\n', localAddress: address, waitMs: 3_000 }),
     );
     await accepted(before, 4);
-    const refused = await rawRequest({ port, send: '', localAddress: address, waitMs: 1_000 });
+    const refused = await rawRequest({ port, send: '', localAddress: address, waitMs: 10_000 });
     assertErrorAnswer(refused, 429, 'too_many_connections');
     assert.equal(refused.headers['retry-after'], '1');
     for (const name of RATE_LIMIT_HEADERS) assert.equal(name in refused.headers, false, `no ${name}`);
@@ -333,7 +333,7 @@ describe('answers given before any route: one Error shape over raw sockets', { t
       }),
     );
     await accepted(before, 30 - before);
-    const refused = await rawRequest({ port, send: '', localAddress: freshAddress(), waitMs: 1_000 });
+    const refused = await rawRequest({ port, send: '', localAddress: freshAddress(), waitMs: 10_000 });
     assertErrorAnswer(refused, 503, 'service_unavailable');
     assert.equal(refused.headers['retry-after'], '1');
     await Promise.all(holders);

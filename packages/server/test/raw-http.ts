@@ -87,8 +87,11 @@ export function rawRequest(options: RawOptions): Promise<RawResponse> {
     let received = Buffer.alloc(0);
     let answeredAt: number | undefined;
     let closed = false;
+    let done = false;
     const socket = net.connect({ host: '127.0.0.1', port: options.port, localAddress: options.localAddress });
     const finish = () => {
+      if (done) return;
+      done = true;
       clearTimeout(timer);
       socket.destroy();
       const first = firstResponse(received);
@@ -118,7 +121,9 @@ export function rawRequest(options: RawOptions): Promise<RawResponse> {
         json: () => JSON.parse(body) as Record<string, unknown>,
       });
     };
-    const timer = setTimeout(finish, waitMs);
+    // After a long turn of this process Node runs expired timers before it reads sockets: the poll
+    // phase gets one pass (setImmediate runs after it) so an answer already waiting is never missed.
+    const timer = setTimeout(() => setImmediate(finish), waitMs);
     socket.on('error', () => {});
     socket.on('data', (chunk) => {
       received = Buffer.concat([received, chunk]);
