@@ -21,35 +21,58 @@ interface Attack {
   stop(): void;
 }
 
+/** Connection attempts in flight at once: below the listen backlog (511), whose overflow the kernel drops. */
+const CONNECTING_AT_ONCE = 256;
+
 /**
  * Opens `count` connections spread over `addresses` (loopback addresses: one client each), each sending
- * a request line and then one header line a second, never finishing: a slowloris.
+ * a request line and then one header line a second, never finishing: a slowloris. At most
+ * CONNECTING_AT_ONCE are connecting at a time: a burst of SYNs beyond the backlog is dropped and
+ * retried seconds later, on a busy machine past any wait. A socket closed without an answer is counted
+ * as `(no answer)`.
  */
 function slowloris(port: number, count: number, addresses: string[]): Attack {
   const answers = new Map<string, number>();
   const sockets: net.Socket[] = [];
+  const tally = (line: string) => answers.set(line, (answers.get(line) ?? 0) + 1);
   let closed = 0;
-  for (let i = 0; i < count; i++) {
+  let connecting = 0;
+  const open = (i: number) => {
     const socket = net.connect({ host: '127.0.0.1', port, localAddress: addresses[i % addresses.length] });
     sockets.push(socket);
+    connecting++;
     let timer: NodeJS.Timeout | undefined;
     let answered = false;
+    let pending = true;
+    const connected = () => {
+      if (!pending) return;
+      pending = false;
+      connecting--;
+      openMore();
+    };
     socket.on('error', () => {});
     socket.on('connect', () => {
+      connected();
       socket.write('GET /v1/pets HTTP/1.1\r\nHost: petstore.test\r\n');
       timer = setInterval(() => socket.write('X-Slow: 1\r\n'), 1_000);
     });
     socket.on('data', (chunk) => {
       if (answered) return;
       answered = true;
-      const line = String(chunk).split('\r\n', 1)[0]!;
-      answers.set(line, (answers.get(line) ?? 0) + 1);
+      tally(String(chunk).split('\r\n', 1)[0]!);
     });
     socket.on('close', () => {
+      connected();
       clearInterval(timer);
+      if (!answered) tally('(no answer)');
       closed++;
     });
-  }
+  };
+  let next = 0;
+  const openMore = () => {
+    while (next < count && connecting < CONNECTING_AT_ONCE) open(next++);
+  };
+  openMore();
   return { answers, closed: () => closed, stop: () => sockets.forEach((socket) => socket.destroy()) };
 }
 
@@ -123,7 +146,7 @@ describe(`slow clients: ${ATTACK_SOCKETS} slowloris connections`, { timeout: 120
     const attack = slowloris(port, ATTACK_SOCKETS, ['127.0.0.2']);
     try {
       await waitUntil(
-        () => (attack.answers.get('HTTP/1.1 429 Too Many Requests') ?? 0) >= ATTACK_SOCKETS - PER_ADDRESS,
+        () => [...attack.answers.values()].reduce((sum, n) => sum + n, 0) >= ATTACK_SOCKETS - PER_ADDRESS,
       );
       assert.equal(attack.answers.get('HTTP/1.1 429 Too Many Requests'), ATTACK_SOCKETS - PER_ADDRESS);
       assert.ok(
