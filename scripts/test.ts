@@ -73,8 +73,9 @@ const env: NodeJS.ProcessEnv = {
   NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? 'node_modules/.cache/node-compile',
 };
 if (process.stdout.isTTY) env.FORCE_COLOR ??= '1';
-// No test may hang the run: each has 5 minutes at most (the slowest take about 1 under load).
-const base = ['--test', '--test-timeout=300000'];
+// No test may hang the run: each has 5 minutes at most (the slowest take about 1 under load), and a
+// process whose tests are done exits even if a test that timed out left sockets or timers behind.
+const base = ['--test', '--test-timeout=300000', '--test-force-exit'];
 
 interface Outcome {
   code: number;
