@@ -5,7 +5,7 @@ import {
   startServer,
   WORKER_MIGRATE_ENV,
   WORKER_SLOT_ENV,
-} from '@petstore/server';
+} from '@petstore/server/serving';
 import { commandConfig } from './database.ts';
 import type { CliIo } from './io.ts';
 import { parseCommand } from './usage.ts';

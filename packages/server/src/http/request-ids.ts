@@ -39,7 +39,7 @@ export function createRequestIds(now: () => number = Date.now): RequestIds {
         sequence = 0;
         prefix = timePrefix(lastMs);
       }
-      return `${prefix}7${HEX3[sequence]}-${tail}`;
+      return `${prefix}7${sequence.toString(16).padStart(3, '0')}-${tail}`;
     },
   };
 }
@@ -48,8 +48,6 @@ function timePrefix(ms: number): string {
   const hex = ms.toString(16).padStart(12, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-`;
 }
-
-const HEX3 = Array.from({ length: SEQUENCE_SPAN }, (_, n) => n.toString(16).padStart(3, '0'));
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
