@@ -47,6 +47,8 @@ interface Sent {
   host: (typeof HOSTS)[number];
   origin: boolean;
   requestId: boolean;
+  forwardedFor: string | undefined;
+  forwardedProto: string | undefined;
 }
 
 const sent = fc.record<Sent>({
@@ -56,6 +58,8 @@ const sent = fc.record<Sent>({
   host: fc.constantFrom(...HOSTS),
   origin: fc.boolean(),
   requestId: fc.boolean(),
+  forwardedFor: fc.constantFrom(undefined, '203.0.113.5', '203.0.113.6, 198.51.100.1'),
+  forwardedProto: fc.constantFrom(undefined, 'https', 'http', 'http, https'),
 });
 
 /** A request id the service made (each app makes its own). */
@@ -78,52 +82,64 @@ const logged = (lines: string[]) =>
     .filter((line) => line.msg === 'request')
     .map(({ method, url, statusCode, keyId }) => ({ method, url, statusCode, keyId }));
 
-describe('the API lane answers exactly as the framework would', () => {
-  let lane: TestApp;
-  let framework: TestApp;
-  const laneLines: string[] = [];
-  const frameworkLines: string[] = [];
-  const secrets = {} as Record<(typeof KEYS)[number], string | undefined>;
+function sameAnswers(title: string, trustProxy: boolean) {
+  describe(title, () => {
+    let lane: TestApp;
+    let framework: TestApp;
+    const laneLines: string[] = [];
+    const frameworkLines: string[] = [];
+    const secrets = {} as Record<(typeof KEYS)[number], string | undefined>;
 
-  before(async () => {
-    lane = await makeTestApp({ logLines: laneLines });
-    framework = await makeTestApp({ storage: lane.storage, clock: lane.clock, logLines: frameworkLines });
-    secrets.valid = lane.key;
-    secrets.project = (await projectWithKey(lane, 'acme')).secret;
-    secrets.tight = (await lane.createKey('free', { perMinute: 3, perDay: 1_000 })).secret;
-    secrets.none = undefined;
-    secrets.malformed = 'ps_test_not-a-key';
-    const revoked = await lane.createKey('business');
-    await lane.storage.revokeKey(revoked.id, lane.clock.now() - 1);
-    secrets.revoked = revoked.secret;
-  });
-  after(async () => {
-    await framework.app.close();
-    await lane.close();
-  });
+    before(async () => {
+      lane = await makeTestApp({ logLines: laneLines, trustProxy });
+      framework = await makeTestApp({
+        storage: lane.storage,
+        clock: lane.clock,
+        logLines: frameworkLines,
+        trustProxy,
+      });
+      secrets.valid = lane.key;
+      secrets.project = (await projectWithKey(lane, 'acme')).secret;
+      secrets.tight = (await lane.createKey('free', { perMinute: 3, perDay: 1_000 })).secret;
+      secrets.none = undefined;
+      secrets.malformed = 'ps_test_not-a-key';
+      const revoked = await lane.createKey('business');
+      await lane.storage.revokeKey(revoked.id, lane.clock.now() - 1);
+      secrets.revoked = revoked.secret;
+    });
+    after(async () => {
+      await framework.app.close();
+      await lane.close();
+    });
 
-  it('status, headers, body and log line of generated sequences of requests', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(sent, { minLength: 1, maxLength: 8 }), async (requests) => {
-        // A new minute for each sequence: both limiters start it from the same state.
-        lane.clock.advance(60_000);
-        for (const request of requests) {
-          const headers: Record<string, string> = {};
-          const secret = secrets[request.key];
-          if (secret !== undefined) headers.authorization = `Bearer ${secret}`;
-          if (request.host !== undefined) headers.host = request.host;
-          if (request.origin) headers.origin = 'https://app.example';
-          if (request.requestId) headers['x-request-id'] = 'trace-1234';
-          const options = { method: request.method, url: request.path, headers };
-          laneLines.length = 0;
-          frameworkLines.length = 0;
-          const viaLane = await inject(lane.app.dispatch, options);
-          const viaFramework = await framework.app.inject(options);
-          assert.deepEqual(comparable(viaLane), comparable(viaFramework), JSON.stringify(request));
-          assert.deepEqual(logged(laneLines), logged(frameworkLines), JSON.stringify(request));
-        }
-      }),
-      { numRuns: 150 },
-    );
+    it('status, headers, body and log line of generated sequences of requests', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(sent, { minLength: 1, maxLength: 8 }), async (requests) => {
+          // A new minute for each sequence: both limiters start it from the same state.
+          lane.clock.advance(60_000);
+          for (const request of requests) {
+            const headers: Record<string, string> = {};
+            const secret = secrets[request.key];
+            if (secret !== undefined) headers.authorization = `Bearer ${secret}`;
+            if (request.host !== undefined) headers.host = request.host;
+            if (request.origin) headers.origin = 'https://app.example';
+            if (request.requestId) headers['x-request-id'] = 'trace-1234';
+            if (request.forwardedFor) headers['x-forwarded-for'] = request.forwardedFor;
+            if (request.forwardedProto) headers['x-forwarded-proto'] = request.forwardedProto;
+            const options = { method: request.method, url: request.path, headers };
+            laneLines.length = 0;
+            frameworkLines.length = 0;
+            const viaLane = await inject(lane.app.dispatch, options);
+            const viaFramework = await framework.app.inject(options);
+            assert.deepEqual(comparable(viaLane), comparable(viaFramework), JSON.stringify(request));
+            assert.deepEqual(logged(laneLines), logged(frameworkLines), JSON.stringify(request));
+          }
+        }),
+        { numRuns: 150 },
+      );
+    });
   });
-});
+}
+
+sameAnswers('the API lane answers exactly as the framework would', false);
+sameAnswers('the API lane answers exactly as the framework would, behind a trusted proxy', true);
