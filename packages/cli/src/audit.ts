@@ -1,5 +1,5 @@
-import { parseSince } from '@petstore/server/operator';
 import { openServerDatabase } from './database.ts';
+import { sinceOption } from './since-option.ts';
 import { CliError, EXIT } from './exit.ts';
 import { type CliIo, say } from './io.ts';
 import { formatTable } from './table.ts';
@@ -27,13 +27,7 @@ export async function runAudit(args: string[], io: CliIo): Promise<number> {
     throw new UsageError('audit takes no arguments; run "petstore audit --help"');
   const slug = stringOption(parsed, 'project');
   if (!slug) throw new UsageError('audit needs --project <slug>');
-  const sinceText = stringOption(parsed, 'since');
-  const since = sinceText === undefined ? undefined : parseSince(sinceText, Date.now());
-  if (sinceText !== undefined && since === undefined) {
-    throw new UsageError(
-      `--since must be like 30m, 1h, 7d or an ISO 8601 instant, got ${JSON.stringify(sinceText)}`,
-    );
-  }
+  const since = sinceOption(parsed, Date.now());
   const limit = positiveInteger('limit', stringOption(parsed, 'limit'), 1_000) ?? 100;
   const flag = stringOption(parsed, 'database');
   const { storage } = await openServerDatabase(io, flag);

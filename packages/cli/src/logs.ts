@@ -1,10 +1,6 @@
-import {
-  parseSince,
-  parseStatusFilter,
-  type RequestLogQuery,
-  retainedSince,
-} from '@petstore/server/operator';
+import { parseStatusFilter, type RequestLogQuery, retainedSince } from '@petstore/server/operator';
 import { openServerDatabase } from './database.ts';
+import { sinceOption } from './since-option.ts';
 import { CliError, EXIT } from './exit.ts';
 import { type CliIo, say } from './io.ts';
 import { formatTable } from './table.ts';
@@ -44,13 +40,7 @@ export async function runLogs(args: string[], io: CliIo): Promise<number> {
       `--status must be 2xx, 4xx, 429, 5xx or a status code, got ${JSON.stringify(statusText)}`,
     );
   }
-  const sinceText = stringOption(parsed, 'since');
-  const since = sinceText === undefined ? undefined : parseSince(sinceText, now);
-  if (sinceText !== undefined && since === undefined) {
-    throw new UsageError(
-      `--since must be like 30m, 1h, 7d or an ISO 8601 instant, got ${JSON.stringify(sinceText)}`,
-    );
-  }
+  const since = sinceOption(parsed, now);
   const limit = positiveInteger('limit', stringOption(parsed, 'limit'), 1_000) ?? 100;
   const flag = stringOption(parsed, 'database');
   const { storage } = await openServerDatabase(io, flag);
