@@ -1,9 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
-import type { RouteConfig } from './route-config.ts';
+import type { OtherMethods } from './other-methods.ts';
+import { type RouteConfig, routeConfig } from './route-config.ts';
 
 /**
- * Paths no route matches. Under `/v1` they are guarded like every API operation (a caller without a
+ * Paths no route matches, and methods a known path does not answer (405 with `Allow`, guarded and
+ * counted like the path's own routes, refused before the body is read). Under `/v1` they are guarded like every API operation (a caller without a
  * valid key learns nothing more than 401, a keyed caller spends quota); elsewhere they are limited per
  * client address. Both are routes of the router (Fastify's per-prefix 404 handlers), so the decision
  * is the router's, whatever the spelling of the path.
@@ -21,20 +23,34 @@ const ELSEWHERE: RouteConfig = {
   metricsLabel: 'other',
 };
 
-async function notFound(request: { url: string }): Promise<never> {
+/** Throws the 405 of a request whose route is a `notAllowed` one; returns on any other. */
+export async function refuseOtherMethod(request: FastifyRequest): Promise<void> {
+  const { notAllowed } = routeConfig(request);
+  if (!notAllowed) return;
+  const message = `${request.method} is not allowed on ${notAllowed.path}; allowed: ${notAllowed.allow}`;
+  throw new ApiError('method_not_allowed', message, { headers: { allow: notAllowed.allow } });
+}
+
+async function notFound(request: FastifyRequest): Promise<never> {
+  await refuseOtherMethod(request);
   throw new ApiError('not_found', `no resource at ${request.url.split('?', 1)[0]}`);
 }
 
-/** Fastify takes route config for a 404 handler (lib/four-oh-four.js) though its types do not say so. */
+
+/**
+ * Fastify takes route config and every lifecycle hook for a 404 handler (lib/four-oh-four.js), though
+ * its types list only two hooks.
+ */
 function withConfig(config: RouteConfig): Parameters<FastifyInstance['setNotFoundHandler']>[0] {
-  return { config } as Parameters<FastifyInstance['setNotFoundHandler']>[0];
+  return { config, preParsing: refuseOtherMethod } as Parameters<FastifyInstance['setNotFoundHandler']>[0];
 }
 
-export function installNotFound(app: FastifyInstance): void {
-  app.setNotFoundHandler(withConfig(ELSEWHERE), notFound);
+export function installNotFound(app: FastifyInstance, otherMethods: OtherMethods): void {
+  const otherMethodOf = otherMethods.lookup;
+  app.setNotFoundHandler(withConfig({ ...ELSEWHERE, otherMethodOf }), notFound);
   app.register(
     async (v1) => {
-      v1.setNotFoundHandler(withConfig(UNDER_V1), notFound);
+      v1.setNotFoundHandler(withConfig({ ...UNDER_V1, otherMethodOf }), notFound);
     },
     { prefix: '/v1' },
   );

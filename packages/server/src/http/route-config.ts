@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { AddressBudget } from '../ratelimit/address-budgets.ts';
 import type { Role } from '../storage/member-records.ts';
@@ -48,6 +49,10 @@ export interface RouteConfig {
    * non-member with 404 and a member with a lesser role with 403 before the handler runs.
    */
   role?: Role;
+  /** A 405 answer (http/other-methods.ts): its `Allow` and the path as the contract writes it. */
+  notAllowed?: { allow: string; path: string };
+  /** A 404 route: the 405 config when the request's path is known under other methods. */
+  otherMethodOf?: (request: IncomingMessage) => RouteConfig | undefined;
 }
 
 declare module 'fastify' {
@@ -65,6 +70,8 @@ declare module 'fastify' {
  * `routeOptions` getter builds a new object on every call, so the first call keeps the result.
  */
 export function routeConfig(request: FastifyRequest): RouteConfig {
-  request.route ??= request.routeOptions.config as unknown as RouteConfig;
+  if (request.route) return request.route;
+  const config = request.routeOptions.config as unknown as RouteConfig;
+  request.route = config.otherMethodOf?.(request.raw) ?? config;
   return request.route;
 }

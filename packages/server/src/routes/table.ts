@@ -1,11 +1,12 @@
-import type { FastifyInstance, FastifyRequest, HTTPMethods, RouteHandlerMethod } from 'fastify';
-import { ApiError } from '../errors.ts';
+import type { FastifyInstance, HTTPMethods, RouteHandlerMethod } from 'fastify';
 import { preflight } from '../http/cors.ts';
 import type { OpenApiDocument } from '../openapi/contract.ts';
 import type { AddressBudget } from '../ratelimit/address-budgets.ts';
 import { deprecationOf } from './deprecation.ts';
 import type { Role } from '../storage/member-records.ts';
 import type { RouteConfig } from '../http/route-config.ts';
+import type { OtherMethods } from '../http/other-methods.ts';
+import { refuseOtherMethod } from '../http/not-found.ts';
 // Not an ESM import of node:http: its namespace loads Node's fetch (65 ms, 14 MB at start).
 const { METHODS } = process.getBuiltinModule('node:http');
 
@@ -151,29 +152,47 @@ const PREFLIGHT: RouteConfig = {
 };
 
 /**
- * Registers every route, and for each path its `OPTIONS` route and one more route answering every other
- * method with 405 and `Allow`, under the same access rules as the path's own routes (so a 405 never
- * tells a caller without a key more than a 401 would).
+ * The methods routes may use. A method no route uses reaches no route of the router, so its 405 can be
+ * decided after the router's 404 (`otherMethods`); these have routes a 405 must win against (a
+ * `GET /dashboard/sign-out` would otherwise be `GET /dashboard/:slug`), so they get 405 routes.
  */
-export function registerRoutes(app: FastifyInstance, routes: readonly RouteDefinition[]): void {
+const ROUTED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * Registers every route, and for each path its `OPTIONS` route and 405 answers with `Allow` for every
+ * other method, under the same access rules as the path's own routes (so a 405 never tells a caller
+ * without a key more than a 401 would): a route for the routed methods, `otherMethods` for the rest.
+ */
+export function registerRoutes(
+  app: FastifyInstance,
+  routes: readonly RouteDefinition[],
+  otherMethods: OtherMethods,
+): void {
   for (const method of ALL_METHODS) {
     if (!app.supportedMethods.includes(method)) app.addHttpMethod(method);
   }
+  const unknown = routes.find((route) => !ROUTED_METHODS.includes(route.method));
+  if (unknown) throw new Error(`${unknown.method} ${unknown.url}: add ${unknown.method} to ROUTED_METHODS`);
   const byUrl = Map.groupBy(routes, (route) => `${route.config.host ?? 'api'} ${route.url}`);
   for (const sameUrl of byUrl.values()) {
     const host = sameUrl[0]!.config.host ?? 'api';
-    for (const hostKind of host === 'any' ? HOST_KINDS : [host]) registerPath(app, sameUrl, { hostKind });
+    const refusal = methodNotAllowed(sameUrl);
+    for (const hostKind of host === 'any' ? HOST_KINDS : [host]) {
+      registerPath(app, sameUrl, { hostKind }, refusal);
+      otherMethods.add(sameUrl[0]!.url, hostKind, refusal);
+    }
   }
 }
 
 /** Every kind of host a request can come to (http/host-kind.ts). */
 const HOST_KINDS = ['api', 'site', 'none'] as const;
 
-/** One path's routes on one kind of host, with its OPTIONS and 405 routes. */
+/** One path's routes on one kind of host, with its OPTIONS route and 405 route. */
 function registerPath(
   app: FastifyInstance,
   sameUrl: readonly RouteDefinition[],
   constraints: { hostKind: string },
+  refusal: RouteConfig,
 ): void {
   const { url } = sameUrl[0]!;
   for (const route of sameUrl) {
@@ -197,32 +216,31 @@ function registerPath(
     config: { ...PREFLIGHT, host: first!.config.host } as RouteConfig as never,
     handler: preflight(allow),
   });
-  const others = ALL_METHODS.filter((method) => !allow.includes(method));
-  const config: RouteConfig = {
-    operationId: 'methodNotAllowed',
-    access: first!.config.access,
-    rateLimited: first!.config.rateLimited,
-    addressBudget: first!.config.addressBudget,
-    metricsLabel: 'other',
-    host: first!.config.host,
-    htmlErrors: first!.config.htmlErrors,
-  };
-  const path = url.replace(/:([^/]+)/g, '{$1}');
-  const message = (method: string) => `${method} is not allowed on ${path}; allowed: ${allow.join(', ')}`;
-  const refuse = async (request: FastifyRequest) => {
-    throw new ApiError('method_not_allowed', message(request.method), {
-      headers: { allow: allow.join(', ') },
-    });
-  };
-  // Refused before the body is read: a 405 never depends on what was sent.
+  const others = ROUTED_METHODS.filter((method) => !allow.includes(method));
+  if (others.length === 0) return;
   app.route({
     method: others as HTTPMethods[],
     url,
     constraints,
-    config,
-    preParsing: refuse,
-    handler: refuse,
+    config: refusal as never,
+    preParsing: refuseOtherMethod,
+    handler: refuseOtherMethod,
   });
+}
+
+/** The config a method the path lacks is guarded, counted and answered with. */
+function methodNotAllowed(sameUrl: readonly RouteDefinition[]): RouteConfig {
+  const { config: first, url } = sameUrl[0]!;
+  return {
+    operationId: 'methodNotAllowed',
+    access: first.access,
+    rateLimited: first.rateLimited,
+    addressBudget: first.addressBudget,
+    metricsLabel: 'other',
+    host: first.host,
+    htmlErrors: first.htmlErrors,
+    notAllowed: { allow: allowedMethods(sameUrl).join(', '), path: url.replace(/:([^/]+)/g, '{$1}') },
+  };
 }
 
 const dashboard = (operationId: string, access: 'public' | 'session', csrf = false): RouteConfig => ({

@@ -1,0 +1,40 @@
+import type { IncomingMessage } from 'node:http';
+import Router from 'find-my-way';
+import type { RouteConfig } from './route-config.ts';
+import { type HostRules, hostKindConstraint, requestHostKind, type RouteHostKind } from './host-kind.ts';
+
+/**
+ * The paths the router knows, whatever their methods: a request the router sends to a 404 route is a
+ * 405 when its path is here for its host kind. One private router holds each path once, matched with
+ * the same options and host constraint as the application's, instead of one route per path and
+ * method (about 1,400 registrations, most of the router's start-up).
+ */
+export interface OtherMethods {
+  /** Records a path's 405 answer: the config it is guarded and counted with (`methodNotAllowed`). */
+  add(url: string, hostKind: RouteHostKind, config: RouteConfig): void;
+  /** The 405 config of the request's path, or undefined when no route has that path. */
+  lookup(request: IncomingMessage): RouteConfig | undefined;
+}
+
+export interface OtherMethodsOptions {
+  /** The application router's `maxParamLength`: a path matches here exactly when it matches there. */
+  maxParamLength: number;
+}
+
+const ANY = 'GET';
+
+export function createOtherMethods(rules: HostRules, options: OtherMethodsOptions): OtherMethods {
+  const router = Router({
+    maxParamLength: options.maxParamLength,
+    constraints: { hostKind: hostKindConstraint(rules) },
+  });
+  return {
+    add(url, hostKind, config) {
+      router.on(ANY, url, { constraints: { hostKind } }, () => {}, config);
+    },
+    lookup(request) {
+      const found = router.find(ANY, request.url ?? '', { hostKind: requestHostKind(request, rules) });
+      return (found?.store as RouteConfig | undefined) ?? undefined;
+    },
+  };
+}
