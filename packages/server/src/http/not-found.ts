@@ -36,7 +36,6 @@ async function notFound(request: FastifyRequest): Promise<never> {
   throw new ApiError('not_found', `no resource at ${request.url.split('?', 1)[0]}`);
 }
 
-
 /**
  * Fastify takes route config and every lifecycle hook for a 404 handler (lib/four-oh-four.js), though
  * its types list only two hooks.
