@@ -33,7 +33,7 @@ import {
 import { installNotFound } from './http/not-found.ts';
 import { createOtherMethods } from './http/other-methods.ts';
 import { createRequestIds, requestIdReader } from './http/request-ids.ts';
-import { logRequest } from './http/request-log.ts';
+import { requestLine } from './http/request-log.ts';
 import { type AnsweredRequest, answeredOf } from './http/answered.ts';
 import { loggedRequest } from './insights/logged-request.ts';
 import {
@@ -305,9 +305,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     app.addHook('onClose', async () => requestLog.flush());
   }
   /** Metrics, the log line and the request-log row of every answered request, whoever answered it. */
+  const logRequest = requestLine(app.log);
   const recordAnswer = (answer: AnsweredRequest) => {
     metrics.observeResponse(answer);
-    logRequest(app.log, answer);
+    logRequest(answer);
     const row = requestLog && loggedRequest(answer, deps.clock.now());
     if (row) requestLog!.add(row);
   };
