@@ -45,7 +45,7 @@ function withHtml(node: unknown, mode: Mode, seen: WeakMap<object, unknown>): un
  * The `site` edition is what a project's published docs show (site-edition.ts).
  */
 function render(): { rendered: JsonNode; resolved: JsonNode; sections: MarkdownSection[] } {
-  const resolved = dereference(exactContract);
+  const resolved = dereference(exactContract());
   const rendered = withHtml(resolved, 'block', new WeakMap()) as JsonNode;
   const info = rendered.info as JsonNode;
   const sections = splitSections(String(info.description ?? ''));

@@ -4,9 +4,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { parseDocument } from 'yaml';
-import { CONTRACT_PATH, loadExactContract } from './contract-source.ts';
+import { parseJson } from '@petstore/json';
+import { CONTRACT_PATH, loadContract } from './contract-source.ts';
 
 const fresh = () => mkdtempSync(path.join(tmpdir(), 'contract-cache-'));
+/** The contract as the app reads it, integers as bigint. */
+const loadExactContract = async (yaml: string, dir: string) => {
+  const { json, document } = await loadContract(yaml, dir);
+  assert.deepEqual(document, JSON.parse(json));
+  return parseJson(json);
+};
 const parsed = (file: string) => parseDocument(readFileSync(file, 'utf8'), { intAsBigInt: true }).toJS();
 
 test('contract source: the cached copy read back equals the YAML parse, bigints and all', async () => {
@@ -14,6 +21,10 @@ test('contract source: the cached copy read back equals the YAML parse, bigints 
   const first = await loadExactContract(CONTRACT_PATH, dir);
   assert.equal(readdirSync(dir).length, 1);
   const second = await loadExactContract(CONTRACT_PATH, dir);
+  assert.equal(
+    (await loadContract(CONTRACT_PATH, dir)).json,
+    readFileSync(path.join(dir, readdirSync(dir)[0]!), 'utf8'),
+  );
   assert.deepEqual(first, parsed(CONTRACT_PATH));
   assert.deepEqual(second, parsed(CONTRACT_PATH));
 });

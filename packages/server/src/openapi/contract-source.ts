@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseJson, stringifyJson } from '@petstore/json';
+import { stringifyJson } from '@petstore/json';
 import type { JsonNode } from './dereference.ts';
 
 export const CONTRACT_PATH = path.join(import.meta.dirname, '../../../../openapi/petstore.yaml');
@@ -21,9 +21,18 @@ async function parseYaml(text: string): Promise<JsonNode> {
   return parsed.toJS() as JsonNode;
 }
 
-function readCache(file: string): JsonNode | undefined {
+/** The lossless JSON text of the contract and its plain parse, or undefined for an unreadable copy. */
+export interface ContractSource {
+  /** Every integer written digit for digit (int64 bounds exact). */
+  json: string;
+  /** The same parsed by JSON.parse: integers are JS numbers. */
+  document: unknown;
+}
+
+function readCache(file: string): ContractSource | undefined {
   try {
-    return parseJson(readFileSync(file, 'utf8')) as JsonNode;
+    const json = readFileSync(file, 'utf8');
+    return { json, document: JSON.parse(json) };
   } catch {
     return undefined;
   }
@@ -42,19 +51,20 @@ function writeCache(file: string, json: string): void {
 }
 
 /**
- * The contract with every integer as bigint: from the cache when it holds this exact YAML, else parsed
- * and cached. The test of this module checks that the copy read back equals the parse.
+ * The contract as lossless JSON: from the cache when it holds this exact YAML, else parsed and cached.
+ * The cached text is served as it is (no parse and re-serialisation at start-up); the test of this
+ * module checks that it reads back equal to the YAML's parse.
  */
-export async function loadExactContract(
+export async function loadContract(
   yamlPath = CONTRACT_PATH,
   cacheDir = CONTRACT_CACHE_DIR,
-): Promise<JsonNode> {
+): Promise<ContractSource> {
   const text = readFileSync(yamlPath, 'utf8');
   const digest = createHash('sha256').update(text).digest('hex').slice(0, 32);
   const file = path.join(cacheDir, `contract-${digest}.json`);
   const cached = readCache(file);
   if (cached) return cached;
-  const exact = await parseYaml(text);
-  writeCache(file, stringifyJson(exact));
-  return exact;
+  const json = stringifyJson(await parseYaml(text));
+  writeCache(file, json);
+  return { json, document: JSON.parse(json) };
 }
