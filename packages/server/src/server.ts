@@ -192,6 +192,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     siteHostsRefreshMs: config.siteHostsRefreshMs,
   });
   limiter.attachLogger(app.log);
+  storage.attachLogger?.(app.log);
   if (connectionCap.allowed < config.http.maxConnections) {
     app.log.warn(
       { maxConnections: connectionCap.allowed, openFileLimit: connectionCap.fileLimit },
