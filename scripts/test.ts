@@ -35,14 +35,14 @@ const FULL_ONLY: Record<string, string> = {
 };
 
 /**
- * Suites of the fast set that take several seconds, mostly waiting (PostgreSQL, DNS time-outs, the
- * site hosts' refresh period), with their seconds on an idle machine; the others take half a second.
+ * Suites of the fast set that take seconds, mostly waiting (PostgreSQL, DNS time-outs), with their
+ * seconds on an idle machine; the others take half a second.
  * Only for spreading the suites evenly over the processes: a stale figure costs time, never a result.
  */
 const SLOW: Record<string, number> = {
   'packages/server/test/storage-postgres.test.ts': 15,
-  'packages/server/test/tenant-isolation.test.ts': 10,
-  'packages/server/test/domains-http.test.ts': 10,
+  'packages/server/test/tenant-isolation.test.ts': 2.5,
+  'packages/server/test/domains-http.test.ts': 2,
   'packages/server/test/domains-dns-failures.test.ts': 8,
   'packages/cli/test/smoke-process.test.ts': 5,
   'packages/server/test/readyz-bounded.test.ts': 5,

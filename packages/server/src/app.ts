@@ -121,6 +121,8 @@ export interface AppDeps {
   httpLimits?: HttpLimits;
   /** The request log's buffer and batches (REQUEST_LOG_DEFAULTS when absent); false: nothing is logged. */
   requestLog?: false | Partial<Omit<RequestLogWriterOptions, 'store' | 'onError'>>;
+  /** How often the host sets read projects and served domains again (default SITE_HOSTS_REFRESH_MS). */
+  siteHostsRefreshMs?: number;
 }
 
 declare module 'fastify' {
@@ -181,6 +183,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     projects: deps.storage.projects,
     domains: deps.storage.domains,
     siteDomain,
+    refreshMs: deps.siteHostsRefreshMs,
   });
   const names: ServiceNames = { siteDomain, apiHosts: deps.hosts?.apiHost ? [deps.hosts.apiHost] : [] };
   const hosts: HostRules = { names, isServedDomain: siteHosts.isServedDomain };

@@ -189,8 +189,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     httpLimits: { ...config.http, maxConnections: connectionCap.allowed },
     minFreeDiskBytes: config.minFreeDiskBytes,
     requestLog: config.requestLog ? {} : false,
+    siteHostsRefreshMs: config.siteHostsRefreshMs,
   });
   limiter.attachLogger(app.log);
+  storage.attachLogger?.(app.log);
   if (connectionCap.allowed < config.http.maxConnections) {
     app.log.warn(
       { maxConnections: connectionCap.allowed, openFileLimit: connectionCap.fileLimit },

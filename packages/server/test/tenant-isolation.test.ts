@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createDnsResolver } from '../src/domains/dns.ts';
 import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
+import { eventually, TEST_SITE_HOSTS_REFRESH_MS } from './eventually.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
 import { service } from './services.ts';
 import { sharedStorage } from './shared-storage.ts';
@@ -67,6 +68,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           storage: await shared.open(),
           dns: createDnsResolver([zone.address]),
           hosts: { siteDomain: 'sites.localhost', apiHost },
+          siteHostsRefreshMs: TEST_SITE_HOSTS_REFRESH_MS,
         });
         owner = await app.signedInMember('acme', { plan: 'pro' });
         key = app.key;
@@ -124,7 +126,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
             assert.ok(stored, hostname);
           }
           // Once this instance's host sets hold the name as served (its docs site origin gets CORS).
-          await waitFor(async () => {
+          await eventually(async () => {
             const response = await app.request({
               url: '/v1/pets',
               key,
@@ -170,19 +172,10 @@ for (const backend of ['sqlite', 'postgres'] as const) {
             /petstore-docs-title/,
             'no site from the 303 on',
           );
-          await waitFor(async () => (await visit(app, name, '/dashboard/sign-in')).status === before);
+          await eventually(async () => (await visit(app, name, '/dashboard/sign-in')).status === before);
           for (const host of ownHosts) await ownPagesAnswer(app, host, key);
         },
       );
     });
-  }
-}
-
-/** Polls a condition that becomes true within the site hosts' refresh period. */
-async function waitFor(condition: () => Promise<boolean>, withinMs = 5_000): Promise<void> {
-  const started = Date.now();
-  while (!(await condition())) {
-    assert.ok(Date.now() - started < withinMs, 'condition within the refresh period');
-    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

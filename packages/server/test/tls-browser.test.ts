@@ -146,7 +146,7 @@ test(
     );
 
     await t.test('docs.example.test serves the project docs over HTTPS', async () => {
-      // Every instance learns of a newly verified domain within 2 s (the site hosts it routes by).
+      // Every instance learns of a newly verified domain at its next host refresh (the site hosts it routes by).
       await until('docs.example.test is routed', async () =>
         (await stack.https('docs.example.test')).status === 200 ? true : undefined,
       );

@@ -30,7 +30,7 @@ const addDomain = async (hostname: string) =>
     records: { type: string; name: string; value: string }[];
   };
 
-/** The first answer for `host` that `accept` takes: a new domain is routed by the service within 2 s. */
+/** The first answer for `host` that `accept` takes: a new domain is routed by the service from its next host refresh. */
 const once = (host: string, path: string, accept: (answer: HttpsAnswer) => boolean) =>
   until(`${host}${path}`, async () => {
     const answer = await stack.https(host, path);

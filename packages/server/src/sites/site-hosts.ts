@@ -1,7 +1,7 @@
 import type { DomainRepository } from '../storage/domain-repository.ts';
 import type { ProjectRepository } from '../storage/project-repository.ts';
 
-/** How often projects and served domains are read again: a new site is known after this long. */
+/** How often projects and served domains are read again by default: a new site is known after this long. */
 export const SITE_HOSTS_REFRESH_MS = 2_000;
 
 export interface SiteHosts {
@@ -16,15 +16,16 @@ export interface SiteHosts {
 
 /**
  * What must be answered without waiting for the database — a CORS header, which routes a host takes —
- * kept in memory and read again every SITE_HOSTS_REFRESH_MS: the projects' slugs and the served custom
- * domains. Serving a site always reads the database, so a removed domain stops at once; these sets
- * only let a new one in, up to 2 s late (and the API's pages check the database themselves meanwhile,
+ * kept in memory and read again every `refreshMs` (SITE_HOSTS_REFRESH_MS): the projects' slugs and the
+ * served custom domains. Serving a site always reads the database, so a removed domain stops at once;
+ * these sets only let a new one in, up to one period late (and the API's pages check the database themselves meanwhile,
  * see GuardDeps.servesCustomDomain).
  */
 export function createSiteHosts(deps: {
   projects: ProjectRepository;
   domains: DomainRepository;
   siteDomain: string;
+  refreshMs?: number;
 }): SiteHosts {
   const suffix = `.${deps.siteDomain}`;
   let slugs = new Set<string>();
@@ -40,7 +41,7 @@ export function createSiteHosts(deps: {
       // The database is away: keep the last sets; /readyz and the API report the outage.
     }
   };
-  const timer = setInterval(refresh, SITE_HOSTS_REFRESH_MS).unref();
+  const timer = setInterval(refresh, deps.refreshMs ?? SITE_HOSTS_REFRESH_MS).unref();
   void refresh();
   return {
     origins: {

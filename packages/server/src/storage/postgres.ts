@@ -14,8 +14,8 @@ import { type AccountRepository, createAccountRepository } from './account-repos
 import { type AuditRecords, createAuditRecords } from './audit-records.ts';
 import { createDomainRepository, type DomainRepository } from './domain-repository.ts';
 import { createProjectRepository, type ProjectRepository } from './project-repository.ts';
-import { createPostgresRequestLog } from './request-log-postgres.ts';
-import type { RequestLogRecords } from './request-log-records.ts';
+import type { MaintenanceLog } from './partition-analysis.ts';
+import { createPostgresRequestLog, type PostgresRequestLog } from './request-log-postgres.ts';
 import { PET_COLUMNS, type Row, toPet } from './rows.ts';
 
 export interface PostgresOptions extends PoolSettings {
@@ -34,7 +34,7 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
   readonly projects: ProjectRepository;
   readonly accounts: AccountRepository;
   readonly domains: DomainRepository;
-  readonly requestLog: RequestLogRecords;
+  readonly requestLog: PostgresRequestLog;
   readonly audit: AuditRecords;
   readonly #pool: Pool;
   readonly #schema: string | undefined;
@@ -42,6 +42,7 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
   readonly #newestPetId: () => Promise<bigint>;
   readonly #insertPet: (pet: NewPet) => Promise<Pet>;
   #closed = false;
+  #log: MaintenanceLog = consoleLog;
 
   constructor(options: PostgresOptions) {
     const pool = createPool(options);
@@ -57,7 +58,11 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
     this.accounts = createAccountRepository(sql);
     this.domains = createDomainRepository(sql, () => {});
     this.audit = createAuditRecords(sql);
-    this.requestLog = createPostgresRequestLog({ sql, transaction: (work) => this.#transaction(work) });
+    this.requestLog = createPostgresRequestLog({
+      sql,
+      transaction: (work) => this.#transaction(work),
+      log: () => this.#log,
+    });
     this.#newestPetId = sharedRead(async () => {
       const [row] = await this.#query('SELECT max(id) AS id FROM pets', [], 'petstore_newest_pet');
       return row!.id === null ? 0n : BigInt(row!.id as bigint);
@@ -104,9 +109,14 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
     return { total: this.#pool.totalCount, idle: this.#pool.idleCount, waiting: this.#pool.waitingCount };
   }
 
+  attachLogger(log: MaintenanceLog): void {
+    this.#log = log;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.requestLog.analysis.stop();
     await this.#pool.end();
   }
 
@@ -186,6 +196,9 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
     return (await run(this.#pool, sql, params, name)).rows;
   }
 }
+
+/** Until the app's logger is attached. */
+const consoleLog: MaintenanceLog = { warn: (obj, msg) => console.warn(msg, obj) };
 
 async function run(pool: Pool, sql: string, params?: unknown[], name?: string): Promise<QueryResult<Row>> {
   try {

@@ -88,6 +88,11 @@ export interface Storage extends PetRepository, KeyRepository, IdempotencyReposi
   petsVersion?(): Promise<bigint>;
   /** Connection pool occupancy, for metrics; absent where there is no pool (SQLite: one connection). */
   poolStats?(): PoolStats;
+  /**
+   * Where work the storage does in the background (PostgreSQL: analysing the request log's new
+   * partitions) logs its failures; until it is called, stderr. Absent where there is none.
+   */
+  attachLogger?(log: { warn(obj: object, msg: string): void }): void;
   close(): Promise<void>;
 }
 

@@ -1,4 +1,9 @@
 import type { PoolClient } from 'pg';
+import {
+  createPartitionAnalysis,
+  type MaintenanceLog,
+  type PartitionAnalysis,
+} from './partition-analysis.ts';
 import { PLANS } from './records.ts';
 import { type RequestLogRecords, requestLogReads, rowValues } from './request-log-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
@@ -10,7 +15,15 @@ export const DAY_MS = 86_400_000;
 export interface PostgresAccess {
   sql: SqlExecutor;
   transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T>;
+  /** Where background work (analysing new partitions) reports its failures. */
+  log(): MaintenanceLog;
 }
+
+/** The request log in PostgreSQL, with the analyses of its partitions that run in the background. */
+export type PostgresRequestLog = RequestLogRecords & { analysis: PartitionAnalysis };
+
+/** ANALYZE samples at most 30,000 rows, but a cold partition may take longer than a request's 5 s. */
+const ANALYZE_TIMEOUT_MS = 120_000;
 
 /** `request_log_d20261125`: the partition holding one UTC day. */
 export const partitionName = (day: number): string =>
@@ -40,9 +53,17 @@ const NO_PARTITION = '23514';
  * statement) and the rollups it adds to in one transaction, after the days it needs have their partitions; purging drops the partitions
  * of days every plan's retention has passed, then deletes the rows of shorter-lived plans.
  */
-export function createPostgresRequestLog(access: PostgresAccess): RequestLogRecords {
+export function createPostgresRequestLog(access: PostgresAccess): PostgresRequestLog {
   const { sql } = access;
   const known = new Set<number>();
+  const analysis = createPartitionAnalysis(
+    (name) =>
+      access.transaction(async (client) => {
+        await client.query(`SET LOCAL statement_timeout = ${ANALYZE_TIMEOUT_MS}`);
+        await client.query(`ANALYZE ${name}`);
+      }),
+    access.log,
+  );
 
   const ensurePartition = async (day: number) => {
     if (known.has(day)) return;
@@ -61,8 +82,12 @@ export function createPostgresRequestLog(access: PostgresAccess): RequestLogReco
   };
 
   const insert = async (batch: Parameters<RequestLogRecords['write']>[0]) => {
-    for (const day of new Set(batch.map((entry) => Math.floor(entry.at / DAY_MS))))
-      await ensurePartition(day);
+    const perDay = new Map<number, number>();
+    for (const entry of batch) {
+      const day = Math.floor(entry.at / DAY_MS);
+      perDay.set(day, (perDay.get(day) ?? 0) + 1);
+    }
+    for (const day of perDay.keys()) await ensurePartition(day);
     const columns: unknown[][] = Array.from({ length: 12 }, () => []);
     for (const entry of batch) rowValues(entry).forEach((value, i) => columns[i]!.push(value));
     const cells = rollUp(batch);
@@ -77,9 +102,11 @@ export function createPostgresRequestLog(access: PostgresAccess): RequestLogReco
         cells.map((c) => c.count),
       ]);
     });
+    for (const [day, rows] of perDay) analysis.wrote(partitionName(day), rows);
   };
 
   return {
+    analysis,
     ...requestLogReads(sql),
     ...usageReads(sql),
     async write(batch) {
@@ -105,6 +132,7 @@ export function createPostgresRequestLog(access: PostgresAccess): RequestLogReco
         const [count] = await sql.all(`SELECT count(*) AS n FROM ${name as string}`);
         await sql.run(`DROP TABLE IF EXISTS ${name as string}`);
         known.delete(day);
+        analysis.forget(name as string);
         removed += Number(count!.n);
       }
       for (const plan of PLANS) {
