@@ -6,7 +6,7 @@ import { createAuthenticator } from './auth/authenticator.ts';
 import { createKeyUsage } from './auth/key-usage.ts';
 import type { KeyEnvironment } from './auth/keys.ts';
 import { sendErrorPage } from './dashboard/error-page.ts';
-import { installFormBody } from './dashboard/form-body.ts';
+import { installFormBody } from './web/form-body.ts';
 import { type CertificateState, probeCertificate, type ProbeAddress } from './domains/certificate.ts';
 import { createDnsResolver, type DnsResolver } from './domains/dns.ts';
 import { createDomainService, type DomainService } from './domains/domain-service.ts';

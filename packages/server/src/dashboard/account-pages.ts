@@ -2,7 +2,7 @@ import { urlFor } from '../routes/urls.ts';
 import type { RouteHandlerMethod } from 'fastify';
 import { changePassword } from '../accounts/password-change.ts';
 import type { DashboardContext } from './context.ts';
-import { field } from './form-body.ts';
+import { field } from '../web/form-body.ts';
 import { clearSessionCookie, setDeviceCookie, signedInOf } from './session-cookie.ts';
 import { logPasswordChange } from './sign-in-log.ts';
 import { retryText } from './sign-in-pages.ts';

@@ -4,7 +4,7 @@ import { ApiError } from '../errors.ts';
 import { urlFor } from '../routes/urls.ts';
 import type { Project } from '../storage/project-repository.ts';
 import type { DashboardContext } from './context.ts';
-import { field } from './form-body.ts';
+import { field } from '../web/form-body.ts';
 import {
   checkedNotice,
   type DomainNotice,

@@ -8,7 +8,7 @@ import type { Account } from '../storage/account-repository.ts';
 import type { Invitation } from '../storage/invitation-records.ts';
 import type { Project } from '../storage/project-repository.ts';
 import { type DashboardContext } from './context.ts';
-import { field } from './form-body.ts';
+import { field } from '../web/form-body.ts';
 import { sendPage } from './page.ts';
 import { deviceCookie, setDeviceCookie, setSessionCookie, signInCsrfToken } from './session-cookie.ts';
 import { logSignIn } from './sign-in-log.ts';

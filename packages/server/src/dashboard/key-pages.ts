@@ -7,7 +7,7 @@ import { ApiError } from '../errors.ts';
 import { limitsFor } from '../ratelimit/plans.ts';
 import type { Project } from '../storage/project-repository.ts';
 import { type DashboardContext } from './context.ts';
-import { field } from './form-body.ts';
+import { field } from '../web/form-body.ts';
 import { keyName, keysView, revokeView } from './views/keys.ts';
 import { periodsByKey } from '../insights/usage-series.ts';
 

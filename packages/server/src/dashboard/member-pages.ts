@@ -7,7 +7,7 @@ import { ApiError } from '../errors.ts';
 import { type Role, ROLES } from '../storage/member-records.ts';
 import type { DashboardContext } from './context.ts';
 
-import { field } from './form-body.ts';
+import { field } from '../web/form-body.ts';
 import { clearSessionCookie, signedInOf } from './session-cookie.ts';
 import { membersView, removeMemberView } from './views/members.ts';
 import { requestScheme } from '../http/scheme.ts';

@@ -4,7 +4,7 @@ import { signedInOf } from './session-cookie.ts';
 import type { RouteHandlerMethod } from 'fastify';
 import { nameProblem } from '../projects/project-rules.ts';
 import { type DashboardContext } from './context.ts';
-import { field } from './form-body.ts';
+import { field } from '../web/form-body.ts';
 import { usagePeriods } from '../insights/usage-series.ts';
 import { projectView } from './views/project.ts';
 import { projectsView } from './views/projects.ts';

@@ -4,7 +4,7 @@ import type { Sessions } from '../accounts/sessions.ts';
 import { ApiError } from '../errors.ts';
 import type { Account, Session } from '../storage/account-repository.ts';
 import { readCookie, serializeCookie } from './cookies.ts';
-import { field } from './form-body.ts';
+import { field } from '../web/form-body.ts';
 import { requestScheme } from '../http/scheme.ts';
 import { urlFor } from '../routes/urls.ts';
 

@@ -2,7 +2,7 @@ import { urlFor } from '../routes/urls.ts';
 import type { RouteHandlerMethod } from 'fastify';
 import { SESSION_TTL_MS } from '../accounts/sessions.ts';
 import type { DashboardContext } from './context.ts';
-import { field } from './form-body.ts';
+import { field } from '../web/form-body.ts';
 import { sendPage } from './page.ts';
 import {
   clearSessionCookie,

@@ -6,7 +6,7 @@ export const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 
 /**
  * Parses `application/x-www-form-urlencoded` bodies into a null-prototype record of strings (the first
- * value of a repeated field wins). Installed in the dashboard's scope only: the API takes JSON alone.
+ * value of a repeated field wins). Installed in the scope of the routes outside the contract only: the API takes JSON alone.
  */
 export function installFormBody(scope: FastifyInstance): void {
   scope.addContentTypeParser(
