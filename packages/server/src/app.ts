@@ -1,28 +1,19 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { HashingGate } from './accounts/hashing-gate.ts';
 import type { ScryptParams } from './accounts/passwords.ts';
-import { createSessions } from './accounts/sessions.ts';
 import { createAuthenticator } from './auth/authenticator.ts';
 import { createKeyUsage } from './auth/key-usage.ts';
 import type { KeyEnvironment } from './auth/keys.ts';
-import { sendErrorPage } from './dashboard/error-page.ts';
-import { installFormBody } from './web/form-body.ts';
-import { type CertificateState, probeCertificate, type ProbeAddress } from './domains/certificate.ts';
+import { createDashboardArea } from './dashboard/plugin.ts';
+import type { ProbeAddress } from './domains/certificate.ts';
 import { createDnsResolver, type DnsResolver } from './domains/dns.ts';
-import { createDomainService, type DomainService } from './domains/domain-service.ts';
-import { tlsAsk } from './domains/tls-ask.ts';
-import { type CorsPolicy, NO_ORIGINS } from './http/cors.ts';
+import { type AnsweredRequest, answeredOf } from './http/answered.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
+import { type CorsPolicy, NO_ORIGINS } from './http/cors.ts';
 import { installEdge } from './http/edge.ts';
 import { installErrorHandler } from './http/error-handler.ts';
-import { sendErrorAsPage } from './web/error-page.ts';
 import { type AdmitDeps, installGuard } from './http/guard.ts';
-import { requireRole } from './dashboard/roles.ts';
-import { checkCsrf, requireSession } from './dashboard/session-cookie.ts';
-import { requireSite } from './sites/site-guard.ts';
-import { clientOriginReader } from './http/client-origin.ts';
-import { installLane } from './http/lane.ts';
-import { createPetsLane } from './routes/pets-lane.ts';
+import { hostKindConstraint, type HostRules, requestHostKind } from './http/host-kind.ts';
 import { BODY_LIMIT_BYTES, installJsonBody } from './http/json-body.ts';
 import {
   DEFAULT_HTTP_LIMITS,
@@ -32,48 +23,31 @@ import {
 } from './http/limits.ts';
 import { installNotFound } from './http/not-found.ts';
 import { createOtherMethods } from './http/other-methods.ts';
+import { routeConfig } from './http/route-config.ts';
 import { createRequestIds, requestIdReader } from './http/request-ids.ts';
 import { requestLine } from './http/request-log.ts';
-import { type AnsweredRequest, answeredOf } from './http/answered.ts';
+import { rewriteRequestTarget } from './http/request-target.ts';
+import { trustedProxyMatcher } from './http/trusted-proxies.ts';
+import { isServiceName, type ServiceNames } from './hosts/service-names.ts';
 import { loggedRequest } from './insights/logged-request.ts';
 import {
   createRequestLogWriter,
   type RequestLogWriter,
   type RequestLogWriterOptions,
 } from './insights/request-log-writer.ts';
-import { trustedProxyMatcher } from './http/trusted-proxies.ts';
 import type { Family } from './metrics/exposition.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { contract } from './openapi/contract.ts';
-import { createPetService, type PetService } from './pets/pet-service.ts';
 import type { RateLimiter } from './ratelimit/limiter.ts';
-import { lazyHandlers } from './routes/lazy-handlers.ts';
-import { urlFor } from './routes/urls.ts';
+import { createApiArea } from './routes/api-plugin.ts';
+import type { RouteTable } from './routes/area.ts';
+import { createInternalArea } from './routes/internal-plugin.ts';
 import { SERVICE_LINK } from './routes/service-link.ts';
-import { healthOperations } from './routes/health.ts';
-import { getMetrics } from './routes/metrics.ts';
-import { getOpenApiDocument } from './routes/openapi.ts';
-import { createPet } from './routes/pets-create.ts';
-import { getPet } from './routes/pets-get.ts';
-import { listPets } from './routes/pets-list.ts';
-import { listStoreOrders } from './routes/store-orders.ts';
-import { routeConfig } from './http/route-config.ts';
-import {
-  contractRoutes,
-  NON_CONTRACT_ROUTES,
-  nonContractRoutes,
-  type RouteDefinition,
-  registerRoutes,
-} from './routes/table.ts';
-import { isServiceName, type ServiceNames } from './hosts/service-names.ts';
-import { rewriteRequestTarget } from './http/request-target.ts';
-import { hostKindConstraint, type HostRules, requestHostKind } from './http/host-kind.ts';
-import { createSiteDirectory } from './sites/site-directory.ts';
-import { createSiteHosts } from './sites/site-hosts.ts';
-import { sendSiteErrorPage } from './sites/site-error-page.ts';
-import { siteUrl } from './sites/urls.ts';
+import { contractRoutes, nonContractRoutes, type RouteDefinition } from './routes/table.ts';
+import { createSitesArea } from './sites/plugin.ts';
 import type { Storage } from './storage/repository.ts';
 import type { Clock } from './time/clock.ts';
+import { sendErrorAsPage } from './web/error-page.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -127,71 +101,29 @@ export interface AppDeps {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Custom domains: the dashboard's service, also run by the server's background checks. */
-    domains: DomainService;
     /** The request log's writer; undefined when logging is off. */
     requestLog: RequestLogWriter | undefined;
   }
 }
 
-/**
- * getPet is deprecated, so its pets are read into memory only once a client asks for one: the first
- * getPet starts the warm-up in the background, and a deployment whose clients moved on pays nothing.
- */
-function warmingOnFirstGet(app: FastifyInstance, pets: PetService): PetService {
-  let closing = false;
-  let started = false;
-  app.addHook('onClose', (_instance, done) => {
-    closing = true;
-    done();
-  });
-  const start = () => {
-    started = true;
-    const begun = performance.now();
-    pets
-      .warm(() => closing)
-      .then(
-        (loaded) =>
-          app.log.info({ loaded, ms: Math.round(performance.now() - begun) }, 'pets loaded into memory'),
-        (error: unknown) => app.log.warn({ err: error }, 'loading pets into memory stopped early'),
-      );
-  };
-  return {
-    ...pets,
-    get(id) {
-      if (!started) start();
-      return pets.get(id);
-    },
-  };
-}
-
-function configOf(routes: readonly RouteDefinition[], operationId: string) {
-  const route = routes.find((candidate) => candidate.config.operationId === operationId);
-  if (!route) throw new Error(`the route table has no ${operationId}`);
-  return route.config;
-}
-
-/** Builds the application; it never listens (server.ts does). */
 const noSchemas = (): never => {
   throw new Error('routes carry no Fastify schema: inputs are checked by validation/ against the contract');
 };
 const NO_SCHEMA_COMPILERS = { buildValidator: () => noSchemas, buildSerializer: () => noSchemas };
 
+/** Builds the application; it never listens (server.ts does). */
 export function buildApp(deps: AppDeps): FastifyInstance {
   const siteDomain = deps.hosts?.siteDomain ?? 'sites.localhost';
-  const siteHosts = createSiteHosts({
-    projects: deps.storage.projects,
-    domains: deps.storage.domains,
+  const apiHost = deps.hosts?.apiHost;
+  const sites = createSitesArea({
+    storage: deps.storage,
     siteDomain,
+    publicBaseUrl: deps.publicBaseUrl,
+    apiHost,
     refreshMs: deps.siteHostsRefreshMs,
   });
-  const names: ServiceNames = { siteDomain, apiHosts: deps.hosts?.apiHost ? [deps.hosts.apiHost] : [] };
-  const hosts: HostRules = { names, isServedDomain: siteHosts.isServedDomain };
-  const sites = createSiteDirectory({
-    projects: deps.storage.projects,
-    domains: deps.storage.domains,
-    siteDomain,
-  });
+  const names: ServiceNames = { siteDomain, apiHosts: apiHost ? [apiHost] : [] };
+  const hosts: HostRules = { names, isServedDomain: sites.hosts.isServedDomain };
   const limits = deps.httpLimits ?? DEFAULT_HTTP_LIMITS;
   const metrics = deps.metrics ?? createMetrics({ storage: deps.storage, limiter: deps.limiter });
   const requestId = requestIdReader(createRequestIds(() => deps.clock.now()));
@@ -237,11 +169,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     metrics: metrics.http,
   });
   metrics.observeConnections(connections);
-  let closing = false;
-  app.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
 
   const authenticator = createAuthenticator({
     keys: deps.storage,
@@ -255,23 +182,24 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   app.addHook('onClose', async () => usage.flush());
   app.addHook('onClose', async () => metrics.close());
-  const petService = createPetService({
+  const dashboard = createDashboardArea({
     storage: deps.storage,
+    limiter: deps.limiter,
     clock: deps.clock,
-    events: { petCreated: () => metrics.http.petCreated() },
+    keyEnvironment: deps.keyEnvironment,
+    passwordParams: deps.passwordParams,
+    hashingGate: deps.hashingGate,
+    siteDomain,
+    apiHost,
+    dns: deps.dns ?? createDnsResolver(),
+    caIdentity: deps.caIdentity ?? 'letsencrypt.org',
+    enterpriseDomains: deps.enterpriseDomains,
+    tlsProbe: deps.tlsProbe,
+    domainsChanged: () => sites.hosts.refresh(),
   });
-  const pets = deps.warmPetCache ? warmingOnFirstGet(app, petService) : petService;
 
   // Browsers may read the API from the configured origins and from the projects' docs sites (try-it).
   const configured = deps.cors ?? NO_ORIGINS;
-  app.addHook('onClose', async () => siteHosts.close());
-  const sessions = createSessions({
-    accounts: deps.storage.accounts,
-    limiter: deps.limiter,
-    clock: deps.clock,
-    passwordParams: deps.passwordParams,
-    hashingGate: deps.hashingGate,
-  });
   const admitDeps: AdmitDeps = {
     authenticator,
     limiter: metrics.instrumentLimiter(deps.limiter),
@@ -281,16 +209,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   };
   installGuard(app, {
     ...admitDeps,
-    areas: {
-      session: (request) => requireSession(request, sessions),
-      role: (request, role) => requireRole(request, deps.storage.projects, role),
-      site: (request, reply) => requireSite(request, reply, sites),
-      csrf: checkCsrf,
-    },
-    cors: { allows: (origin) => configured.allows(origin) || siteHosts.origins.allows(origin) },
+    areas: { ...dashboard.checks, ...sites.checks },
+    cors: { allows: (origin) => configured.allows(origin) || sites.hosts.origins.allows(origin) },
     servesCustomDomain:
       names.apiHosts.length === 0
-        ? async (hostname) => !isServiceName(hostname, names) && (await sites.resolve(hostname)) !== undefined
+        ? async (hostname) => !isServiceName(hostname, names) && (await sites.publishedAt(hostname))
         : undefined,
   });
   const requestLog =
@@ -323,108 +246,37 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   installJsonBody(app);
   installErrorHandler(app, (request, reply, error) => {
     const config = routeConfig(request);
-    if (config.host === 'site') return sendSiteErrorPage(request, reply, error);
-    if (config.htmlErrors) return sendErrorPage(request, reply, error);
+    if (config.host === 'site') return sites.errorPage(request, reply, error);
+    if (config.htmlErrors) return dashboard.errorPage(request, reply, error);
     const onApiHost = requestHostKind(request.raw, hosts) === 'api';
     return sendErrorAsPage(request, reply, error, onApiHost ? SERVICE_LINK : {});
   });
   const otherMethods = createOtherMethods(hosts, { maxParamLength: MAX_HEADER_BYTES });
   installNotFound(app, otherMethods);
 
-  const domains = createDomainService({
+  const api = createApiArea({
     storage: deps.storage,
-    resolver: deps.dns ?? createDnsResolver(),
     clock: deps.clock,
+    log: app.log,
+    petCreated: () => metrics.http.petCreated(),
+    warmPetCache: deps.warmPetCache,
+    lane: { admit: admitDeps, hosts, requestId, trustProxy: deps.trustProxy ?? false, record: recordAnswer },
+  });
+  const internal = createInternalArea({
+    storage: deps.storage,
+    limiter: deps.limiter,
+    log: app.log,
+    gatherMetrics: deps.gatherMetrics ?? (async () => metrics.families()),
+    minFreeDiskBytes: deps.minFreeDiskBytes,
     siteDomain,
-    apiHost: deps.hosts?.apiHost,
-    caIdentity: deps.caIdentity ?? 'letsencrypt.org',
-    enterpriseDomains: deps.enterpriseDomains,
-    changed: () => siteHosts.refresh(),
   });
-  app.decorate('domains', domains);
-  const probe = deps.tlsProbe;
-  const certificate = probe
-    ? (hostname: string): Promise<CertificateState> => probeCertificate(probe, hostname)
-    : undefined;
-
-  // The docs, the dashboard and the sites are imported on their first request (see lazyHandlers).
-  const docs = lazyHandlers(['getDocs', 'getDocsAsset', 'redirectToDocs'], async () => {
-    const { getDocs, getDocsAsset, redirectToDocs } = await import('./routes/docs.ts');
-    return { getDocs, getDocsAsset, redirectToDocs };
-  });
-  const operationsOf = (serves: (route: (typeof NON_CONTRACT_ROUTES)[number]) => boolean) =>
-    NON_CONTRACT_ROUTES.filter(serves).map((route) => route.config.operationId);
-  const dashboard = lazyHandlers(
-    operationsOf((route) => route.url.startsWith(urlFor('projectsPage'))),
-    async () =>
-      (await import('./dashboard/routes.ts')).dashboardHandlers({
-        storage: deps.storage,
-        sessions,
-        limiter: deps.limiter,
-        clock: deps.clock,
-        keyEnvironment: deps.keyEnvironment,
-        siteUrl: (request, slug) => siteUrl(request, slug, siteDomain),
-        domains,
-        certificate,
-      }),
-  );
-  const siteRoutes = lazyHandlers(
-    operationsOf((route) => route.config.host === 'site'),
-    async () =>
-      (await import('./sites/site-routes.ts')).siteHandlers({
-        publicBaseUrl: deps.publicBaseUrl,
-        apiHost: deps.hosts?.apiHost,
-      }),
-  );
-  const apiRoutes = contractRoutes(contract, {
-    listPets: listPets(pets),
-    createPet: createPet(pets),
-    getPet: getPet(pets),
-    listStoreOrders,
-    getOpenApiDocument,
-    ...healthOperations(app, {
-      storage: deps.storage,
-      limiter: deps.limiter,
-      minFreeDiskBytes: deps.minFreeDiskBytes,
-    }),
-    getMetrics: getMetrics(deps.gatherMetrics ?? (async () => metrics.families())),
-    getDocs: docs.getDocs!,
-  });
-  const otherRoutes = nonContractRoutes({
-    getDocsAsset: docs.getDocsAsset!,
-    redirectToDocs: docs.redirectToDocs!,
-    ...dashboard,
-    ...siteRoutes,
-    tlsAsk: tlsAsk({
-      projects: deps.storage.projects,
-      domains: deps.storage.domains,
-      siteDomain,
-    }),
-  });
-  registerRoutes(app, apiRoutes, otherMethods);
-  installLane(
-    app,
-    createPetsLane({
-      admit: admitDeps,
-      pets,
-      routes: {
-        listPets: configOf(apiRoutes, 'listPets'),
-        getPet: configOf(apiRoutes, 'getPet'),
-      },
-      hosts,
-      requestId,
-      clientOrigin: clientOriginReader(deps.trustProxy ?? false),
-      log: app.log,
-      record: recordAnswer,
-      closing: () => closing,
-    }),
-  );
-  // Forms are parsed outside the API's scope only: the API takes JSON alone.
-  app.register(async (scope) => {
-    installFormBody(scope);
-    registerRoutes(scope, otherRoutes, otherMethods);
-  });
-  const routes = [...apiRoutes, ...otherRoutes];
+  const areas = [api, internal, dashboard, sites];
+  const table: RouteTable = {
+    operations: contractRoutes(contract, Object.assign({}, ...areas.map((area) => area.operations))),
+    others: nonContractRoutes(Object.assign({}, ...areas.map((area) => area.others))),
+  };
+  for (const area of areas) app.register(area.plugin, { table, otherMethods });
+  const routes = [...table.operations, ...table.others];
   app.decorate('routeTable', routes);
   for (const label of new Set(['other', ...routes.map((route) => route.config.metricsLabel)])) {
     metrics.http.declare(label);

@@ -193,6 +193,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   });
   limiter.attachLogger(app.log);
   storage.attachLogger?.(app.log);
+  // Loads the areas' plugins, whose decorations (app.domains) are read below.
+  await app.ready();
   if (connectionCap.allowed < config.http.maxConnections) {
     app.log.warn(
       { maxConnections: connectionCap.allowed, openFileLimit: connectionCap.fileLimit },

@@ -1,4 +1,4 @@
-import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
+import type { FastifyBaseLogger, RouteHandlerMethod } from 'fastify';
 import { DEFAULT_MIN_FREE_DISK_BYTES } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import { JSON_CONTENT_TYPE, sendError } from '../http/send-error.ts';
@@ -25,6 +25,9 @@ export interface HealthDeps {
   limiter: RateLimiter;
   /** Not ready below this many free bytes where the database is stored (0: not checked). */
   minFreeDiskBytes?: number;
+  log: FastifyBaseLogger;
+  /** From the start of a graceful shutdown, so a load balancer still asking stops sending traffic here. */
+  closing: () => boolean;
 }
 
 interface Readiness {
@@ -39,23 +42,18 @@ const MB = 1024 * 1024;
  * getHealth (/healthz): the process is alive. getReadiness (/readyz): the database commits a write,
  * its disk has room, and the rate-limit store is in use.
  */
-export function healthOperations(
-  app: FastifyInstance,
-  deps: HealthDeps,
-): { getHealth: RouteHandlerMethod; getReadiness: RouteHandlerMethod } {
+export function healthOperations(deps: HealthDeps): {
+  getHealth: RouteHandlerMethod;
+  getReadiness: RouteHandlerMethod;
+} {
   const minFree = deps.minFreeDiskBytes ?? DEFAULT_MIN_FREE_DISK_BYTES;
-  // From the start of a graceful shutdown, so a load balancer still asking stops sending traffic here.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
 
   const probeWrite = async (): Promise<boolean> => {
     try {
       await withTimeout(deps.storage.probeWrite(), CHECK_TIMEOUT_MS);
       return true;
     } catch (error) {
-      app.log.warn({ cause: (error as Error).message }, 'readiness: the database does not take writes');
+      deps.log.warn({ cause: (error as Error).message }, 'readiness: the database does not take writes');
       return false;
     }
   };
@@ -89,7 +87,7 @@ export function healthOperations(
           );
         }
       } catch (error) {
-        app.log.warn({ cause: (error as Error).message }, 'readiness: free disk space unknown');
+        deps.log.warn({ cause: (error as Error).message }, 'readiness: free disk space unknown');
         checks.disk = 'unknown';
         failing.push('free disk space unknown');
       }
@@ -109,7 +107,7 @@ export function healthOperations(
 
   const getReadiness: RouteHandlerMethod = async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    if (closing)
+    if (deps.closing())
       return sendError(request, reply, new ApiError('service_unavailable', 'not ready: shutting down'));
     const { checks, failing } = await assess();
     if (failing.length > 0) {

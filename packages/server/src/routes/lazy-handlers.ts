@@ -7,17 +7,17 @@ import type { OperationHandlers } from './table.ts';
  * the dashboard, the docs and the sites hold most of the server's imports. A failed import is retried
  * by the next request.
  */
-export function lazyHandlers(
-  operationIds: readonly string[],
+export function lazyHandlers<const Id extends string>(
+  operationIds: readonly Id[],
   load: () => Promise<OperationHandlers>,
-): OperationHandlers {
+): Record<Id, RouteHandlerMethod> {
   let loading: Promise<OperationHandlers> | undefined;
   const loaded = () =>
     (loading ??= load().catch((error: unknown) => {
       loading = undefined;
       throw error;
     }));
-  const handlers: OperationHandlers = {};
+  const handlers = {} as Record<Id, RouteHandlerMethod>;
   for (const operationId of operationIds) {
     handlers[operationId] = async function (
       this: FastifyInstance,

@@ -1,0 +1,113 @@
+import fp from 'fastify-plugin';
+import type { HashingGate } from '../accounts/hashing-gate.ts';
+import type { ScryptParams } from '../accounts/passwords.ts';
+import { createSessions } from '../accounts/sessions.ts';
+import type { KeyEnvironment } from '../auth/keys.ts';
+import { type CertificateState, probeCertificate, type ProbeAddress } from '../domains/certificate.ts';
+import type { DnsResolver } from '../domains/dns.ts';
+import { createDomainService, type DomainService } from '../domains/domain-service.ts';
+import type { ErrorPage } from '../http/error-handler.ts';
+import type { AreaChecks } from '../http/guard.ts';
+import type { RateLimiter } from '../ratelimit/limiter.ts';
+import { type Area, type AreaOptions, registerAreaRoutes } from '../routes/area.ts';
+import { lazyHandlers } from '../routes/lazy-handlers.ts';
+import { NON_CONTRACT_ROUTES } from '../routes/table.ts';
+import { urlFor } from '../routes/urls.ts';
+import { siteUrl } from '../sites/urls.ts';
+import type { Storage } from '../storage/repository.ts';
+import type { Clock } from '../time/clock.ts';
+import { sendErrorPage } from './error-page.ts';
+import { requireRole } from './roles.ts';
+import { checkCsrf, requireSession } from './session-cookie.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Custom domains: the dashboard's service, also run by the server's background checks. */
+    domains: DomainService;
+  }
+}
+
+export interface DashboardAreaDeps {
+  storage: Storage;
+  limiter: RateLimiter;
+  clock: Clock;
+  keyEnvironment: KeyEnvironment;
+  passwordParams?: ScryptParams;
+  hashingGate?: HashingGate;
+  siteDomain: string;
+  apiHost?: string;
+  dns: DnsResolver;
+  caIdentity: string;
+  enterpriseDomains?: number;
+  tlsProbe?: ProbeAddress;
+  /** Called when a custom domain changes (the sites' host sets read it again). */
+  domainsChanged: () => Promise<void>;
+}
+
+export interface DashboardArea extends Area {
+  /** The guard's checks of the dashboard's routes. */
+  checks: Pick<AreaChecks, 'session' | 'role' | 'csrf'>;
+  errorPage: ErrorPage;
+}
+
+/**
+ * The dashboard: its pages and forms (imported on their first request, see lazyHandlers), the guard's
+ * checks for them (the session, the member's role, a form's CSRF token), its error pages, and the
+ * custom-domain service as `app.domains` (so without encapsulation; its routes have a scope of their
+ * own, see registerAreaRoutes).
+ */
+export function createDashboardArea(deps: DashboardAreaDeps): DashboardArea {
+  const sessions = createSessions({
+    accounts: deps.storage.accounts,
+    limiter: deps.limiter,
+    clock: deps.clock,
+    passwordParams: deps.passwordParams,
+    hashingGate: deps.hashingGate,
+  });
+  const domains = createDomainService({
+    storage: deps.storage,
+    resolver: deps.dns,
+    clock: deps.clock,
+    siteDomain: deps.siteDomain,
+    apiHost: deps.apiHost,
+    caIdentity: deps.caIdentity,
+    enterpriseDomains: deps.enterpriseDomains,
+    changed: deps.domainsChanged,
+  });
+  const probe = deps.tlsProbe;
+  const certificate = probe
+    ? (hostname: string): Promise<CertificateState> => probeCertificate(probe, hostname)
+    : undefined;
+  const operationIds = NON_CONTRACT_ROUTES.filter((route) =>
+    route.url.startsWith(urlFor('projectsPage')),
+  ).map((route) => route.config.operationId);
+  const others = lazyHandlers(operationIds, async () =>
+    (await import('./routes.ts')).dashboardHandlers({
+      storage: deps.storage,
+      sessions,
+      limiter: deps.limiter,
+      clock: deps.clock,
+      keyEnvironment: deps.keyEnvironment,
+      siteUrl: (request, slug) => siteUrl(request, slug, deps.siteDomain),
+      domains,
+      certificate,
+    }),
+  );
+  return {
+    others,
+    checks: {
+      session: (request) => requireSession(request, sessions),
+      role: (request, role) => requireRole(request, deps.storage.projects, role),
+      csrf: checkCsrf,
+    },
+    errorPage: sendErrorPage,
+    plugin: fp<AreaOptions>(
+      (app, options, done) => {
+        app.decorate('domains', domains);
+        registerAreaRoutes(app, options, { others });
+        done();
+      },
+      { name: 'dashboard' },
+    ),
+  };
+}

@@ -1,0 +1,55 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { tlsAsk } from '../domains/tls-ask.ts';
+import type { Family } from '../metrics/exposition.ts';
+import type { RateLimiter } from '../ratelimit/limiter.ts';
+import type { Storage } from '../storage/repository.ts';
+import { type Area, registerAreaRoutes } from './area.ts';
+import { healthOperations } from './health.ts';
+import { getMetrics } from './metrics.ts';
+
+export interface InternalAreaDeps {
+  storage: Storage;
+  limiter: RateLimiter;
+  log: FastifyBaseLogger;
+  /** What /metrics reports. */
+  gatherMetrics: () => Promise<Family[]>;
+  minFreeDiskBytes?: number;
+  siteDomain: string;
+}
+
+/**
+ * What the service's own infrastructure asks: liveness and readiness (load balancers), metrics
+ * (Prometheus) and, on the internal listener only, the TLS proxy's question.
+ */
+export function createInternalArea(deps: InternalAreaDeps): Area {
+  let closing = false;
+  const area: Omit<Area, 'plugin'> = {
+    operations: {
+      ...healthOperations({
+        storage: deps.storage,
+        limiter: deps.limiter,
+        minFreeDiskBytes: deps.minFreeDiskBytes,
+        log: deps.log,
+        closing: () => closing,
+      }),
+      getMetrics: getMetrics(deps.gatherMetrics),
+    },
+    others: {
+      tlsAsk: tlsAsk({
+        projects: deps.storage.projects,
+        domains: deps.storage.domains,
+        siteDomain: deps.siteDomain,
+      }),
+    },
+  };
+  return {
+    ...area,
+    plugin(app, options, done) {
+      app.addHook('preClose', async () => {
+        closing = true;
+      });
+      registerAreaRoutes(app, options, area);
+      done();
+    },
+  };
+}
