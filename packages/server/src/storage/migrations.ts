@@ -11,20 +11,28 @@ export interface Migration {
 
 const FILE = /^(\d+)_[a-z0-9_]+\.up\.sql$/;
 
-/** The numbered do/undo SQL files of one dialect, in ascending version order. */
+const MIGRATIONS = new URL('./migrations/', import.meta.url);
+
+/**
+ * The numbered do/undo SQL files of one dialect, in ascending version order. A file whose SQL is the
+ * same in both dialects is kept once, in `shared/`, and read from there when the dialect's own folder
+ * lacks it; a file in both places is refused, so which one runs is never in doubt.
+ */
 export function loadMigrations(dialect: 'sqlite' | 'postgres'): Migration[] {
-  const dir = new URL(`./migrations/${dialect}/`, import.meta.url);
-  const migrations = readdirSync(dir)
+  const own = new Set(readdirSync(new URL(`${dialect}/`, MIGRATIONS)));
+  const shared = new Set(readdirSync(new URL('shared/', MIGRATIONS)));
+  const read = (file: string) => {
+    if (own.has(file) && shared.has(file)) {
+      throw new Error(`migration ${file} is both in ${dialect}/ and in shared/: keep one`);
+    }
+    return readFileSync(new URL(`${own.has(file) ? dialect : 'shared'}/${file}`, MIGRATIONS), 'utf8');
+  };
+  const migrations = [...new Set([...own, ...shared])]
     .map((file) => FILE.exec(file))
     .filter((match) => match !== null)
     .map((match) => {
       const name = match[0].slice(0, -'.up.sql'.length);
-      return {
-        version: Number(match[1]),
-        name,
-        up: readFileSync(new URL(match[0], dir), 'utf8'),
-        down: readFileSync(new URL(`${name}.down.sql`, dir), 'utf8'),
-      };
+      return { version: Number(match[1]), name, up: read(match[0]), down: read(`${name}.down.sql`) };
     })
     .sort((a, b) => a.version - b.version);
   migrations.forEach((migration, index) => {

@@ -1,3 +1,0 @@
-DROP TABLE idempotency_keys;
-DROP TABLE api_keys;
-DROP TABLE pets;

@@ -1,1 +1,0 @@
-ALTER TABLE api_keys DROP COLUMN last_used_at;
