@@ -35,7 +35,7 @@ const routesOf = (table: readonly RouteDefinition[], handlers: OperationHandlers
 /**
  * Registers the routes of `table` that the area answers: its operations in `app`'s scope, its other
  * routes in a scope of their own that also reads forms (the API takes JSON alone). A path's routes
- * are always one area's, so its OPTIONS and 405 routes come with them.
+ * are always one area's, so its OPTIONS route and 405 answers come with them.
  */
 export function registerAreaRoutes(
   app: FastifyInstance,
