@@ -3,7 +3,7 @@ import type { HashingGate } from '../accounts/hashing-gate.ts';
 import type { ScryptParams } from '../accounts/passwords.ts';
 import { createSessions } from '../accounts/sessions.ts';
 import type { KeyEnvironment } from '../auth/keys.ts';
-import { type CertificateState, probeCertificate, type ProbeAddress } from '../domains/certificate.ts';
+import type { CertificateState, ProbeAddress } from '../domains/certificate.ts';
 import type { DnsResolver } from '../domains/dns.ts';
 import { createDomainService, type DomainService } from '../domains/domain-service.ts';
 import type { ErrorPage } from '../http/error-handler.ts';
@@ -75,8 +75,10 @@ export function createDashboardArea(deps: DashboardAreaDeps): DashboardArea {
     changed: deps.domainsChanged,
   });
   const probe = deps.tlsProbe;
+  // Imported only where a TLS proxy is configured, on the first page that shows a certificate.
   const certificate = probe
-    ? (hostname: string): Promise<CertificateState> => probeCertificate(probe, hostname)
+    ? async (hostname: string): Promise<CertificateState> =>
+        (await import('../domains/certificate.ts')).probeCertificate(probe, hostname)
     : undefined;
   const operationIds = NON_CONTRACT_ROUTES.filter((route) =>
     route.url.startsWith(urlFor('projectsPage')),

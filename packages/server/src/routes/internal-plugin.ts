@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { tlsAsk } from '../domains/tls-ask.ts';
 import type { Family } from '../metrics/exposition.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { Storage } from '../storage/repository.ts';
 import { type Area, registerAreaRoutes } from './area.ts';
 import { healthOperations } from './health.ts';
+import { lazyHandlers } from './lazy-handlers.ts';
 import { getMetrics } from './metrics.ts';
 
 export interface InternalAreaDeps {
@@ -34,13 +34,14 @@ export function createInternalArea(deps: InternalAreaDeps): Area {
       }),
       getMetrics: getMetrics(deps.gatherMetrics),
     },
-    others: {
-      tlsAsk: tlsAsk({
+    // The TLS proxy asks only when a certificate is needed: its handler is imported on the first ask.
+    others: lazyHandlers(['tlsAsk'], async () => ({
+      tlsAsk: (await import('../domains/tls-ask.ts')).tlsAsk({
         projects: deps.storage.projects,
         domains: deps.storage.domains,
         siteDomain: deps.siteDomain,
       }),
-    },
+    })),
   };
   return {
     ...area,
