@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { HashingGate } from '../accounts/hashing-gate.ts';
 import type { ScryptParams } from '../accounts/passwords.ts';
-import { createSessions } from '../accounts/sessions.ts';
+import type { Sessions } from '../accounts/sessions.ts';
 import type { KeyEnvironment } from '../auth/keys.ts';
 import type { CertificateState, ProbeAddress } from '../domains/certificate.ts';
 import type { DnsResolver } from '../domains/dns.ts';
@@ -57,13 +57,24 @@ export interface DashboardArea extends Area {
  * own, see registerAreaRoutes).
  */
 export function createDashboardArea(deps: DashboardAreaDeps): DashboardArea {
-  const sessions = createSessions({
-    accounts: deps.storage.accounts,
-    limiter: deps.limiter,
-    clock: deps.clock,
-    passwordParams: deps.passwordParams,
-    hashingGate: deps.hashingGate,
-  });
+  // Sign-in and sessions (passwords, throttling, device cookies) are imported on the first request
+  // that needs them, like the pages; a failed import is tried again by the next.
+  let loadingSessions: Promise<Sessions> | undefined;
+  const sessions = () =>
+    (loadingSessions ??= import('../accounts/sessions.ts').then(
+      ({ createSessions }) =>
+        createSessions({
+          accounts: deps.storage.accounts,
+          limiter: deps.limiter,
+          clock: deps.clock,
+          passwordParams: deps.passwordParams,
+          hashingGate: deps.hashingGate,
+        }),
+      (error: unknown) => {
+        loadingSessions = undefined;
+        throw error;
+      },
+    ));
   const domains = createDomainService({
     storage: deps.storage,
     resolver: deps.dns,
@@ -86,7 +97,7 @@ export function createDashboardArea(deps: DashboardAreaDeps): DashboardArea {
   const others = lazyHandlers(operationIds, async () =>
     (await import('./routes.ts')).dashboardHandlers({
       storage: deps.storage,
-      sessions,
+      sessions: await sessions(),
       limiter: deps.limiter,
       clock: deps.clock,
       keyEnvironment: deps.keyEnvironment,
@@ -98,7 +109,7 @@ export function createDashboardArea(deps: DashboardAreaDeps): DashboardArea {
   return {
     others,
     checks: {
-      session: (request) => requireSession(request, sessions),
+      session: async (request) => requireSession(request, await sessions()),
       role: (request, role) => requireRole(request, deps.storage.projects, role),
       csrf: checkCsrf,
     },
