@@ -1,3 +1,4 @@
+import type { IdempotencyRecord } from './records.ts';
 import { IDEMPOTENCY_COLUMNS, PET_COLUMNS } from './rows.ts';
 
 /**
@@ -15,3 +16,15 @@ export const CREATE_WITH_KEY = {
   /** The record that holds the key, read after storeKey stored nothing. */
   holder: `SELECT ${IDEMPOTENCY_COLUMNS} FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`,
 } as const;
+
+/** The values of `storeKey`, in its order, for the record that points at `petId`. */
+export function storeKeyValues(record: Omit<IdempotencyRecord, 'petId'>, petId: bigint) {
+  return [
+    record.apiKeyId,
+    record.key,
+    record.requestHash,
+    petId,
+    record.createdAt,
+    record.expiresAt,
+  ] as const;
+}

@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import { StorageUnavailableError } from './errors.ts';
 import type { PetBatchWriter } from './pet-group-commit.ts';
 import type { CreateResult, IdempotencyRecord, NewPet } from './records.ts';
-import { CREATE_WITH_KEY } from './idempotency-sql.ts';
+import { CREATE_WITH_KEY, storeKeyValues } from './idempotency-sql.ts';
 import { PET_COLUMNS, type Row, toIdempotency, toPet } from './rows.ts';
 
 type Query = (sql: string, params: unknown[], name: string) => Promise<Row[]>;
@@ -60,14 +60,7 @@ export async function insertPetWithKey(
     pet.status ?? null,
   ]);
   const created = toPet(inserted.rows[0]);
-  const stored = await client.query(CREATE_WITH_KEY.storeKey, [
-    idempotency.apiKeyId,
-    idempotency.key,
-    idempotency.requestHash,
-    created.id,
-    idempotency.createdAt,
-    idempotency.expiresAt,
-  ]);
+  const stored = await client.query(CREATE_WITH_KEY.storeKey, [...storeKeyValues(idempotency, created.id)]);
   if (stored.rowCount === 1) return { kind: 'created', pet: created };
   const existing = await client.query(CREATE_WITH_KEY.holder, [idempotency.apiKeyId, idempotency.key]);
   return existing.rows[0] && { kind: 'idempotency_conflict', existing: toIdempotency(existing.rows[0]) };

@@ -11,7 +11,7 @@ import { createProjectRepository, type ProjectRepository } from './project-repos
 import type { RequestLogRecords } from './request-log-records.ts';
 import { createSqliteRequestLog } from './request-log-sqlite.ts';
 import { PET_COLUMNS, toIdempotency, toPet } from './rows.ts';
-import { CREATE_WITH_KEY } from './idempotency-sql.ts';
+import { CREATE_WITH_KEY, storeKeyValues } from './idempotency-sql.ts';
 import { KeyedStorage } from './keyed-storage.ts';
 import { type SqlExecutor, sqlitePlaceholders } from './sql-executor.ts';
 import { SqliteDatabase } from './sqlite-database.ts';
@@ -158,15 +158,7 @@ export class SqliteStorage extends KeyedStorage implements ReversibleStorage {
     }
     const created = toPet(this.#db.get(WITH_KEY.insertPet, pet.name, pet.categoryId, pet.status ?? null)!);
     if (!idempotency) return { kind: 'created', pet: created };
-    const stored = this.#db.run(
-      WITH_KEY.storeKey,
-      idempotency.apiKeyId,
-      idempotency.key,
-      idempotency.requestHash,
-      created.id,
-      idempotency.createdAt,
-      idempotency.expiresAt,
-    );
+    const stored = this.#db.run(WITH_KEY.storeKey, ...storeKeyValues(idempotency, created.id));
     if (stored === 1) return { kind: 'created', pet: created };
     const existing = this.#db.get(WITH_KEY.holder, idempotency.apiKeyId, idempotency.key);
     return { kind: 'idempotency_conflict', existing: toIdempotency(existing!) };
