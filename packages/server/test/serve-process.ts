@@ -39,13 +39,17 @@ export function parseLogLine(line: string): Record<string, unknown> | undefined 
   }
 }
 
-/** Spawns `petstore serve <args>` with exactly `env` (as `user` when given), collecting its output from the first byte. */
+/**
+ * Spawns `petstore serve <args>` with exactly `env` (as `user` when given), collecting its output from
+ * the first byte; `command` is Node's arguments before `serve` (another bin, Node flags).
+ */
 export function spawnServe(
   env: NodeJS.ProcessEnv,
   args: string[] = ['--port', '0'],
   user: { uid?: number; gid?: number } = {},
+  command: string[] = [MAIN],
 ): ServeProcess {
-  const child = spawn(process.execPath, [MAIN, 'serve', ...args], {
+  const child = spawn(process.execPath, [...command, 'serve', ...args], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
