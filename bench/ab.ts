@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -45,8 +45,16 @@ interface Round {
 const ROOT = new URL('..', import.meta.url).pathname;
 
 /** A copy of `ref` whose node_modules resolve to the working tree's, except its own workspace packages. */
+/** Each side runs as `npm ci` leaves it: with its start-up bundle, where its version has one. */
+function bundled(dir: string): string {
+  if (existsSync(join(dir, 'scripts', 'build.ts'))) {
+    execFileSync(process.execPath, ['scripts/build.ts'], { cwd: dir, stdio: 'ignore' });
+  }
+  return dir;
+}
+
 function checkout(ref: string, into: string): string {
-  if (ref === '.') return ROOT;
+  if (ref === '.') return bundled(ROOT);
   mkdirSync(into, { recursive: true });
   execFileSync('sh', ['-c', `git -C "${ROOT}" archive "${ref}" | tar -x -C "${into}"`]);
   const modules = join(into, 'node_modules');
@@ -57,7 +65,7 @@ function checkout(ref: string, into: string): string {
   for (const name of readdirSync(join(into, 'packages'))) {
     symlinkSync(join(into, 'packages', name), join(modules, '@petstore', name));
   }
-  return into;
+  return bundled(into);
 }
 
 function environment(text: string | undefined): Record<string, string> {
