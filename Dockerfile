@@ -46,4 +46,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM drains in-flight requests and closes the database (at most 10 s): give it longer than that.
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=16", "packages/cli/bin/petstore.js", "serve"]
+CMD ["node", "--max-semi-space-size=8", "packages/cli/bin/petstore.js", "serve"]

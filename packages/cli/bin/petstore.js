@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=16
+#!/usr/bin/env -S node --max-semi-space-size=8
 import module from 'node:module';
 import { freshBundleEntry } from './bundle-entry.js';
 

@@ -17,7 +17,7 @@ const { scripts } = JSON.parse(read('package.json')) as { scripts: { start: stri
 const startFlags = flagsOf(scripts.start.trim().split(/\s+/));
 
 test('npm start runs the CLI with the memory flag', () => {
-  assert.deepEqual(startFlags, ['--max-semi-space-size=16']);
+  assert.deepEqual(startFlags, ['--max-semi-space-size=8']);
 });
 
 test('npm run petstore -- … gets the same Node flags as npm start', () => {
