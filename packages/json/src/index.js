@@ -37,6 +37,40 @@ function reviver(options) {
 }
 
 /**
+ * Text in which every number literal is an integer of at most 15 digits (below 2^53, so a double holds
+ * it exactly) needs no source text: no digit is followed by `.`, `e` or `E`, and no run of 16 digits
+ * appears (inside strings too, which only sends such text the slow way).
+ */
+const NEEDS_SOURCE = /\d[.eE]|\d{16}/;
+
+/**
+ * What `reviver(options)` makes of a value parsed plainly from text NEEDS_SOURCE does not match: the
+ * same values, keys and prototypes, several times faster (a reviver given source text makes JSON.parse
+ * build every value's text).
+ */
+function converter(options) {
+  const unsafeOnly = options.integers === 'unsafe';
+  const keys = options.keys === undefined ? undefined : new Set(options.keys);
+  const nullPrototype = options.nullPrototype === true;
+  const convert = (key, value) => {
+    if (typeof value === 'number') {
+      return unsafeOnly || (keys !== undefined && !keys.has(key)) ? value : BigInt(value);
+    }
+    if (value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) value[i] = convert(String(i), value[i]);
+      return value;
+    }
+    // Assigning "__proto__" defines a field: the parsed object holds it as its own, the target has no
+    // prototype to set.
+    const target = nullPrototype ? Object.create(null) : value;
+    for (const name of Object.keys(value)) target[name] = convert(name, value[name]);
+    return target;
+  };
+  return convert;
+}
+
+/**
  * A JSON parser that turns integer literals into bigint: every one (`integers: 'all'`, the default),
  * or only those a number cannot hold exactly (`'unsafe'`); with `keys`, only values of those property
  * names. Fractions and exponents (`1.5`, `1e3`, `12.0`) stay numbers. With `nullPrototype`, every object
@@ -45,7 +79,8 @@ function reviver(options) {
 export function jsonParser(options = {}) {
   requireSourceText();
   const revive = reviver(options);
-  return (text) => JSON.parse(text, revive);
+  const convert = converter(options);
+  return (text) => (NEEDS_SOURCE.test(text) ? JSON.parse(text, revive) : convert('', JSON.parse(text)));
 }
 
 /** JSON.parse with every integer literal as bigint. */

@@ -71,6 +71,52 @@ describe('jsonParser', () => {
   });
 });
 
+describe('jsonParser without source text (integers of at most 15 digits, no fraction or exponent)', () => {
+  const name = fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('__proto__', 'constructor', 'a', '0'));
+  const { root } = fc.letrec((tie) => ({
+    leaf: fc.oneof(
+      fc.integer({ min: -(10 ** 15) + 1, max: 10 ** 15 - 1 }),
+      fc.constant(-0),
+      fc.string({ maxLength: 6 }),
+      fc.boolean(),
+      fc.constant(null),
+    ),
+    value: fc.oneof({ depthSize: 'small' }, tie('leaf'), tie('root')),
+    root: fc.oneof(
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.dictionary(name, tie('value'), { maxKeys: 4 }),
+    ),
+  }));
+  const options = fc.constantFrom<Parameters<typeof jsonParser>[0]>(
+    {},
+    { nullPrototype: true },
+    { integers: 'unsafe' },
+    { keys: ['a', '0'] },
+    { integers: 'unsafe', nullPrototype: true, keys: ['a'] },
+  );
+
+  it('gives what the reviver gives: the same values, bigints and prototypes', () => {
+    fc.assert(
+      fc.property(root, options, fc.boolean(), (value, parserOptions, spaced) => {
+        const text = JSON.stringify(value, null, spaced ? 1 : undefined);
+        const parse = jsonParser(parserOptions);
+        // A fraction beside it sends the same text through the reviver, which reads source text.
+        const [throughReviver] = parse(`[${text}, 1.5]`) as unknown[];
+        assert.deepStrictEqual(parse(text), throughReviver);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('keeps integers of 16 digits and more, and fractions, exact: they take the reviver', () => {
+    assert.deepEqual(parseJson('[1234567890123456, 9007199254740993]'), [
+      1234567890123456n,
+      9007199254740993n,
+    ]);
+    assert.deepEqual(parseJson('{"a":"x","b":2.0}'), { a: 'x', b: 2 });
+  });
+});
+
 describe('stringifyJson', () => {
   it('writes bigints digit for digit, so the int64 extremes round-trip', () => {
     const text = stringifyJson({ name: 'x', categoryId: BigInt(MAX), other: BigInt(MIN) });
