@@ -2,10 +2,10 @@
 // a start then loads a few dozen files instead of about 380 (start to first 200: about 20 % sooner,
 // docs/benchmarks.md). bin/petstore.js runs the bundle only while every file it was built from is
 // unchanged, and the sources otherwise, so an edit never runs stale code.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Metafile, Plugin } from 'esbuild';
+import type { BuildResult, Metafile, OutputFile, Plugin } from 'esbuild';
 
 const HELP = `Usage: node scripts/build.ts [--outdir DIR]
 
@@ -86,10 +86,13 @@ function external(names: Set<string>, lazyImports: Set<string>): Plugin {
   };
 }
 
-async function bundle(outdir: string, externals: Set<string>, lazyImports: Set<string>): Promise<Metafile> {
+async function bundle(
+  outdir: string,
+  externals: Set<string>,
+  lazyImports: Set<string>,
+): Promise<BuildResult & { metafile: Metafile; outputFiles: OutputFile[] }> {
   const { build } = await import('esbuild');
-  rmSync(outdir, { recursive: true, force: true });
-  const result = await build({
+  return build({
     absWorkingDir: root,
     entryPoints: { main: 'packages/cli/src/main.ts' },
     outdir,
@@ -105,9 +108,9 @@ async function bundle(outdir: string, externals: Set<string>, lazyImports: Set<s
     },
     plugins: [external(externals, lazyImports), sourceLocations(outdir)],
     metafile: true,
+    write: false,
     logLevel: 'warning',
   });
-  return result.metafile;
 }
 
 /** Packages bundled whose code locates itself (see LOCATES_ITSELF), read from a build's inputs. */
@@ -126,13 +129,44 @@ function selfLocating(metafile: Metafile): Set<string> {
   return found;
 }
 
+/** A build's files are kept a day after a newer build: a server started before it may still import them. */
+const EARLIER_BUILDS_KEPT_MS = 24 * 3_600_000;
+
+/**
+ * Writes a build beside the files of earlier ones, never over a file a running server may be reading:
+ * chunks are named by their content, an unchanged file is left as it is, and `bundle.json` is renamed
+ * into place last, so a start sees the old build or the new one, whole. Files of earlier builds go
+ * once they are a day old.
+ */
+function writeOutputs(outdir: string, files: OutputFile[], manifest: BundleManifest): void {
+  mkdirSync(outdir, { recursive: true });
+  const keep = new Set(['bundle.json']);
+  for (const file of files) {
+    keep.add(path.basename(file.path));
+    let current: Buffer | undefined;
+    try {
+      current = readFileSync(file.path);
+    } catch {
+      current = undefined;
+    }
+    if (current === undefined || !current.equals(file.contents)) writeFileSync(file.path, file.contents);
+  }
+  const next = path.join(outdir, `bundle.json.${process.pid}`);
+  writeFileSync(next, `${JSON.stringify(manifest)}\n`);
+  renameSync(next, path.join(outdir, 'bundle.json'));
+  for (const name of readdirSync(outdir)) {
+    const file = path.join(outdir, name);
+    if (!keep.has(name) && statSync(file).mtimeMs < manifest.builtAt - EARLIER_BUILDS_KEPT_MS) rmSync(file);
+  }
+}
+
 export async function buildBundle(outdir: string): Promise<BundleManifest> {
   const builtAt = Date.now();
   const externals = new Set(ALWAYS_EXTERNAL);
   // A second pass when the first bundled packages that must stay in node_modules.
   for (let pass = 0; ; pass++) {
     const lazyImports = new Set<string>();
-    const metafile = await bundle(outdir, externals, lazyImports);
+    const { metafile, outputFiles } = await bundle(outdir, externals, lazyImports);
     const more = [...selfLocating(metafile)].filter((name) => !externals.has(name));
     if (more.length === 0) {
       const manifest: BundleManifest = {
@@ -145,7 +179,7 @@ export async function buildBundle(outdir: string): Promise<BundleManifest> {
           'node_modules/.package-lock.json',
         ].map((input) => path.relative(outdir, path.join(root, input)).split(path.sep).join('/')),
       };
-      writeFileSync(path.join(outdir, 'bundle.json'), `${JSON.stringify(manifest)}\n`);
+      writeOutputs(outdir, outputFiles, manifest);
       return manifest;
     }
     if (pass > 0) throw new Error(`packages still locating themselves: ${more.join(', ')}`);

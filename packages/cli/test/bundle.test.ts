@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
@@ -75,6 +85,25 @@ describe('the bundled program', () => {
     assert.match(env.PETSTORE_API_KEY!, /^ps_test_/);
     const admin = await cli(['admin', 'create', '--email', 'ann@example.com'], 'a long passphrase 7\n');
     assert.match(admin.stdout, /created account ann@example\.com/);
+    assert.deepEqual(ourSources(), []);
+  });
+
+  it('a later build leaves files a running server may import: unchanged ones untouched, a day-old earlier one removed', async () => {
+    const dist = join(dir, 'dist');
+    const main = statSync(join(dist, 'main.js')).mtimeMs;
+    writeFileSync(join(dist, 'chunk-EARLIER.js'), '');
+    writeFileSync(join(dist, 'chunk-ANCIENT.js'), '');
+    const twoDaysAgo = (Date.now() - 2 * 86_400_000) / 1000;
+    utimesSync(join(dist, 'chunk-ANCIENT.js'), twoDaysAgo, twoDaysAgo);
+    await buildBundle(dist);
+    assert.equal(statSync(join(dist, 'main.js')).mtimeMs, main, 'an unchanged file is not written again');
+    assert.ok(existsSync(join(dist, 'chunk-EARLIER.js')), "an earlier build's file is kept for a day");
+    assert.ok(
+      !existsSync(join(dist, 'chunk-ANCIENT.js')),
+      "an earlier build's file older than a day is removed",
+    );
+    const { stdout } = await cli(['--version']);
+    assert.match(stdout, /^petstore /);
     assert.deepEqual(ourSources(), []);
   });
 
