@@ -44,7 +44,6 @@ interface Round {
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
-/** A copy of `ref` whose node_modules resolve to the working tree's, except its own workspace packages. */
 /** Each side runs as `npm ci` leaves it: with its start-up bundle, where its version has one. */
 function bundled(dir: string): string {
   if (existsSync(join(dir, 'scripts', 'build.ts'))) {
@@ -53,6 +52,7 @@ function bundled(dir: string): string {
   return dir;
 }
 
+/** A copy of `ref` whose node_modules resolve to the working tree's, except its own workspace packages. */
 function checkout(ref: string, into: string): string {
   if (ref === '.') return bundled(ROOT);
   mkdirSync(into, { recursive: true });

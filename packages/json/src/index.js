@@ -19,10 +19,16 @@ function requireSourceText() {
   }
 }
 
-function reviver(options) {
-  const unsafeOnly = options.integers === 'unsafe';
-  const keys = options.keys === undefined ? undefined : new Set(options.keys);
-  const nullPrototype = options.nullPrototype === true;
+/** jsonParser's options, read once for both ways of parsing. */
+function settings(options) {
+  return {
+    unsafeOnly: options.integers === 'unsafe',
+    keys: options.keys === undefined ? undefined : new Set(options.keys),
+    nullPrototype: options.nullPrototype === true,
+  };
+}
+
+function reviver({ unsafeOnly, keys, nullPrototype }) {
   return (key, value, context) => {
     if (nullPrototype && value !== null && typeof value === 'object' && !Array.isArray(value)) {
       // Object.assign onto a prototype-less target defines "__proto__" as a plain field, never a prototype.
@@ -44,14 +50,11 @@ function reviver(options) {
 const NEEDS_SOURCE = /\d[.eE]|\d{16}/;
 
 /**
- * What `reviver(options)` makes of a value parsed plainly from text NEEDS_SOURCE does not match: the
+ * What the reviver makes of a value parsed plainly from text NEEDS_SOURCE does not match: the
  * same values, keys and prototypes, several times faster (a reviver given source text makes JSON.parse
  * build every value's text).
  */
-function converter(options) {
-  const unsafeOnly = options.integers === 'unsafe';
-  const keys = options.keys === undefined ? undefined : new Set(options.keys);
-  const nullPrototype = options.nullPrototype === true;
+function converter({ unsafeOnly, keys, nullPrototype }) {
   const convert = (key, value) => {
     if (typeof value === 'number') {
       return unsafeOnly || (keys !== undefined && !keys.has(key)) ? value : BigInt(value);
@@ -78,8 +81,9 @@ function converter(options) {
  */
 export function jsonParser(options = {}) {
   requireSourceText();
-  const revive = reviver(options);
-  const convert = converter(options);
+  const read = settings(options);
+  const revive = reviver(read);
+  const convert = converter(read);
   return (text) => (NEEDS_SOURCE.test(text) ? JSON.parse(text, revive) : convert('', JSON.parse(text)));
 }
 
