@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bucketUpperMs, latencyBucket, statusClass } from './usage-records.ts';
+import fc from 'fast-check';
+import { bucketUpperMs, HOUR_MS, latencyBucket, rollUp, statusClass } from './usage-records.ts';
 
 describe('usage rollup cells', () => {
   it('statusClass → 429 apart from the other 4xx; 1xx and 3xx as other', () => {
@@ -26,5 +27,53 @@ describe('usage rollup cells', () => {
     }
     assert.equal(latencyBucket(10_000_000), 63);
     assert.equal(latencyBucket(Number.NaN), 0);
+  });
+
+  it('rollUp → one cell per project, key, hour, class and bucket with its count, in one total order', () => {
+    const sample = fc.record({
+      projectId: fc.constantFrom('prj_a', 'prj_b', 'prj_\u00e9'),
+      keyId: fc.constantFrom('key_1', 'key_2', 'key_10'),
+      at: fc.integer({ min: 0, max: 5 * HOUR_MS }).map((ms) => 1_790_000_000_000 + ms),
+      status: fc.constantFrom(200, 201, 301, 400, 404, 429, 500, 503),
+      latencyMs: fc.double({ min: 0, max: 60_000, noNaN: true }),
+    });
+    fc.assert(
+      fc.property(fc.array(sample, { maxLength: 300 }), (batch) => {
+        const expected = new Map<string, number>();
+        for (const s of batch) {
+          const cell = [
+            s.projectId,
+            s.keyId,
+            Math.floor(s.at / HOUR_MS) * HOUR_MS,
+            statusClass(s.status),
+            latencyBucket(s.latencyMs),
+          ];
+          const id = JSON.stringify(cell);
+          expected.set(id, (expected.get(id) ?? 0) + 1);
+        }
+        const cells = rollUp(batch);
+        const actual = new Map(
+          cells.map((c) => [
+            JSON.stringify([c.projectId, c.keyId, c.hour, c.statusClass, c.bucket]),
+            c.count,
+          ]),
+        );
+        assert.deepEqual(actual, expected);
+        assert.equal(cells.length, expected.size);
+        const classes = ['2xx', '4xx', '429', '5xx', 'other'];
+        const rank = (c: (typeof cells)[number]) => [
+          c.projectId,
+          c.keyId,
+          c.hour,
+          classes.indexOf(c.statusClass),
+          c.bucket,
+        ];
+        for (let i = 1; i < cells.length; i++) {
+          const [a, b] = [rank(cells[i - 1]!), rank(cells[i]!)];
+          const order = a.findIndex((v, k) => v !== b[k]);
+          assert.ok(order !== -1 && a[order]! < b[order]!, `cells ${i - 1} and ${i} out of order`);
+        }
+      }),
+    );
   });
 });
