@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { SqliteDatabase } from './sqlite-database.ts';
+import { SqliteDatabase, WAL_AUTOCHECKPOINT_PAGES } from './sqlite-database.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-sqlite-database-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,5 +33,20 @@ test('relaxedTransaction that fails rolls back and still puts synchronous back t
   assert.equal(db.get('SELECT count(*) AS n FROM t')!.n, 0n);
   assert.equal(synchronous(db), FULL);
   assert.equal(db.inTransaction, false);
+  db.close();
+});
+
+test('a commit checkpoints once the WAL holds WAL_AUTOCHECKPOINT_PAGES pages, so the WAL stays that small', () => {
+  const path = join(dir, 'checkpoints.db');
+  const db = new SqliteDatabase(path, 1_000);
+  assert.equal(Number(db.get('PRAGMA wal_autocheckpoint')!.wal_autocheckpoint), WAL_AUTOCHECKPOINT_PAGES);
+  db.exec('CREATE TABLE t (v BLOB)');
+  const pageSize = Number(db.get('PRAGMA page_size')!.page_size);
+  // Each commit adds a page and a half of rows: ten times the threshold in all.
+  for (let i = 0; i < (WAL_AUTOCHECKPOINT_PAGES * 10) / 1.5; i++)
+    db.transaction(() => db.run('INSERT INTO t (v) VALUES (randomblob(?))', pageSize * 1.5));
+  const walPages = statSync(`${path}-wal`).size / (pageSize + 24);
+  assert.ok(walPages < WAL_AUTOCHECKPOINT_PAGES + 10, `WAL of ${Math.round(walPages)} pages`);
+  assert.ok(walPages >= WAL_AUTOCHECKPOINT_PAGES - 10, `WAL of ${Math.round(walPages)} pages`);
   db.close();
 });
