@@ -49,6 +49,19 @@ describe('createPetArena', () => {
     assert.equal(arena.count, 1);
   });
 
+  it('sparse ids: index pages are bounded (a quarter of the arena, at least 4), then it is full', () => {
+    const arena = createPetArena({ initialBytes: 64, maxBytes: 4096 });
+    for (const id of [0n, 256n, 512n, 768n]) assert.equal(arena.tryPut(id, `pet ${id}`), true);
+    assert.equal(arena.tryPut(255n, 'same page as 0'), true);
+    assert.equal(arena.tryPut(1024n, 'a fifth page'), false);
+    assert.equal(arena.get(1024n), undefined);
+    assert.equal(arena.count, 5);
+    arena.put(1024n, 'a fifth page');
+    assert.equal(arena.get(1024n), 'a fifth page');
+    assert.equal(arena.get(0n), undefined);
+    assert.equal(arena.count, 1);
+  });
+
   it('an entry longer than 65,535 bytes is not held (the length prefix has two bytes)', () => {
     const arena = createPetArena();
     arena.put(1n, 'z'.repeat(70_000));
