@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { median } from './compare.ts';
 import { type LoadSpec, runLoad } from './load.ts';
 import { cpuSeconds, freePort, type Started, startPinned, stop, waitForStatus } from './processes.ts';
-import { createKey, seedPostgres, seedSqlite, startNodeFlags } from './seed.ts';
+import { buildBundle, createKey, seedPostgres, seedSqlite, startNodeFlags } from './seed.ts';
 
 const HELP = `node bench/ab.ts --a REF --b REF [options]
 
@@ -44,17 +44,9 @@ interface Round {
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
-/** Each side runs as `npm ci` leaves it: with its start-up bundle, where its version has one. */
-function bundled(dir: string): string {
-  if (existsSync(join(dir, 'scripts', 'build.ts'))) {
-    execFileSync(process.execPath, ['scripts/build.ts'], { cwd: dir, stdio: 'ignore' });
-  }
-  return dir;
-}
-
 /** A copy of `ref` whose node_modules resolve to the working tree's, except its own workspace packages. */
 function checkout(ref: string, into: string): string {
-  if (ref === '.') return bundled(ROOT);
+  if (ref === '.') return buildBundle(ROOT);
   mkdirSync(into, { recursive: true });
   execFileSync('sh', ['-c', `git -C "${ROOT}" archive "${ref}" | tar -x -C "${into}"`]);
   const modules = join(into, 'node_modules');
@@ -65,7 +57,7 @@ function checkout(ref: string, into: string): string {
   for (const name of readdirSync(join(into, 'packages'))) {
     symlinkSync(join(into, 'packages', name), join(modules, '@petstore', name));
   }
-  return bundled(into);
+  return buildBundle(into);
 }
 
 function environment(text: string | undefined): Record<string, string> {

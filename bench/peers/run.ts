@@ -7,6 +7,7 @@ import { Harness, LOAD_CORE } from '../harness.ts';
 import { type LoadSpec, runLoad } from '../load.ts';
 import type { BenchOptions } from '../options.ts';
 import { fetchOnce, type Response } from '../processes.ts';
+import { buildBundle } from '../seed.ts';
 import { emptyResults, report, type Results, type Scenario, SCENARIOS } from './report.ts';
 import { peakRssBytes, type Server, type ServerName, SERVERS, Servers } from './servers.ts';
 
@@ -235,6 +236,8 @@ async function main(): Promise<number> {
   const options = readOptions(process.argv.slice(2));
   if (!options) return 0;
   requireTools();
+  // Each side runs as `npm ci` leaves it: from its start-up bundle, rebuilt if an edit made it stale.
+  buildBundle();
   const workDir = mkdtempSync(join(options.dir, 'petstore-peers-'));
   const harness = new Harness(harnessOptions(options), workDir);
   const servers = new Servers(harness, options.pets);
