@@ -136,7 +136,7 @@ async function main(): Promise<void> {
       const server = startPinned(
         '0',
         process.execPath,
-        [...startNodeFlags(), cli, 'serve', '--port', `${port}`],
+        [...startNodeFlags(side.dir), cli, 'serve', '--port', `${port}`],
         {
           env,
           logFile: join(work, `${side.name}.log`),

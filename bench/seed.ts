@@ -19,9 +19,12 @@ export function buildBundle(root = new URL('..', import.meta.url).pathname): str
   return root;
 }
 
-/** The Node flags `npm start` runs the CLI with (package.json scripts.start), so the bench starts it alike. */
-export function startNodeFlags(): string[] {
-  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+/**
+ * The Node flags `npm start` runs the CLI with (package.json scripts.start of the checkout at `root`),
+ * so the bench starts it alike, and each side of an A/B with its own version's flags.
+ */
+export function startNodeFlags(root = new URL('..', import.meta.url).pathname): string[] {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };
   const words = manifest.scripts.start.trim().split(/\s+/);
