@@ -3,7 +3,8 @@
 -- databases fill pages; descending, it went to the left edge, where splits leave pages half-full.
 -- The Requests tab reads newest first by walking these indexes backwards, with no sort
 -- (test/storage-sqlite.test.ts checks SQLite's plans). Measured (docs/benchmarks.md): SQLite 20 % fewer
--- pages and less CPU per logged row; PostgreSQL the time and key indexes 45 % smaller.
+-- pages and less CPU per logged row; PostgreSQL the time and key indexes 45 % smaller. Rebuilding the
+-- indexes takes about 2.4 s per million logged rows on SQLite, once.
 DROP INDEX request_log_project_at;
 DROP INDEX request_log_project_key_at;
 DROP INDEX request_log_project_request_id;
