@@ -4,8 +4,9 @@
  * 8 MB. Pets never change once created, so an entry never goes stale; a pet that does not exist is
  * never stored.
  *
- * The arena only appends, and when it is full starts over in a new buffer (later reads refill it). Reads decode a fresh string: a string body goes out in the same write as
- * the response head, which measured cheaper than handing Node a slice of the arena.
+ * The arena only appends, and when it is full starts over in a new buffer (later reads refill it).
+ * Reads decode a fresh string: a string body goes out in the same write as the response head, which
+ * measured cheaper than handing Node a slice of the arena.
  */
 export interface PetArena {
   /** The pet's JSON, or undefined when it is not held. */
@@ -101,7 +102,7 @@ export function createPetArena(options: PetArenaOptions = {}): PetArena {
 
   return {
     get(id) {
-      // An id above 2^53 converts to a number whose page holds no stored key, so it cannot match one.
+      // An id above 2^53 would round onto a neighbour's slot: such ids are never held.
       if (id > MAX_HELD_ID || id < 0n) return undefined;
       const key = Number(id);
       const stored = pages.get(Math.floor(key / PAGE_IDS))?.[key % PAGE_IDS];

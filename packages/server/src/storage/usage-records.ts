@@ -45,12 +45,20 @@ export interface UsageSample {
   latencyMs: number;
 }
 
-const CLASSES: readonly StatusClass[] = ['2xx', '4xx', '429', '5xx', 'other'];
+/** Status classes in the order of their text, so that cells sort as their text ids always did. */
+const CLASSES: readonly StatusClass[] = ['2xx', '429', '4xx', '5xx', 'other'];
+/** Each latency bucket's rank when the buckets are sorted as decimal text ('0', '1', '10', '11', …). */
+const BUCKET_RANK: readonly number[] = (() => {
+  const byText = Array.from({ length: LATENCY_BUCKETS }, (_, bucket) => String(bucket)).sort();
+  return Array.from({ length: LATENCY_BUCKETS }, (_, bucket) => byText.indexOf(String(bucket)));
+})();
 
 /**
- * The cells a batch adds to, in one order for every writer (project, key, hour, class, bucket), so
- * concurrent upserts of the same cells never deadlock. Cells are found by project and key (the same
- * string objects, whose hashes V8 keeps) and then by one number: no key string is built per row.
+ * The cells a batch adds to, in one order for every writer, so concurrent upserts of the same cells
+ * never deadlock: the order of the text `project \0 key \0 hour \0 class \0 bucket`, which every
+ * version has used (a rolling upgrade mixes versions). Cells are found by project and key (the same
+ * string objects, whose hashes V8 keeps) and then by one number that sorts the same way: no text is
+ * built per row.
  */
 export function rollUp(batch: readonly UsageSample[]): UsageCell[] {
   const byProject = new Map<string, Map<string, Map<number, UsageCell>>>();
@@ -62,7 +70,7 @@ export function rollUp(batch: readonly UsageSample[]): UsageCell[] {
     const hour = Math.floor(entry.at / HOUR_MS);
     const cls = statusClass(entry.status);
     const bucket = latencyBucket(entry.latencyMs);
-    const slot = (hour * CLASSES.length + CLASSES.indexOf(cls)) * LATENCY_BUCKETS + bucket;
+    const slot = (hour * CLASSES.length + CLASSES.indexOf(cls)) * LATENCY_BUCKETS + BUCKET_RANK[bucket]!;
     const cell = cells.get(slot);
     if (cell) cell.count++;
     else {
