@@ -58,7 +58,7 @@ async function main(): Promise<number> {
   const options = readOptions(process.argv.slice(2));
   if (!options) return 0;
   requireTools();
-  // Each side runs as `npm ci` leaves it: from its start-up bundle, rebuilt if an edit made it stale.
+  // The project runs as `npm ci` leaves it: from its start-up bundle, rebuilt if an edit made it stale.
   buildBundle();
   const workDir = mkdtempSync(join(options.dir, 'petstore-bench-'));
   const harness = new Harness(options, workDir);
