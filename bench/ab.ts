@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { median } from './compare.ts';
 import { type LoadSpec, runLoad } from './load.ts';
 import { cpuSeconds, freePort, type Started, startPinned, stop, waitForStatus } from './processes.ts';
-import { buildBundle, createKey, seedPostgres, seedSqlite, startNodeFlags } from './seed.ts';
+import { buildCheckoutBundle, createKey, seedPostgres, seedSqlite, startNodeFlags } from './seed.ts';
 
 const HELP = `node bench/ab.ts --a REF --b REF [options]
 
@@ -46,7 +46,7 @@ const ROOT = new URL('..', import.meta.url).pathname;
 
 /** A copy of `ref` whose node_modules resolve to the working tree's, except its own workspace packages. */
 function checkout(ref: string, into: string): string {
-  if (ref === '.') return buildBundle(ROOT);
+  if (ref === '.') return buildCheckoutBundle(ROOT);
   mkdirSync(into, { recursive: true });
   execFileSync('sh', ['-c', `git -C "${ROOT}" archive "${ref}" | tar -x -C "${into}"`]);
   const modules = join(into, 'node_modules');
@@ -57,7 +57,7 @@ function checkout(ref: string, into: string): string {
   for (const name of readdirSync(join(into, 'packages'))) {
     symlinkSync(join(into, 'packages', name), join(modules, '@petstore', name));
   }
-  return buildBundle(into);
+  return buildCheckoutBundle(into);
 }
 
 function environment(text: string | undefined): Record<string, string> {

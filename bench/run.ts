@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { Harness } from './harness.ts';
 import { type BenchOptions, readOptions } from './options.ts';
 import { SCENARIO_RUNNERS } from './scenarios.ts';
-import { buildBundle } from './seed.ts';
+import { buildCheckoutBundle } from './seed.ts';
 import { markdownTable, type Row, textTable } from './table.ts';
 
 function requireTools(): void {
@@ -59,7 +59,7 @@ async function main(): Promise<number> {
   if (!options) return 0;
   requireTools();
   // The project runs as `npm ci` leaves it: from its start-up bundle, rebuilt if an edit made it stale.
-  buildBundle();
+  buildCheckoutBundle();
   const workDir = mkdtempSync(join(options.dir, 'petstore-bench-'));
   const harness = new Harness(options, workDir);
   const interrupted = () => {

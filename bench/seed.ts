@@ -12,7 +12,7 @@ export const CLI = new URL('../packages/cli/bin/petstore.js', import.meta.url).p
  * ships: after an edit the CLI would otherwise run the sources (a stale bundle never runs), which
  * start slower and hold more memory. Versions from before the bundle have no build script.
  */
-export function buildBundle(root = new URL('..', import.meta.url).pathname): string {
+export function buildCheckoutBundle(root = new URL('..', import.meta.url).pathname): string {
   if (existsSync(join(root, 'scripts', 'build.ts'))) {
     execFileSync(process.execPath, ['scripts/build.ts'], { cwd: root, stdio: 'ignore' });
   }

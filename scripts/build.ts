@@ -193,7 +193,6 @@ if (import.meta.main) {
     console.log(HELP);
   } else {
     const outdir = path.resolve(values.outdir ?? path.join(root, 'packages/cli/dist'));
-    mkdirSync(outdir, { recursive: true });
     const began = performance.now();
     const manifest = await buildBundle(outdir);
     const seconds = ((performance.now() - began) / 1000).toFixed(1);

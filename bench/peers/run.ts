@@ -7,7 +7,7 @@ import { Harness, LOAD_CORE } from '../harness.ts';
 import { type LoadSpec, runLoad } from '../load.ts';
 import type { BenchOptions } from '../options.ts';
 import { fetchOnce, type Response } from '../processes.ts';
-import { buildBundle } from '../seed.ts';
+import { buildCheckoutBundle } from '../seed.ts';
 import { emptyResults, report, type Results, type Scenario, SCENARIOS } from './report.ts';
 import { peakRssBytes, type Server, type ServerName, SERVERS, Servers } from './servers.ts';
 
@@ -237,7 +237,7 @@ async function main(): Promise<number> {
   if (!options) return 0;
   requireTools();
   // The project runs as `npm ci` leaves it: from its start-up bundle, rebuilt if an edit made it stale.
-  buildBundle();
+  buildCheckoutBundle();
   const workDir = mkdtempSync(join(options.dir, 'petstore-peers-'));
   const harness = new Harness(harnessOptions(options), workDir);
   const servers = new Servers(harness, options.pets);
