@@ -27,7 +27,8 @@ async function load(url: string, secret: string): Promise<void> {
 const loggedRows = (database: string): number => {
   const db = new DatabaseSync(database, { readOnly: true });
   try {
-    return Number(db.prepare('SELECT count(*) AS n FROM request_log').get()!.n);
+    const sql = `SELECT count(*) AS n FROM request_log_batches, json_each(rows) WHERE json_each.type = 'array'`;
+    return Number(db.prepare(sql).get()!.n);
   } finally {
     db.close();
   }

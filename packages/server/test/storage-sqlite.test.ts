@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { StorageUnavailableError } from '../src/storage/errors.ts';
 import type { ReversibleStorage } from '../src/storage/migrations.ts';
 import { SqliteStorage, type SqliteOptions } from '../src/storage/sqlite.ts';
+import { batchListing, REQUEST_ID_LOOKUP, REQUEST_TIME_LOOKUP } from '../src/storage/request-log-sqlite.ts';
 import { runStorageContract, type StorageFixture } from './storage-contract.ts';
 import { create } from './storage-contract-pets.ts';
 
@@ -144,26 +145,35 @@ describe('sqlite storage', () => {
     assert.doesNotMatch(`${filtered}; ${unfiltered}`, /TEMP B-TREE/);
   });
 
-  it('request log → every listing of the Requests tab reads an index in time order, with no sort', () => {
+  it('request log → listings read batches newest first from one index, with no sort; ids from their own', () => {
     raw = new DatabaseSync(fixture.path);
-    const plan = (where: string) =>
+    const plan = (text: string) =>
       raw!
-        .prepare(
-          `EXPLAIN QUERY PLAN SELECT * FROM request_log WHERE project_id = ? AND at >= ? ${where} ORDER BY at DESC, id DESC LIMIT 51`,
-        )
+        .prepare(`EXPLAIN QUERY PLAN ${text}`)
         .all()
         .map((row) => String(row.detail))
         .join('; ');
-    assert.match(plan(''), /USING INDEX request_log_project_at/);
-    assert.match(
-      plan('AND request_id = ?'),
-      /USING INDEX request_log_project_request_id \(project_id=\? AND request_id=\?/,
-    );
-    assert.match(plan('AND key_id = ? AND status BETWEEN ? AND ?'), /USING INDEX request_log_project_key_at/);
-    assert.match(plan('AND (at, id) < (?, ?)'), /USING INDEX request_log_project_at/);
-    for (const where of ['', 'AND request_id = ?', 'AND key_id = ?', 'AND status BETWEEN ? AND ?']) {
-      assert.doesNotMatch(plan(where), /TEMP B-TREE/, where);
+    const filters = [
+      [],
+      ['last_at >= ?'],
+      ['first_at < ?', 'instr(key_ids, ?) > 0', 'classes & ? != 0'],
+      ['first_at <= ?', 'instr(operations, ?) > 0'],
+    ];
+    for (const conditions of filters) {
+      for (const after of [false, true]) {
+        const listing = plan(batchListing(['project_id = ?', ...conditions], after));
+        assert.match(
+          listing,
+          /USING COVERING INDEX request_log_batches_project_at|USING INDEX request_log_batches_project_at/,
+        );
+        assert.doesNotMatch(listing, /TEMP B-TREE/, conditions.join(' AND '));
+      }
     }
+    assert.match(plan(REQUEST_ID_LOOKUP), /USING PRIMARY KEY \(project_id=\? AND request_id=\?\)/);
+    assert.match(
+      plan(REQUEST_TIME_LOOKUP),
+      /USING COVERING INDEX request_log_batches_request_time \(project_id=\? AND id_ms_max>\?\)/,
+    );
   });
 
   it('open → WAL journal and the file in a directory created on demand', () => {

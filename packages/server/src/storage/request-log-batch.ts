@@ -1,0 +1,169 @@
+import type { LoggedRequest, RequestLogQuery, StatusFilter, StoredRequest } from './request-log-records.ts';
+
+/**
+ * How SQLite keeps the request log: one row per stored batch of one project's requests, the requests as a
+ * JSON array, with a summary the listings filter batches by before they decode any. A request's id is
+ * its batch's id × BATCH_SLOTS + its position: ids grow with every write, and name a request for good.
+ */
+export const BATCH_SLOTS = 256;
+
+/** One request as stored: its LoggedRequest fields without `projectId`, or null once purged. */
+type StoredRow = [
+  at: number,
+  requestId: string,
+  keyId: string,
+  keyLabel: string | null,
+  operation: string,
+  method: string,
+  path: string,
+  status: number,
+  code: string | null,
+  latencyMs: number,
+  address: string,
+];
+
+export type BatchSlot = StoredRow | null;
+
+export interface EncodedBatch {
+  firstAt: number;
+  lastAt: number;
+  /** The range of the times in the batch's UUIDv7 request ids; null when it has none. */
+  idMsMin: number | null;
+  idMsMax: number | null;
+  /** Positions whose request id is not a UUIDv7: found through the request-id table instead. */
+  otherIds: number[];
+  /** Every key id of the batch, comma-separated: a batch without the key does not contain it. */
+  keyIds: string;
+  operations: string;
+  /** statusBits of every status in the batch, or-ed. */
+  classes: number;
+  rows: string;
+}
+
+/** Bit 2 for 2xx, 4 for 4xx, 5 for 5xx (the hundreds), and bit 6 for 429 itself. */
+export const statusBits = (status: number): number =>
+  (2 ** Math.min(Math.max(Math.trunc(status / 100), 0), 5)) | (status === 429 ? 64 : 0);
+
+const CLASS_BITS: Record<Exclude<StatusFilter, number>, number> = {
+  '2xx': 4,
+  '4xx': 16,
+  '429': 64,
+  '5xx': 32,
+};
+
+/** The bits a batch must have one of to hold a request matching the status filter. */
+export const statusFilterBits = (status: StatusFilter): number =>
+  typeof status === 'number' ? statusBits(status) : CLASS_BITS[status];
+
+const STATUS_RANGES: Record<Exclude<StatusFilter, number>, [number, number]> = {
+  '2xx': [200, 299],
+  '4xx': [400, 499],
+  '429': [429, 429],
+  '5xx': [500, 599],
+};
+
+const UUID_V7 = /^([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/**
+ * The Unix time in ms a UUIDv7 request id carries (http/request-ids.ts makes them), else undefined.
+ * A batch keeps the range of these times, so a search by such an id reads only the batches whose range
+ * holds its time, with no index entry per request.
+ */
+export function uuidV7Ms(requestId: string): number | undefined {
+  const match = UUID_V7.exec(requestId);
+  return match ? Number.parseInt(`${match[1]}${match[2]}`, 16) : undefined;
+}
+
+export function encodeSlots(slots: readonly BatchSlot[]): EncodedBatch {
+  let firstAt = Infinity;
+  let lastAt = -Infinity;
+  let idMsMin = Infinity;
+  let idMsMax = -Infinity;
+  const otherIds: number[] = [];
+  let classes = 0;
+  const keyIds = new Set<string>();
+  const operations = new Set<string>();
+  slots.forEach((slot, position) => {
+    if (!slot) return;
+    const idMs = uuidV7Ms(slot[1]);
+    if (idMs === undefined) otherIds.push(position);
+    else {
+      if (idMs < idMsMin) idMsMin = idMs;
+      if (idMs > idMsMax) idMsMax = idMs;
+    }
+    if (slot[0] < firstAt) firstAt = slot[0];
+    if (slot[0] > lastAt) lastAt = slot[0];
+    keyIds.add(slot[2]);
+    operations.add(slot[4]);
+    classes |= statusBits(slot[7]);
+  });
+  return {
+    firstAt,
+    lastAt,
+    idMsMin: idMsMax >= idMsMin ? idMsMin : null,
+    idMsMax: idMsMax >= idMsMin ? idMsMax : null,
+    otherIds,
+    keyIds: [...keyIds].join(','),
+    operations: [...operations].join(','),
+    classes,
+    rows: JSON.stringify(slots),
+  };
+}
+
+export const toSlot = (entry: LoggedRequest): StoredRow => [
+  entry.at,
+  entry.requestId,
+  entry.keyId,
+  entry.keyLabel,
+  entry.operation,
+  entry.method,
+  entry.path,
+  entry.status,
+  entry.code,
+  entry.latencyMs,
+  entry.address,
+];
+
+export const decodeSlots = (rows: string): BatchSlot[] => JSON.parse(rows) as BatchSlot[];
+
+export function toStored(projectId: string, rowId: number, slot: StoredRow): StoredRequest {
+  return {
+    id: String(rowId),
+    projectId,
+    at: slot[0],
+    requestId: slot[1],
+    keyId: slot[2],
+    keyLabel: slot[3],
+    operation: slot[4],
+    method: slot[5],
+    path: slot[6],
+    status: slot[7],
+    code: slot[8],
+    latencyMs: slot[9],
+    address: slot[10],
+  };
+}
+
+/** Whether a stored request matches every filter of the query (its project aside). */
+export function slotFilter(query: RequestLogQuery): (slot: StoredRow, rowId: number) => boolean {
+  const [low, high] =
+    query.status === undefined
+      ? [-Infinity, Infinity]
+      : typeof query.status === 'number'
+        ? [query.status, query.status]
+        : STATUS_RANGES[query.status];
+  const before = query.before && { at: query.before.at, id: Number(query.before.id) };
+  return (slot, rowId) =>
+    (query.keyId === undefined || slot[2] === query.keyId) &&
+    (query.requestId === undefined || slot[1] === query.requestId) &&
+    (query.operation === undefined || slot[4] === query.operation) &&
+    slot[7] >= low &&
+    slot[7] <= high &&
+    (query.since === undefined || slot[0] >= query.since) &&
+    (query.until === undefined || slot[0] < query.until) &&
+    (before === undefined || slot[0] < before.at || (slot[0] === before.at && rowId < before.id));
+}
+
+/** Newest first: by time, then by row id. */
+export const newestFirst = (a: StoredRequest, b: StoredRequest): number =>
+  b.at - a.at || Number(b.id) - Number(a.id);
