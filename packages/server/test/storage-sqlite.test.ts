@@ -156,8 +156,8 @@ describe('sqlite storage', () => {
     const filters = [
       [],
       ['last_at >= ?'],
-      ['first_at < ?', 'instr(key_ids, ?) > 0', 'classes & ? != 0'],
-      ['first_at <= ?', 'instr(operations, ?) > 0'],
+      ['first_at < ?', "combinations LIKE ? ESCAPE '\\'"],
+      ['first_at <= ?', "combinations LIKE ? ESCAPE '\\'"],
     ];
     for (const conditions of filters) {
       for (const after of [false, true]) {

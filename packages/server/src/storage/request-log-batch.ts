@@ -32,28 +32,42 @@ export interface EncodedBatch {
   idMsMax: number | null;
   /** Positions whose request id is not a UUIDv7: found through the request-id table instead. */
   otherIds: number[];
-  /** Every key id of the batch, comma-separated: a batch without the key does not contain it. */
-  keyIds: string;
-  operations: string;
-  /** statusBits of every status in the batch, or-ed. */
-  classes: number;
+  /**
+   * Every distinct `|key id|operation|status|` of the batch, comma-separated: a LIKE pattern
+   * (combinationPattern) tells, from these alone, whether the batch holds a request matching a query's
+   * key, operation and status filters together.
+   */
+  combinations: string;
   rows: string;
 }
 
-/** Bit 2 for 2xx, 4 for 4xx, 5 for 5xx (the hundreds), and bit 6 for 429 itself. */
-export const statusBits = (status: number): number =>
-  (2 ** Math.min(Math.max(Math.trunc(status / 100), 0), 5)) | (status === 429 ? 64 : 0);
-
-const CLASS_BITS: Record<Exclude<StatusFilter, number>, number> = {
-  '2xx': 4,
-  '4xx': 16,
-  '429': 64,
-  '5xx': 32,
+const CLASS_PATTERNS: Record<Exclude<StatusFilter, number>, string> = {
+  '2xx': '2__',
+  '4xx': '4__',
+  '429': '429',
+  '5xx': '5__',
 };
 
-/** The bits a batch must have one of to hold a request matching the status filter. */
-export const statusFilterBits = (status: StatusFilter): number =>
-  typeof status === 'number' ? statusBits(status) : CLASS_BITS[status];
+const likeLiteral = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The LIKE pattern (escaped with `\`) of the batches that may hold a request matching the query's key,
+ * operation and status together, or undefined when it has none of those filters. Never misses a batch
+ * that holds one; may take one that does not (LIKE ignores ASCII case), whose requests are then filtered.
+ */
+export function combinationPattern(query: RequestLogQuery): string | undefined {
+  if (query.keyId === undefined && query.operation === undefined && query.status === undefined)
+    return undefined;
+  const key = query.keyId === undefined ? '%' : likeLiteral(query.keyId);
+  const operation = query.operation === undefined ? '%' : likeLiteral(query.operation);
+  const status =
+    query.status === undefined
+      ? '%'
+      : typeof query.status === 'number'
+        ? String(query.status)
+        : CLASS_PATTERNS[query.status];
+  return `%|${key}|${operation}|${status}|%`;
+}
 
 const STATUS_RANGES: Record<Exclude<StatusFilter, number>, [number, number]> = {
   '2xx': [200, 299],
@@ -80,9 +94,7 @@ export function encodeSlots(slots: readonly BatchSlot[]): EncodedBatch {
   let idMsMin = Infinity;
   let idMsMax = -Infinity;
   const otherIds: number[] = [];
-  let classes = 0;
-  const keyIds = new Set<string>();
-  const operations = new Set<string>();
+  const combinations = new Set<string>();
   slots.forEach((slot, position) => {
     if (!slot) return;
     const idMs = uuidV7Ms(slot[1]);
@@ -93,9 +105,7 @@ export function encodeSlots(slots: readonly BatchSlot[]): EncodedBatch {
     }
     if (slot[0] < firstAt) firstAt = slot[0];
     if (slot[0] > lastAt) lastAt = slot[0];
-    keyIds.add(slot[2]);
-    operations.add(slot[4]);
-    classes |= statusBits(slot[7]);
+    combinations.add(`|${slot[2]}|${slot[4]}|${slot[7]}|`);
   });
   return {
     firstAt,
@@ -103,9 +113,7 @@ export function encodeSlots(slots: readonly BatchSlot[]): EncodedBatch {
     idMsMin: idMsMax >= idMsMin ? idMsMin : null,
     idMsMax: idMsMax >= idMsMin ? idMsMax : null,
     otherIds,
-    keyIds: [...keyIds].join(','),
-    operations: [...operations].join(','),
-    classes,
+    combinations: [...combinations].join(','),
     rows: JSON.stringify(slots),
   };
 }

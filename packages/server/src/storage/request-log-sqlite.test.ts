@@ -255,7 +255,9 @@ describe('request log in SQLite batches', () => {
       filtered.map((row) => row.requestId),
       before.a.filter((row) => row.status === 404 && row.key_id === 'key_a').map((row) => row.request_id),
     );
-    // New writes get ids above every migrated one.
+    // Old ids name no request now; new writes get ids above every migrated one.
+    for (const oldId of ['1', '256', '700'])
+      assert.equal(await storage.requestLog.get('prj_a', oldId), undefined, oldId);
     const newest = (await storage.requestLog.list({ projectId: 'prj_a', limit: 1 }))[0]!;
     await storage.requestLog.write([request('prj_a', 9_997, T0, 0)]);
     const [written] = await storage.requestLog.list({ projectId: 'prj_a', requestId: 'req-9997', limit: 1 });

@@ -2,11 +2,11 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   BATCH_SLOTS,
   type BatchSlot,
+  combinationPattern,
   decodeSlots,
   encodeSlots,
   newestFirst,
   slotFilter,
-  statusFilterBits,
   toSlot,
   toStored,
   uuidV7Ms,
@@ -23,8 +23,8 @@ import type { SqlExecutor } from './sql-executor.ts';
 import type { SqliteDatabase } from './sqlite-database.ts';
 import { rollUp, UPSERT_USAGE_CONFLICT, usageReads } from './usage-records.ts';
 
-const INSERT_BATCH = `INSERT INTO request_log_batches (project_id, first_at, last_at, id_ms_min, id_ms_max, key_ids,
-  operations, classes, rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`;
+const INSERT_BATCH = `INSERT INTO request_log_batches (project_id, first_at, last_at, id_ms_min, id_ms_max,
+  combinations, rows) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`;
 
 const INSERT_REQUEST_ID =
   'INSERT INTO request_log_request_ids (project_id, request_id, row_id) VALUES (?, ?, ?)';
@@ -108,9 +108,8 @@ export function createSqliteRequestLog(db: SqliteDatabase, sql: SqlExecutor): Re
     if (query.since !== undefined) add('last_at >= ?', query.since);
     if (query.until !== undefined) add('first_at < ?', query.until);
     if (query.before) add('first_at <= ?', query.before.at);
-    if (query.keyId !== undefined) add('instr(key_ids, ?) > 0', query.keyId);
-    if (query.operation !== undefined) add('instr(operations, ?) > 0', query.operation);
-    if (query.status !== undefined) add('classes & ? != 0', statusFilterBits(query.status));
+    const pattern = combinationPattern(query);
+    if (pattern !== undefined) add("combinations LIKE ? ESCAPE '\\'", pattern);
     const text = (after: boolean) => batchListing(where, after);
     const listed: StoredRequest[] = [];
     let waiting: StoredRequest[] = [];
@@ -151,9 +150,7 @@ export function createSqliteRequestLog(db: SqliteDatabase, sql: SqlExecutor): Re
         batch.lastAt,
         batch.idMsMin,
         batch.idMsMax,
-        batch.keyIds,
-        batch.operations,
-        batch.classes,
+        batch.combinations,
         batch.rows,
       )!;
       const base = Number(id) * BATCH_SLOTS;
@@ -192,15 +189,13 @@ export function createSqliteRequestLog(db: SqliteDatabase, sql: SqlExecutor): Re
           }
           const kept = encodeSlots(slots);
           db.run(
-            `UPDATE request_log_batches SET first_at = ?, last_at = ?, id_ms_min = ?, id_ms_max = ?, key_ids = ?,
-               operations = ?, classes = ?, rows = ? WHERE id = ?`,
+            `UPDATE request_log_batches SET first_at = ?, last_at = ?, id_ms_min = ?, id_ms_max = ?, combinations = ?,
+               rows = ? WHERE id = ?`,
             kept.firstAt,
             kept.lastAt,
             kept.idMsMin,
             kept.idMsMax,
-            kept.keyIds,
-            kept.operations,
-            kept.classes,
+            kept.combinations,
             kept.rows,
             batch.id as bigint,
           );

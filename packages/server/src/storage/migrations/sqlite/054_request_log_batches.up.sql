@@ -4,7 +4,7 @@
 -- client's own X-Request-Id, and every id logged before this migration). A logged request cost a row and
 -- three index entries, about 5 µs of the event loop; it now costs a share of its batch's row
 -- (docs/benchmarks.md, "The request log as batches").
--- A request's id becomes its batch's id × 256 + its place: links to requests logged before keep no meaning.
+-- A request's id becomes its batch's id × 256 + its place: links to requests logged before name none.
 CREATE TABLE request_log_batches (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   project_id TEXT NOT NULL,
@@ -12,15 +12,12 @@ CREATE TABLE request_log_batches (
   last_at INTEGER NOT NULL,
   id_ms_min INTEGER NULL,
   id_ms_max INTEGER NULL,
-  key_ids TEXT NOT NULL,
-  operations TEXT NOT NULL,
-  classes INTEGER NOT NULL,
+  combinations TEXT NOT NULL,
   rows TEXT NOT NULL
 );
--- Listings read this index newest first and test each batch's summary in it, reading a batch's
--- requests only when they may match.
-CREATE INDEX request_log_batches_project_at
-  ON request_log_batches (project_id, last_at, id, first_at, classes, key_ids, operations);
+-- Listings read this index newest first, and a batch's requests only when its time range and its
+-- combinations of key, operation and status may match.
+CREATE INDEX request_log_batches_project_at ON request_log_batches (project_id, last_at, id, first_at);
 CREATE INDEX request_log_batches_request_time ON request_log_batches (project_id, id_ms_max, id_ms_min);
 CREATE TABLE request_log_request_ids (
   project_id TEXT NOT NULL,
@@ -32,13 +29,15 @@ CREATE TABLE request_log_request_ids (
 CREATE TEMP TABLE request_log_placed AS
   SELECT *, (n / 256) AS chunk, (n % 256) AS position FROM (
     SELECT *, row_number() OVER (PARTITION BY project_id ORDER BY at, id) - 1 AS n FROM request_log);
+-- Batch ids start above every old row id / 256, so an old id names no request rather than another one.
 CREATE TEMP TABLE request_log_chunks AS
-  SELECT project_id, chunk, row_number() OVER (ORDER BY project_id, chunk) AS batch_id
+  SELECT project_id, chunk,
+    (SELECT coalesce(max(id), 0) / 256 + 1 FROM request_log) + row_number() OVER (ORDER BY project_id, chunk)
+      AS batch_id
   FROM (SELECT DISTINCT project_id, chunk FROM request_log_placed);
-INSERT INTO request_log_batches (id, project_id, first_at, last_at, key_ids, operations, classes, rows)
-  SELECT c.batch_id, c.project_id, min(p.at), max(p.at), group_concat(DISTINCT p.key_id),
-    group_concat(DISTINCT p.operation),
-    sum(DISTINCT 1 << min(max(p.status / 100, 0), 5)) | (max(p.status = 429) << 6),
+INSERT INTO request_log_batches (id, project_id, first_at, last_at, combinations, rows)
+  SELECT c.batch_id, c.project_id, min(p.at), max(p.at),
+    group_concat(DISTINCT '|' || p.key_id || '|' || p.operation || '|' || p.status || '|'),
     json_group_array(json_array(p.at, p.request_id, p.key_id, p.key_label, p.operation, p.method, p.path,
       p.status, p.code, p.latency_ms, p.address) ORDER BY p.position)
   FROM request_log_placed p JOIN request_log_chunks c ON c.project_id = p.project_id AND c.chunk = p.chunk
