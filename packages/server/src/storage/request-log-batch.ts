@@ -76,16 +76,27 @@ const STATUS_RANGES: Record<Exclude<StatusFilter, number>, [number, number]> = {
   '5xx': [500, 599],
 };
 
-const UUID_V7 = /^([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+const HYPHEN = 45;
+const SEVEN = 55;
 
 /**
  * The Unix time in ms a UUIDv7 request id carries (http/request-ids.ts makes them), else undefined.
  * A batch keeps the range of these times, so a search by such an id reads only the batches whose range
- * holds its time, with no index entry per request.
+ * holds its time, with no index entry per request. Only the shape that places the time is checked:
+ * writes and searches read an id's time with this same function, so an id that merely looks like a
+ * UUIDv7 is still found, in a batch whose range it widens.
  */
 export function uuidV7Ms(requestId: string): number | undefined {
-  const match = UUID_V7.exec(requestId);
-  return match ? Number.parseInt(`${match[1]}${match[2]}`, 16) : undefined;
+  if (
+    requestId.length !== 36 ||
+    requestId.charCodeAt(8) !== HYPHEN ||
+    requestId.charCodeAt(13) !== HYPHEN ||
+    requestId.charCodeAt(14) !== SEVEN
+  )
+    return undefined;
+  const ms =
+    Number.parseInt(requestId.slice(0, 8), 16) * 0x10000 + Number.parseInt(requestId.slice(9, 13), 16);
+  return Number.isFinite(ms) ? ms : undefined;
 }
 
 export function encodeSlots(slots: readonly BatchSlot[]): EncodedBatch {
