@@ -8,6 +8,7 @@ import { keyContract } from './storage-contract-keys.ts';
 import { lifecycleContract } from './storage-contract-lifecycle.ts';
 import { petContract } from './storage-contract-pets.ts';
 import { projectContract } from './storage-contract-projects.ts';
+import { requestLogGeneratedContract } from './storage-contract-request-log-generated.ts';
 import { requestLogContract, usageContract } from './storage-contract-request-log.ts';
 
 export interface StorageFixture {
@@ -41,6 +42,7 @@ export function runStorageContract(name: string, makeStorage: FixtureFactory): v
     domainContract(fixture);
     lifecycleContract(fixture);
     requestLogContract(fixture);
+    requestLogGeneratedContract(fixture);
     usageContract(fixture);
     auditContract(fixture);
   });

@@ -113,6 +113,46 @@ describe('postgres storage', { skip }, () => {
     }
   });
 
+  it('request log hours → kept by a trigger for every insert, any version’s; rows before migration 055 counted; purged with retention', async () => {
+    const fixture = await postgresFixture();
+    const day = Date.UTC(2026, 0, 10);
+    const hours = async () =>
+      (
+        await admin.query(
+          `SELECT key_id, operation, status, hour FROM ${fixture.schema}.request_log_hours ORDER BY hour, key_id`,
+        )
+      ).rows.map((row: { key_id: string; operation: string; status: number; hour: string }) =>
+        [row.key_id, row.operation, row.status, (Number(row.hour) - day) / 3_600_000].join(' '),
+      );
+    const listed = async (keyId: string) =>
+      (await fixture.storage.requestLog.list({ projectId: 'prj_acme', keyId, limit: 10 })).map(
+        (row) => row.requestId,
+      );
+    try {
+      await fixture.storage.projects.create(project('acme', { plan: 'free' }));
+      assert.equal(await fixture.storage.rollback(), '055_request_log_hours');
+      await fixture.storage.requestLog.write([
+        logged({ requestId: 'before', keyId: 'key_old', at: day + 5 }),
+      ]);
+      await fixture.storage.migrate();
+      assert.deepEqual(await hours(), ['key_old listPets 200 0']);
+      assert.deepEqual(await listed('key_old'), ['before']);
+      // As a version without request_log_hours in its code would insert.
+      await admin.query(
+        `INSERT INTO ${fixture.schema}.request_log (project_id, at, request_id, key_id, key_label, operation, method,
+           path, status, code, latency_ms, address)
+         VALUES ('prj_acme', $1, 'raw', 'key_raw', NULL, 'getPet', 'GET', '/v1/pets/1', 404, 'not_found', 1, '192.0.2.1')`,
+        [day + 2 * 3_600_000 + 7],
+      );
+      assert.deepEqual(await hours(), ['key_old listPets 200 0', 'key_raw getPet 404 2']);
+      assert.deepEqual(await listed('key_raw'), ['raw']);
+      await fixture.storage.requestLog.purge(retentionCutoffs(day + 86_400_000 + 3_600_000));
+      assert.deepEqual(await hours(), ['key_raw getPet 404 2']);
+    } finally {
+      await fixture.dispose();
+    }
+  });
+
   it('schema option → tables are created in that schema, not in public', async () => {
     const fixture = await postgresFixture();
     try {

@@ -1,4 +1,10 @@
-import type { LoggedRequest, RequestLogQuery, StatusFilter, StoredRequest } from './request-log-records.ts';
+import {
+  type LoggedRequest,
+  type RequestLogQuery,
+  STATUS_RANGES,
+  type StatusFilter,
+  type StoredRequest,
+} from './request-log-records.ts';
 
 /**
  * How SQLite keeps the request log: one row per stored batch of one project's requests, the requests as a
@@ -68,13 +74,6 @@ export function combinationPattern(query: RequestLogQuery): string | undefined {
         : CLASS_PATTERNS[query.status];
   return `%|${key}|${operation}|${status}|%`;
 }
-
-const STATUS_RANGES: Record<Exclude<StatusFilter, number>, [number, number]> = {
-  '2xx': [200, 299],
-  '4xx': [400, 499],
-  '429': [429, 429],
-  '5xx': [500, 599],
-};
 
 const HYPHEN = 45;
 const SEVEN = 55;

@@ -5,7 +5,14 @@ import {
   type PartitionAnalysis,
 } from './partition-analysis.ts';
 import { PLANS } from './records.ts';
-import { type RequestLogRecords, requestLogReads, rowValues } from './request-log-records.ts';
+import {
+  type RequestLogQuery,
+  type RequestLogRecords,
+  requestLogReads,
+  rowValues,
+  STATUS_RANGES,
+  type StoredRequest,
+} from './request-log-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 import { rollUp, UPSERT_USAGE_CONFLICT, usageReads } from './usage-records.ts';
 
@@ -44,6 +51,64 @@ const INSERT = `INSERT INTO request_log (project_id, at, request_id, key_id, key
 const UPSERT_USAGE = `INSERT INTO request_usage (project_id, key_id, hour, class, bucket, count)
   SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::bigint[])
   ${UPSERT_USAGE_CONFLICT}`;
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The hours, newest first, that request_log_hours says may hold requests matching the query's key,
+ * operation and status (migration 055 keeps it with a trigger), as ranges of consecutive hours.
+ */
+async function hourRanges(sql: SqlExecutor, query: RequestLogQuery): Promise<[number, number][]> {
+  const params: unknown[] = [query.projectId];
+  const where = ['project_id = $1'];
+  const add = (condition: (n: number) => string, ...values: unknown[]) => {
+    const first = params.length + 1;
+    params.push(...values);
+    where.push(condition(first));
+  };
+  if (query.keyId !== undefined) add((n) => `key_id = $${n}`, query.keyId);
+  if (query.operation !== undefined) add((n) => `operation = $${n}`, query.operation);
+  if (query.status !== undefined) {
+    const [low, high] =
+      typeof query.status === 'number' ? [query.status, query.status] : STATUS_RANGES[query.status];
+    add((n) => `status BETWEEN $${n} AND $${n + 1}`, low, high);
+  }
+  if (query.since !== undefined) add((n) => `hour > $${n}`, query.since - HOUR_MS);
+  if (query.until !== undefined) add((n) => `hour < $${n}`, query.until);
+  if (query.before) add((n) => `hour <= $${n}`, query.before.at);
+  const hours = await sql.all(
+    `SELECT DISTINCT hour FROM request_log_hours WHERE ${where.join(' AND ')} ORDER BY hour DESC`,
+    params,
+  );
+  const ranges: [number, number][] = [];
+  for (const row of hours) {
+    const hour = Number(row.hour);
+    const last = ranges.at(-1);
+    if (last && last[0] === hour + HOUR_MS) last[0] = hour;
+    else ranges.push([hour, hour + HOUR_MS]);
+  }
+  return ranges;
+}
+
+/**
+ * A listing filtered by key, operation or status reads rows only in the hours holding a match, newest
+ * range first, until the page is full: one filter common alone but rare with another no longer walks
+ * every row of the common one. Ranges do not overlap, so pages of consecutive ranges stay newest first.
+ */
+async function listByHours(
+  sql: SqlExecutor,
+  list: RequestLogRecords['list'],
+  query: RequestLogQuery,
+): Promise<StoredRequest[]> {
+  const found: StoredRequest[] = [];
+  for (const [from, to] of await hourRanges(sql, query)) {
+    const since = Math.max(from, query.since ?? from);
+    const until = Math.min(to, query.until ?? to);
+    found.push(...(await list({ ...query, since, until, limit: query.limit - found.length })));
+    if (found.length >= query.limit) break;
+  }
+  return found;
+}
 
 /** SQLSTATE of an insert no partition accepts (another instance dropped a day this one remembered). */
 const NO_PARTITION = '23514';
@@ -105,9 +170,15 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
     for (const [day, rows] of perDay) analysis.wrote(partitionName(day), rows);
   };
 
+  const reads = requestLogReads(sql);
   return {
     analysis,
-    ...requestLogReads(sql),
+    ...reads,
+    list: (query) =>
+      query.requestId === undefined &&
+      (query.keyId !== undefined || query.operation !== undefined || query.status !== undefined)
+        ? listByHours(sql, reads.list, query)
+        : reads.list(query),
     ...usageReads(sql),
     async write(batch) {
       if (batch.length === 0) return;
@@ -139,6 +210,10 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
         removed += await sql.run(
           `DELETE FROM request_log WHERE at < $1 AND project_id IN (SELECT id FROM projects WHERE plan = $2)`,
           [cutoffs[plan], plan],
+        );
+        await sql.run(
+          `DELETE FROM request_log_hours WHERE hour <= $1 AND project_id IN (SELECT id FROM projects WHERE plan = $2)`,
+          [cutoffs[plan] - HOUR_MS, plan],
         );
       }
       return removed;

@@ -103,7 +103,7 @@ export const rowValues = (entry: LoggedRequest): unknown[] => [
   entry.address,
 ];
 
-const STATUS_RANGES: Record<Exclude<StatusFilter, number>, [number, number]> = {
+export const STATUS_RANGES: Record<Exclude<StatusFilter, number>, [number, number]> = {
   '2xx': [200, 299],
   '4xx': [400, 499],
   '429': [429, 429],
