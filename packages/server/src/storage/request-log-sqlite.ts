@@ -55,8 +55,8 @@ export const REQUEST_TIME_LOOKUP =
 
 /**
  * The request log in SQLite (request-log-batch.ts): a write stores each project's requests as batches of
- * up to BATCH_SLOTS, plus one request-id entry per request, in one transaction without an fsync, on the
- * service's one connection. A row a request costs three b-trees less than a row a request did.
+ * up to BATCH_SLOTS, with a request-id entry for each id that is not a UUIDv7, in one transaction
+ * without an fsync, on the service's one connection.
  */
 export function createSqliteRequestLog(db: SqliteDatabase, sql: SqlExecutor): RequestLogRecords {
   const decoded = (
