@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoggedRequest } from '../packages/server/src/storage/request-log-records.ts';
+import { createRequestIds } from '../packages/server/src/http/request-ids.ts';
 import { openStorage } from '../packages/server/src/storage/open-storage.ts';
 import type { ReversibleStorage } from '../packages/server/src/storage/migrations.ts';
 import type { PostgresStorage } from '../packages/server/src/storage/postgres.ts';
@@ -16,15 +17,30 @@ const BATCH = 10_000;
 const SAMPLES = 200;
 const TARGET_MS = 100;
 
+/** The service's own ids (UUIDv7, made at the request's time) for even rows, a client's for odd ones. */
+let idClock = 0;
+let ownIds = createRequestIds(() => idClock);
+/** The id of one of the service's own, searched for in a view. */
+const OWN_ID_ROW = ROWS - 12_344;
+let ownIdSearched = '';
+const requestIdOf = (i: number, at: number) => {
+  idClock = at;
+  if (i % 2 === 1) return `req-${i}`;
+  const id = ownIds.next();
+  if (i === OWN_ID_ROW) ownIdSearched = id;
+  return id;
+};
+
 function entry(projectId: string, now: number, i: number): LoggedRequest {
   const roll = i % 100;
+  const at = now - Math.floor(((ROWS - i) * 86_400_000) / ROWS);
   const status = roll < 90 ? 200 : roll < 94 ? 400 : roll < 96 ? 404 : roll < 99 ? 429 : 503;
   const operation = ['listPets', 'getPet', 'createPet'][i % 3]!;
   return {
     projectId,
     // A day of traffic: about 11 requests a second, newest last.
-    at: now - Math.floor(((ROWS - i) * 86_400_000) / ROWS),
-    requestId: `req-${i}`,
+    at,
+    requestId: requestIdOf(i, at),
     keyId: `key_${i % 3}`,
     keyLabel: `Key ${i % 3}`,
     operation,
@@ -83,6 +99,7 @@ async function viewsOver(
   try {
     const member = await t.signedInMember('acme', { plan: 'business' });
     const now = t.clock.now();
+    ownIds = createRequestIds(() => idClock);
     const filled = performance.now();
     for (let start = 0; start < ROWS; start += BATCH) {
       await storage.requestLog.write(
@@ -93,7 +110,7 @@ async function viewsOver(
     await afterFill();
     const [middle] = await storage.requestLog.list({
       projectId: member.projectId,
-      requestId: `req-${ROWS / 2}`,
+      requestId: `req-${ROWS / 2 + 1}`,
       limit: 1,
     });
     const views: [string, string][] = [
@@ -102,7 +119,8 @@ async function viewsOver(
       ['status 429, one key', 'status=429&key=key_1'],
       ['operation createPet, 4xx', 'operation=createPet&status=4xx'],
       ['last hour', 'range=1h'],
-      ['request id search', `request_id=req-${ROWS - 12_345}`],
+      ['request id search: a client’s id', `request_id=req-${ROWS - 12_345}`],
+      ['request id search: the service’s own id', `request_id=${ownIdSearched}`],
       ['page at mid-day', `before=${middle!.at}.${middle!.id}`],
       // Filters each common in every stored batch but rare or never together: the worst case of
       // SQLite's batch summaries and of PostgreSQL's one-column indexes.
