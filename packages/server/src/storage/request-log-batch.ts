@@ -1,9 +1,9 @@
 import {
-  type LoggedRequest,
+  type RequestFields,
   type RequestLogQuery,
-  STATUS_RANGES,
   type StatusFilter,
   type StoredRequest,
+  statusRange,
 } from './request-log-records.ts';
 
 /**
@@ -13,20 +13,8 @@ import {
  */
 export const BATCH_SLOTS = 256;
 
-/** One request as stored: its LoggedRequest fields without `projectId`, or null once purged. */
-type StoredRow = [
-  at: number,
-  requestId: string,
-  keyId: string,
-  keyLabel: string | null,
-  operation: string,
-  method: string,
-  path: string,
-  status: number,
-  code: string | null,
-  latencyMs: number,
-  address: string,
-];
+/** One request as stored: its fields without `projectId` (requestFields), or null once purged. */
+type StoredRow = RequestFields;
 
 export type BatchSlot = StoredRow | null;
 
@@ -128,20 +116,6 @@ export function encodeSlots(slots: readonly BatchSlot[]): EncodedBatch {
   };
 }
 
-export const toSlot = (entry: LoggedRequest): StoredRow => [
-  entry.at,
-  entry.requestId,
-  entry.keyId,
-  entry.keyLabel,
-  entry.operation,
-  entry.method,
-  entry.path,
-  entry.status,
-  entry.code,
-  entry.latencyMs,
-  entry.address,
-];
-
 export const decodeSlots = (rows: string): BatchSlot[] => JSON.parse(rows) as BatchSlot[];
 
 export function toStored(projectId: string, rowId: number, slot: StoredRow): StoredRequest {
@@ -164,12 +138,7 @@ export function toStored(projectId: string, rowId: number, slot: StoredRow): Sto
 
 /** Whether a stored request matches every filter of the query (its project aside). */
 export function slotFilter(query: RequestLogQuery): (slot: StoredRow, rowId: number) => boolean {
-  const [low, high] =
-    query.status === undefined
-      ? [-Infinity, Infinity]
-      : typeof query.status === 'number'
-        ? [query.status, query.status]
-        : STATUS_RANGES[query.status];
+  const [low, high] = query.status === undefined ? [-Infinity, Infinity] : statusRange(query.status);
   const before = query.before && { at: query.before.at, id: Number(query.before.id) };
   return (slot, rowId) =>
     (query.keyId === undefined || slot[2] === query.keyId) &&

@@ -6,11 +6,11 @@ import {
 } from './partition-analysis.ts';
 import { PLANS } from './records.ts';
 import {
+  projectConditions,
   type RequestLogQuery,
   type RequestLogRecords,
   requestLogReads,
   rowValues,
-  STATUS_RANGES,
   type StoredRequest,
 } from './request-log-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
@@ -59,20 +59,8 @@ const HOUR_MS = 3_600_000;
  * operation and status (migration 055 keeps it with a trigger), as ranges of consecutive hours.
  */
 async function hourRanges(sql: SqlExecutor, query: RequestLogQuery): Promise<[number, number][]> {
-  const params: unknown[] = [query.projectId];
-  const where = ['project_id = $1'];
-  const add = (condition: (n: number) => string, ...values: unknown[]) => {
-    const first = params.length + 1;
-    params.push(...values);
-    where.push(condition(first));
-  };
-  if (query.keyId !== undefined) add((n) => `key_id = $${n}`, query.keyId);
-  if (query.operation !== undefined) add((n) => `operation = $${n}`, query.operation);
-  if (query.status !== undefined) {
-    const [low, high] =
-      typeof query.status === 'number' ? [query.status, query.status] : STATUS_RANGES[query.status];
-    add((n) => `status BETWEEN $${n} AND $${n + 1}`, low, high);
-  }
+  const { params, where, add, addCombination } = projectConditions(query.projectId);
+  addCombination(query);
   if (query.since !== undefined) add((n) => `hour > $${n}`, query.since - HOUR_MS);
   if (query.until !== undefined) add((n) => `hour < $${n}`, query.until);
   if (query.before) add((n) => `hour <= $${n}`, query.before.at);

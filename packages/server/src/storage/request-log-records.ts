@@ -87,9 +87,22 @@ export function toStoredRequest(row: Row): StoredRequest {
   };
 }
 
-/** The column values of a row, in REQUEST_LOG_COLUMNS order without `id`. */
-export const rowValues = (entry: LoggedRequest): unknown[] => [
-  entry.projectId,
+/** A request's fields in REQUEST_LOG_COLUMNS order, without `id` and `project_id`. */
+export type RequestFields = [
+  at: number,
+  requestId: string,
+  keyId: string,
+  keyLabel: string | null,
+  operation: string,
+  method: string,
+  path: string,
+  status: number,
+  code: string | null,
+  latencyMs: number,
+  address: string,
+];
+
+export const requestFields = (entry: LoggedRequest): RequestFields => [
   entry.at,
   entry.requestId,
   entry.keyId,
@@ -103,33 +116,47 @@ export const rowValues = (entry: LoggedRequest): unknown[] => [
   entry.address,
 ];
 
-export const STATUS_RANGES: Record<Exclude<StatusFilter, number>, [number, number]> = {
+/** The column values of a row, in REQUEST_LOG_COLUMNS order without `id`. */
+export const rowValues = (entry: LoggedRequest): unknown[] => [entry.projectId, ...requestFields(entry)];
+
+const STATUS_RANGES: Record<Exclude<StatusFilter, number>, [number, number]> = {
   '2xx': [200, 299],
   '4xx': [400, 499],
   '429': [429, 429],
   '5xx': [500, 599],
 };
 
-/** The WHERE clause and parameters of a listing: every filter an index serves or a short scan checks. */
-function listSql(
-  query: RequestLogQuery,
-  idParam: (id: string) => unknown,
-): { text: string; params: unknown[] } {
-  const params: unknown[] = [query.projectId];
+/** The inclusive range of statuses a filter takes. */
+export const statusRange = (status: StatusFilter): [number, number] =>
+  typeof status === 'number' ? [status, status] : STATUS_RANGES[status];
+
+/** A WHERE clause of one project's rows, built condition by condition with numbered parameters. */
+export function projectConditions(projectId: string) {
+  const params: unknown[] = [projectId];
   const where = ['project_id = $1'];
   const add = (condition: (n: number) => string, ...values: unknown[]) => {
     const first = params.length + 1;
     params.push(...values);
     where.push(condition(first));
   };
-  if (query.keyId !== undefined) add((n) => `key_id = $${n}`, query.keyId);
+  /** The query's key, operation and status filters. */
+  const addCombination = (query: RequestLogQuery) => {
+    if (query.keyId !== undefined) add((n) => `key_id = $${n}`, query.keyId);
+    if (query.operation !== undefined) add((n) => `operation = $${n}`, query.operation);
+    if (query.status !== undefined)
+      add((n) => `status BETWEEN $${n} AND $${n + 1}`, ...statusRange(query.status));
+  };
+  return { params, where, add, addCombination };
+}
+
+/** The WHERE clause and parameters of a listing: every filter an index serves or a short scan checks. */
+function listSql(
+  query: RequestLogQuery,
+  idParam: (id: string) => unknown,
+): { text: string; params: unknown[] } {
+  const { params, where, add, addCombination } = projectConditions(query.projectId);
+  addCombination(query);
   if (query.requestId !== undefined) add((n) => `request_id = $${n}`, query.requestId);
-  if (query.operation !== undefined) add((n) => `operation = $${n}`, query.operation);
-  if (query.status !== undefined) {
-    const [low, high] =
-      typeof query.status === 'number' ? [query.status, query.status] : STATUS_RANGES[query.status];
-    add((n) => `status BETWEEN $${n} AND $${n + 1}`, low, high);
-  }
   if (query.since !== undefined) add((n) => `at >= $${n}`, query.since);
   if (query.until !== undefined) add((n) => `at < $${n}`, query.until);
   if (query.before) add((n) => `(at, id) < ($${n}, $${n + 1})`, query.before.at, idParam(query.before.id));

@@ -7,16 +7,16 @@ import {
   encodeSlots,
   newestFirst,
   slotFilter,
-  toSlot,
   toStored,
   uuidV7Ms,
 } from './request-log-batch.ts';
 import { PLANS } from './records.ts';
-import type {
-  LoggedRequest,
-  RequestLogQuery,
-  RequestLogRecords,
-  StoredRequest,
+import {
+  type LoggedRequest,
+  type RequestLogQuery,
+  type RequestLogRecords,
+  requestFields,
+  type StoredRequest,
 } from './request-log-records.ts';
 import type { Row } from './rows.ts';
 import type { SqlExecutor } from './sql-executor.ts';
@@ -141,7 +141,7 @@ export function createSqliteRequestLog(db: SqliteDatabase, sql: SqlExecutor): Re
 
   const writeProject = (projectId: string, entries: LoggedRequest[]) => {
     for (let start = 0; start < entries.length; start += BATCH_SLOTS) {
-      const slots = entries.slice(start, start + BATCH_SLOTS).map(toSlot);
+      const slots = entries.slice(start, start + BATCH_SLOTS).map(requestFields);
       const batch = encodeSlots(slots);
       const { id } = db.get(
         INSERT_BATCH,
