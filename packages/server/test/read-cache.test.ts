@@ -142,26 +142,26 @@ describe('createReadCache', () => {
     cache.sync(1);
     const generation = cache.generation();
     cache.written();
-    cache.putPage('k', { body: Buffer.from('[]'), nextCursor: undefined }, generation);
+    cache.putPage('k', { body: '[]', nextCursor: undefined }, generation);
     assert.equal(cache.getPage('k'), undefined);
   });
 
   it('sync → a changed token drops the growing last pages but keeps full ones', () => {
     const cache = createReadCache({ pages: true });
     cache.sync(1n);
-    cache.putPage('last', { body: Buffer.from('[1]'), nextCursor: undefined }, cache.generation());
-    cache.putPage('full', { body: Buffer.from('[1,2]'), nextCursor: 'c' }, cache.generation());
+    cache.putPage('last', { body: '[1]', nextCursor: undefined }, cache.generation());
+    cache.putPage('full', { body: '[1,2]', nextCursor: 'c' }, cache.generation());
     cache.sync(1n);
-    assert.deepEqual(cache.getPage('last'), { body: Buffer.from('[1]'), nextCursor: undefined });
+    assert.deepEqual(cache.getPage('last'), { body: '[1]', nextCursor: undefined });
     cache.sync(2n);
     assert.equal(cache.getPage('last'), undefined);
-    assert.deepEqual(cache.getPage('full'), { body: Buffer.from('[1,2]'), nextCursor: 'c' });
+    assert.deepEqual(cache.getPage('full'), { body: '[1,2]', nextCursor: 'c' });
   });
 
   it('pages: false → nothing is cached (storages whose ids may become visible out of order)', () => {
     const cache = createReadCache({ pages: false });
     cache.sync(undefined);
-    cache.putPage('full', { body: Buffer.from('[1,2]'), nextCursor: 'c' }, cache.generation());
+    cache.putPage('full', { body: '[1,2]', nextCursor: 'c' }, cache.generation());
     assert.equal(cache.getPage('full'), undefined);
   });
 });

@@ -78,7 +78,7 @@ export function createPetService(deps: {
       const rows = await storage.listPets({ status, afterId, limit: limit + 1 });
       const pets = rows.slice(0, limit);
       const last = rows.length > limit ? pets[pets.length - 1] : undefined;
-      const page = { body: Buffer.from(petsJson(pets)), nextCursor: last && encodeCursor(last.id, status) };
+      const page = { body: petsJson(pets), nextCursor: last && encodeCursor(last.id, status) };
       cache.putPage(key, page, generation);
       return page;
     },

@@ -118,7 +118,7 @@ async function serve(
       error: (obj: object, msg: string) => deps.log.error({ reqId: requestId, ...obj }, msg),
     } as Admittable['log'],
   };
-  let body: string | Buffer;
+  let body: string;
   let link: string | undefined;
   try {
     await admit(deps.admit, admittable, (set) => Object.assign(limitHeaders, set), config);
@@ -136,7 +136,7 @@ async function serve(
     ...config.deprecation?.headers,
     ...limitHeaders,
     'content-type': JSON_CONTENT_TYPE,
-    'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.length),
+    'content-length': String(Buffer.byteLength(body)),
   };
   if (link !== undefined) answer.link = link;
   if (origin.https) answer['strict-transport-security'] = HSTS;

@@ -18,7 +18,7 @@ function nextLink(limit: number, status: PetStatus | undefined, cursor: string):
 
 /** A page of listPets: its JSON body and, while more pets match, its `Link: <…>; rel="next"`. */
 export interface PetsPage {
-  body: Buffer;
+  body: string;
   link: string | undefined;
 }
 
