@@ -79,6 +79,11 @@ export class SqliteDatabase {
     return this.#guard(() => this.#statement(sql).all(...params));
   }
 
+  /** Runs an INSERT of one row and returns the row's id (its INTEGER PRIMARY KEY). */
+  insert(sql: string, ...params: SQLInputValue[]): bigint {
+    return this.#guard(() => BigInt(this.#statement(sql).run(...params).lastInsertRowid));
+  }
+
   /** Runs a write and returns how many rows it changed. */
   run(sql: string, ...params: SQLInputValue[]): number {
     return this.#guard(() => Number(this.#statement(sql).run(...params).changes));

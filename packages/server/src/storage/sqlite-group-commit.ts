@@ -11,16 +11,19 @@ interface PendingCreate {
 type Outcome = { ok: true; result: CreateResult } | { ok: false; error: unknown };
 
 export interface GroupCommitOptions {
-  /** Runs one create inside the open transaction; must not commit. */
+  /**
+   * Runs one create inside the open transaction; must not commit. Without an idempotency key it must
+   * be a single statement (it runs without a savepoint of its own).
+   */
   create: (pet: NewPet, options: CreateOptions | undefined) => CreateResult;
   /** Flush at once when this many creates are queued. */
   maxBatch?: number;
 }
 
 /**
- * Creates that arrive close together share one transaction and therefore one fsync. Each create runs
- * in its own savepoint, so one that fails or meets an idempotency conflict is undone alone; promises
- * settle only after COMMIT, and if the commit fails every create of the batch rejects.
+ * Creates that arrive close together share one transaction and therefore one fsync. A create that fails
+ * or meets an idempotency conflict is undone alone (#createOne); promises settle only after COMMIT, and
+ * if the commit fails every create of the batch rejects.
  */
 export class GroupCommit {
   readonly #db: SqliteDatabase;
@@ -75,18 +78,31 @@ export class GroupCommit {
     });
   }
 
+  /**
+   * A create without an idempotency key is one INSERT, which SQLite undoes by itself when it fails; one
+   * with a key runs several statements, in a savepoint so that a failure or a conflict is undone alone.
+   */
   #createOne(item: PendingCreate): Outcome {
+    if (item.options?.idempotency === undefined) return this.#attempt(item);
     this.#db.exec('SAVEPOINT pet_create');
-    let outcome: Outcome;
-    try {
-      outcome = { ok: true, result: this.#create(item.pet, item.options) };
-    } catch (error) {
-      outcome = { ok: false, error };
-    }
-    // A conflict leaves no pet behind; a statement error may have left a partial one.
+    const outcome = this.#attempt(item);
     if (!outcome.ok || outcome.result.kind !== 'created') this.#db.exec('ROLLBACK TO pet_create');
     this.#db.exec('RELEASE pet_create');
     return outcome;
+  }
+
+  /**
+   * One create. An error that ended the transaction (SQLite rolls it back itself on some I/O, full-disk
+   * and memory errors) fails the whole batch: the creates before it are gone, and the ones after would
+   * otherwise run outside any transaction.
+   */
+  #attempt(item: PendingCreate): Outcome {
+    try {
+      return { ok: true, result: this.#create(item.pet, item.options) };
+    } catch (error) {
+      if (!this.#db.inTransaction) throw error;
+      return { ok: false, error };
+    }
   }
 
   #rejectAll(batch: PendingCreate[], error: unknown): void {
