@@ -19,6 +19,8 @@ function toNewPet(body: Record<string, unknown>): NewPet {
 
 /** createPet: validated strictly, acknowledged only once durable, optionally idempotent. */
 export function createPet(pets: PetService): RouteHandlerMethod {
+  // A pet id is digits only, so its URL is the template's prefix and the id, with nothing to encode.
+  const petUrl = urlFor('getPet', { petId: '' });
   return async (request, reply) => {
     if (request.body === undefined) {
       const length = request.headers['content-length'];
@@ -58,7 +60,7 @@ export function createPet(pets: PetService): RouteHandlerMethod {
     }
     return reply
       .code(201)
-      .header('location', urlFor('getPet', { petId: outcome.pet.id }))
+      .header('location', petUrl + outcome.pet.id)
       .header('content-type', JSON_CONTENT_TYPE)
       .send(outcome.body);
   };
