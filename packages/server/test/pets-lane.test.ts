@@ -62,6 +62,60 @@ const sent = fc.record<Sent>({
   forwardedProto: fc.constantFrom(undefined, 'https', 'http', 'http, https'),
 });
 
+interface Create {
+  path: string;
+  key: (typeof KEYS)[number];
+  host: (typeof HOSTS)[number];
+  origin: boolean;
+  contentType: string | undefined;
+  contentEncoding: string | undefined;
+  /** Two characters: a key of this sequence (made distinct per app); else sent as it is. */
+  idempotencyKey: string | undefined;
+  forwardedProto: string | undefined;
+  body: string | Buffer;
+}
+
+const CREATE_BODIES = [
+  '{"name":"Rex","categoryId":7}',
+  '{"name":"Rex","categoryId":7}',
+  '{"name":"Biscuit","categoryId":3,"status":"sold"}',
+  '{"name":"Rex","categoryId":7.0}',
+  '{"name":"Rex","categoryId":7,"status":"lost"}',
+  '{"name":"Rex","categoryId":7,"extra":true}',
+  '{"name":"a","name":"b","categoryId":1}',
+  '{"name":"","categoryId":1}',
+  '{"categoryId":1}',
+  '{',
+  '[]',
+  'null',
+  '\uFEFF{"name":"Rex","categoryId":7}',
+  '['.repeat(5_000) + ']'.repeat(5_000),
+  Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]),
+  `{"name":"${'x'.repeat(70_000)}","categoryId":1}`,
+  '',
+];
+
+const create = fc.record<Create>({
+  path: fc.constantFrom('/v1/pets', '/v1/pets', '/v1/pets', '/v1/pets?x=1', '/v1/pets/', '/v1/pets/1'),
+  key: fc.constantFrom(...KEYS),
+  host: fc.constantFrom(...HOSTS),
+  origin: fc.boolean(),
+  contentType: fc.constantFrom(
+    'application/json',
+    'application/json',
+    'application/json',
+    'application/json; charset=utf-8',
+    'application/json; charset=latin1',
+    'Application/JSON',
+    'text/plain',
+    undefined,
+  ),
+  contentEncoding: fc.constantFrom(undefined, undefined, undefined, 'gzip', 'identity'),
+  idempotencyKey: fc.constantFrom(undefined, undefined, 'k1', 'k2', '', 'x'.repeat(300)),
+  forwardedProto: fc.constantFrom(undefined, 'https'),
+  body: fc.constantFrom(...CREATE_BODIES),
+});
+
 /** A request id the service made (each app makes its own). */
 const REQUEST_ID = /[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g;
 const IGNORED_HEADERS = new Set(['x-request-id', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
@@ -73,7 +127,14 @@ function comparable(response: { statusCode: number; headers: Record<string, unkn
       .filter(([name]) => !IGNORED_HEADERS.has(name))
       .sort(([a], [b]) => a.localeCompare(b)),
   );
-  return { status: response.statusCode, headers, body: response.body.replaceAll(REQUEST_ID, '<request id>') };
+  // Both apps create in one database: a pet's id is whichever came next.
+  const id = headers.location && /\d+$/.exec(headers.location)?.[0];
+  if (id) {
+    headers.location = headers.location!.replace(/\d+$/, '<id>');
+    headers['content-length'] = `${Number(headers['content-length']) - id.length} + <id>`;
+  }
+  const body = response.body.replaceAll(REQUEST_ID, '<request id>').replace(/^\{"id":\d+,/, '{"id":"<id>",');
+  return { status: response.statusCode, headers, body };
 }
 
 const logged = (lines: string[]) =>
@@ -110,6 +171,73 @@ function sameAnswers(title: string, trustProxy: boolean) {
     after(async () => {
       await framework.app.close();
       await lane.close();
+    });
+
+    it('creates: status, headers, body and log line of generated sequences of requests', async () => {
+      let sequence = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(create, { minLength: 1, maxLength: 6 }), async (requests) => {
+          lane.clock.advance(60_000);
+          sequence++;
+          for (const request of requests) {
+            const headers: Record<string, string> = {};
+            const secret = secrets[request.key];
+            if (secret !== undefined) headers.authorization = `Bearer ${secret}`;
+            if (request.host !== undefined) headers.host = request.host;
+            if (request.origin) headers.origin = 'https://app.example';
+            if (request.contentType !== undefined) headers['content-type'] = request.contentType;
+            if (request.contentEncoding !== undefined) headers['content-encoding'] = request.contentEncoding;
+            if (request.forwardedProto) headers['x-forwarded-proto'] = request.forwardedProto;
+            // Each app has its own Idempotency-Keys, as they share one database.
+            const key = (app: string) =>
+              request.idempotencyKey === undefined || request.idempotencyKey.length !== 2
+                ? request.idempotencyKey
+                : `${app}-${sequence}-${request.idempotencyKey}`;
+            const options = (app: string) => {
+              const idempotencyKey = key(app);
+              return {
+                method: 'POST' as const,
+                url: request.path,
+                headers:
+                  idempotencyKey === undefined ? headers : { ...headers, 'idempotency-key': idempotencyKey },
+                payload: request.body,
+              };
+            };
+            laneLines.length = 0;
+            frameworkLines.length = 0;
+            const viaLane = await inject(lane.app.dispatch, options('lane'));
+            const viaFramework = await framework.app.inject(options('framework'));
+            assert.deepEqual(comparable(viaLane), comparable(viaFramework), JSON.stringify(request));
+            assert.deepEqual(logged(laneLines), logged(frameworkLines), JSON.stringify(request));
+          }
+        }),
+        { numRuns: 150 },
+      );
+    });
+
+    it('creates with an Idempotency-Key: created, replayed, then reused with another body', async () => {
+      lane.clock.advance(60_000);
+      const bodies = [
+        '{"name":"Rex","categoryId":7}',
+        '{"name":"Rex","categoryId":7}',
+        '{"name":"Max","categoryId":7}',
+      ];
+      for (const [index, payload] of bodies.entries()) {
+        const options = (app: string) => ({
+          method: 'POST' as const,
+          url: '/v1/pets',
+          headers: {
+            authorization: `Bearer ${secrets.valid}`,
+            'content-type': 'application/json',
+            'idempotency-key': `${app}-replay`,
+          },
+          payload,
+        });
+        const viaLane = await inject(lane.app.dispatch, options('lane'));
+        const viaFramework = await framework.app.inject(options('framework'));
+        assert.equal(viaLane.statusCode, [201, 201, 422][index]);
+        assert.deepEqual(comparable(viaLane), comparable(viaFramework));
+      }
     });
 
     it('status, headers, body and log line of generated sequences of requests', async () => {

@@ -16,57 +16,60 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const parseBody = jsonParser({ nullPrototype: true });
 
 /**
- * The only body parser: application/json in UTF-8, uncompressed, integers kept exact, every field name
- * once per object. Other media types fall through to Fastify's 415; a body that is not JSON is
- * `invalid_json`.
+ * A request body of application/json as the API reads it: UTF-8, uncompressed, integers kept exact,
+ * every field name once per object. Throws the ApiError to answer with.
+ */
+export function parseJsonBody(
+  headers: { 'content-type'?: string; 'content-encoding'?: string },
+  body: Buffer,
+): unknown {
+  const encoding = headers['content-encoding'];
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+    throw new ApiError(
+      'unsupported_media_type',
+      `Content-Encoding ${encoding} is not supported; send the body uncompressed`,
+      {
+        param: 'Content-Encoding',
+        headers: { 'accept-encoding': 'identity' },
+      },
+    );
+  }
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(headers['content-type'] ?? '')?.[1];
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+    throw new ApiError('unsupported_media_type', `charset ${charset} is not supported; send UTF-8`);
+  }
+  let text: string;
+  let parsed: unknown;
+  try {
+    text = UTF8.decode(body);
+    parsed = parseBody(text);
+  } catch (error) {
+    const message =
+      error instanceof RangeError
+        ? 'the request body nests too deeply'
+        : 'the request body is not valid JSON in UTF-8';
+    throw new ApiError('invalid_json', message);
+  }
+  const repeated = repeatedFieldName(text)?.slice(0, 200);
+  if (repeated !== undefined) {
+    throw new ApiError('invalid_body', `the field ${JSON.stringify(repeated)} appears more than once`, {
+      param: repeated,
+    });
+  }
+  return parsed;
+}
+
+/**
+ * The only body parser (parseJsonBody). Other media types fall through to Fastify's 415.
  */
 export function installJsonBody(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    const encoding = request.headers['content-encoding'];
-    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
-      done(
-        new ApiError(
-          'unsupported_media_type',
-          `Content-Encoding ${encoding} is not supported; send the body uncompressed`,
-          {
-            param: 'Content-Encoding',
-            headers: { 'accept-encoding': 'identity' },
-          },
-        ),
-        undefined,
-      );
-      return;
-    }
-    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1];
-    if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
-      done(
-        new ApiError('unsupported_media_type', `charset ${charset} is not supported; send UTF-8`),
-        undefined,
-      );
-      return;
-    }
-    let text: string;
     let parsed: unknown;
     try {
-      text = UTF8.decode(body as Buffer);
-      parsed = parseBody(text);
+      parsed = parseJsonBody(request.headers, body as Buffer);
     } catch (error) {
-      const message =
-        error instanceof RangeError
-          ? 'the request body nests too deeply'
-          : 'the request body is not valid JSON in UTF-8';
-      done(new ApiError('invalid_json', message), undefined);
-      return;
-    }
-    const repeated = repeatedFieldName(text)?.slice(0, 200);
-    if (repeated !== undefined) {
-      done(
-        new ApiError('invalid_body', `the field ${JSON.stringify(repeated)} appears more than once`, {
-          param: repeated,
-        }),
-        undefined,
-      );
+      done(error as Error, undefined);
       return;
     }
     done(null, parsed);

@@ -118,7 +118,11 @@ export function createApiArea(deps: ApiAreaDeps): Area {
       createPetsLane({
         admit: lane.admit,
         pets,
-        routes: { listPets: configOf(options.table, 'listPets'), getPet: configOf(options.table, 'getPet') },
+        routes: {
+          listPets: configOf(options.table, 'listPets'),
+          getPet: configOf(options.table, 'getPet'),
+          createPet: configOf(options.table, 'createPet'),
+        },
         hosts: lane.hosts,
         requestId: lane.requestId,
         clientOrigin: clientOriginReader(lane.trustProxy),

@@ -17,23 +17,33 @@ function toNewPet(body: Record<string, unknown>): NewPet {
   return pet;
 }
 
-/** createPet: validated strictly, acknowledged only once durable, optionally idempotent. */
-export function createPet(pets: PetService): RouteHandlerMethod {
+/** A created (or replayed) pet as the API answers it. */
+export interface CreatedAnswer {
+  body: string;
+  location: string;
+  replayed: boolean;
+}
+
+/**
+ * createPet's work for a parsed body and its Idempotency-Key header, once the key is admitted: the
+ * framework's route and the API's lane (pets-lane.ts) both answer from here. Throws the ApiError to
+ * answer with.
+ */
+export function petCreator(
+  pets: PetService,
+): (
+  body: unknown,
+  idempotencyHeader: string | string[] | undefined,
+  apiKeyId: string,
+) => Promise<CreatedAnswer> {
   // A pet id is digits only, so its URL is the template's prefix and the id, with nothing to encode.
   const petUrl = urlFor('getPet', { petId: '' });
-  return async (request, reply) => {
-    if (request.body === undefined) {
-      const length = request.headers['content-length'];
-      if (request.headers['content-type'] === undefined && (length === undefined || length === '0')) {
-        throw new ApiError('invalid_body', 'a JSON body with name and categoryId is required');
-      }
-      throw new ApiError('unsupported_media_type', 'the request body must be application/json');
-    }
-    checkNewPet(request.body);
-    const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
+  return async (body, idempotencyHeader, apiKeyId) => {
+    checkNewPet(body);
+    const idempotencyKey = readIdempotencyKey(idempotencyHeader);
     const outcome = await pets.create(
-      toNewPet(request.body as Record<string, unknown>),
-      idempotencyKey === undefined ? undefined : { apiKeyId: apiKeyOf(request).id, key: idempotencyKey },
+      toNewPet(body as Record<string, unknown>),
+      idempotencyKey === undefined ? undefined : { apiKeyId, key: idempotencyKey },
     );
     switch (outcome.kind) {
       case 'in_progress':
@@ -53,15 +63,33 @@ export function createPet(pets: PetService): RouteHandlerMethod {
           },
         );
       case 'replayed':
-        reply.header('idempotent-replayed', 'true');
-        break;
       case 'created':
-        break;
+        return {
+          body: outcome.body,
+          location: petUrl + outcome.pet.id,
+          replayed: outcome.kind === 'replayed',
+        };
     }
+  };
+}
+
+/** createPet: validated strictly, acknowledged only once durable, optionally idempotent. */
+export function createPet(pets: PetService): RouteHandlerMethod {
+  const create = petCreator(pets);
+  return async (request, reply) => {
+    if (request.body === undefined) {
+      const length = request.headers['content-length'];
+      if (request.headers['content-type'] === undefined && (length === undefined || length === '0')) {
+        throw new ApiError('invalid_body', 'a JSON body with name and categoryId is required');
+      }
+      throw new ApiError('unsupported_media_type', 'the request body must be application/json');
+    }
+    const created = await create(request.body, request.headers['idempotency-key'], apiKeyOf(request).id);
+    if (created.replayed) reply.header('idempotent-replayed', 'true');
     return reply
       .code(201)
-      .header('location', petUrl + outcome.pet.id)
+      .header('location', created.location)
       .header('content-type', JSON_CONTENT_TYPE)
-      .send(outcome.body);
+      .send(created.body);
   };
 }

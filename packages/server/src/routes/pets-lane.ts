@@ -9,8 +9,10 @@ import { requestShapeProblem } from '../http/request-shape.ts';
 import { redactUrl } from '../http/redact.ts';
 import { HSTS } from '../http/scheme.ts';
 import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
+import { BODY_LIMIT_BYTES, parseJsonBody } from '../http/json-body.ts';
 import type { PetService } from '../pets/pet-service.ts';
 import { type HostRules, requestHostKind } from '../http/host-kind.ts';
+import { type CreatedAnswer, petCreator } from './pets-create.ts';
 import { findPet } from './pets-get.ts';
 import { listPage } from './pets-list.ts';
 import { urlFor } from './urls.ts';
@@ -19,8 +21,8 @@ import type { RouteConfig } from '../http/route-config.ts';
 export interface PetsLaneDeps {
   admit: AdmitDeps;
   pets: PetService;
-  /** The route table's configuration of the two operations (deprecation, limits, labels). */
-  routes: { listPets: RouteConfig; getPet: RouteConfig };
+  /** The route table's configuration of the operations (deprecation, limits, labels). */
+  routes: { listPets: RouteConfig; getPet: RouteConfig; createPet: RouteConfig };
   hosts: HostRules;
   requestId: (request: IncomingMessage) => string;
   clientOrigin: (request: IncomingMessage) => ClientOrigin;
@@ -42,21 +44,32 @@ export type Lane = (
 ) => boolean;
 
 /**
- * The API's two busiest operations, `GET /v1/pets` and `GET /v1/pets/{petId}`, answered in one pass
+ * The API's three busiest operations, `GET /v1/pets`, `GET /v1/pets/{petId}` and `POST /v1/pets`, answered in one pass
  * without the framework's per-request machinery (router, request and reply objects, hook chain),
  * which cost about as much as the work itself. It takes only the plain form of each request: exactly
- * these paths (digits for the id, no `%`, `;` or `#`), on a host of the API, without a body, an
- * `Origin` or anything the request-shape checks refuse; everything else goes to the framework's
- * router, which routes the same paths to the same operations. Every check is the framework path's own
- * (`admit`, `checkSunset`, `findPet`, `listPage`), and so are the answer's headers, metrics, log line
- * and request-log row. On any error the lane hands the request over with what it had decided (rate
- * headers, key), so errors are answered by the one error handler.
+ * these paths (digits for the id, no `%`, `;` or `#`; a create without a query), on a host of the API,
+ * without an `Origin` or anything the request-shape checks refuse; a read without a body, a create with
+ * a `Content-Length` body within the limit, of exactly `application/json`, uncompressed, without
+ * `Expect`. Everything else goes to the framework's router, which routes the same paths to the same
+ * operations. Every check is the framework path's own (`admit`, `checkSunset`, `findPet`, `listPage`,
+ * `parseJsonBody`, `petCreator`), and so are the answer's headers, metrics, log line and request-log
+ * row. On any error the lane hands the request over with what it had decided (rate headers, key), so
+ * errors are answered by the one error handler; the framework reads no body of a request handed over.
  */
 export function createPetsLane(deps: PetsLaneDeps): Lane {
   const LIST = urlFor('listPets');
   const ONE = urlFor('getPet', { petId: '' });
+  const create = petCreator(deps.pets);
   return (request, response, framework) => {
-    if (request.method !== 'GET' || deps.closing()) return false;
+    if (deps.closing()) return false;
+    if (request.method === 'POST') {
+      if (request.url !== LIST || !takesCreate(request, deps.hosts)) return false;
+      serveCreate(deps, create, request, response, framework).catch((error: unknown) =>
+        deps.log.error({ err: error }, 'the API lane failed after its checks'),
+      );
+      return true;
+    }
+    if (request.method !== 'GET') return false;
     const url = request.url!;
     if (!url.startsWith(LIST)) return false;
     const question = url.indexOf('?');
@@ -84,6 +97,51 @@ export function createPetsLane(deps: PetsLaneDeps): Lane {
     );
     return true;
   };
+}
+
+/** A create's body length as the lane takes it: 1 to BODY_LIMIT_BYTES, digits only. */
+const BODY_LENGTH = /^[1-9][0-9]{0,5}$/;
+
+/** Whether the lane takes this `POST /v1/pets` (see createPetsLane); the framework answers the rest. */
+function takesCreate(request: IncomingMessage, hosts: HostRules): boolean {
+  const headers = request.headers;
+  const length = headers['content-length'];
+  return (
+    length !== undefined &&
+    BODY_LENGTH.test(length) &&
+    Number(length) <= BODY_LIMIT_BYTES &&
+    headers['content-type'] === 'application/json' &&
+    headers['content-encoding'] === undefined &&
+    headers['transfer-encoding'] === undefined &&
+    headers.expect === undefined &&
+    headers.origin === undefined &&
+    requestShapeProblem(request) === undefined &&
+    requestHostKind(request, hosts) === 'api'
+  );
+}
+
+/**
+ * The request's body, of the length its Content-Length gave (Node's parser holds it to that). A client
+ * that goes away first fails it with a 400 error, as the framework's body reader does.
+ */
+function readBody(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const gone = () => reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET', statusCode: 400 }));
+    if (request.destroyed) {
+      gone();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    request.once('error', (error: Error & { statusCode?: number }) => {
+      error.statusCode ??= 400;
+      reject(error);
+    });
+    request.once('close', () => {
+      if (!request.complete) gone();
+    });
+  });
 }
 
 function isDigits(text: string, from: number): boolean {
@@ -147,6 +205,65 @@ async function serve(
     method: 'GET',
     loggedUrl: redactUrl(url),
     status: 200,
+    ms: performance.now() - started,
+    key: admittable.apiKey,
+    config,
+    errorCode: undefined,
+    address: origin.ip,
+  });
+}
+
+/** `POST /v1/pets` in the lane: admitted before its body is read, as the framework's guard does. */
+async function serveCreate(
+  deps: PetsLaneDeps,
+  create: ReturnType<typeof petCreator>,
+  request: IncomingMessage,
+  response: ServerResponse,
+  framework: RequestListener,
+): Promise<void> {
+  const started = performance.now();
+  const config = deps.routes.createPet;
+  const requestId = deps.requestId(request);
+  const origin = deps.clientOrigin(request);
+  const limitHeaders: Record<string, string> = {};
+  const admittable: Admittable = {
+    headers: request.headers,
+    ip: origin.ip,
+    apiKey: undefined,
+    log: {
+      warn: (obj: object, msg: string) => deps.log.warn({ reqId: requestId, ...obj }, msg),
+      error: (obj: object, msg: string) => deps.log.error({ reqId: requestId, ...obj }, msg),
+    } as Admittable['log'],
+  };
+  let created: CreatedAnswer;
+  try {
+    await admit(deps.admit, admittable, (set) => Object.assign(limitHeaders, set), config);
+    checkSunset(config, deps.admit.clock.now());
+    const body = parseJsonBody(request.headers, await readBody(request));
+    created = await create(body, request.headers['idempotency-key'], admittable.apiKey!.id);
+  } catch (error) {
+    handOff(request, { requestId, error, headers: limitHeaders, apiKey: admittable.apiKey });
+    framework(request, response);
+    return;
+  }
+  const answer: Record<string, string> = {
+    'x-request-id': requestId,
+    vary: 'Origin',
+    ...config.deprecation?.headers,
+    ...limitHeaders,
+  };
+  if (created.replayed) answer['idempotent-replayed'] = 'true';
+  answer.location = created.location;
+  answer['content-type'] = JSON_CONTENT_TYPE;
+  answer['content-length'] = String(Buffer.byteLength(created.body));
+  if (origin.https) answer['strict-transport-security'] = HSTS;
+  response.writeHead(201, answer);
+  response.end(created.body);
+  deps.record({
+    id: requestId,
+    method: 'POST',
+    loggedUrl: redactUrl(request.url!),
+    status: 201,
     ms: performance.now() - started,
     key: admittable.apiKey,
     config,
