@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cleanEnv, killAll, runCli, type ServerProcess, startServe } from './blackbox-process.ts';
 import { assertMatchesContract, assertUnknownRouteResponse } from './openapi-validator.ts';
+import { rawRequest } from './raw-http.ts';
 
 const INT64_MAX = '9223372036854775807';
 
@@ -70,6 +73,38 @@ describe('petstore as a user runs it', () => {
     assert.equal(listed.status, 200);
     assert.ok(listed.body.includes(created.body));
     assert.equal(listed.headers.get('x-ratelimit-limit'), '60', 'a free key: 60 per minute');
+  });
+
+  it('POST /v1/pets with its body in parts → 201; a client that leaves mid-body → no pet, a 400 line, the server goes on', async () => {
+    const port = Number(new URL(server.url).port);
+    const head = (length: number) =>
+      `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+    const body = '{"name":"Parts","categoryId":1}';
+    const inParts = await rawRequest({
+      port,
+      send: [head(body.length) + body.slice(0, 10), body.slice(10)],
+      gapMs: 200,
+      firstResponseOnly: true,
+    });
+    assert.equal(inParts.status, 201, inParts.raw);
+    assert.match(inParts.body, /"name":"Parts"/);
+
+    const before = await call('GET', '/v1/pets?limit=100');
+    const socket = net.connect(port, '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write(head(100) + '{"name":"Gone",');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.destroy();
+    const line = await server.waitForLine(
+      (text) => text.includes('"msg":"request"') && text.includes('"statusCode":400'),
+    );
+    assert.equal(JSON.parse(line).method, 'POST');
+    const after = await call('GET', '/v1/pets?limit=100');
+    assert.equal(after.status, 200);
+    assert.equal(after.body, before.body, 'no pet from a body that never ended');
+    const answered = server.lines.filter((text) => text.includes('"statusCode":400'));
+    assert.equal(answered.length, 1, 'one line for the request that never ended, not one per path');
   });
 
   it('GET /v1/pets → 401 unauthorized with WWW-Authenticate over HTTP without a key', async () => {
