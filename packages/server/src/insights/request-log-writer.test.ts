@@ -42,6 +42,43 @@ describe('request log writer', () => {
     assert.deepEqual(writer.stats(), { written: 7, dropped: { bufferFull: 0, writeFailed: 0 }, buffered: 0 });
   });
 
+  it('rows past a full batch wait for the next full batch, not a commit of their own', async () => {
+    const batches: number[][] = [];
+    const wrote = () => new Promise((resolve) => setTimeout(resolve, 5));
+    const writer = createRequestLogWriter({
+      store: { write: async (batch) => void batches.push(batch.map((entry) => entry.at)) },
+      batchSize: 3,
+      flushIntervalMs: 60_000,
+      onError: assert.fail,
+    });
+    // The batch is written on a later turn: the fourth row arrives before it is.
+    for (let i = 0; i < 4; i++) writer.add(row(i));
+    await wrote();
+    assert.deepEqual(batches, [[0, 1, 2]]);
+    assert.equal(writer.stats().buffered, 1);
+    for (let i = 4; i < 6; i++) writer.add(row(i));
+    await wrote();
+    assert.deepEqual(batches, [
+      [0, 1, 2],
+      [3, 4, 5],
+    ]);
+  });
+
+  it('rows left by a write → written flushIntervalMs later, without a flush', async () => {
+    const batches: number[][] = [];
+    const writer = createRequestLogWriter({
+      store: { write: async (batch) => void batches.push(batch.map((entry) => entry.at)) },
+      batchSize: 2,
+      flushIntervalMs: 20,
+      onError: assert.fail,
+    });
+    for (let i = 0; i < 3; i++) writer.add(row(i));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.deepEqual(batches, [[0, 1]]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(batches, [[0, 1], [2]]);
+  });
+
   it('a store that never answers → add still returns at once; past maxBuffered rows are dropped and counted', () => {
     const writer = createRequestLogWriter({
       store: { write: () => new Promise(() => {}) },

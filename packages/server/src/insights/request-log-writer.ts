@@ -32,7 +32,7 @@ export const REQUEST_LOG_DEFAULTS = { maxBuffered: 20_000, batchSize: 250, flush
 /**
  * The request log's writes, kept off the request path: rows wait in memory and are written in batches
  * of up to `batchSize`, one batch at a time, when a batch is full or `flushIntervalMs` after the first
- * row waiting. A batch that fails is reported and dropped (the log never holds the API back), and so is
+ * row waiting (about that long after the last write, for the rows it left). A batch that fails is reported and dropped (the log never holds the API back), and so is
  * every row arriving while `maxBuffered` wait.
  */
 export function createRequestLogWriter(options: RequestLogWriterOptions): RequestLogWriter {
@@ -46,8 +46,13 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
-  const drain = async () => {
-    while (buffer.length > 0) {
+  /**
+   * Writes full batches, and with `all` what remains too. A commit costs nearly as much for a few rows
+   * as for a full batch, so rows that arrived while the first batch waited its turn (a full batch
+   * triggers a write on a later turn) wait for the next full batch or the interval.
+   */
+  const drain = async (all: boolean) => {
+    while (buffer.length >= batchSize || (all && buffer.length > 0)) {
       const batch = buffer.length <= batchSize ? buffer : buffer.slice(0, batchSize);
       buffer = batch === buffer ? [] : buffer.slice(batchSize);
       try {
@@ -60,11 +65,13 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
     }
   };
 
-  const start = (): Promise<void> => {
+  const start = (all: boolean): Promise<void> => {
     clearTimeout(timer);
     timer = undefined;
-    running ??= drain().finally(() => {
+    running ??= drain(all).finally(() => {
       running = undefined;
+      if (buffer.length >= batchSize) timer = setTimeout(() => void start(false), 0).unref();
+      else if (buffer.length > 0) timer = setTimeout(() => void start(true), intervalMs).unref();
     });
     return running;
   };
@@ -80,11 +87,11 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
       // Written on a later turn, never inside the hook of the request that filled the batch.
       if (buffer.length === batchSize) {
         clearTimeout(timer);
-        timer = setTimeout(() => void start(), 0).unref();
-      } else timer ??= setTimeout(() => void start(), intervalMs).unref();
+        timer = setTimeout(() => void start(false), 0).unref();
+      } else timer ??= setTimeout(() => void start(true), intervalMs).unref();
     },
     async flush() {
-      while (running || buffer.length > 0) await (running ?? start());
+      while (running || buffer.length > 0) await (running ?? start(true));
     },
     stats: () => ({ written, dropped: { ...dropped }, buffered: buffer.length }),
   };
