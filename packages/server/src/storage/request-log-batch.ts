@@ -93,6 +93,7 @@ export function encodeSlots(slots: readonly BatchSlot[]): EncodedBatch {
   let idMsMax = -Infinity;
   const otherIds: number[] = [];
   const combinations = new Set<string>();
+  let previous: StoredRow | undefined;
   slots.forEach((slot, position) => {
     if (!slot) return;
     const idMs = uuidV7Ms(slot[1]);
@@ -103,7 +104,15 @@ export function encodeSlots(slots: readonly BatchSlot[]): EncodedBatch {
     }
     if (slot[0] < firstAt) firstAt = slot[0];
     if (slot[0] > lastAt) lastAt = slot[0];
-    combinations.add(`|${slot[2]}|${slot[4]}|${slot[7]}|`);
+    // Requests in a row mostly share key, operation and status: one entry each run.
+    if (
+      previous === undefined ||
+      slot[2] !== previous[2] ||
+      slot[4] !== previous[4] ||
+      slot[7] !== previous[7]
+    )
+      combinations.add(`|${slot[2]}|${slot[4]}|${slot[7]}|`);
+    previous = slot;
   });
   return {
     firstAt,
