@@ -55,6 +55,21 @@ export function requestLogContract(fixture: () => StorageFixture): void {
     ]);
   });
 
+  it('requestLog.write → any text kept exactly: quotes, backslashes, accents, emoji, large and fractional numbers', async () => {
+    const storage = await setUp();
+    const row = logged({
+      requestId: 'req "quoted" \\ back\\slash',
+      keyLabel: 'Ünïcödé 🐶 label, with \'quotes\' and "doubles" and a tab\tinside',
+      path: '/v1/pets?name=%22Rex%22&x=\\u0041',
+      at: 8_640_000_000_000 - 1,
+      latencyMs: 12345.67,
+      address: '2001:db8::1',
+    });
+    await storage.requestLog.write([row]);
+    const [listed] = await storage.requestLog.list({ projectId: 'prj_acme', limit: 1 });
+    assert.deepEqual(withoutId(listed!), row);
+  });
+
   it('requestLog.list → filters by key, status class or code, operation, request id and time range', async () => {
     const storage = await setUp();
     await storage.requestLog.write([
