@@ -59,7 +59,7 @@ export function requestLogContract(fixture: () => StorageFixture): void {
     const storage = await setUp();
     const row = logged({
       requestId: 'req "quoted" \\ back\\slash',
-      keyLabel: 'Ünïcödé 🐶 label, with \'quotes\' and "doubles" and a tab\tinside',
+      keyLabel: 'Ünïcödé 🐶 label, with \'quotes\' and "doubles" and a tab\tinside, a line\r\nbreak, \\N',
       path: '/v1/pets?name=%22Rex%22&x=\\u0041',
       at: 8_640_000_000_000 - 1,
       latencyMs: 12345.67,

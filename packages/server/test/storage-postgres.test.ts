@@ -113,6 +113,25 @@ describe('postgres storage', { skip }, () => {
     }
   });
 
+  it('request log → a day another instance dropped is made again, and the batch written whole', async () => {
+    const fixture = await postgresFixture();
+    const day = Date.UTC(2026, 0, 10);
+    try {
+      await fixture.storage.projects.create(project('acme', { plan: 'business' }));
+      await fixture.storage.requestLog.write([logged({ requestId: 'first', at: day + 5 })]);
+      await admin.query(`DROP TABLE ${fixture.schema}.request_log_d20260110`);
+      const batch = [logged({ requestId: 'a', at: day + 6 }), logged({ requestId: 'b', at: day + 7 })];
+      await fixture.storage.requestLog.write(batch);
+      const listed = await fixture.storage.requestLog.list({ projectId: 'prj_acme', limit: 10 });
+      assert.deepEqual(
+        listed.map((row) => row.requestId),
+        ['b', 'a'],
+      );
+    } finally {
+      await fixture.dispose();
+    }
+  });
+
   it('request log hours → kept by a trigger for every insert, any version’s; rows before migration 055 counted; purged with retention', async () => {
     const fixture = await postgresFixture();
     const day = Date.UTC(2026, 0, 10);

@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import {
   createPartitionAnalysis,
   type MaintenanceLog,
@@ -43,10 +44,33 @@ function dayOf(name: string): number | undefined {
   return match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) / DAY_MS : undefined;
 }
 
-const INSERT = `INSERT INTO request_log (project_id, at, request_id, key_id, key_label, operation, method, path,
-  status, code, latency_ms, address)
-  SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-    $8::text[], $9::int[], $10::text[], $11::float8[], $12::text[])`;
+/**
+ * A batch goes in by COPY (text format), the cheapest way in on both sides: against one INSERT of twelve
+ * column arrays, about 1 µs less of the instance's CPU a row (the driver escapes no array literal) and
+ * 2 µs less of PostgreSQL's (docs/benchmarks.md). Triggers fire as for an INSERT (migration 055's).
+ */
+const COPY = `COPY request_log (project_id, at, request_id, key_id, key_label, operation, method, path, status,
+  code, latency_ms, address) FROM STDIN`;
+
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/** A value in COPY's text format: `\N` for null; backslash, tab, newline and carriage return escaped. */
+function copyValue(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  const text = String(value);
+  return COPY_SPECIAL.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!) : text;
+}
+
+/** Sends `rows` (COPY text) through `client`; settles when PostgreSQL has taken them all, or refused. */
+function copyRows(client: PoolClient, rows: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const stream = client.query(copyFrom(COPY));
+    stream.once('finish', resolve);
+    stream.once('error', reject);
+    stream.end(rows);
+  });
+}
 
 const UPSERT_USAGE = `INSERT INTO request_usage (project_id, key_id, hour, class, bucket, count)
   SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::bigint[])
@@ -102,8 +126,7 @@ async function listByHours(
 const NO_PARTITION = '23514';
 
 /**
- * The request log in PostgreSQL, partitioned by day: a batch is one INSERT of column arrays (one
- * statement) and the rollups it adds to in one transaction, after the days it needs have their partitions; purging drops the partitions
+ * The request log in PostgreSQL, partitioned by day: a batch is one COPY and the rollups it adds to in one transaction, after the days it needs have their partitions; purging drops the partitions
  * of days every plan's retention has passed, then deletes the rows of shorter-lived plans.
  */
 export function createPostgresRequestLog(access: PostgresAccess): PostgresRequestLog {
@@ -141,11 +164,11 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
       perDay.set(day, (perDay.get(day) ?? 0) + 1);
     }
     for (const day of perDay.keys()) await ensurePartition(day);
-    const columns: unknown[][] = Array.from({ length: 12 }, () => []);
-    for (const entry of batch) rowValues(entry).forEach((value, i) => columns[i]!.push(value));
+    let rows = '';
+    for (const entry of batch) rows += `${rowValues(entry).map(copyValue).join('\t')}\n`;
     const cells = rollUp(batch);
     await access.transaction(async (client) => {
-      await client.query(INSERT, columns);
+      await copyRows(client, rows);
       await client.query(UPSERT_USAGE, [
         cells.map((c) => c.projectId),
         cells.map((c) => c.keyId),
