@@ -107,6 +107,28 @@ describe('petstore as a user runs it', () => {
     assert.equal(answered.length, 1, 'one line for the request that never ended, not one per path');
   });
 
+  it('pipelined creates on one connection → each answered 201, in order, then the connection closes', async () => {
+    const port = Number(new URL(server.url).port);
+    const create = (name: string, close: boolean) => {
+      const body = `{"name":"${name}","categoryId":2}`;
+      return (
+        `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
+        `${close ? 'Connection: close\r\n' : ''}\r\n${body}`
+      );
+    };
+    const answer = await rawRequest({
+      port,
+      send: create('Piped one', false) + create('Piped two', false) + create('Piped three', true),
+      untilClose: true,
+    });
+    assert.ok(answer.closed);
+    const statuses = [...answer.raw.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]));
+    assert.deepEqual(statuses, [201, 201, 201]);
+    const names = [...answer.raw.matchAll(/"name":"(Piped [a-z]+)"/g)].map((match) => match[1]);
+    assert.deepEqual(names, ['Piped one', 'Piped two', 'Piped three']);
+  });
+
   it('GET /v1/pets → 401 unauthorized with WWW-Authenticate over HTTP without a key', async () => {
     const response = await call('GET', '/v1/pets', { key: null });
     assert.equal(response.status, 401);
