@@ -12,7 +12,7 @@ import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
 import { BODY_LIMIT_BYTES, parseJsonBody } from '../http/json-body.ts';
 import type { PetService } from '../pets/pet-service.ts';
 import { type HostRules, requestHostKind } from '../http/host-kind.ts';
-import { type CreatedAnswer, petCreator } from './pets-create.ts';
+import { petCreator } from './pets-create.ts';
 import { findPet } from './pets-get.ts';
 import { listPage } from './pets-list.ts';
 import { urlFor } from './urls.ts';
@@ -44,9 +44,9 @@ export type Lane = (
 ) => boolean;
 
 /**
- * The API's three busiest operations, `GET /v1/pets`, `GET /v1/pets/{petId}` and `POST /v1/pets`, answered in one pass
- * without the framework's per-request machinery (router, request and reply objects, hook chain),
- * which cost about as much as the work itself. It takes only the plain form of each request: exactly
+ * The API's three busiest operations, `GET /v1/pets`, `GET /v1/pets/{petId}` and `POST /v1/pets`,
+ * answered in one pass without the framework's per-request machinery (router, request and reply
+ * objects, hook chain), which cost about as much as the work itself. It takes only the plain form of each request: exactly
  * these paths (digits for the id, no `%`, `;` or `#`; a create without a query), on a host of the API,
  * without an `Origin` or anything the request-shape checks refuse; a read without a body, a create with
  * a `Content-Length` body within the limit, of exactly `application/json`, uncompressed, without
@@ -60,13 +60,19 @@ export function createPetsLane(deps: PetsLaneDeps): Lane {
   const LIST = urlFor('listPets');
   const ONE = urlFor('getPet', { petId: '' });
   const create = petCreator(deps.pets);
+  const failed = (error: unknown) => deps.log.error({ err: error }, 'the API lane failed after its checks');
   return (request, response, framework) => {
     if (deps.closing()) return false;
     if (request.method === 'POST') {
       if (request.url !== LIST || !takesCreate(request, deps.hosts)) return false;
-      serveCreate(deps, create, request, response, framework).catch((error: unknown) =>
-        deps.log.error({ err: error }, 'the API lane failed after its checks'),
-      );
+      // Admitted before its body is read, as the framework's guard runs before its body parser.
+      answerInLane(deps, { request, response, framework }, deps.routes.createPet, async (admitted) => {
+        const body = parseJsonBody(request.headers, await readBody(request));
+        const created = await create(body, request.headers['idempotency-key'], admitted.apiKey!.id);
+        const headers: Record<string, string> = created.replayed ? { 'idempotent-replayed': 'true' } : {};
+        headers.location = created.location;
+        return { status: 201, headers, body: created.body };
+      }).catch(failed);
       return true;
     }
     if (request.method !== 'GET') return false;
@@ -92,9 +98,12 @@ export function createPetsLane(deps: PetsLaneDeps): Lane {
       return false;
     }
     const query = question === -1 ? '' : url.slice(question + 1);
-    serve(deps, request, response, framework, url, petId, query).catch((error: unknown) =>
-      deps.log.error({ err: error }, 'the API lane failed after its checks'),
-    );
+    const config = petId === undefined ? deps.routes.listPets : deps.routes.getPet;
+    answerInLane(deps, { request, response, framework }, config, async () => {
+      if (petId !== undefined) return { status: 200, body: await findPet(deps.pets, petId) };
+      const { body, link } = await listPage(deps.pets, parseQuery(query));
+      return { status: 200, headers: link === undefined ? undefined : { link }, body };
+    }).catch(failed);
     return true;
   };
 }
@@ -153,76 +162,26 @@ function isDigits(text: string, from: number): boolean {
   return true;
 }
 
-async function serve(
-  deps: PetsLaneDeps,
-  request: IncomingMessage,
-  response: ServerResponse,
-  framework: RequestListener,
-  url: string,
-  petId: string | undefined,
-  query: string,
-): Promise<void> {
-  const started = performance.now();
-  const config = petId === undefined ? deps.routes.listPets : deps.routes.getPet;
-  const requestId = deps.requestId(request);
-  const origin = deps.clientOrigin(request);
-  const limitHeaders: Record<string, string> = {};
-  const admittable: Admittable = {
-    headers: request.headers,
-    ip: origin.ip,
-    apiKey: undefined,
-    log: {
-      warn: (obj: object, msg: string) => deps.log.warn({ reqId: requestId, ...obj }, msg),
-      error: (obj: object, msg: string) => deps.log.error({ reqId: requestId, ...obj }, msg),
-    } as Admittable['log'],
-  };
-  let body: string;
-  let link: string | undefined;
-  try {
-    await admit(deps.admit, admittable, (set) => Object.assign(limitHeaders, set), config);
-    checkSunset(config, deps.admit.clock.now());
-    if (petId === undefined) ({ body, link } = await listPage(deps.pets, parseQuery(query)));
-    else body = await findPet(deps.pets, petId);
-  } catch (error) {
-    handOff(request, { requestId, error, headers: limitHeaders, apiKey: admittable.apiKey });
-    framework(request, response);
-    return;
-  }
-  const answer: Record<string, string> = {
-    'x-request-id': requestId,
-    vary: 'Origin',
-    ...config.deprecation?.headers,
-    ...limitHeaders,
-    'content-type': JSON_CONTENT_TYPE,
-    'content-length': String(Buffer.byteLength(body)),
-  };
-  if (link !== undefined) answer.link = link;
-  if (origin.https) answer['strict-transport-security'] = HSTS;
-  response.writeHead(200, answer);
-  response.end(body);
-  deps.record({
-    id: requestId,
-    method: 'GET',
-    loggedUrl: redactUrl(url),
-    status: 200,
-    ms: performance.now() - started,
-    key: admittable.apiKey,
-    config,
-    errorCode: undefined,
-    address: origin.ip,
-  });
+/** A lane's answer: its status, headers of its own, and its JSON body. */
+interface LaneAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body: string;
 }
 
-/** `POST /v1/pets` in the lane: admitted before its body is read, as the framework's guard does. */
-async function serveCreate(
+/**
+ * One request through the lane: admitted as the guard admits it (`admit`, `checkSunset`), then answered
+ * by `work` with the headers every API answer carries; if anything throws, handed to the framework with
+ * what was decided, so that the one error handler answers it.
+ */
+async function answerInLane(
   deps: PetsLaneDeps,
-  create: ReturnType<typeof petCreator>,
-  request: IncomingMessage,
-  response: ServerResponse,
-  framework: RequestListener,
+  exchange: { request: IncomingMessage; response: ServerResponse; framework: RequestListener },
+  config: RouteConfig,
+  work: (admitted: Admittable) => Promise<LaneAnswer>,
 ): Promise<void> {
+  const { request, response, framework } = exchange;
   const started = performance.now();
-  const config = deps.routes.createPet;
   const requestId = deps.requestId(request);
   const origin = deps.clientOrigin(request);
   const limitHeaders: Record<string, string> = {};
@@ -235,35 +194,33 @@ async function serveCreate(
       error: (obj: object, msg: string) => deps.log.error({ reqId: requestId, ...obj }, msg),
     } as Admittable['log'],
   };
-  let created: CreatedAnswer;
+  let answer: LaneAnswer;
   try {
     await admit(deps.admit, admittable, (set) => Object.assign(limitHeaders, set), config);
     checkSunset(config, deps.admit.clock.now());
-    const body = parseJsonBody(request.headers, await readBody(request));
-    created = await create(body, request.headers['idempotency-key'], admittable.apiKey!.id);
+    answer = await work(admittable);
   } catch (error) {
     handOff(request, { requestId, error, headers: limitHeaders, apiKey: admittable.apiKey });
     framework(request, response);
     return;
   }
-  const answer: Record<string, string> = {
+  const headers: Record<string, string> = {
     'x-request-id': requestId,
     vary: 'Origin',
     ...config.deprecation?.headers,
     ...limitHeaders,
+    ...answer.headers,
+    'content-type': JSON_CONTENT_TYPE,
+    'content-length': String(Buffer.byteLength(answer.body)),
   };
-  if (created.replayed) answer['idempotent-replayed'] = 'true';
-  answer.location = created.location;
-  answer['content-type'] = JSON_CONTENT_TYPE;
-  answer['content-length'] = String(Buffer.byteLength(created.body));
-  if (origin.https) answer['strict-transport-security'] = HSTS;
-  response.writeHead(201, answer);
-  response.end(created.body);
+  if (origin.https) headers['strict-transport-security'] = HSTS;
+  response.writeHead(answer.status, headers);
+  response.end(answer.body);
   deps.record({
     id: requestId,
-    method: 'POST',
+    method: request.method!,
     loggedUrl: redactUrl(request.url!),
-    status: 201,
+    status: answer.status,
     ms: performance.now() - started,
     key: admittable.apiKey,
     config,
