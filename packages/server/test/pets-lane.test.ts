@@ -147,6 +147,18 @@ function comparable(response: { statusCode: number; headers: Record<string, unkn
   return { status: response.statusCode, headers, body };
 }
 
+/** The headers every generated request may carry: its key, host and `Origin`. */
+function baseHeaders(
+  request: { host: string | undefined; origin: boolean },
+  secret: string | undefined,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (secret !== undefined) headers.authorization = `Bearer ${secret}`;
+  if (request.host !== undefined) headers.host = request.host;
+  if (request.origin) headers.origin = 'https://app.example';
+  return headers;
+}
+
 const logged = (lines: string[]) =>
   lines
     .map((line) => JSON.parse(line) as Record<string, unknown>)
@@ -190,11 +202,7 @@ function sameAnswers(title: string, trustProxy: boolean) {
           lane.clock.advance(60_000);
           sequence++;
           for (const request of requests) {
-            const headers: Record<string, string> = {};
-            const secret = secrets[request.key];
-            if (secret !== undefined) headers.authorization = `Bearer ${secret}`;
-            if (request.host !== undefined) headers.host = request.host;
-            if (request.origin) headers.origin = 'https://app.example';
+            const headers = baseHeaders(request, secrets[request.key]);
             if (request.contentType !== undefined) headers['content-type'] = request.contentType;
             if (request.contentEncoding !== undefined) headers['content-encoding'] = request.contentEncoding;
             if (request.forwardedProto) headers['x-forwarded-proto'] = request.forwardedProto;
@@ -262,11 +270,7 @@ function sameAnswers(title: string, trustProxy: boolean) {
           // A new minute for each sequence: both limiters start it from the same state.
           lane.clock.advance(60_000);
           for (const request of requests) {
-            const headers: Record<string, string> = {};
-            const secret = secrets[request.key];
-            if (secret !== undefined) headers.authorization = `Bearer ${secret}`;
-            if (request.host !== undefined) headers.host = request.host;
-            if (request.origin) headers.origin = 'https://app.example';
+            const headers = baseHeaders(request, secrets[request.key]);
             if (request.requestId) headers['x-request-id'] = 'trace-1234';
             if (request.forwardedFor) headers['x-forwarded-for'] = request.forwardedFor;
             if (request.forwardedProto) headers['x-forwarded-proto'] = request.forwardedProto;

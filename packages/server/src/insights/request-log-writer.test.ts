@@ -18,6 +18,11 @@ const row = (i: number): LoggedRequest => ({
   address: '127.0.0.1',
 });
 
+/** A store that records the times of each batch written to it. */
+const recordingStore = (batches: number[][]) => ({
+  write: async (batch: LoggedRequest[]) => void batches.push(batch.map((entry) => entry.at)),
+});
+
 describe('request log writer', () => {
   it('add → rows written in batches of at most batchSize, one batch at a time, in order', async () => {
     const batches: number[][] = [];
@@ -46,7 +51,7 @@ describe('request log writer', () => {
     const batches: number[][] = [];
     const wrote = () => new Promise((resolve) => setTimeout(resolve, 5));
     const writer = createRequestLogWriter({
-      store: { write: async (batch) => void batches.push(batch.map((entry) => entry.at)) },
+      store: recordingStore(batches),
       batchSize: 3,
       flushIntervalMs: 60_000,
       onError: assert.fail,
@@ -67,7 +72,7 @@ describe('request log writer', () => {
   it('rows left by a write → written flushIntervalMs later, without a flush', async () => {
     const batches: number[][] = [];
     const writer = createRequestLogWriter({
-      store: { write: async (batch) => void batches.push(batch.map((entry) => entry.at)) },
+      store: recordingStore(batches),
       batchSize: 2,
       flushIntervalMs: 20,
       onError: assert.fail,

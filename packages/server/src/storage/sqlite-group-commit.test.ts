@@ -23,6 +23,14 @@ function created(pet: NewPet): CreateResult {
 
 const pet = (name: string): NewPet => ({ name, categoryId: 1n });
 
+/** A create that throws for the pet named `name` and creates every other. */
+const failingFor =
+  (name: string) =>
+  (input: NewPet): CreateResult => {
+    if (input.name === name) throw new Error(`${name} pet`);
+    return created(input);
+  };
+
 const withKey = (key: string): CreateOptions => ({
   idempotency: { apiKeyId: 'k1', key, requestHash: 'h', createdAt: 0, expiresAt: 1 },
 });
@@ -61,10 +69,7 @@ describe('GroupCommit', () => {
   it('a create with an idempotency key that throws is rolled back to its savepoint and rejects alone', async () => {
     const log: string[] = [];
     const writes = new GroupCommit(recordingDatabase(log), {
-      create: (input) => {
-        if (input.name === 'bad') throw new Error('bad pet');
-        return created(input);
-      },
+      create: failingFor('bad'),
     });
     const results = await Promise.allSettled([
       writes.submit(pet('bad'), withKey('x')),
@@ -101,10 +106,7 @@ describe('GroupCommit', () => {
   it('a create without a key that throws (one statement, undone by SQLite) rejects alone', async () => {
     const log: string[] = [];
     const writes = new GroupCommit(recordingDatabase(log), {
-      create: (input) => {
-        if (input.name === 'bad') throw new Error('bad pet');
-        return created(input);
-      },
+      create: failingFor('bad'),
     });
     const results = await Promise.allSettled([
       writes.submit(pet('ok'), undefined),
