@@ -97,8 +97,14 @@ describe('rate limiter on Redis shared by several instances', { skip }, () => {
     const prefix = newPrefix();
     const clock = new FakeClock(NOON);
     const { client } = await instance(t, prefix, clock);
+    // Checks of one turn: most share their millisecond (one run of the script), some do not, and the
+    // key's plan or ban lift may change between two of them.
+    const check = fc.record({
+      advanceMs: fc.constantFrom(0, 0, 0, 1, 25_000),
+      plan: fc.constantFrom(0, 0, 1),
+    });
     const burst = fc.record({
-      size: fc.integer({ min: 1, max: 8 }),
+      checks: fc.array(check, { minLength: 1, maxLength: 8 }),
       advanceMs: fc.integer({ min: 0, max: 40_000 }),
     });
     let run = 0;
@@ -110,7 +116,11 @@ describe('rate limiter on Redis shared by several instances', { skip }, () => {
         fc.array(burst, { minLength: 1, maxLength: 12 }),
         async (perMinute, perDay, banThreshold, bursts) => {
           clock.set(NOON);
-          const subject = { bucket: `key:burst-${run++}`, perMinute, perDay };
+          const bucket = `key:burst-${run++}`;
+          const plans = [
+            { bucket, perMinute, perDay },
+            { bucket, perMinute: perMinute + 2, perDay, banLiftedAt: NOON + 60_000 },
+          ];
           const oneByOne = createRateLimiter({ store: createMemoryStore(), clock, banThreshold });
           const together = createRateLimiter({
             store: createRedisStore({ client, prefix }),
@@ -120,17 +130,50 @@ describe('rate limiter on Redis shared by several instances', { skip }, () => {
               throw err;
             },
           });
-          for (const { size, advanceMs } of bursts) {
+          for (const { checks, advanceMs } of bursts) {
             clock.advance(advanceMs);
-            const batched = await Promise.all(Array.from({ length: size }, () => together.check(subject)));
+            const made = checks.map(({ advanceMs: gap, plan }) => {
+              clock.advance(gap);
+              return { at: clock.now(), decision: together.check(plans[plan]!) };
+            });
+            const batched = await Promise.all(made.map(({ decision }) => decision));
             const sequential = [];
-            for (let i = 0; i < size; i++) sequential.push(await oneByOne.check(subject));
+            for (const [i, { plan }] of checks.entries()) {
+              clock.set(made[i]!.at);
+              sequential.push(await oneByOne.check(plans[plan]!));
+            }
             assert.deepEqual(batched, sequential);
           }
         },
       ),
       { numRuns: 40 },
     );
+  });
+
+  test('checks of one turn that differ only in their instant → each applied at its own instant', async (t) => {
+    const prefix = newPrefix();
+    const client = await connect();
+    t.after(async () => {
+      await deleteKeys(client, prefix);
+      client.disconnect();
+    });
+    const redisStore = createRedisStore({ client, prefix });
+    const memoryStore = createMemoryStore();
+    // The window opened at NOON resets at NOON + 50; later checks share every argument but `now`.
+    const input = (now: number, resetAtIfNew: number) => ({
+      bucket: 'key:instants',
+      now,
+      windows: [{ name: 'minute', limit: 2, resetAtIfNew }],
+      banLiftedAt: null,
+      banThreshold: 5,
+      banUntilIfStarted: NOON + 10_000,
+    });
+    const inputs = [input(NOON, NOON + 50), input(NOON + 10, NOON + 100), input(NOON + 60, NOON + 100)];
+    inputs.push(input(NOON + 70, NOON + 100), input(NOON + 70, NOON + 100), input(NOON + 80, NOON + 100));
+    const together = await Promise.all(inputs.map((one) => redisStore.consume(one)));
+    const oneByOne = [];
+    for (const one of inputs) oneByOne.push(await memoryStore.consume(one));
+    assert.deepEqual(together, oneByOne);
   });
 
   test('ban started on one instance → enforced by the other, lifted for both', async (t) => {

@@ -5,16 +5,17 @@
  * back once, with the expiry the last request touching it would have set: the same outcome as the
  * requests sent one by one, for a fixed handful of Redis commands whatever their number.
  * KEYS[1] is the ban hash (u = until, s = started); KEYS[2..] are the window hashes
- * (c = count, r = resetAt, x = refusals). ARGV[1] is the number of requests; then, per request: now,
- * banLiftedAt ('' for none), banThreshold, banUntilIfStarted, then limit and resetAtIfNew per window
- * (argument k of the request starting after `base` is ARGV[base + k]).
+ * (c = count, r = resetAt, x = refusals). Requests with the same arguments in a row (those of one
+ * millisecond, as a rule) travel once with their number: ARGV[1] is the number of such runs; then, per
+ * run: its number of requests, now, banLiftedAt ('' for none), banThreshold, banUntilIfStarted, then
+ * limit and resetAtIfNew per window (argument k of the run starting after `base` is ARGV[base + k]).
  * Instants travel as the caller's strings so epoch milliseconds are stored digit for digit.
- * Reply: per request, {1, until, startedNow} for a ban, or {0, allowed, refusing (1-based, 0 for
- * none), count, resetAt per window}.
+ * Reply: one flat array of integers, per request in order: 1, until, startedNow for a ban, or 0,
+ * allowed, refusing (1-based, 0 for none), then count and resetAt per window.
  */
 export const CONSUME_SCRIPT = `
 local n = #KEYS - 1
-local per = 4 + 2 * n
+local per = 5 + 2 * n
 
 local stored = redis.call('HMGET', KEYS[1], 'u', 's')
 local ban = stored[1] and {ends = stored[1], began = stored[2]} or false
@@ -27,13 +28,19 @@ for i = 1, n do
   end
 end
 local windowsNow = false
+local replies, m = {}, 0
+local function put(value)
+  m = m + 1
+  replies[m] = value
+end
 
 local function consume(base)
-  local now = tonumber(ARGV[base + 1])
+  local now = tonumber(ARGV[base + 2])
   if ban then
-    local lifted = ARGV[base + 2] ~= '' and tonumber(ban.began) <= tonumber(ARGV[base + 2])
+    local lifted = ARGV[base + 3] ~= '' and tonumber(ban.began) <= tonumber(ARGV[base + 3])
     if now < tonumber(ban.ends) and not lifted then
-      return {1, ban.ends, 0}
+      put(1); put(tonumber(ban.ends)); put(0)
+      return
     end
     ban, banChanged = false, true
   end
@@ -41,9 +48,9 @@ local function consume(base)
   local refusing = 0
   for i = 1, n do
     if not (resets[i] and now < tonumber(resets[i])) then
-      counts[i], resets[i], refused[i] = 0, ARGV[base + 4 + 2 * i], 0
+      counts[i], resets[i], refused[i] = 0, ARGV[base + 5 + 2 * i], 0
     end
-    local full = counts[i] >= tonumber(ARGV[base + 3 + 2 * i])
+    local full = counts[i] >= tonumber(ARGV[base + 4 + 2 * i])
     if full and (refusing == 0 or tonumber(resets[i]) > tonumber(resets[refusing])) then
       refusing = i
     end
@@ -54,28 +61,26 @@ local function consume(base)
     for i = 1, n do counts[i] = counts[i] + 1 end
   else
     refused[refusing] = refused[refusing] + 1
-    if refused[refusing] > tonumber(ARGV[base + 3]) then
+    if refused[refusing] > tonumber(ARGV[base + 4]) then
       started = true
       for i = 1, n do refused[i] = 0 end
     end
   end
   windowsNow = now
   if started then
-    ban, banChanged, banTtl = {ends = ARGV[base + 4], began = ARGV[base + 1]}, true, tonumber(ARGV[base + 4]) - now
-    return {1, ARGV[base + 4], 1}
+    ban, banChanged, banTtl = {ends = ARGV[base + 5], began = ARGV[base + 2]}, true, tonumber(ARGV[base + 5]) - now
+    put(1); put(tonumber(ARGV[base + 5])); put(1)
+    return
   end
 
-  local reply = {0, refusing == 0 and 1 or 0, refusing}
-  for i = 1, n do
-    reply[#reply + 1] = counts[i]
-    reply[#reply + 1] = resets[i]
-  end
-  return reply
+  put(0); put(refusing == 0 and 1 or 0); put(refusing)
+  for i = 1, n do put(counts[i]); put(tonumber(resets[i])) end
 end
 
-local replies = {}
-for r = 1, tonumber(ARGV[1]) do
-  replies[r] = consume(1 + (r - 1) * per)
+local base = 1
+for _ = 1, tonumber(ARGV[1]) do
+  for _ = 1, tonumber(ARGV[base + 1]) do consume(base) end
+  base = base + per
 end
 
 if windowsNow then

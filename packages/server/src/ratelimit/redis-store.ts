@@ -13,7 +13,7 @@ export type RedisStoreOptions = ({ url: string } | { client: Redis }) & {
 };
 
 interface ConsumeCommand {
-  petstoreRateLimit(numKeys: number, ...keysAndArgs: string[]): Promise<unknown[]>;
+  petstoreRateLimit(numKeys: number, ...keysAndArgs: string[]): Promise<unknown>;
 }
 
 /**
@@ -43,13 +43,39 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-const argsOf = (input: ConsumeInput) => [
-  String(input.now),
-  input.banLiftedAt === null ? '' : String(input.banLiftedAt),
-  String(input.banThreshold),
-  String(input.banUntilIfStarted),
-  ...input.windows.flatMap((w) => [String(w.limit), String(w.resetAtIfNew)]),
-];
+/** Whether two checks of one subject ask the same (the script then takes them as one run). */
+const sameArguments = (a: ConsumeInput, b: ConsumeInput) =>
+  a.now === b.now &&
+  a.banLiftedAt === b.banLiftedAt &&
+  a.banThreshold === b.banThreshold &&
+  a.banUntilIfStarted === b.banUntilIfStarted &&
+  a.windows.every((w, i) => w.limit === b.windows[i]!.limit && w.resetAtIfNew === b.windows[i]!.resetAtIfNew);
+
+/** The script's arguments for a batch of one subject's checks, in order (see CONSUME_SCRIPT). */
+function scriptArguments(batch: readonly Waiting[]): string[] {
+  const args = [''];
+  const runs: { at: number; size: number }[] = [];
+  let previous: ConsumeInput | undefined;
+  for (const { input } of batch) {
+    if (previous && sameArguments(previous, input)) {
+      runs[runs.length - 1]!.size++;
+      continue;
+    }
+    previous = input;
+    runs.push({ at: args.length, size: 1 });
+    args.push(
+      '',
+      String(input.now),
+      input.banLiftedAt === null ? '' : String(input.banLiftedAt),
+      String(input.banThreshold),
+      String(input.banUntilIfStarted),
+    );
+    for (const window of input.windows) args.push(String(window.limit), String(window.resetAtIfNew));
+  }
+  args[0] = String(runs.length);
+  for (const run of runs) args[run.at] = String(run.size);
+  return args;
+}
 
 /**
  * Limits shared by every instance using the same Redis and prefix. The checks of a subject made in the
@@ -81,15 +107,25 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const send = (batch: Waiting[]) => {
     const { input } = batch[0]!;
     const keys = [keyOf(input.bucket, 'ban'), ...input.windows.map((w) => keyOf(input.bucket, w.name))];
-    const args = [String(batch.length), ...batch.flatMap((item) => argsOf(item.input))];
     commands
-      .petstoreRateLimit(keys.length, ...keys, ...args)
-      .then((replies) =>
-        batch.forEach((item, i) => item.resolve(parseReply((replies[i] as unknown[]).map(Number)))),
-      )
+      .petstoreRateLimit(keys.length, ...keys, ...scriptArguments(batch))
+      .then((reply) => {
+        let at = 0;
+        for (const item of batch) at = settle(item, reply as number[], at, input.windows.length);
+      })
       // Settled promises ignore it: only the checks not answered yet fail.
       .catch((error: unknown) => batch.forEach((item) => item.reject(error)));
   };
+  const enqueue = (input: ConsumeInput) =>
+    new Promise<ConsumeOutcome>((resolve, reject) => {
+      const subject = `${input.bucket}\u0000${input.windows.map((w) => w.name).join('\u0000')}`;
+      const batch = pending.get(subject);
+      if (batch) batch.push({ input, resolve, reject });
+      else {
+        if (pending.size === 0) setImmediate(flush);
+        pending.set(subject, [{ input, resolve, reject }]);
+      }
+    });
   const flush = () => {
     const batches = pending;
     pending = new Map();
@@ -99,17 +135,11 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   return {
     name: 'redis',
     client,
-    async consume(input) {
-      await connected();
-      return new Promise((resolve, reject) => {
-        const subject = `${input.bucket}\u0000${input.windows.map((w) => w.name).join('\u0000')}`;
-        const batch = pending.get(subject);
-        if (batch) batch.push({ input, resolve, reject });
-        else {
-          if (pending.size === 0) setImmediate(flush);
-          pending.set(subject, [{ input, resolve, reject }]);
-        }
-      });
+    consume(input) {
+      if (client.status === 'connecting' || client.status === 'connect') {
+        return connected().then(() => enqueue(input));
+      }
+      return enqueue(input);
     },
     async peek(bucket, now, names) {
       await connected();
@@ -129,11 +159,18 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   };
 }
 
-function parseReply([kind, a, b, ...rest]: number[]): ConsumeOutcome {
-  if (kind === 1) return { kind: 'banned', until: a!, startedNow: b === 1 };
+/** Resolves a check with its outcome read from the script's flat reply at `at`; returns where the next starts. */
+function settle(item: Waiting, reply: readonly number[], at: number, windowCount: number): number {
+  if (reply[at] === 1) {
+    item.resolve({ kind: 'banned', until: reply[at + 1]!, startedNow: reply[at + 2] === 1 });
+    return at + 3;
+  }
   const windows = [];
-  for (let i = 0; i < rest.length; i += 2) windows.push({ count: rest[i]!, resetAt: rest[i + 1]! });
-  return { kind: 'counted', allowed: a === 1, refusing: b! - 1, windows };
+  for (let i = 0; i < windowCount; i++) {
+    windows.push({ count: reply[at + 3 + 2 * i]!, resetAt: reply[at + 4 + 2 * i]! });
+  }
+  item.resolve({ kind: 'counted', allowed: reply[at + 1] === 1, refusing: reply[at + 2]! - 1, windows });
+  return at + 3 + 2 * windowCount;
 }
 
 /** Lifts a ban in a shared Redis store from outside the server (the `keys unban` command). */
