@@ -132,6 +132,34 @@ describe('postgres storage', { skip }, () => {
     }
   });
 
+  it('request log batches commit without waiting for the WAL flush; pets wait for it', async () => {
+    const fixture = await postgresFixture();
+    const schema = fixture.schema;
+    try {
+      await fixture.storage.projects.create(project('acme', { plan: 'business' }));
+      // A statement trigger on each table notes the synchronous_commit its insert commits under.
+      await admin.query(`CREATE TABLE ${schema}.commit_settings (tbl TEXT, setting TEXT)`);
+      await admin.query(`CREATE FUNCTION ${schema}.note_commit_setting() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          INSERT INTO ${schema}.commit_settings VALUES (TG_TABLE_NAME, current_setting('synchronous_commit'));
+          RETURN NULL;
+        END $$`);
+      for (const table of ['request_log', 'pets']) {
+        await admin.query(`CREATE TRIGGER note_commit_setting AFTER INSERT ON ${schema}.${table}
+          FOR EACH STATEMENT EXECUTE FUNCTION ${schema}.note_commit_setting()`);
+      }
+      await fixture.storage.requestLog.write([logged({ requestId: 'a' }), logged({ requestId: 'b' })]);
+      await fixture.storage.createPet({ name: 'Rex', categoryId: 1n, status: 'available' });
+      const { rows } = await admin.query(`SELECT tbl, setting FROM ${schema}.commit_settings ORDER BY tbl`);
+      assert.deepEqual(
+        rows.map((row: { tbl: string; setting: string }) => `${row.tbl} ${row.setting}`),
+        ['pets on', 'request_log off'],
+      );
+    } finally {
+      await fixture.dispose();
+    }
+  });
+
   it('request log hours → kept by a trigger for every insert, any version’s; rows before migration 055 counted; purged with retention', async () => {
     const fixture = await postgresFixture();
     const day = Date.UTC(2026, 0, 10);
