@@ -95,6 +95,28 @@ describe('createPetGroupCommit', () => {
     assert.notEqual(one!.id, two!.id);
   });
 
+  it('rows that do not match the pets (one missing, one altered) → those callers fail, the others get theirs', async () => {
+    let nextId = 1n;
+    const create = createPetGroupCommit({
+      insertMany: async (pets) =>
+        pets.slice(0, -1).map((one, i) => ({ ...one, name: i === 1 ? 'Changed' : one.name, id: nextId++ })),
+      insertOne: async () => assert.fail('no pet is retried alone'),
+      isUnavailable: () => false,
+    });
+    const results = await Promise.allSettled(['Rex', 'Rex', 'Rex', 'Tom'].map((name) => create(pet(name))));
+    assert.deepEqual(
+      results.map((result) =>
+        result.status === 'fulfilled' ? `${result.value.name} ${result.value.id}` : result.reason.message,
+      ),
+      [
+        'Rex 1',
+        'Rex 3',
+        'a batch insert returned rows that do not match its pets',
+        'a batch insert returned rows that do not match its pets',
+      ],
+    );
+  });
+
   it('a batch failing on one pet → retried pet by pet: that pet fails alone', async () => {
     const db = fakeWriter({ refuse: (p) => p.name === 'bad' });
     const create = createPetGroupCommit(db.writer);

@@ -29,15 +29,23 @@ export function createPetGroupCommit(writer: PetBatchWriter, maxBatch = 500): (p
   let writing = false;
 
   const settle = (batch: Waiting[], stored: Pet[]) => {
-    const waiting = new Map<string, Waiting[]>();
+    // Callers by content, each list answered from its start (a batch often holds many equal pets).
+    const waiting = new Map<string, { items: Waiting[]; next: number }>();
     for (const item of batch) {
       const key = contentOf(item.pet);
-      waiting.set(key, [...(waiting.get(key) ?? []), item]);
+      const same = waiting.get(key);
+      if (same) same.items.push(item);
+      else waiting.set(key, { items: [item], next: 0 });
     }
-    for (const pet of stored) waiting.get(contentOf(pet))?.shift()?.resolve(pet);
-    const unmatched = [...waiting.values()].flat();
-    for (const item of unmatched)
-      item.reject(new Error('a batch insert returned rows that do not match its pets'));
+    for (const pet of stored) {
+      const same = waiting.get(contentOf(pet));
+      if (same && same.next < same.items.length) same.items[same.next++]!.resolve(pet);
+    }
+    for (const { items, next } of waiting.values()) {
+      for (const item of items.slice(next)) {
+        item.reject(new Error('a batch insert returned rows that do not match its pets'));
+      }
+    }
   };
 
   const write = async (batch: Waiting[]) => {
