@@ -53,12 +53,22 @@ function add(map: Map<string, number>, key: string, micros: number): void {
   map.set(key, (map.get(key) ?? 0) + micros);
 }
 
+const USAGE = `node bench/profile-summary.ts FILE.cpuprofile… [--top N] [--callers NAME]
+
+  Time by package, the N functions with the most self time (default 25) and the project's functions by
+  inclusive time, over the V8 CPU profiles given (node --cpu-prof, npm run bench -- --profile DIR).
+  --callers NAME   also which functions call NAME (the nearest caller with another name).`;
+
 const { values, positionals } = parseArgs({
-  options: { top: { type: 'string', default: '25' }, callers: { type: 'string' } },
+  options: { top: { type: 'string', default: '25' }, callers: { type: 'string' }, help: { type: 'boolean' } },
   allowPositionals: true,
 });
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 if (positionals.length === 0) {
-  console.error('usage: node bench/profile-summary.ts FILE.cpuprofile… [--top N]');
+  console.error(`usage: ${USAGE}`);
   process.exit(2);
 }
 const top = Number(values.top);
