@@ -11,7 +11,7 @@ import {
   type RequestLogQuery,
   type RequestLogRecords,
   requestLogReads,
-  rowValues,
+  type LoggedRequest,
   type StoredRequest,
 } from './request-log-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
@@ -55,12 +55,21 @@ const COPY = `COPY request_log (project_id, at, request_id, key_id, key_label, o
 const COPY_SPECIAL = /[\\\t\n\r]/;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
-/** A value in COPY's text format: `\N` for null; backslash, tab, newline and carriage return escaped. */
-function copyValue(value: unknown): string {
-  if (value === null || value === undefined) return '\\N';
-  const text = String(value);
-  return COPY_SPECIAL.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!) : text;
-}
+/** Text in COPY's text format: backslash, tab, newline and carriage return escaped. */
+const copyText = (text: string): string =>
+  COPY_SPECIAL.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!) : text;
+
+const copyNullable = (text: string | null): string => (text === null ? '\\N' : copyText(text));
+
+/**
+ * A request's line of COPY text, its columns in COPY's order (numbers as they are, `\N` for null), built
+ * in one template: an array of values per row cost twice as much (1.2 against 0.6 µs a row, script).
+ */
+const copyLine = (entry: LoggedRequest): string =>
+  `${copyText(entry.projectId)}\t${entry.at}\t${copyText(entry.requestId)}\t${copyText(entry.keyId)}\t` +
+  `${copyNullable(entry.keyLabel)}\t${copyText(entry.operation)}\t${copyText(entry.method)}\t` +
+  `${copyText(entry.path)}\t${entry.status}\t${copyNullable(entry.code)}\t${entry.latencyMs}\t` +
+  `${copyText(entry.address)}\n`;
 
 /** Sends `rows` (COPY text) through `client`; settles when PostgreSQL has taken them all, or refused. */
 function copyRows(client: PoolClient, rows: string): Promise<void> {
@@ -172,7 +181,7 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
     }
     for (const day of perDay.keys()) await ensurePartition(day);
     let rows = '';
-    for (const entry of batch) rows += `${rowValues(entry).map(copyValue).join('\t')}\n`;
+    for (const entry of batch) rows += copyLine(entry);
     const cells = rollUp(batch);
     await access.transaction(async (client) => {
       await client.query(LOG_COMMIT);

@@ -116,9 +116,6 @@ export const requestFields = (entry: LoggedRequest): RequestFields => [
   entry.address,
 ];
 
-/** The column values of a row, in REQUEST_LOG_COLUMNS order without `id`. */
-export const rowValues = (entry: LoggedRequest): unknown[] => [entry.projectId, ...requestFields(entry)];
-
 const STATUS_RANGES: Record<Exclude<StatusFilter, number>, [number, number]> = {
   '2xx': [200, 299],
   '4xx': [400, 499],
