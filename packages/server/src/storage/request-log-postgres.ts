@@ -63,7 +63,8 @@ const copyNullable = (text: string | null): string => (text === null ? '\\N' : c
 
 /**
  * A request's line of COPY text, its columns in COPY's order (numbers as they are, `\N` for null), built
- * in one template: an array of values per row cost twice as much (1.2 against 0.6 µs a row, script).
+ * in one template rather than as an array of values mapped and joined (0.4 against 0.6 µs a row in a
+ * script, the batch's text made flat as for sending).
  */
 const copyLine = (entry: LoggedRequest): string =>
   `${copyText(entry.projectId)}\t${entry.at}\t${copyText(entry.requestId)}\t${copyText(entry.keyId)}\t` +
