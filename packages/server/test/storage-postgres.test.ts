@@ -156,6 +156,12 @@ describe('postgres storage', { skip }, () => {
         ['pets on', 'request_log off'],
       );
     } finally {
+      // The schema is reused by the next tests: nothing of this test's may stay in it.
+      for (const table of ['request_log', 'pets']) {
+        await admin.query(`DROP TRIGGER IF EXISTS note_commit_setting ON ${schema}.${table}`);
+      }
+      await admin.query(`DROP FUNCTION IF EXISTS ${schema}.note_commit_setting()`);
+      await admin.query(`DROP TABLE IF EXISTS ${schema}.commit_settings`);
       await fixture.dispose();
     }
   });
