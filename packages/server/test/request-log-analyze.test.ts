@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { ANALYZE_AT_ROWS } from '../src/storage/partition-analysis.ts';
 import { PostgresStorage } from '../src/storage/postgres.ts';
-import { DAY_MS, partitionName } from '../src/storage/request-log-postgres.ts';
+import { DAY_MS } from '../src/storage/request-log-batch.ts';
+import { partitionName } from '../src/storage/request-log-postgres.ts';
 import { reusableSchema, type ReusableSchema } from './postgres-schema.ts';
 import { service } from './services.ts';
 import { logged } from './storage-contract-request-log.ts';
@@ -43,12 +44,14 @@ describe('request log on PostgreSQL: a new day partition is analysed by the serv
     await admin.end();
   });
 
-  it(`its first ${ANALYZE_AT_ROWS[0].toLocaleString('en')} rows → ANALYZE ran on it (last_analyze, reltuples, pg_stats), none before`, async () => {
+  it(`its first ${ANALYZE_AT_ROWS[0].toLocaleString('en')} batches → ANALYZE ran on it (last_analyze, reltuples, pg_stats), none before`, async () => {
     const day = Math.floor(Date.UTC(2026, 10, 25) / DAY_MS);
     const table = partitionName(day);
     const rows = (from: number, count: number) =>
       Array.from({ length: count }, (_, i) =>
+        // A project each: one batch each.
         logged({
+          projectId: `prj_${from + i}`,
           at: day * DAY_MS + from + i,
           requestId: `req-${from + i}`,
           status: i % 50 === 0 ? 503 : 200,

@@ -10,6 +10,7 @@ import { service } from './services.ts';
 import { reusableSchema, type ReusableSchema } from './postgres-schema.ts';
 import { project } from './storage-contract-projects.ts';
 import { logged } from './storage-contract-request-log.ts';
+import { request, requestIdOf, T0 } from './storage-contract-request-log-generated.ts';
 import { runStorageContract, type StorageFixture } from './storage-contract.ts';
 
 const postgres = await service('postgres');
@@ -82,7 +83,7 @@ describe('postgres storage', { skip }, () => {
     }
   });
 
-  it('request log → one partition per day; purging drops the days every plan has let go', async () => {
+  it('request log → one partition of batches and one of request ids per day; purging drops the days every plan has let go', async () => {
     const fixture = await postgresFixture();
     const day = Date.UTC(2026, 0, 10);
     const partitions = async () =>
@@ -97,17 +98,35 @@ describe('postgres storage', { skip }, () => {
       await fixture.storage.projects.create(project('acme', { plan: 'business' }));
       await fixture.storage.requestLog.write([
         logged({ at: day + 5 }),
+        logged({ at: day + 6 }),
+        // One write across midnight: a batch per day, never one spanning both.
+        logged({ at: day + 86_400_000 - 1 }),
         logged({ at: day + 86_400_000 + 5 }),
         logged({ at: day + 40 * 86_400_000 }),
       ]);
       assert.deepEqual(await partitions(), [
-        'request_log_d20260110',
-        'request_log_d20260111',
-        'request_log_d20260219',
+        'request_log_batches_d20260110',
+        'request_log_batches_d20260111',
+        'request_log_batches_d20260219',
+        'request_log_request_ids_d20260110',
+        'request_log_request_ids_d20260111',
+        'request_log_request_ids_d20260219',
       ]);
+      const { rows } = await admin.query(
+        `SELECT first_at, last_at, requests FROM ${fixture.schema}.request_log_batches ORDER BY first_at`,
+      );
+      assert.deepEqual(
+        rows.map((row: { first_at: string; last_at: string; requests: number }) =>
+          [Number(row.first_at) - day, Number(row.last_at) - day, row.requests].join(' '),
+        ),
+        ['5 86399999 3', '86400005 86400005 1', '3456000000 3456000000 1'],
+      );
       const removed = await fixture.storage.requestLog.purge(retentionCutoffs(day + 32 * 86_400_000 + 10));
-      assert.equal(removed, 2);
-      assert.deepEqual(await partitions(), ['request_log_d20260219']);
+      assert.equal(removed, 4);
+      assert.deepEqual(await partitions(), [
+        'request_log_batches_d20260219',
+        'request_log_request_ids_d20260219',
+      ]);
     } finally {
       await fixture.dispose();
     }
@@ -119,13 +138,23 @@ describe('postgres storage', { skip }, () => {
     try {
       await fixture.storage.projects.create(project('acme', { plan: 'business' }));
       await fixture.storage.requestLog.write([logged({ requestId: 'first', at: day + 5 })]);
-      await admin.query(`DROP TABLE ${fixture.schema}.request_log_d20260110`);
+      await admin.query(`DROP TABLE ${fixture.schema}.request_log_batches_d20260110`);
+      await admin.query(`DROP TABLE ${fixture.schema}.request_log_request_ids_d20260110`);
       const batch = [logged({ requestId: 'a', at: day + 6 }), logged({ requestId: 'b', at: day + 7 })];
       await fixture.storage.requestLog.write(batch);
       const listed = await fixture.storage.requestLog.list({ projectId: 'prj_acme', limit: 10 });
       assert.deepEqual(
         listed.map((row) => row.requestId),
         ['b', 'a'],
+      );
+      const found = await fixture.storage.requestLog.list({
+        projectId: 'prj_acme',
+        requestId: 'a',
+        limit: 10,
+      });
+      assert.deepEqual(
+        found.map((row) => row.at),
+        [day + 6],
       );
     } finally {
       await fixture.dispose();
@@ -135,6 +164,7 @@ describe('postgres storage', { skip }, () => {
   it('request log batches commit without waiting for the WAL flush; pets wait for it', async () => {
     const fixture = await postgresFixture();
     const schema = fixture.schema;
+    const tables = ['request_log_batches', 'request_log_request_ids', 'pets'];
     try {
       await fixture.storage.projects.create(project('acme', { plan: 'business' }));
       // A statement trigger on each table notes the synchronous_commit its insert commits under.
@@ -144,7 +174,7 @@ describe('postgres storage', { skip }, () => {
           INSERT INTO ${schema}.commit_settings VALUES (TG_TABLE_NAME, current_setting('synchronous_commit'));
           RETURN NULL;
         END $$`);
-      for (const table of ['request_log', 'pets']) {
+      for (const table of tables) {
         await admin.query(`CREATE TRIGGER note_commit_setting AFTER INSERT ON ${schema}.${table}
           FOR EACH STATEMENT EXECUTE FUNCTION ${schema}.note_commit_setting()`);
       }
@@ -153,11 +183,11 @@ describe('postgres storage', { skip }, () => {
       const { rows } = await admin.query(`SELECT tbl, setting FROM ${schema}.commit_settings ORDER BY tbl`);
       assert.deepEqual(
         rows.map((row: { tbl: string; setting: string }) => `${row.tbl} ${row.setting}`),
-        ['pets on', 'request_log off'],
+        ['pets on', 'request_log_batches off', 'request_log_request_ids off'],
       );
     } finally {
       // The schema is reused by the next tests: nothing of this test's may stay in it.
-      for (const table of ['request_log', 'pets']) {
+      for (const table of tables) {
         await admin.query(`DROP TRIGGER IF EXISTS note_commit_setting ON ${schema}.${table}`);
       }
       await admin.query(`DROP FUNCTION IF EXISTS ${schema}.note_commit_setting()`);
@@ -166,41 +196,164 @@ describe('postgres storage', { skip }, () => {
     }
   });
 
-  it('request log hours → kept by a trigger for every insert, any version’s; rows before migration 055 counted; purged with retention', async () => {
+  it('request log → a shorter plan’s requests purged from a day kept for longer plans, their request ids too; newer ones keep their ids', async () => {
     const fixture = await postgresFixture();
     const day = Date.UTC(2026, 0, 10);
-    const hours = async () =>
-      (
-        await admin.query(
-          `SELECT key_id, operation, status, hour FROM ${fixture.schema}.request_log_hours ORDER BY hour, key_id`,
-        )
-      ).rows.map((row: { key_id: string; operation: string; status: number; hour: string }) =>
-        [row.key_id, row.operation, row.status, (Number(row.hour) - day) / 3_600_000].join(' '),
-      );
-    const listed = async (keyId: string) =>
-      (await fixture.storage.requestLog.list({ projectId: 'prj_acme', keyId, limit: 10 })).map(
-        (row) => row.requestId,
-      );
     try {
       await fixture.storage.projects.create(project('acme', { plan: 'free' }));
-      assert.equal(await fixture.storage.rollback(), '055_request_log_hours');
+      await fixture.storage.projects.create(project('other', { plan: 'business' }));
       await fixture.storage.requestLog.write([
-        logged({ requestId: 'before', keyId: 'key_old', at: day + 5 }),
+        logged({ requestId: 'old', at: day + 5 }),
+        logged({ requestId: 'new', at: day + 7_200_000 }),
+        logged({ projectId: 'prj_other', requestId: 'kept', at: day + 5 }),
       ]);
-      await fixture.storage.migrate();
-      assert.deepEqual(await hours(), ['key_old listPets 200 0']);
-      assert.deepEqual(await listed('key_old'), ['before']);
-      // As a version without request_log_hours in its code would insert.
-      await admin.query(
-        `INSERT INTO ${fixture.schema}.request_log (project_id, at, request_id, key_id, key_label, operation, method,
-           path, status, code, latency_ms, address)
-         VALUES ('prj_acme', $1, 'raw', 'key_raw', NULL, 'getPet', 'GET', '/v1/pets/1', 404, 'not_found', 1, '192.0.2.1')`,
-        [day + 2 * 3_600_000 + 7],
+      const [newBefore] = await fixture.storage.requestLog.list({
+        projectId: 'prj_acme',
+        requestId: 'new',
+        limit: 1,
+      });
+      // Free keeps one day: a cutoff an hour into the day removes `old` only, and no partition goes.
+      const removed = await fixture.storage.requestLog.purge(retentionCutoffs(day + 86_400_000 + 3_600_000));
+      assert.equal(removed, 1);
+      const ids = await admin.query(
+        `SELECT project_id, request_id FROM ${fixture.schema}.request_log_request_ids ORDER BY 1, 2`,
       );
-      assert.deepEqual(await hours(), ['key_old listPets 200 0', 'key_raw getPet 404 2']);
-      assert.deepEqual(await listed('key_raw'), ['raw']);
-      await fixture.storage.requestLog.purge(retentionCutoffs(day + 86_400_000 + 3_600_000));
-      assert.deepEqual(await hours(), ['key_raw getPet 404 2']);
+      assert.deepEqual(
+        ids.rows.map(
+          (row: { project_id: string; request_id: string }) => `${row.project_id} ${row.request_id}`,
+        ),
+        ['prj_acme new', 'prj_other kept'],
+      );
+      assert.deepEqual(
+        await fixture.storage.requestLog.list({ projectId: 'prj_acme', requestId: 'old', limit: 1 }),
+        [],
+      );
+      assert.deepEqual(await fixture.storage.requestLog.get('prj_acme', newBefore!.id), newBefore);
+      const other = await fixture.storage.requestLog.list({ projectId: 'prj_other', limit: 5 });
+      assert.deepEqual(
+        other.map((row) => row.requestId),
+        ['kept'],
+      );
+    } finally {
+      await fixture.dispose();
+    }
+  });
+
+  it('migration 056 → requests kept as rows become batches: same requests, same order, found by id; undone → rows again', async () => {
+    const fixture = await postgresFixture();
+    const schema = fixture.schema;
+    const rowsOf = async (projectId: string) =>
+      (
+        await admin.query(
+          `SELECT at, request_id, key_id, key_label, operation, method, path, status, code, latency_ms, address
+           FROM ${schema}.request_log WHERE project_id = $1 AND request_id != 'req-9997' ORDER BY at DESC, id DESC`,
+          [projectId],
+        )
+      ).rows.map(
+        (row: Record<string, unknown>) => ({ ...row, at: Number(row.at) }) as Record<string, unknown>,
+      );
+    try {
+      await fixture.storage.projects.create(project('acme', { plan: 'business' }));
+      assert.equal(await fixture.storage.rollback(), '056_request_log_batches');
+      const days = [T0, T0 + 86_400_000];
+      const values: unknown[] = [];
+      const tuples: string[] = [];
+      for (let n = 0; n < 700; n++) {
+        const row = request(n % 5 === 0 ? 'prj_b' : 'prj_a', n, days[n % 2]! + Math.floor(n / 3), n);
+        const first = values.length + 1;
+        tuples.push(`(${Array.from({ length: 12 }, (_, i) => `$${first + i}`).join(', ')})`);
+        values.push(
+          row.projectId,
+          row.at,
+          row.requestId,
+          row.keyId,
+          row.keyLabel,
+          row.operation,
+          row.method,
+          row.path,
+          row.status,
+          row.status === 404 ? 'not_found' : null,
+          row.latencyMs,
+          row.address,
+        );
+      }
+      for (const day of days) {
+        const stamp = new Date(day).toISOString().slice(0, 10).replaceAll('-', '');
+        const start = Math.floor(day / 86_400_000) * 86_400_000;
+        await admin.query(`CREATE TABLE ${schema}.request_log_d${stamp} PARTITION OF ${schema}.request_log
+          FOR VALUES FROM (${start}) TO (${start + 86_400_000})`);
+      }
+      await admin.query(
+        `INSERT INTO ${schema}.request_log (project_id, at, request_id, key_id, key_label, operation, method, path,
+           status, code, latency_ms, address) VALUES ${tuples.join(', ')}`,
+        values,
+      );
+      const before = { a: await rowsOf('prj_a'), b: await rowsOf('prj_b') };
+      assert.equal(before.a.length + before.b.length, 700);
+
+      assert.deepEqual(await fixture.storage.migrate(), ['056_request_log_batches']);
+      const listed = async (projectId: string) =>
+        (await fixture.storage.requestLog.list({ projectId, limit: 1_000 })).map((row) => ({
+          at: row.at,
+          request_id: row.requestId,
+          key_id: row.keyId,
+          key_label: row.keyLabel,
+          operation: row.operation,
+          method: row.method,
+          path: row.path,
+          status: row.status,
+          code: row.code,
+          latency_ms: row.latencyMs,
+          address: row.address,
+        }));
+      assert.deepEqual(await listed('prj_a'), before.a);
+      assert.deepEqual(await listed('prj_b'), before.b);
+      const found = await fixture.storage.requestLog.list({
+        projectId: 'prj_a',
+        requestId: 'req-401',
+        limit: 5,
+      });
+      assert.deepEqual(
+        found.map((row) => row.path),
+        ['/v1/pets/401'],
+      );
+      // A UUIDv7 logged before the migration: its batch keeps no time range, the request-id table has it.
+      const v7 = await fixture.storage.requestLog.list({
+        projectId: 'prj_a',
+        requestId: requestIdOf(402),
+        limit: 5,
+      });
+      assert.deepEqual(
+        v7.map((row) => row.path),
+        ['/v1/pets/402'],
+      );
+      const filtered = await fixture.storage.requestLog.list({
+        projectId: 'prj_a',
+        status: 404,
+        keyId: 'key_a',
+        limit: 1_000,
+      });
+      assert.deepEqual(
+        filtered.map((row) => row.requestId),
+        before.a.filter((row) => row.status === 404 && row.key_id === 'key_a').map((row) => row.request_id),
+      );
+      // Old ids name no request now; new writes get ids above every migrated one.
+      for (const oldId of ['1', '256', '700'])
+        assert.equal(await fixture.storage.requestLog.get('prj_a', oldId), undefined, oldId);
+      const newest = (await fixture.storage.requestLog.list({ projectId: 'prj_a', limit: 1 }))[0]!;
+      await fixture.storage.requestLog.write([request('prj_a', 9_997, T0, 0)]);
+      const [written] = await fixture.storage.requestLog.list({
+        projectId: 'prj_a',
+        requestId: 'req-9997',
+        limit: 1,
+      });
+      assert.ok(BigInt(written!.id) > BigInt(newest.id));
+
+      assert.equal(await fixture.storage.rollback(), '056_request_log_batches');
+      assert.deepEqual(await rowsOf('prj_a'), before.a);
+      assert.deepEqual(await rowsOf('prj_b'), before.b);
+      assert.deepEqual(await fixture.storage.migrate(), ['056_request_log_batches']);
+      assert.deepEqual(await listed('prj_b'), before.b);
     } finally {
       await fixture.dispose();
     }

@@ -7,7 +7,12 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { StorageUnavailableError } from '../src/storage/errors.ts';
 import type { ReversibleStorage } from '../src/storage/migrations.ts';
 import { SqliteStorage, type SqliteOptions } from '../src/storage/sqlite.ts';
-import { batchListing, REQUEST_ID_LOOKUP, REQUEST_TIME_LOOKUP } from '../src/storage/request-log-sqlite.ts';
+import {
+  batchListing,
+  REQUEST_ID_LOOKUP,
+  REQUEST_TIME_LOOKUP,
+} from '../src/storage/request-log-batch-reads.ts';
+import { sqlitePlaceholders } from '../src/storage/sql-executor.ts';
 import { runStorageContract, type StorageFixture } from './storage-contract.ts';
 import { create } from './storage-contract-pets.ts';
 
@@ -149,19 +154,19 @@ describe('sqlite storage', () => {
     raw = new DatabaseSync(fixture.path);
     const plan = (text: string) =>
       raw!
-        .prepare(`EXPLAIN QUERY PLAN ${text}`)
+        .prepare(`EXPLAIN QUERY PLAN ${sqlitePlaceholders(text)}`)
         .all()
         .map((row) => String(row.detail))
         .join('; ');
     const filters = [
       [],
-      ['last_at >= ?'],
-      ['first_at < ?', "combinations LIKE ? ESCAPE '\\'"],
-      ['first_at <= ?', "combinations LIKE ? ESCAPE '\\'"],
+      ['last_at >= $2'],
+      ['first_at < $2', "combinations LIKE $3 ESCAPE '\\'"],
+      ['first_at <= $2', "combinations LIKE $3 ESCAPE '\\'"],
     ];
     for (const conditions of filters) {
       for (const after of [false, true]) {
-        const listing = plan(batchListing(['project_id = ?', ...conditions], after));
+        const listing = plan(batchListing(['project_id = $1', ...conditions], conditions.length + 2, after));
         assert.match(
           listing,
           /USING COVERING INDEX request_log_batches_project_at|USING INDEX request_log_batches_project_at/,

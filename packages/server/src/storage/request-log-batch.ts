@@ -1,17 +1,23 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
+  type LoggedRequest,
   type RequestFields,
   type RequestLogQuery,
+  requestFields,
   type StatusFilter,
   type StoredRequest,
   statusRange,
 } from './request-log-records.ts';
 
 /**
- * How SQLite keeps the request log: one row per stored batch of one project's requests, the requests as a
- * JSON array, with a summary the listings filter batches by before they decode any. A request's id is
- * its batch's id × BATCH_SLOTS + its position: ids grow with every write, and name a request for good.
+ * How both databases keep the request log: one row per stored batch of one project's requests of one UTC
+ * day, the requests as a JSON array, with a summary the listings filter batches by before they decode
+ * any. A request's id is its batch's id × BATCH_SLOTS + its position: ids grow with every write, and
+ * name a request for good.
  */
 export const BATCH_SLOTS = 256;
+
+export const DAY_MS = 86_400_000;
 
 /** One request as stored: its fields without `projectId` (requestFields), or null once purged. */
 type StoredRow = RequestFields;
@@ -19,6 +25,8 @@ type StoredRow = RequestFields;
 export type BatchSlot = StoredRow | null;
 
 export interface EncodedBatch {
+  /** How many slots hold a request (not purged). */
+  requests: number;
   firstAt: number;
   lastAt: number;
   /** The range of the times in the batch's UUIDv7 request ids; null when it has none. */
@@ -94,8 +102,10 @@ export function encodeSlots(slots: readonly BatchSlot[]): EncodedBatch {
   const otherIds: number[] = [];
   const combinations = new Set<string>();
   let previous: StoredRow | undefined;
+  let requests = 0;
   slots.forEach((slot, position) => {
     if (!slot) return;
+    requests++;
     const idMs = uuidV7Ms(slot[1]);
     if (idMs === undefined) otherIds.push(position);
     else {
@@ -115,6 +125,7 @@ export function encodeSlots(slots: readonly BatchSlot[]): EncodedBatch {
     previous = slot;
   });
   return {
+    requests,
     firstAt,
     lastAt,
     idMsMin: idMsMax >= idMsMin ? idMsMin : null,
@@ -123,6 +134,91 @@ export function encodeSlots(slots: readonly BatchSlot[]): EncodedBatch {
     combinations: [...combinations].join(','),
     rows: JSON.stringify(slots),
   };
+}
+
+/** A batch to store: one project's requests of one UTC day, at most BATCH_SLOTS, in arrival order. */
+export interface NewBatch {
+  projectId: string;
+  /** The UTC day (epoch ms / DAY_MS) of every request in it. */
+  day: number;
+  slots: RequestFields[];
+  encoded: EncodedBatch;
+}
+
+/**
+ * A write's requests as batches: by project, then by UTC day, each run cut at BATCH_SLOTS. A batch never
+ * spans two days, so dropping a day's partition (PostgreSQL) removes no request of another day.
+ */
+export function batchesOf(entries: readonly LoggedRequest[]): NewBatch[] {
+  const runs = new Map<string, { projectId: string; day: number; slots: RequestFields[] }>();
+  for (const entry of entries) {
+    const day = Math.floor(entry.at / DAY_MS);
+    const key = `${day} ${entry.projectId}`;
+    const run = runs.get(key);
+    if (run) run.slots.push(requestFields(entry));
+    else runs.set(key, { projectId: entry.projectId, day, slots: [requestFields(entry)] });
+  }
+  const batches: NewBatch[] = [];
+  for (const { projectId, day, slots } of runs.values()) {
+    for (let start = 0; start < slots.length; start += BATCH_SLOTS) {
+      const part = slots.slice(start, start + BATCH_SLOTS);
+      batches.push({ projectId, day, slots: part, encoded: encodeSlots(part) });
+    }
+  }
+  return batches;
+}
+
+/** What purging a batch leaves: the requests it removed, and the batch re-encoded, or undefined if empty. */
+export interface PurgedBatch {
+  /** Row id and request id of each removed request. */
+  removed: { rowId: number; requestId: string }[];
+  kept: EncodedBatch | undefined;
+}
+
+/** Empties the slots of a stored batch older than `cutoff`; the newer requests keep their places (and ids). */
+export function purgeSlots(batchId: number, rows: string, cutoff: number): PurgedBatch {
+  const base = batchId * BATCH_SLOTS;
+  const slots = decodeSlots(rows);
+  const removed: PurgedBatch['removed'] = [];
+  slots.forEach((slot, position) => {
+    if (!slot || slot[0] >= cutoff) return;
+    removed.push({ rowId: base + position, requestId: slot[1] });
+    slots[position] = null;
+  });
+  return { removed, kept: slots.some((slot) => slot !== null) ? encodeSlots(slots) : undefined };
+}
+
+/** Batches purged at a time, in one transaction, the event loop free between chunks. */
+export const PURGE_CHUNK_BATCHES = 20;
+
+/** A stored batch as a purge reads it. */
+export interface StoredBatch {
+  id: unknown;
+  rows: string;
+}
+
+/**
+ * Empties a project's slots older than `cutoff`, chunk by chunk: `chunk` reads up to PURGE_CHUNK_BATCHES
+ * of its batches holding such requests (first_at < cutoff), `store` writes what each became in one
+ * transaction. Resolves with how many requests went.
+ */
+export async function purgeBatches(
+  cutoff: number,
+  chunk: () => Promise<StoredBatch[]>,
+  store: (purged: (PurgedBatch & { id: unknown })[]) => Promise<void>,
+): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const batches = await chunk();
+    const purged = batches.map((batch) => ({
+      id: batch.id,
+      ...purgeSlots(Number(batch.id), batch.rows, cutoff),
+    }));
+    await store(purged);
+    for (const batch of purged) removed += batch.removed.length;
+    if (batches.length < PURGE_CHUNK_BATCHES) return removed;
+    await nextTurn();
+  }
 }
 
 export const decodeSlots = (rows: string): BatchSlot[] => JSON.parse(rows) as BatchSlot[];

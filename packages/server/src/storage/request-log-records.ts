@@ -1,6 +1,4 @@
 import type { Plan } from './records.ts';
-import type { Row } from './rows.ts';
-import type { SqlExecutor } from './sql-executor.ts';
 import type { UsageQuery, UsageRow } from './usage-records.ts';
 
 /** One API request made with a project's key, as the request log keeps it: never a header or a body. */
@@ -66,28 +64,7 @@ export interface RequestLogRecords {
   purgeUsage(before: number): Promise<number>;
 }
 
-export const REQUEST_LOG_COLUMNS =
-  'id, project_id, at, request_id, key_id, key_label, operation, method, path, status, code, latency_ms, address';
-
-export function toStoredRequest(row: Row): StoredRequest {
-  return {
-    id: String(row.id),
-    projectId: row.project_id as string,
-    at: Number(row.at),
-    requestId: row.request_id as string,
-    keyId: row.key_id as string,
-    keyLabel: (row.key_label as string | null) ?? null,
-    operation: row.operation as string,
-    method: row.method as string,
-    path: row.path as string,
-    status: Number(row.status),
-    code: (row.code as string | null) ?? null,
-    latencyMs: Number(row.latency_ms),
-    address: row.address as string,
-  };
-}
-
-/** A request's fields in REQUEST_LOG_COLUMNS order, without `id` and `project_id`. */
+/** A request's fields as a batch stores them (request-log-batch.ts): all but `projectId`. */
 export type RequestFields = [
   at: number,
   requestId: string,
@@ -126,61 +103,3 @@ const STATUS_RANGES: Record<Exclude<StatusFilter, number>, [number, number]> = {
 /** The inclusive range of statuses a filter takes. */
 export const statusRange = (status: StatusFilter): [number, number] =>
   typeof status === 'number' ? [status, status] : STATUS_RANGES[status];
-
-/** A WHERE clause of one project's rows, built condition by condition with numbered parameters. */
-export function projectConditions(projectId: string) {
-  const params: unknown[] = [projectId];
-  const where = ['project_id = $1'];
-  const add = (condition: (n: number) => string, ...values: unknown[]) => {
-    const first = params.length + 1;
-    params.push(...values);
-    where.push(condition(first));
-  };
-  /** The query's key, operation and status filters. */
-  const addCombination = (query: RequestLogQuery) => {
-    if (query.keyId !== undefined) add((n) => `key_id = $${n}`, query.keyId);
-    if (query.operation !== undefined) add((n) => `operation = $${n}`, query.operation);
-    if (query.status !== undefined)
-      add((n) => `status BETWEEN $${n} AND $${n + 1}`, ...statusRange(query.status));
-  };
-  return { params, where, add, addCombination };
-}
-
-/** The WHERE clause and parameters of a listing: every filter an index serves or a short scan checks. */
-function listSql(
-  query: RequestLogQuery,
-  idParam: (id: string) => unknown,
-): { text: string; params: unknown[] } {
-  const { params, where, add, addCombination } = projectConditions(query.projectId);
-  addCombination(query);
-  if (query.requestId !== undefined) add((n) => `request_id = $${n}`, query.requestId);
-  if (query.since !== undefined) add((n) => `at >= $${n}`, query.since);
-  if (query.until !== undefined) add((n) => `at < $${n}`, query.until);
-  if (query.before) add((n) => `(at, id) < ($${n}, $${n + 1})`, query.before.at, idParam(query.before.id));
-  params.push(query.limit);
-  return {
-    text: `SELECT ${REQUEST_LOG_COLUMNS} FROM request_log WHERE ${where.join(' AND ')}
-      ORDER BY at DESC, id DESC LIMIT $${params.length}`,
-    params,
-  };
-}
-
-const INT64_MAX = 2n ** 63n - 1n;
-
-/** The reads, written once for both dialects. */
-export function requestLogReads(sql: SqlExecutor): Pick<RequestLogRecords, 'list' | 'get'> {
-  return {
-    async list(query) {
-      const { text, params } = listSql(query, (id) => BigInt(id));
-      return (await sql.all(text, params)).map(toStoredRequest);
-    },
-    async get(projectId, id) {
-      if (!/^\d{1,19}$/.test(id) || BigInt(id) > INT64_MAX) return undefined;
-      const [row] = await sql.all(
-        `SELECT ${REQUEST_LOG_COLUMNS} FROM request_log WHERE project_id = $1 AND id = $2`,
-        [projectId, BigInt(id)],
-      );
-      return row && toStoredRequest(row);
-    },
-  };
-}
