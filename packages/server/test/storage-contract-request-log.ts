@@ -55,19 +55,24 @@ export function requestLogContract(fixture: () => StorageFixture): void {
     ]);
   });
 
-  it('requestLog.write → any text kept exactly: quotes, backslashes, accents, emoji, large and fractional numbers', async () => {
+  it('requestLog.write → any text kept exactly: quotes, backslashes, control characters, accents, emoji, large and fractional numbers', async () => {
     const storage = await setUp();
     const row = logged({
       requestId: 'req "quoted" \\ back\\slash',
-      keyLabel: 'Ünïcödé 🐶 label, with \'quotes\' and "doubles" and a tab\tinside, a line\r\nbreak, \\N',
+      keyLabel:
+        'Ünïcödé 🐶 label, with \'quotes\' and "doubles" and a tab\tinside, a line\r\nbreak, \\N, \x1e\x1f\x01',
       path: '/v1/pets?name=%22Rex%22&x=\\u0041',
       at: 8_640_000_000_000 - 1,
       latencyMs: 12345.67,
       address: '2001:db8::1',
     });
-    await storage.requestLog.write([row]);
+    // Another project's row in the same write: two batches side by side.
+    const other = logged({ projectId: 'prj_other', keyLabel: '\x1e', path: '/v1/pets?q=\x1e' });
+    await storage.requestLog.write([row, other]);
     const [listed] = await storage.requestLog.list({ projectId: 'prj_acme', limit: 1 });
     assert.deepEqual(withoutId(listed!), row);
+    const [otherListed] = await storage.requestLog.list({ projectId: 'prj_other', limit: 1 });
+    assert.deepEqual(withoutId(otherListed!), other);
   });
 
   it('requestLog.list → filters by key, status class or code, operation, request id and time range', async () => {

@@ -51,24 +51,30 @@ const UPSERT_USAGE = `INSERT INTO request_usage (project_id, key_id, hour, class
   SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::bigint[])
   ${UPSERT_USAGE_CONFLICT}`;
 
-/** Ids for a write's batches, taken in one round trip before they go in. */
-const NEXT_BATCH_IDS = "SELECT nextval('request_log_batch_id') AS id FROM generate_series(1, $1)";
+/**
+ * The write's transaction commits without waiting for the WAL flush (the pets' do: the pool sets
+ * synchronous_commit=on), as SQLite's log commits wait for no fsync: a crash of PostgreSQL's machine may
+ * lose the last batches, up to three wal_writer_delay (600 ms by default), and a batch never delays a
+ * create's commit. In the same round trip, ids for the write's batches.
+ */
+const START_WRITE = `SELECT set_config('synchronous_commit', 'off', true) AS commit, nextval('request_log_batch_id') AS id
+  FROM generate_series(1, $1)`;
 
-/** A write's batches in one statement: a handful each flush (one per 256 requests of a project and day). */
+/** Separates the batches' JSON in one text parameter: JSON.stringify escapes every control character. */
+const ROWS_SEPARATOR = '\x1e';
+
+/**
+ * A write's batches in one statement: a handful each flush (one per 256 requests of a project and day).
+ * Their JSON goes as one text split by PostgreSQL, not as a text[]: the driver would escape every quote
+ * of it into an array literal, a copy of the batch and 0.2-0.3 µs of the instance's CPU a request.
+ */
 const INSERT_BATCHES = `INSERT INTO request_log_batches (id, project_id, first_at, last_at, id_ms_min, id_ms_max,
   requests, combinations, rows)
   SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[],
-    $7::int[], $8::text[], $9::text[])`;
+    $7::int[], $8::text[], string_to_array($9::text, chr(30)))`;
 
 const INSERT_REQUEST_IDS = `INSERT INTO request_log_request_ids (project_id, request_id, row_id, at)
   SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[])`;
-
-/**
- * The log's commits do not wait for the WAL flush (the pets' do: the pool sets synchronous_commit=on),
- * as SQLite's log commits wait for no fsync: a crash of PostgreSQL's machine may lose the last batches,
- * up to three wal_writer_delay (600 ms by default), and a batch never delays a create's commit.
- */
-const LOG_COMMIT = 'SET LOCAL synchronous_commit = off';
 
 /** SQLSTATE of an insert no partition accepts (another instance dropped a day this one remembered). */
 const NO_PARTITION = '23514';
@@ -118,8 +124,7 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
     for (const day of perDay.keys()) await ensurePartitions(day);
     const cells = rollUp(entries);
     await access.transaction(async (client) => {
-      await client.query(LOG_COMMIT);
-      const { rows } = await client.query(NEXT_BATCH_IDS, [batches.length]);
+      const { rows } = await client.query(START_WRITE, [batches.length]);
       const ids = rows.map((row: { id: string }) => Number(row.id)).sort((a, b) => a - b);
       const encoded = batches.map((batch) => batch.encoded);
       await client.query(INSERT_BATCHES, [
@@ -131,7 +136,7 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
         encoded.map((batch) => batch.idMsMax),
         encoded.map((batch) => batch.requests),
         encoded.map((batch) => batch.combinations),
-        encoded.map((batch) => batch.rows),
+        encoded.map((batch) => batch.rows).join(ROWS_SEPARATOR),
       ]);
       const others = batches.flatMap(({ projectId, slots, encoded }, index) =>
         encoded.otherIds.map((position) => ({
