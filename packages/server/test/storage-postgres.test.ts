@@ -66,6 +66,30 @@ describe('postgres storage', { skip }, () => {
     }
   });
 
+  it('migrate → an instance starting while another holds the migration lock past the statement and read timeouts (5 s, 6 s) waits, then migrates', async () => {
+    const schema = `petstore_test_${randomBytes(6).toString('hex')}`;
+    const storage = new PostgresStorage({ url, schema, poolSize: 2 });
+    const holder = await admin.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query("SELECT pg_advisory_xact_lock(hashtext('petstore.migrate:' || $1))", [schema]);
+      let settled = false;
+      const migrating = storage.migrate().finally(() => (settled = true));
+      await new Promise((resolve) => setTimeout(resolve, 6_500));
+      assert.equal(settled, false, 'still waiting for the lock');
+      await holder.query('COMMIT');
+      assert.deepEqual(
+        await migrating,
+        loadMigrations('postgres').map((migration) => migration.name),
+      );
+    } finally {
+      await holder.query('ROLLBACK').catch(() => {});
+      holder.release();
+      await storage.close();
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    }
+  });
+
   it('a server that drops idle connections → no crash, and the next query reconnects', async () => {
     const applicationName = `petstore_test_${randomBytes(6).toString('hex')}`;
     const storage = new PostgresStorage({ url, applicationName });
