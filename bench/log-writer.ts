@@ -1,0 +1,137 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { createRequestIds } from '../packages/server/src/http/request-ids.ts';
+import type { ReversibleStorage } from '../packages/server/src/storage/migrations.ts';
+import { PostgresStorage } from '../packages/server/src/storage/postgres.ts';
+import type { LoggedRequest } from '../packages/server/src/storage/request-log-records.ts';
+import { SqliteStorage } from '../packages/server/src/storage/sqlite.ts';
+
+const HELP = `node bench/log-writer.ts [--database sqlite|postgres] [--batches N] [--batch-size N] [--runs N]
+
+The request log's storage alone: writes batches of logged requests one at a time, as the server's
+writer does (one project, the service's own UUIDv7 request ids), and prints the CPU of this process a
+request (user and system) and, on PostgreSQL, of every postgres process on the machine meanwhile.
+  --database      sqlite (a file in a temporary directory) or postgres (default; a schema of its own on
+                  PETSTORE_BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test, dropped after)
+  --batches       timed batches (default 2000), after 50 untimed ones; --batch-size (default 250)
+  --runs          repeat the whole measurement (default 1)`;
+
+const { values } = parseArgs({
+  options: {
+    database: { type: 'string', default: 'postgres' },
+    batches: { type: 'string', default: '2000' },
+    'batch-size': { type: 'string', default: '250' },
+    runs: { type: 'string', default: '1' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+const database = values.database;
+if (database !== 'sqlite' && database !== 'postgres') {
+  console.error(`--database must be sqlite or postgres, not ${database}\n\n${HELP}`);
+  process.exit(2);
+}
+const batches = Number(values.batches);
+const batchSize = Number(values['batch-size']);
+const runs = Number(values.runs);
+for (const [name, value] of [
+  ['--batches', batches],
+  ['--batch-size', batchSize],
+  ['--runs', runs],
+] as const) {
+  if (!Number.isInteger(value) || value < 1) {
+    console.error(`${name} must be a whole number above 0\n\n${HELP}`);
+    process.exit(2);
+  }
+}
+
+const POSTGRES_URL = process.env.PETSTORE_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SCHEMA = 'petstore_bench_log_writer';
+const CLOCK_TICKS_US = 10_000;
+
+/** CPU (µs) of every postgres process on the machine: /proc/PID/stat's utime and stime. */
+function postgresMicros(): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return ticks * CLOCK_TICKS_US;
+}
+
+const ids = createRequestIds(() => Date.now());
+const request = (i: number): LoggedRequest => ({
+  projectId: 'prj_bench',
+  at: Date.now(),
+  requestId: ids.next(),
+  keyId: 'key_3f9a1c2b7d',
+  keyLabel: 'Storefront',
+  operation: 'listPets',
+  method: 'GET',
+  path: '/v1/pets?limit=20&status=available',
+  status: 200,
+  code: null,
+  latencyMs: 0.42 + (i % 7) / 100,
+  address: '127.0.0.1',
+});
+const batchOf = () => Array.from({ length: batchSize }, (_, i) => request(i));
+
+async function open(): Promise<{ storage: ReversibleStorage; dispose: () => Promise<void> }> {
+  if (database === 'sqlite') {
+    const dir = await mkdtemp(join(tmpdir(), 'petstore-log-writer-'));
+    const storage = new SqliteStorage(join(dir, 'log.db'));
+    return { storage, dispose: () => rm(dir, { recursive: true, force: true }) };
+  }
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+  const storage = new PostgresStorage({ url: POSTGRES_URL, schema: SCHEMA, poolSize: 4 });
+  return {
+    storage,
+    dispose: async () => {
+      await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+      await admin.end();
+    },
+  };
+}
+
+for (let run = 1; run <= runs; run++) {
+  const { storage, dispose } = await open();
+  try {
+    await storage.migrate();
+    for (let b = 0; b < 50; b++) await storage.requestLog.write(batchOf());
+    const timed = Array.from({ length: batches }, batchOf);
+    const postgresBefore = database === 'postgres' ? postgresMicros() : 0;
+    const cpuBefore = process.cpuUsage();
+    const started = performance.now();
+    for (const batch of timed) await storage.requestLog.write(batch);
+    const cpu = process.cpuUsage(cpuBefore);
+    const wall = performance.now() - started;
+    const requests = batches * batchSize;
+    const perRequest = (micros: number) => (micros / requests).toFixed(2);
+    const postgres =
+      database === 'postgres' ? `, postgres ${perRequest(postgresMicros() - postgresBefore)} µs` : '';
+    console.log(
+      `${database} run ${run}: ${requests.toLocaleString('en')} requests in batches of ${batchSize}: ` +
+        `this process ${perRequest(cpu.user + cpu.system)} µs of CPU a request (user ${perRequest(cpu.user)}, ` +
+        `system ${perRequest(cpu.system)})${postgres}, wall ${perRequest(wall * 1000)} µs`,
+    );
+  } finally {
+    await storage.close();
+    await dispose();
+  }
+}
