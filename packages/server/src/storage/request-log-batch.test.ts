@@ -17,6 +17,23 @@ describe('request log batch summaries', () => {
       assert.equal(uuidV7Ms(other), undefined, other);
   });
 
+  it('uuidV7Ms → for any id of the shape, the time the first version read (parseInt of its digits): stored ranges stay found', () => {
+    const firstVersion = (id: string) => {
+      const ms = Number.parseInt(id.slice(0, 8), 16) * 0x10000 + Number.parseInt(id.slice(9, 13), 16);
+      return Number.isFinite(ms) ? ms : undefined;
+    };
+    const char = fc.constantFrom(...'0123456789abcdefABCDEFgxX +-. \t'.split(''));
+    const digits = (length: number) =>
+      fc.array(char, { minLength: length, maxLength: length }).map((c) => c.join(''));
+    fc.assert(
+      fc.property(digits(8), digits(4), digits(3), (first, second, rest) => {
+        const id = `${first}-${second}-7${rest}-8000-000000000000`;
+        assert.equal(uuidV7Ms(id), firstVersion(id), id);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
   it('combinationPattern → key, operation and status together, LIKE characters of a name taken literally', () => {
     assert.equal(combinationPattern({ projectId: 'p', limit: 1 }), undefined);
     assert.equal(

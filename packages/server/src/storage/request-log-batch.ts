@@ -71,6 +71,12 @@ export function combinationPattern(query: RequestLogQuery): string | undefined {
   return `%|${key}|${operation}|${status}|%`;
 }
 
+/** A hexadecimal digit's value by its character code (either case), -1 for any other ASCII character. */
+const HEX = Int8Array.from({ length: 128 }, (_, code) => {
+  const digit = Number.parseInt(String.fromCharCode(code), 16);
+  return Number.isNaN(digit) ? -1 : digit;
+});
+
 const HYPHEN = 45;
 const SEVEN = 55;
 
@@ -89,6 +95,21 @@ export function uuidV7Ms(requestId: string): number | undefined {
     requestId.charCodeAt(14) !== SEVEN
   )
     return undefined;
+  let ms = 0;
+  for (let i = 0; i < 13; i++) {
+    if (i === 8) continue;
+    const digit = HEX[requestId.charCodeAt(i)] ?? -1;
+    if (digit < 0) return parsedMs(requestId);
+    ms = ms * 16 + digit;
+  }
+  return ms;
+}
+
+/**
+ * The first reading of an id's time, kept for ids whose first twelve digits are not all hexadecimal:
+ * batches stored by it hold their time ranges, which searches must read the same way.
+ */
+function parsedMs(requestId: string): number | undefined {
   const ms =
     Number.parseInt(requestId.slice(0, 8), 16) * 0x10000 + Number.parseInt(requestId.slice(9, 13), 16);
   return Number.isFinite(ms) ? ms : undefined;
@@ -150,16 +171,22 @@ export interface NewBatch {
  * spans two days, so dropping a day's partition (PostgreSQL) removes no request of another day.
  */
 export function batchesOf(entries: readonly LoggedRequest[]): NewBatch[] {
-  const runs = new Map<string, { projectId: string; day: number; slots: RequestFields[] }>();
+  type Run = { projectId: string; day: number; slots: RequestFields[] };
+  const runs = new Map<string, Map<number, Run>>();
+  let last: Run | undefined;
   for (const entry of entries) {
     const day = Math.floor(entry.at / DAY_MS);
-    const key = `${day} ${entry.projectId}`;
-    const run = runs.get(key);
-    if (run) run.slots.push(requestFields(entry));
-    else runs.set(key, { projectId: entry.projectId, day, slots: [requestFields(entry)] });
+    // Requests of a write mostly share project and day: the last run takes them without a lookup.
+    if (last?.day !== day || last.projectId !== entry.projectId) {
+      let days = runs.get(entry.projectId);
+      if (!days) runs.set(entry.projectId, (days = new Map()));
+      last = days.get(day);
+      if (!last) days.set(day, (last = { projectId: entry.projectId, day, slots: [] }));
+    }
+    last.slots.push(requestFields(entry));
   }
   const batches: NewBatch[] = [];
-  for (const { projectId, day, slots } of runs.values()) {
+  for (const { projectId, day, slots } of [...runs.values()].flatMap((days) => [...days.values()])) {
     for (let start = 0; start < slots.length; start += BATCH_SLOTS) {
       const part = slots.slice(start, start + BATCH_SLOTS);
       batches.push({ projectId, day, slots: part, encoded: encodeSlots(part) });
