@@ -8,6 +8,7 @@ import {
 } from '@petstore/server/operator';
 import { type CliIo, note, say } from './io.ts';
 import { NotFoundError } from './exit.ts';
+import { recordOperator } from './operator-audit.ts';
 import { UsageError } from './usage.ts';
 
 /** `--role owner|developer|viewer`; `fallback` when absent. */
@@ -58,6 +59,7 @@ export async function inviteMember(
     invitedBy: null,
     now: Date.now(),
   });
+  await recordOperator(storage, 'invitation_created', project.id, `${options.email} as ${options.role}`);
   const url = invitationUrl(options.origin, token);
   const expiresAt = new Date(invitation.expiresAt).toISOString();
   if (options.json) {

@@ -10,6 +10,7 @@ import { domainToASCII } from 'node:url';
 import { openServerDatabase } from './database.ts';
 import { CliError, EXIT, NotFoundError } from './exit.ts';
 import { type CliIo, note, say } from './io.ts';
+import { recordOperator } from './operator-audit.ts';
 import { formatInstant, formatTable } from './table.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
 
@@ -144,6 +145,7 @@ export async function runDomains(args: string[], io: CliIo): Promise<number> {
       case 'add': {
         const outcome = await domains.add(project, positionals[0]!);
         if (outcome.kind === 'refused') return refused(io, outcome, json);
+        await recordOperator(storage, 'domain_added', project.id, outcome.domain.hostname);
         say(io, json ? JSON.stringify(asJson(outcome.domain, project, resolvers)) : describe(outcome.domain));
         if (!resolvers) note(io, `${outcome.domain.hostname} is not checked yet: ${NOT_RECORDED}`);
         return EXIT.ok;
@@ -184,6 +186,12 @@ export async function runDomains(args: string[], io: CliIo): Promise<number> {
         const outcome = (await domains.checkNow(project, hostname!))!; // a domain of the project, checked above
         if (outcome.kind === 'refused') return refused(io, outcome, json);
         const view = outcome.domain;
+        await recordOperator(
+          storage,
+          view.state === 'verified' ? 'domain_verified' : 'domain_checked',
+          project.id,
+          `${view.hostname}: ${view.state}`,
+        );
         say(io, json ? JSON.stringify(asJson(view, project, resolvers)) : describe(view));
         // A check without a DNS answer changes nothing, and proves nothing: exit 1, the state kept.
         return view.state === 'verified' && !view.checkError ? EXIT.ok : EXIT.failed;
@@ -191,10 +199,12 @@ export async function runDomains(args: string[], io: CliIo): Promise<number> {
       case 'primary':
         if (!(await domains.setPrimary(project, hostname!)))
           throw new CliError(`${hostname} must be verified before it can be the primary domain`);
+        await recordOperator(storage, 'domain_primary', project.id, hostname!);
         say(io, `${hostname} is the primary domain of ${project.slug}: every other address redirects to it`);
         return EXIT.ok;
       default:
         await domains.remove(project, hostname!);
+        await recordOperator(storage, 'domain_removed', project.id, hostname!);
         say(io, `${hostname} was removed from ${project.slug}: it is no longer served`);
         return EXIT.ok;
     }

@@ -196,6 +196,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     enterpriseDomains: deps.enterpriseDomains,
     tlsProbe: deps.tlsProbe,
     domainsChanged: () => sites.hosts.refresh(),
+    log: app.log,
   });
 
   // Browsers may read the API from the configured origins and from the projects' docs sites (try-it).

@@ -241,6 +241,19 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     assert.equal((await visit(app, 'docs.example.test')).status, 404);
     assert.equal((await ask(app, 'docs.example.test')).status, 404);
     assert.equal((await visit(app, 'www.example.test')).status, 200, 'the primary is unaffected');
+    // The change is in the audit trail, by the service; the check that changed nothing is not.
+    const byService = (await app.storage.audit.list({ projectId: 'prj_acme', limit: 100 })).filter(
+      (event) => event.actor === 'service',
+    );
+    assert.deepEqual(
+      byService.map((event) => [event.action, event.target, event.address, event.actorAccountId]),
+      [['domain_checked', 'docs.example.test: failed', null, null]],
+    );
+    const activity = await page(app, owner, `/dashboard/projects/acme/activity`);
+    assert.match(
+      activity.body,
+      /docs\.example\.test: failed<\/td>\s*<td class="mono" data-label="From">\s*background check\s*</,
+    );
   });
 
   it('nothing seen for 48 hours → failed with the reason; "Check now" still works after', async () => {
@@ -250,6 +263,11 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     const domain = await app.storage.domains.get('wait.example.test');
     assert.equal(domain!.state, 'failed');
     assert.match(domain!.reason!, /not verified within 48 hours/);
+    const [latest] = await app.storage.audit.list({ projectId: 'prj_acme', limit: 1 });
+    assert.deepEqual(
+      [latest!.actor, latest!.action, latest!.target],
+      ['service', 'domain_checked', 'wait.example.test: failed'],
+    );
     zone.set('wait.example.test', [{ type: 'CNAME', value: TARGET }]);
     owner = await app.signedInMember('acme'); // two days later: a new sign-in
     assert.equal((await postForm(app, owner, `${domainsUrl}/wait.example.test/check`)).status, 303);

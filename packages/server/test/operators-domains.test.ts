@@ -274,4 +274,36 @@ describe('petstore domains, as an operator runs it, with the server answering by
     assert.equal(help.code, 0);
     assert.match(help.stdout, /domains verify <hostname> \[--json\]/);
   });
+
+  it('audit → every domain command that changed or checked something, for its project, by the operator', async () => {
+    const trail = async (slug: string) => {
+      const result = await cli('audit', '--project', slug, '--json');
+      assert.equal(result.code, 0, result.stderr);
+      return (JSON.parse(result.stdout) as { actor: string; action: string; target: string }[])
+        .reverse()
+        .map((row) => `${row.actor} ${row.action} ${row.target}`);
+    };
+    const verified = 'operator domain_verified docs.example.test: verified';
+    assert.deepEqual(await trail('acme'), [
+      'operator project_created Acme Docs (free)',
+      'operator plan_changed free → pro',
+      'operator domain_added docs.example.test',
+      'operator domain_added example.test',
+      'operator domain_checked docs.example.test: pending',
+      verified,
+      verified,
+      verified,
+      verified,
+      'operator domain_added blocked.example.test',
+      'operator domain_checked blocked.example.test: failed',
+      'operator domain_added www.example.test',
+      'operator domain_primary www.example.test',
+      'operator domain_removed www.example.test',
+    ]);
+    assert.deepEqual(await trail('zoo'), [
+      'operator project_created Zoo (pro)',
+      'operator domain_added docs.example.test',
+      'operator domain_removed docs.example.test',
+    ]);
+  });
 });

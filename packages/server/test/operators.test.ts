@@ -213,6 +213,16 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
       2,
     );
     assert.equal((await cli('admin', 'invite', '--email', 'x@example.com', '--project', 'nope')).code, 3);
+    const trail = JSON.parse((await cli('audit', '--project', 'acme', '--json')).stdout) as {
+      actor: string;
+      action: string;
+      target: string;
+    }[];
+    assert.deepEqual(
+      trail.filter((row) => row.action === 'invitation_created').map((row) => `${row.actor} ${row.target}`),
+      ['operator dev@example.com as developer', 'operator viewer@example.com as viewer'],
+      'each printed link recorded, newest first; refused ones not',
+    );
     const created = await runCli(['admin', 'create', '--email', 'carl@example.com'], env, {
       input: `${PASSWORD}\n`,
     });

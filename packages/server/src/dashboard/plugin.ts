@@ -16,6 +16,7 @@ import { urlFor } from '../routes/urls.ts';
 import { siteUrl } from '../sites/urls.ts';
 import type { Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
+import { type AuditLog, createServiceAudit } from './audit.ts';
 import { sendErrorPage } from './error-page.ts';
 import { requireRole } from './roles.ts';
 import { checkCsrf, requireSession } from './session-cookie.ts';
@@ -42,6 +43,8 @@ export interface DashboardAreaDeps {
   tlsProbe?: ProbeAddress;
   /** Called when a custom domain changes (the sites' host sets read it again). */
   domainsChanged: () => Promise<void>;
+  /** Where an audit event that could not be stored is logged. */
+  log: AuditLog;
 }
 
 export interface DashboardArea extends Area {
@@ -84,6 +87,7 @@ export function createDashboardArea(deps: DashboardAreaDeps): DashboardArea {
     caIdentity: deps.caIdentity,
     enterpriseDomains: deps.enterpriseDomains,
     changed: deps.domainsChanged,
+    stateChanged: createServiceAudit(deps.storage, deps.clock, deps.log),
   });
   const probe = deps.tlsProbe;
   // Imported only where a TLS proxy is configured, on the first page that shows a certificate.

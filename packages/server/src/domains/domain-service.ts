@@ -82,6 +82,11 @@ export interface DomainServiceDeps {
   caIdentity: string;
   /** Awaited after every change this service makes: this instance routes by the change from its answer on. */
   changed?: () => Promise<void>;
+  /**
+   * Awaited when a background check (checkDue) changes a domain's state: the audit trail records what
+   * no one did by hand. Checks made on demand are recorded by whoever asked (dashboard, command line).
+   */
+  stateChanged?: (domain: CustomDomain, before: CustomDomain['state']) => Promise<void>;
   /** Domains an Enterprise project may have (PETSTORE_ENTERPRISE_DOMAINS); default 200. */
   enterpriseDomains?: number;
 }
@@ -332,7 +337,9 @@ export function createDomainService(deps: DomainServiceDeps) {
       const due = await storage.domains.claimDue(now, now + CLAIM_LEASE_MS, limit);
       for (const domain of due) {
         const project = await storage.projects.byId(domain.projectId);
-        if (project) await check(domain, project);
+        if (!project) continue;
+        const checked = await check(domain, project);
+        if (checked.state !== domain.state) await deps.stateChanged?.(checked, domain.state);
       }
       return due.length;
     },

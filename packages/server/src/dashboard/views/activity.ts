@@ -26,14 +26,20 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   invitation_revoked: 'Revoked an invitation',
 };
 
+/** Where an event without a client address came from, by its actor. */
+const WITHOUT_ADDRESS: Record<string, string> = {
+  operator: 'command line',
+  service: 'background check',
+};
+
 export function activityView(project: Project, events: readonly StoredAuditEvent[], older?: string): Html {
   const base = urlFor('activityPage', { slug: project.slug });
   return html`${projectHeader(project, 'activity')}
     <section class="card" aria-labelledby="activity">
       <h2 id="activity">Activity</h2>
       <p class="muted small">
-        What members and operators did in this project, and members' sign-ins and password changes, newest
-        first.
+        What members and operators did in this project, what the service's background checks changed (domains
+        verified or no longer served), and members' sign-ins and password changes, newest first.
       </p>
       ${
         events.length === 0
@@ -57,7 +63,9 @@ export function activityView(project: Project, events: readonly StoredAuditEvent
                         <td class="wrap" data-label="Who">${event.actor}</td>
                         <td data-label="Action">${ACTION_LABELS[event.action] ?? event.action}</td>
                         <td class="wrap" data-label="What">${event.target ?? ''}</td>
-                        <td class="mono" data-label="From">${event.address ?? 'command line'}</td>
+                        <td class="mono" data-label="From">
+                          ${event.address ?? WITHOUT_ADDRESS[event.actor] ?? ''}
+                        </td>
                       </tr>`,
                   )}
                 </tbody>
