@@ -71,11 +71,15 @@ export function combinationPattern(query: RequestLogQuery): string | undefined {
   return `%|${key}|${operation}|${status}|%`;
 }
 
-/** A hexadecimal digit's value by its character code (either case), -1 for any other ASCII character. */
-const HEX = Int8Array.from({ length: 128 }, (_, code) => {
-  const digit = Number.parseInt(String.fromCharCode(code), 16);
-  return Number.isNaN(digit) ? -1 : digit;
-});
+/** A hexadecimal digit's value by its character code (either case), -1 for any other character. */
+const hexDigit = (code: number): number =>
+  code >= 48 && code <= 57
+    ? code - 48
+    : code >= 97 && code <= 102
+      ? code - 87
+      : code >= 65 && code <= 70
+        ? code - 55
+        : -1;
 
 const HYPHEN = 45;
 const SEVEN = 55;
@@ -98,7 +102,7 @@ export function uuidV7Ms(requestId: string): number | undefined {
   let ms = 0;
   for (let i = 0; i < 13; i++) {
     if (i === 8) continue;
-    const digit = HEX[requestId.charCodeAt(i)] ?? -1;
+    const digit = hexDigit(requestId.charCodeAt(i));
     if (digit < 0) return parsedMs(requestId);
     ms = ms * 16 + digit;
   }
