@@ -6,14 +6,8 @@ import {
 } from './partition-analysis.ts';
 import { PLANS } from './records.ts';
 import { batchReads } from './request-log-batch-reads.ts';
-import {
-  BATCH_SLOTS,
-  batchesOf,
-  DAY_MS,
-  PURGE_CHUNK_BATCHES,
-  purgeBatches,
-  type StoredBatch,
-} from './request-log-batch.ts';
+import { BATCH_SLOTS, batchesOf, DAY_MS } from './request-log-batch.ts';
+import { PURGE_CHUNK_BATCHES, purgeBatches, type StoredBatch } from './request-log-batch-purge.ts';
 import type { LoggedRequest, RequestLogRecords } from './request-log-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 import { rollUp, UPSERT_USAGE_CONFLICT, usageReads } from './usage-records.ts';

@@ -1,11 +1,6 @@
 import { batchReads } from './request-log-batch-reads.ts';
-import {
-  BATCH_SLOTS,
-  batchesOf,
-  PURGE_CHUNK_BATCHES,
-  purgeBatches,
-  type StoredBatch,
-} from './request-log-batch.ts';
+import { BATCH_SLOTS, batchesOf } from './request-log-batch.ts';
+import { PURGE_CHUNK_BATCHES, purgeBatches, type StoredBatch } from './request-log-batch-purge.ts';
 import { PLANS } from './records.ts';
 import type { RequestLogRecords } from './request-log-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
