@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { SqliteStorage } from '../src/storage/sqlite.ts';
-import { request, requestIdOf, T0 } from './storage-contract-request-log-generated.ts';
+import { assertMovedIntoBatches } from './request-log-migration-checks.ts';
+import { request, T0 } from './storage-contract-request-log-generated.ts';
 
 describe('request log in SQLite batches', () => {
   let dir: string;
@@ -58,50 +59,7 @@ describe('request log in SQLite batches', () => {
     raw.close();
 
     assert.deepEqual(await storage.migrate(), ['054_request_log_batches']);
-    const listed = async (projectId: string) =>
-      (await storage.requestLog.list({ projectId, limit: 1_000 })).map((row) => ({
-        at: row.at,
-        request_id: row.requestId,
-        key_id: row.keyId,
-        key_label: row.keyLabel,
-        operation: row.operation,
-        method: row.method,
-        path: row.path,
-        status: row.status,
-        code: row.code,
-        latency_ms: row.latencyMs,
-        address: row.address,
-      }));
-    assert.deepEqual(await listed('prj_a'), before.a);
-    assert.deepEqual(await listed('prj_b'), before.b);
-    const found = await storage.requestLog.list({ projectId: 'prj_a', requestId: 'req-401', limit: 5 });
-    assert.deepEqual(
-      found.map((row) => row.path),
-      ['/v1/pets/401'],
-    );
-    // A UUIDv7 logged before the migration: its batch keeps no time range, the request-id table has it.
-    const v7 = await storage.requestLog.list({ projectId: 'prj_a', requestId: requestIdOf(402), limit: 5 });
-    assert.deepEqual(
-      v7.map((row) => row.path),
-      ['/v1/pets/402'],
-    );
-    const filtered = await storage.requestLog.list({
-      projectId: 'prj_a',
-      status: 404,
-      keyId: 'key_a',
-      limit: 1_000,
-    });
-    assert.deepEqual(
-      filtered.map((row) => row.requestId),
-      before.a.filter((row) => row.status === 404 && row.key_id === 'key_a').map((row) => row.request_id),
-    );
-    // Old ids name no request now; new writes get ids above every migrated one.
-    for (const oldId of ['1', '256', '700'])
-      assert.equal(await storage.requestLog.get('prj_a', oldId), undefined, oldId);
-    const newest = (await storage.requestLog.list({ projectId: 'prj_a', limit: 1 }))[0]!;
-    await storage.requestLog.write([request('prj_a', 9_997, T0, 0)]);
-    const [written] = await storage.requestLog.list({ projectId: 'prj_a', requestId: 'req-9997', limit: 1 });
-    assert.ok(BigInt(written!.id) > BigInt(newest.id));
+    await assertMovedIntoBatches(storage, before);
 
     assert.equal(await storage.rollback(), '054_request_log_batches');
     const back = new DatabaseSync(path);

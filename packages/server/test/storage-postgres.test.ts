@@ -10,7 +10,8 @@ import { service } from './services.ts';
 import { reusableSchema, type ReusableSchema } from './postgres-schema.ts';
 import { project } from './storage-contract-projects.ts';
 import { logged } from './storage-contract-request-log.ts';
-import { request, requestIdOf, T0 } from './storage-contract-request-log-generated.ts';
+import { assertMovedIntoBatches, listedColumns } from './request-log-migration-checks.ts';
+import { request, T0 } from './storage-contract-request-log-generated.ts';
 import { runStorageContract, type StorageFixture } from './storage-contract.ts';
 
 const postgres = await service('postgres');
@@ -316,68 +317,13 @@ describe('postgres storage', { skip }, () => {
       assert.equal(before.a.length + before.b.length, 700);
 
       assert.deepEqual(await fixture.storage.migrate(), ['056_request_log_batches']);
-      const listed = async (projectId: string) =>
-        (await fixture.storage.requestLog.list({ projectId, limit: 1_000 })).map((row) => ({
-          at: row.at,
-          request_id: row.requestId,
-          key_id: row.keyId,
-          key_label: row.keyLabel,
-          operation: row.operation,
-          method: row.method,
-          path: row.path,
-          status: row.status,
-          code: row.code,
-          latency_ms: row.latencyMs,
-          address: row.address,
-        }));
-      assert.deepEqual(await listed('prj_a'), before.a);
-      assert.deepEqual(await listed('prj_b'), before.b);
-      const found = await fixture.storage.requestLog.list({
-        projectId: 'prj_a',
-        requestId: 'req-401',
-        limit: 5,
-      });
-      assert.deepEqual(
-        found.map((row) => row.path),
-        ['/v1/pets/401'],
-      );
-      // A UUIDv7 logged before the migration: its batch keeps no time range, the request-id table has it.
-      const v7 = await fixture.storage.requestLog.list({
-        projectId: 'prj_a',
-        requestId: requestIdOf(402),
-        limit: 5,
-      });
-      assert.deepEqual(
-        v7.map((row) => row.path),
-        ['/v1/pets/402'],
-      );
-      const filtered = await fixture.storage.requestLog.list({
-        projectId: 'prj_a',
-        status: 404,
-        keyId: 'key_a',
-        limit: 1_000,
-      });
-      assert.deepEqual(
-        filtered.map((row) => row.requestId),
-        before.a.filter((row) => row.status === 404 && row.key_id === 'key_a').map((row) => row.request_id),
-      );
-      // Old ids name no request now; new writes get ids above every migrated one.
-      for (const oldId of ['1', '256', '700'])
-        assert.equal(await fixture.storage.requestLog.get('prj_a', oldId), undefined, oldId);
-      const newest = (await fixture.storage.requestLog.list({ projectId: 'prj_a', limit: 1 }))[0]!;
-      await fixture.storage.requestLog.write([request('prj_a', 9_997, T0, 0)]);
-      const [written] = await fixture.storage.requestLog.list({
-        projectId: 'prj_a',
-        requestId: 'req-9997',
-        limit: 1,
-      });
-      assert.ok(BigInt(written!.id) > BigInt(newest.id));
+      await assertMovedIntoBatches(fixture.storage, before);
 
       assert.equal(await fixture.storage.rollback(), '056_request_log_batches');
       assert.deepEqual(await rowsOf('prj_a'), before.a);
       assert.deepEqual(await rowsOf('prj_b'), before.b);
       assert.deepEqual(await fixture.storage.migrate(), ['056_request_log_batches']);
-      assert.deepEqual(await listed('prj_b'), before.b);
+      assert.deepEqual(await listedColumns(fixture.storage, 'prj_b'), before.b);
     } finally {
       await fixture.dispose();
     }

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import type { StoredRequest } from '../src/storage/request-log-records.ts';
+import type { Storage } from '../src/storage/repository.ts';
+import { request, requestIdOf, T0 } from './storage-contract-request-log-generated.ts';
+
+/** A logged request as the rows of request_log held it: its columns without id and project_id. */
+export type LogColumns = Record<string, unknown>;
+
+const asColumns = (row: StoredRequest): LogColumns => ({
+  at: row.at,
+  request_id: row.requestId,
+  key_id: row.keyId,
+  key_label: row.keyLabel,
+  operation: row.operation,
+  method: row.method,
+  path: row.path,
+  status: row.status,
+  code: row.code,
+  latency_ms: row.latencyMs,
+  address: row.address,
+});
+
+/** A project's requests as the storage lists them, newest first, as columns. */
+export const listedColumns = async (storage: Pick<Storage, 'requestLog'>, projectId: string) =>
+  (await storage.requestLog.list({ projectId, limit: 1_000 })).map(asColumns);
+
+/**
+ * What moving rows into batches (SQLite 054, PostgreSQL 056) must keep, for the 700 requests of
+ * `request(…)` logged as rows before it (`before`, newest first, per project): the same requests in the
+ * same order, found by request id (req-401, and a UUIDv7 logged before), filtered, no old id naming a
+ * request, and new writes getting ids above every migrated one. Writes req-9997 to prj_a.
+ */
+export async function assertMovedIntoBatches(
+  storage: Pick<Storage, 'requestLog'>,
+  before: { a: LogColumns[]; b: LogColumns[] },
+): Promise<void> {
+  assert.deepEqual(await listedColumns(storage, 'prj_a'), before.a);
+  assert.deepEqual(await listedColumns(storage, 'prj_b'), before.b);
+  const found = await storage.requestLog.list({ projectId: 'prj_a', requestId: 'req-401', limit: 5 });
+  assert.deepEqual(
+    found.map((row) => row.path),
+    ['/v1/pets/401'],
+  );
+  // A UUIDv7 logged before the migration: its batch keeps no time range, the request-id table has it.
+  const v7 = await storage.requestLog.list({ projectId: 'prj_a', requestId: requestIdOf(402), limit: 5 });
+  assert.deepEqual(
+    v7.map((row) => row.path),
+    ['/v1/pets/402'],
+  );
+  const filtered = await storage.requestLog.list({
+    projectId: 'prj_a',
+    status: 404,
+    keyId: 'key_a',
+    limit: 1_000,
+  });
+  assert.deepEqual(
+    filtered.map((row) => row.requestId),
+    before.a.filter((row) => row.status === 404 && row.key_id === 'key_a').map((row) => row.request_id),
+  );
+  // Old ids name no request now; new writes get ids above every migrated one.
+  for (const oldId of ['1', '256', '700'])
+    assert.equal(await storage.requestLog.get('prj_a', oldId), undefined, oldId);
+  const newest = (await storage.requestLog.list({ projectId: 'prj_a', limit: 1 }))[0]!;
+  await storage.requestLog.write([request('prj_a', 9_997, T0, 0)]);
+  const [written] = await storage.requestLog.list({ projectId: 'prj_a', requestId: 'req-9997', limit: 1 });
+  assert.ok(BigInt(written!.id) > BigInt(newest.id));
+}
