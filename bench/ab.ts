@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { median } from './compare.ts';
 import { type LoadSpec, runLoad } from './load.ts';
-import { cpuSeconds, freePort, type Started, startPinned, stop, waitForStatus } from './processes.ts';
+import {
+  cpuSeconds,
+  cpuSplit,
+  freePort,
+  type Started,
+  startPinned,
+  stop,
+  waitForStatus,
+} from './processes.ts';
 import { buildCheckoutBundle, createKey, seedPostgres, seedSqlite, startNodeFlags } from './seed.ts';
 
 const HELP = `node bench/ab.ts --a REF --b REF [options]
@@ -31,7 +39,11 @@ process on the machine, so other work shows up there).
                         keeps them off the servers' core), and give them every core back after. Left
                         to the scheduler, a PostgreSQL backend that lands on core 0 beside the server
                         made the logged list's CPU a request jump by 40 % for whole runs. Not for
-                        creates: PostgreSQL then shares wrk's core and the creates wait for it`;
+                        creates: PostgreSQL then shares wrk's core and the creates wait for it
+  --together            load both servers at the same time in every round (two wrk on core 1), so
+                        the machine's slow and fast spells fall on both alike: each gets about half
+                        of core 0, and the req/s ratio is the ratio of their costs a request. For
+                        differences of a few per cent on a machine whose speed drifts between rounds`;
 
 interface Side {
   name: 'A' | 'B';
@@ -43,6 +55,8 @@ interface Round {
   rps: number;
   p99Ms: number;
   cpuMicros: number;
+  /** The part of cpuMicros spent in the kernel (sockets, file writes). */
+  kernelMicros: number;
   servicesMicros: number;
   non2xx: number;
 }
@@ -130,6 +144,7 @@ async function main(): Promise<void> {
       connections: { type: 'string', default: '64' },
       pets: { type: 'string', default: '100000' },
       'services-core': { type: 'string' },
+      together: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -151,7 +166,7 @@ async function main(): Promise<void> {
   const started: Started[] = [];
   try {
     if (servicesCore !== undefined) pinServices(servicesCore);
-    const servers = [];
+    const servers: { side: Side; server: Started; origin: string; key: string }[] = [];
     const databases = values.database.split(',');
     for (const [index, side] of sides.entries()) {
       const cli = join(side.dir, 'packages/cli/bin/petstore.js');
@@ -209,28 +224,33 @@ async function main(): Promise<void> {
       await runLoad('wrk', { ...spec(origin, key), durationSeconds: Number(values.warmup) }, '1', work);
     }
     const rounds: Round[][] = [[], []];
+    const measure = async (index: number): Promise<string> => {
+      const { server, origin, key, side } = servers[index]!;
+      const cpuBefore = cpuSplit(server.pid);
+      const servicesBefore = servicesCpu();
+      const result = await runLoad('wrk', spec(origin, key), '1', work);
+      const requests = Math.max(1, result.requests);
+      const cpuAfter = cpuSplit(server.pid);
+      const measured: Round = {
+        rps: result.rps,
+        p99Ms: result.p99Ms,
+        cpuMicros: ((cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system) * 1e6) / requests,
+        kernelMicros: ((cpuAfter.system - cpuBefore.system) * 1e6) / requests,
+        servicesMicros: ((servicesCpu() - servicesBefore) * 1e6) / requests,
+        non2xx: result.non2xx + result.errors,
+      };
+      rounds[index]!.push(measured);
+      return (
+        `${side.name} ${Math.round(measured.rps)} req/s ${measured.cpuMicros.toFixed(1)} µs ` +
+        `(kernel ${measured.kernelMicros.toFixed(1)}) p99 ${measured.p99Ms.toFixed(1)} ms` +
+        (measured.non2xx > 0 ? ` (${measured.non2xx} failed)` : '')
+      );
+    };
     for (let round = 0; round < Number(values.rounds); round += 1) {
       const order = round % 2 === 0 ? [0, 1] : [1, 0];
       const line: string[] = [];
-      for (const index of order) {
-        const { server, origin, key, side } = servers[index]!;
-        const cpuBefore = cpuSeconds(server.pid);
-        const servicesBefore = servicesCpu();
-        const result = await runLoad('wrk', spec(origin, key), '1', work);
-        const requests = Math.max(1, result.requests);
-        const measured: Round = {
-          rps: result.rps,
-          p99Ms: result.p99Ms,
-          cpuMicros: ((cpuSeconds(server.pid) - cpuBefore) * 1e6) / requests,
-          servicesMicros: ((servicesCpu() - servicesBefore) * 1e6) / requests,
-          non2xx: result.non2xx + result.errors,
-        };
-        rounds[index]!.push(measured);
-        line.push(
-          `${side.name} ${Math.round(measured.rps)} req/s ${measured.cpuMicros.toFixed(1)} µs p99 ${measured.p99Ms.toFixed(1)} ms` +
-            (measured.non2xx > 0 ? ` (${measured.non2xx} failed)` : ''),
-        );
-      }
+      if (values.together) line.push(...(await Promise.all([0, 1].map(measure))));
+      else for (const index of order) line.push(await measure(index));
       console.log(`round ${round + 1}: ${line.join(' | ')}`);
     }
     const summary = (values: number[], digits: number) =>
@@ -245,7 +265,10 @@ async function main(): Promise<void> {
           )}, CPU µs/req ${summary(
             runs.map((r) => r.cpuMicros),
             1,
-          )}, ` +
+          )} (kernel ${summary(
+            runs.map((r) => r.kernelMicros),
+            1,
+          )}), ` +
           `p99 ms ${summary(
             runs.map((r) => r.p99Ms),
             1,

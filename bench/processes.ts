@@ -145,13 +145,19 @@ export function rssBytes(pid: number): number {
 
 /** CPU time (user + system) a process has used so far, in seconds; 0 when it is gone. */
 export function cpuSeconds(pid: number): number {
+  const { user, system } = cpuSplit(pid);
+  return user + system;
+}
+
+/** CPU time a process has used so far in its own code and in the kernel, in seconds; 0 when it is gone. */
+export function cpuSplit(pid: number): { user: number; system: number } {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime and stime are fields 14 and 15 of stat(5), in clock ticks (USER_HZ, 100 on Linux).
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
   } catch {
-    return 0;
+    return { user: 0, system: 0 };
   }
 }
 
