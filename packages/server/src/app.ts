@@ -182,6 +182,20 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   app.addHook('onClose', async () => usage.flush());
   app.addHook('onClose', async () => metrics.close());
+  const requestLog =
+    deps.requestLog === false
+      ? undefined
+      : createRequestLogWriter({
+          ...deps.requestLog,
+          store: deps.storage.requestLog,
+          onError: (error, rows) =>
+            app.log.warn({ err: error, rows }, 'request log rows could not be written'),
+        });
+  app.decorate('requestLog', requestLog);
+  if (requestLog) {
+    metrics.observeRequestLog(requestLog.stats);
+    app.addHook('onClose', async () => requestLog.flush());
+  }
   const dashboard = createDashboardArea({
     storage: deps.storage,
     limiter: deps.limiter,
@@ -197,6 +211,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     tlsProbe: deps.tlsProbe,
     domainsChanged: () => sites.hosts.refresh(),
     log: app.log,
+    settleRequestLog: async () => requestLog?.settle(),
   });
 
   // Browsers may read the API from the configured origins and from the projects' docs sites (try-it).
@@ -217,20 +232,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
         ? async (hostname) => !isServiceName(hostname, names) && (await sites.publishedAt(hostname))
         : undefined,
   });
-  const requestLog =
-    deps.requestLog === false
-      ? undefined
-      : createRequestLogWriter({
-          ...deps.requestLog,
-          store: deps.storage.requestLog,
-          onError: (error, rows) =>
-            app.log.warn({ err: error, rows }, 'request log rows could not be written'),
-        });
-  app.decorate('requestLog', requestLog);
-  if (requestLog) {
-    metrics.observeRequestLog(requestLog.stats);
-    app.addHook('onClose', async () => requestLog.flush());
-  }
   /** Metrics, the log line and the request-log row of every answered request, whoever answered it. */
   const logRequest = requestLine(app.log);
   const recordAnswer = (answer: AnsweredRequest) => {

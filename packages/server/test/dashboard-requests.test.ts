@@ -107,4 +107,28 @@ describe('dashboard Requests tab', () => {
     const response = await page('/dashboard/projects/acme/requests');
     assert.ok(response.body.includes('recent') && !response.body.includes('too-old'));
   });
+  it('calls just answered → on the tab and in the usage at once, though their batch is not due', async () => {
+    await t.close();
+    // Rows written only when a page asks: without that, nothing would show for a minute.
+    t = await makeTestApp({ requestLog: { flushIntervalMs: 60_000 } });
+    project = await projectWithKey(t, 'acme');
+    member = await t.signedInMember('acme');
+    const ok = await call('/v1/pets');
+    const missing = await call('/v1/pets/12345');
+    const list = await page('/dashboard/projects/acme/requests');
+    assert.ok(list.body.includes(ok) && list.body.includes(missing), 'both calls listed');
+    assert.equal(t.app.requestLog!.stats().buffered, 0);
+
+    const third = await call('/v1/pets?limit=0');
+    const [row] = await t.storage.requestLog.list({ projectId: project.projectId, limit: 1 });
+    assert.notEqual(row?.requestId, third, 'not yet written on its own');
+    const csv = await page('/dashboard/projects/acme/usage.csv?step=hour');
+    assert.match(csv.body.trimEnd().split('\n').at(-1)!, /^[\dT:.Z-]+,1,2,0,0,3,/);
+
+    const fourth = await call('/v1/pets');
+    const overview = await page('/dashboard/projects/acme');
+    assert.match(overview.body, /<desc id="usage-hourly-desc">4 requests: 2 2xx, 2 4xx, 0 429, 0 5xx\./);
+    const [newest] = await t.storage.requestLog.list({ projectId: project.projectId, limit: 1 });
+    assert.equal(newest!.requestId, fourth);
+  });
 });

@@ -25,6 +25,11 @@ export interface DashboardDeps {
   domains: DomainService;
   /** The certificate the TLS proxy holds for a name, when a probe address is configured. */
   certificate?(hostname: string): Promise<CertificateState>;
+  /**
+   * Resolves once this instance's request-log rows waiting when called are written: pages of the log
+   * and of usage call it first, so they show the calls just answered here.
+   */
+  settleRequestLog(): Promise<void>;
 }
 
 /** What every page module of the dashboard shares. */

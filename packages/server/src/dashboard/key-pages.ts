@@ -25,6 +25,7 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
   const { storage, limiter, clock } = context;
 
   const keysPage = async (request: FastifyRequest, reply: FastifyReply, project: Project) => {
+    await context.settleRequestLog();
     const keys = await storage.listKeys(project.id);
     const rows = await Promise.all(
       keys.map(async (key) => ({

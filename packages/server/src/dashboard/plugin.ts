@@ -45,6 +45,11 @@ export interface DashboardAreaDeps {
   domainsChanged: () => Promise<void>;
   /** Where an audit event that could not be stored is logged. */
   log: AuditLog;
+  /**
+   * Resolves once this instance's request-log rows waiting when called are written: pages of the log
+   * and of usage call it first, so they show the calls just answered here.
+   */
+  settleRequestLog(): Promise<void>;
 }
 
 export interface DashboardArea extends Area {
@@ -108,6 +113,7 @@ export function createDashboardArea(deps: DashboardAreaDeps): DashboardArea {
       siteUrl: (request, slug) => siteUrl(request, slug, deps.siteDomain),
       domains,
       certificate,
+      settleRequestLog: deps.settleRequestLog,
     }),
   );
   return {

@@ -20,6 +20,7 @@ export function projectPages(context: DashboardContext): Record<string, RouteHan
     },
     async projectPage(request, reply) {
       const { project, role } = memberOf(request);
+      await context.settleRequestLog();
       const now = context.clock.now();
       const [hourly, daily] = await Promise.all(
         (['hour', 'day'] as const).map((step) =>

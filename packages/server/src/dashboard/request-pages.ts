@@ -71,6 +71,7 @@ export function requestPages(context: DashboardContext): Record<string, RouteHan
         listing.before = parseCursor(before);
         if (!listing.before) throw invalid('before', 'before must be a position this page gave');
       }
+      await context.settleRequestLog();
       const [found, keys] = await Promise.all([
         storage.requestLog.list(listing),
         storage.listKeys(project.id),

@@ -19,6 +19,7 @@ export function usagePages(context: DashboardContext): Record<string, RouteHandl
         if (!found || found.projectId !== project.id)
           throw new ApiError('not_found', 'no such key in this project');
       }
+      await context.settleRequestLog();
       const periods = await usagePeriods(storage.requestLog, {
         projectId: project.id,
         keyId: key as string | undefined,

@@ -128,4 +128,85 @@ describe('request log writer', () => {
     writer.add(row(1));
     assert.equal(await written.promise, 1);
   });
+  it('settle → the rows queued before it written at once, not after the interval', async () => {
+    const batches: number[][] = [];
+    const writer = createRequestLogWriter({
+      store: recordingStore(batches),
+      batchSize: 10,
+      flushIntervalMs: 60_000,
+      onError: assert.fail,
+    });
+    await writer.settle();
+    assert.deepEqual(batches, []);
+    for (let i = 0; i < 3; i++) writer.add(row(i));
+    await writer.settle();
+    assert.deepEqual(batches, [[0, 1, 2]]);
+  });
+
+  it('settle during a write → waits for that batch and then the rows queued before the call', async () => {
+    const batches: number[][] = [];
+    const gate = Promise.withResolvers<void>();
+    let writing = Promise.withResolvers<void>();
+    const writer = createRequestLogWriter({
+      store: {
+        async write(batch) {
+          writing.resolve();
+          if (batches.length === 0) await gate.promise;
+          batches.push(batch.map((entry) => entry.at));
+        },
+      },
+      batchSize: 2,
+      flushIntervalMs: 60_000,
+      onError: assert.fail,
+    });
+    writer.add(row(0));
+    writer.add(row(1));
+    await writing.promise;
+    writing = Promise.withResolvers<void>();
+    writer.add(row(2));
+    let settled = false;
+    const settling = writer.settle().then(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(settled, false);
+    gate.resolve();
+    await settling;
+    assert.deepEqual(batches, [[0, 1], [2]]);
+  });
+
+  it('settle on a busy service → ends after its own rows; rows arriving meanwhile wait for a full batch', async () => {
+    const batches: number[][] = [];
+    let next = 0;
+    const writer = createRequestLogWriter({
+      store: {
+        async write(batch) {
+          // Requests keep arriving while each batch is written (a PostgreSQL round trip).
+          for (let i = 0; i < 3; i++) writer.add(row(next++));
+          await new Promise((resolve) => setImmediate(resolve));
+          batches.push(batch.map((entry) => entry.at));
+        },
+      },
+      batchSize: 10,
+      flushIntervalMs: 60_000,
+      onError: assert.fail,
+    });
+    for (; next < 4;) writer.add(row(next++));
+    await writer.settle();
+    assert.deepEqual(batches, [[0, 1, 2, 3]]);
+    assert.equal(writer.stats().buffered, 3);
+  });
+
+  it('settle when the batch fails → still resolves, the rows counted as dropped', async () => {
+    const writer = createRequestLogWriter({
+      store: {
+        async write() {
+          throw new Error('database unavailable');
+        },
+      },
+      flushIntervalMs: 60_000,
+      onError: () => {},
+    });
+    writer.add(row(0));
+    await writer.settle();
+    assert.equal(writer.stats().dropped.writeFailed, 1);
+  });
 });

@@ -24,20 +24,28 @@ export interface RequestLogWriter {
   add(entry: LoggedRequest): void;
   /** Writes everything queued (on shutdown, before the database closes). */
   flush(): Promise<void>;
+  /**
+   * Resolves once every row queued before the call is written (or dropped by a failed write), without
+   * waiting for the interval; rows queued meanwhile do not hold it up, however busy the service is.
+   * A page of the log calls it first, so the calls this instance just answered are on it.
+   */
+  settle(): Promise<void>;
   stats(): RequestLogStats;
 }
 
 /**
- * A request shows in the Requests tab and `petstore logs` at most about flushIntervalMs after it was
- * answered: an owner looks for the call just made. Under load batches fill long before.
+ * A request shows in `petstore logs` and on other instances' pages at most about flushIntervalMs after
+ * it was answered (an owner looks for the call just made; its own instance's pages settle() first).
+ * Under load batches fill long before, so the interval costs commits only when the service is quiet.
  */
-export const REQUEST_LOG_DEFAULTS = { maxBuffered: 20_000, batchSize: 250, flushIntervalMs: 200 };
+export const REQUEST_LOG_DEFAULTS = { maxBuffered: 20_000, batchSize: 250, flushIntervalMs: 50 };
 
 /**
  * The request log's writes, kept off the request path: rows wait in memory and are written in batches
  * of up to `batchSize`, one batch at a time, when a batch is full or `flushIntervalMs` after the first
- * row waiting (about that long after the last write, for the rows it left). A batch that fails is reported and dropped (the log never holds the API back), and so is
- * every row arriving while `maxBuffered` wait.
+ * row waiting (about that long after the last write, for the rows it left). A batch that fails is
+ * reported and dropped (the log never holds the API back), and so is every row arriving while
+ * `maxBuffered` wait.
  */
 export function createRequestLogWriter(options: RequestLogWriterOptions): RequestLogWriter {
   const { store, onError } = options;
@@ -49,14 +57,28 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
   const dropped = { bufferFull: 0, writeFailed: 0 };
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  /** Rows taken into the buffer, and rows whose batch was written or failed, since the start. */
+  let queued = 0;
+  let done = 0;
+  /** settle() calls waiting for `done` to reach the `queued` they saw. */
+  let waiters: { upTo: number; resolve: () => void }[] = [];
+
+  const finished = (rows: number) => {
+    done += rows;
+    if (waiters.length === 0) return;
+    for (const waiter of waiters) if (waiter.upTo <= done) waiter.resolve();
+    waiters = waiters.filter((waiter) => waiter.upTo > done);
+  };
 
   /**
-   * Writes full batches, and with `all` what remains too. A commit costs nearly as much for a few rows
-   * as for a full batch, so rows that arrived while the first batch waited its turn (a full batch
-   * triggers a write on a later turn) wait for the next full batch or the interval.
+   * Writes full batches, and with `all` the rows waiting when it starts too. A commit costs nearly as
+   * much for a few rows as for a full batch, so rows that arrive meanwhile (a full batch triggers a
+   * write on a later turn, and a PostgreSQL write waits for its answer) wait for the next full batch
+   * or the interval: a busy service never falls into commits of a few rows each.
    */
   const drain = async (all: boolean) => {
-    while (buffer.length >= batchSize || (all && buffer.length > 0)) {
+    let owed = all ? buffer.length : 0;
+    while (buffer.length >= batchSize || owed > 0) {
       const batch = buffer.length <= batchSize ? buffer : buffer.slice(0, batchSize);
       buffer = batch === buffer ? [] : buffer.slice(batchSize);
       try {
@@ -66,6 +88,8 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
         dropped.writeFailed += batch.length;
         onError(error, batch.length);
       }
+      finished(batch.length);
+      owed = Math.max(0, owed - batch.length);
     }
   };
 
@@ -74,7 +98,8 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
     timer = undefined;
     running ??= drain(all).finally(() => {
       running = undefined;
-      if (buffer.length >= batchSize) timer = setTimeout(() => void start(false), 0).unref();
+      if (waiters.length > 0) timer = setTimeout(() => void start(true), 0).unref();
+      else if (buffer.length >= batchSize) timer = setTimeout(() => void start(false), 0).unref();
       else if (buffer.length > 0) timer = setTimeout(() => void start(true), intervalMs).unref();
     });
     return running;
@@ -87,6 +112,7 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
         return;
       }
       buffer.push(entry);
+      queued++;
       if (running) return;
       // Written on a later turn, never inside the hook of the request that filled the batch.
       if (buffer.length === batchSize) {
@@ -96,6 +122,13 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
     },
     async flush() {
       while (running || buffer.length > 0) await (running ?? start(true));
+    },
+    settle() {
+      if (done >= queued) return Promise.resolve();
+      const settled = new Promise<void>((resolve) => waiters.push({ upTo: queued, resolve }));
+      // A write under way is left to finish; the rows after it are written as soon as it has.
+      if (!running) void start(true);
+      return settled;
     },
     stats: () => ({ written, dropped: { ...dropped }, buffered: buffer.length }),
   };
