@@ -84,15 +84,44 @@ export async function startZoneServer(): Promise<ZoneServer> {
       }, mode.delayMs).unref();
     } else send(response);
   };
+  /** Listens on UDP and TCP at `port`; rejects (with both released) when either cannot bind. */
   const listen = async (port: number) => {
     const server = dns2.createServer({ udp: true, tcp: true, handle });
-    const addresses = await server.listen({
-      udp: { port, address: '127.0.0.1' },
-      tcp: { port, address: '127.0.0.1' },
-    });
-    return { server, port: (addresses as { udp: { port: number } }).udp.port };
+    const failed = new Promise<never>((_, reject) => server.once('error', reject));
+    try {
+      await Promise.race([
+        server.listen({ udp: { port, address: '127.0.0.1' }, tcp: { port, address: '127.0.0.1' } }),
+        failed,
+      ]);
+      return server;
+    } catch (error) {
+      const sockets = (server as unknown as { servers: Record<string, { close(): void }> }).servers;
+      for (const socket of Object.values(sockets)) {
+        try {
+          socket.close();
+        } catch {
+          // Never bound.
+        }
+      }
+      throw error;
+    }
   };
-  let { server, port } = await listen(0);
+  const inUse = (error: unknown) => (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+  // A port below the kernel's ephemeral range (32768 and up here): stop() releases it, and no
+  // connection another test opens meanwhile can be given it, so restart() finds it free.
+  const firstFree = async () => {
+    for (let attempt = 0; ; attempt++) {
+      const port = 20_000 + Math.floor(Math.random() * 12_000);
+      try {
+        return { port, server: await listen(port) };
+      } catch (error) {
+        if (!inUse(error) || attempt === 100) throw error;
+      }
+    }
+  };
+  const first = await firstFree();
+  const port = first.port;
+  let server = first.server;
   let listening = true;
   return {
     address: `127.0.0.1:${port}`,
@@ -110,7 +139,7 @@ export async function startZoneServer(): Promise<ZoneServer> {
       await server.close();
     },
     async restart() {
-      ({ server, port } = await listen(port));
+      server = await listen(port);
       listening = true;
     },
     close: async () => {
