@@ -16,13 +16,23 @@ export function skipOrFail(reason: string): { skip: string } {
   return { skip: reason };
 }
 
-/** A port nobody listens on right now (the OS picks it, then it is released). */
+/** A port nobody listens on right now, released for a child process to listen on. */
 export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  // Below the kernel's ephemeral range (32768 and up): between this check and the child's own listen,
+  // a connection another test opens can be given any ephemeral port, but never this one.
+  for (let attempt = 0; ; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = net.createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (bound) {
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+    if (attempt === 100) throw new Error('no free port between 20000 and 32000 on 127.0.0.1');
+  }
 }
 
 /** Resolves once something accepts TCP connections on the port, or rejects after `timeoutMs`. */
