@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { StoredRequest } from '../src/storage/request-log-records.ts';
+import type { ReversibleStorage } from '../src/storage/migrations.ts';
 import type { Storage } from '../src/storage/repository.ts';
 import { request, requestIdOf, T0 } from './storage-contract-request-log-generated.ts';
 
@@ -64,4 +65,33 @@ export async function assertMovedIntoBatches(
   await storage.requestLog.write([request('prj_a', 9_997, T0, 0)]);
   const [written] = await storage.requestLog.list({ projectId: 'prj_a', requestId: 'req-9997', limit: 1 });
   assert.ok(BigInt(written!.id) > BigInt(newest.id));
+}
+
+/**
+ * What undoing 057 must keep: requests stored in the compact form (null labels and codes, latencies
+ * whole, in hundredths and finer, two batches) list the same once their batches hold the array form
+ * again, and after 057 is applied again. `storedRows` reads prj_c's batches as stored.
+ */
+export async function assertCompactRowsUndone(
+  storage: ReversibleStorage,
+  storedRows: () => Promise<string[]>,
+): Promise<void> {
+  const written = Array.from({ length: 300 }, (_, n) => ({
+    ...request('prj_c', n, T0 + n * 7, n),
+    code: n % 4 === 0 ? 'not_found' : null,
+    latencyMs: [0.42, 40, 0.425, 1234.56][n % 4]!,
+  }));
+  await storage.requestLog.write(written);
+  const listed = await listedColumns(storage, 'prj_c');
+  assert.equal(listed.length, 300);
+  const compact = await storedRows();
+  assert.ok(compact.length === 2 && compact.every((rows) => rows.startsWith('{"v":2,')));
+
+  assert.equal(await storage.rollback(), '057_request_log_compact_rows');
+  const arrays = await storedRows();
+  assert.ok(arrays.length === 2 && arrays.every((rows) => rows.startsWith('[')), arrays[0]?.slice(0, 80));
+  assert.deepEqual(await listedColumns(storage, 'prj_c'), listed);
+
+  assert.deepEqual(await storage.migrate(), ['057_request_log_compact_rows']);
+  assert.deepEqual(await listedColumns(storage, 'prj_c'), listed);
 }

@@ -27,7 +27,9 @@ async function load(url: string, secret: string): Promise<void> {
 const loggedRows = (database: string): number => {
   const db = new DatabaseSync(database, { readOnly: true });
   try {
-    const sql = `SELECT count(*) AS n FROM request_log_batches, json_each(rows) WHERE json_each.type = 'array'`;
+    // Requests as stored: each batch's rows, in the compact form (057) and the array form before it.
+    const sql = `SELECT count(*) AS n FROM request_log_batches,
+      json_each(rows, CASE WHEN rows LIKE '{%' THEN '$.rows' ELSE '$' END) WHERE json_each.type = 'array'`;
     return Number(db.prepare(sql).get()!.n);
   } finally {
     db.close();

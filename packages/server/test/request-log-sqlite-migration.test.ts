@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { SqliteStorage } from '../src/storage/sqlite.ts';
-import { assertMovedIntoBatches } from './request-log-migration-checks.ts';
+import { assertCompactRowsUndone, assertMovedIntoBatches } from './request-log-migration-checks.ts';
 import { request, T0 } from './storage-contract-request-log-generated.ts';
 
 describe('request log in SQLite batches', () => {
@@ -21,6 +21,7 @@ describe('request log in SQLite batches', () => {
     const path = join(dir, 'migrated.db');
     const storage = new SqliteStorage(path);
     await storage.migrate();
+    assert.equal(await storage.rollback(), '057_request_log_compact_rows');
     assert.equal(await storage.rollback(), '054_request_log_batches');
     const raw = new DatabaseSync(path);
     const insert =
@@ -58,9 +59,10 @@ describe('request log in SQLite batches', () => {
     const before = { a: asRows('prj_a'), b: asRows('prj_b') };
     raw.close();
 
-    assert.deepEqual(await storage.migrate(), ['054_request_log_batches']);
+    assert.deepEqual(await storage.migrate(), ['054_request_log_batches', '057_request_log_compact_rows']);
     await assertMovedIntoBatches(storage, before);
 
+    assert.equal(await storage.rollback(), '057_request_log_compact_rows');
     assert.equal(await storage.rollback(), '054_request_log_batches');
     const back = new DatabaseSync(path);
     const again = back
@@ -73,5 +75,22 @@ describe('request log in SQLite batches', () => {
     back.close();
     assert.deepEqual(again, before.a);
     await storage.close();
+  });
+  it('migration 057 → batches written compact; undone → the array form, the same requests', async () => {
+    const path = join(dir, 'compact.db');
+    const storage = new SqliteStorage(path);
+    await storage.migrate();
+    const raw = new DatabaseSync(path);
+    try {
+      await assertCompactRowsUndone(storage, async () =>
+        raw
+          .prepare("SELECT rows FROM request_log_batches WHERE project_id = 'prj_c' ORDER BY id")
+          .all()
+          .map((row) => row.rows as string),
+      );
+    } finally {
+      raw.close();
+      await storage.close();
+    }
   });
 });

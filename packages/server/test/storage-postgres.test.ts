@@ -10,7 +10,11 @@ import { service } from './services.ts';
 import { reusableSchema, type ReusableSchema } from './postgres-schema.ts';
 import { project } from './storage-contract-projects.ts';
 import { logged } from './storage-contract-request-log.ts';
-import { assertMovedIntoBatches, listedColumns } from './request-log-migration-checks.ts';
+import {
+  assertCompactRowsUndone,
+  assertMovedIntoBatches,
+  listedColumns,
+} from './request-log-migration-checks.ts';
 import { request, T0 } from './storage-contract-request-log-generated.ts';
 import { runStorageContract, type StorageFixture } from './storage-contract.ts';
 
@@ -279,6 +283,7 @@ describe('postgres storage', { skip }, () => {
       );
     try {
       await fixture.storage.projects.create(project('acme', { plan: 'business' }));
+      assert.equal(await fixture.storage.rollback(), '057_request_log_compact_rows');
       assert.equal(await fixture.storage.rollback(), '056_request_log_batches');
       const days = [T0, T0 + 86_400_000];
       const values: unknown[] = [];
@@ -316,14 +321,36 @@ describe('postgres storage', { skip }, () => {
       const before = { a: await rowsOf('prj_a'), b: await rowsOf('prj_b') };
       assert.equal(before.a.length + before.b.length, 700);
 
-      assert.deepEqual(await fixture.storage.migrate(), ['056_request_log_batches']);
+      assert.deepEqual(await fixture.storage.migrate(), [
+        '056_request_log_batches',
+        '057_request_log_compact_rows',
+      ]);
       await assertMovedIntoBatches(fixture.storage, before);
 
+      assert.equal(await fixture.storage.rollback(), '057_request_log_compact_rows');
       assert.equal(await fixture.storage.rollback(), '056_request_log_batches');
       assert.deepEqual(await rowsOf('prj_a'), before.a);
       assert.deepEqual(await rowsOf('prj_b'), before.b);
-      assert.deepEqual(await fixture.storage.migrate(), ['056_request_log_batches']);
+      assert.deepEqual(await fixture.storage.migrate(), [
+        '056_request_log_batches',
+        '057_request_log_compact_rows',
+      ]);
       assert.deepEqual(await listedColumns(fixture.storage, 'prj_b'), before.b);
+    } finally {
+      await fixture.dispose();
+    }
+  });
+
+  it('migration 057 → batches written compact; undone → the array form, the same requests', async () => {
+    const fixture = await postgresFixture();
+    try {
+      await assertCompactRowsUndone(fixture.storage, async () =>
+        (
+          await admin.query(
+            `SELECT rows FROM ${fixture.schema}.request_log_batches WHERE project_id = 'prj_c' ORDER BY id`,
+          )
+        ).rows.map((row: { rows: string }) => row.rows),
+      );
     } finally {
       await fixture.dispose();
     }

@@ -156,8 +156,106 @@ export function encodeSlots(slots: readonly BatchSlot[]): EncodedBatch {
     idMsMax: idMsMax >= idMsMin ? idMsMax : null,
     otherIds,
     combinations: [...combinations].join(','),
-    rows: JSON.stringify(slots),
+    rows: compactRows(slots),
   };
+}
+
+/**
+ * The fields of a stored request that repeat from request to request (key id and label, operation,
+ * method, error code, client address): a compact batch keeps each value once, in `strings`, and the
+ * requests refer to it by position.
+ */
+const SHARED_FIELDS = [2, 3, 4, 5, 8, 10] as const;
+
+type CompactRow = (string | number | null)[];
+
+/**
+ * A compact batch, as stored since migration 057: `{"v":2,"base":…,"strings":[…],"rows":[…]}`, where a
+ * row holds its time less `base`, its shared fields as positions in `strings` (null stays null), and its
+ * latency in hundredths of a millisecond (as text when it has finer digits). Against the array of
+ * requests stored before (still read), about 40 % fewer bytes to encode, write and checkpoint.
+ */
+interface CompactBatch {
+  v: 2;
+  base: number;
+  strings: string[];
+  rows: (CompactRow | null)[];
+}
+
+function compactRows(slots: readonly BatchSlot[]): string {
+  // Times as offsets only when every one is a whole number: any other is stored as is (base 0), so
+  // each reads back exactly.
+  let base = Infinity;
+  let last = -Infinity;
+  for (const slot of slots) {
+    if (!slot) continue;
+    if (!Number.isSafeInteger(slot[0])) {
+      last = Infinity;
+      break;
+    }
+    if (slot[0] < base) base = slot[0];
+    if (slot[0] > last) last = slot[0];
+  }
+  if (!Number.isSafeInteger(last - base)) base = 0;
+  const strings: string[] = [];
+  const positions = new Map<string, number>();
+  const position = (value: string) => {
+    let at = positions.get(value);
+    if (at === undefined) positions.set(value, (at = strings.push(value) - 1));
+    return at;
+  };
+  let previous: StoredRow | undefined;
+  let previousRow: CompactRow | undefined;
+  const rows = slots.map((slot): CompactRow | null => {
+    if (!slot) return null;
+    const latency = slot[9];
+    const hundredths = Math.round(latency * 100);
+    const row: CompactRow = [
+      slot[0] - base,
+      slot[1],
+      0,
+      null,
+      0,
+      0,
+      slot[6],
+      slot[7],
+      null,
+      hundredths / 100 === latency ? hundredths : String(latency),
+      0,
+    ];
+    for (const field of SHARED_FIELDS) {
+      const value = slot[field];
+      if (value === null) row[field] = null;
+      else if (previous !== undefined && previous[field] === value) row[field] = previousRow![field]!;
+      else row[field] = position(value);
+    }
+    previous = slot;
+    previousRow = row;
+    return row;
+  });
+  return JSON.stringify({ v: 2, base, strings, rows } satisfies CompactBatch);
+}
+
+function expandRows({ base, strings, rows }: CompactBatch): BatchSlot[] {
+  const text = (position: string | number | null) =>
+    position === null ? null : strings[position as number]!;
+  return rows.map((row) =>
+    row === null
+      ? null
+      : [
+          (row[0] as number) + base,
+          row[1] as string,
+          text(row[2]!)!,
+          text(row[3]!),
+          text(row[4]!)!,
+          text(row[5]!)!,
+          row[6] as string,
+          row[7] as number,
+          text(row[8]!),
+          typeof row[9] === 'string' ? Number(row[9]) : (row[9] as number) / 100,
+          text(row[10]!)!,
+        ],
+  );
 }
 
 /** A batch to store: one project's requests of one UTC day, at most BATCH_SLOTS, in arrival order. */
@@ -198,7 +296,11 @@ export function batchesOf(entries: readonly LoggedRequest[]): NewBatch[] {
   return batches;
 }
 
-export const decodeSlots = (rows: string): BatchSlot[] => JSON.parse(rows) as BatchSlot[];
+/** A stored batch's requests, from either form: the compact one (since 057) or the array before it. */
+export function decodeSlots(rows: string): BatchSlot[] {
+  const parsed = JSON.parse(rows) as BatchSlot[] | CompactBatch;
+  return Array.isArray(parsed) ? parsed : expandRows(parsed);
+}
 
 export function toStored(projectId: string, rowId: number, slot: StoredRow): StoredRequest {
   return {
