@@ -43,7 +43,9 @@ process on the machine, so other work shows up there).
   --together            load both servers at the same time in every round (two wrk on core 1), so
                         the machine's slow and fast spells fall on both alike: each gets about half
                         of core 0, and the req/s ratio is the ratio of their costs a request. For
-                        differences of a few per cent on a machine whose speed drifts between rounds`;
+                        differences of a few per cent on a machine whose speed drifts between rounds.
+                        Embedded runs only: on PostgreSQL both servers' backends and Redis compete,
+                        and their CPU a request counts both sides' work`;
 
 interface Side {
   name: 'A' | 'B';
