@@ -1,4 +1,5 @@
 import dns2 from 'dns2';
+import { listenOnLowPort } from './low-ports.ts';
 
 const { Packet } = dns2;
 
@@ -106,22 +107,10 @@ export async function startZoneServer(): Promise<ZoneServer> {
       throw error;
     }
   };
-  const inUse = (error: unknown) => (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
-  // A port below the kernel's ephemeral range (32768 and up here): stop() releases it, and no
-  // connection another test opens meanwhile can be given it, so restart() finds it free.
-  const firstFree = async () => {
-    for (let attempt = 0; ; attempt++) {
-      const port = 20_000 + Math.floor(Math.random() * 12_000);
-      try {
-        return { port, server: await listen(port) };
-      } catch (error) {
-        if (!inUse(error) || attempt === 100) throw error;
-      }
-    }
-  };
-  const first = await firstFree();
+  // Below the ephemeral range (low-ports.ts): restart() finds the port stop() released still free.
+  const first = await listenOnLowPort(listen);
   const port = first.port;
-  let server = first.server;
+  let server = first.listening;
   let listening = true;
   return {
     address: `127.0.0.1:${port}`,

@@ -5,6 +5,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { listenOnLowPort } from './low-ports.ts';
 
 const run = promisify(execFile);
 const required = process.env.PETSTORE_REQUIRE_SERVICES === '1';
@@ -18,21 +19,16 @@ export function skipOrFail(reason: string): { skip: string } {
 
 /** A port nobody listens on right now, released for a child process to listen on. */
 export async function freePort(): Promise<number> {
-  // Below the kernel's ephemeral range (32768 and up): between this check and the child's own listen,
-  // a connection another test opens can be given any ephemeral port, but never this one.
-  for (let attempt = 0; ; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
+  const { port, listening } = await listenOnLowPort(async (candidate) => {
     const server = net.createServer();
-    const bound = await new Promise<boolean>((resolve) => {
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => resolve(true));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(candidate, '127.0.0.1', resolve);
     });
-    if (bound) {
-      await new Promise((resolve) => server.close(resolve));
-      return port;
-    }
-    if (attempt === 100) throw new Error('no free port between 20000 and 32000 on 127.0.0.1');
-  }
+    return server;
+  });
+  await new Promise((resolve) => listening.close(resolve));
+  return port;
 }
 
 /** Resolves once something accepts TCP connections on the port, or rejects after `timeoutMs`. */
