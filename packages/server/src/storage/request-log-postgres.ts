@@ -41,34 +41,46 @@ function dayOf(name: string): number | undefined {
   return match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) / DAY_MS : undefined;
 }
 
-const UPSERT_USAGE = `INSERT INTO request_usage (project_id, key_id, hour, class, bucket, count)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::bigint[])
-  ${UPSERT_USAGE_CONFLICT}`;
-
-/**
- * The write's transaction commits without waiting for the WAL flush (the pets' do: the pool sets
- * synchronous_commit=on), as SQLite's log commits wait for no fsync: a crash of PostgreSQL's machine may
- * lose the last batches, up to three wal_writer_delay (600 ms by default), and a batch never delays a
- * create's commit. In the same round trip, ids for the write's batches.
- */
-const START_WRITE = `SELECT set_config('synchronous_commit', 'off', true) AS commit, nextval('request_log_batch_id') AS id
-  FROM generate_series(1, $1)`;
-
 /** Separates the batches' JSON in one text parameter: JSON.stringify escapes every control character. */
 const ROWS_SEPARATOR = '\x1e';
 
 /**
- * A write's batches in one statement: a handful each flush (one per 256 requests of a project and day).
- * Their JSON goes as one text split by PostgreSQL, not as a text[]: the driver would escape every quote
- * of it into an array literal, a copy of the batch and 0.2-0.3 µs of the instance's CPU a request.
+ * A write in one statement, so one round trip and one implicit transaction: ids for its batches, the
+ * batches, their request-id entries and the rollup upsert.
+ * - It commits without waiting for the WAL flush (the pets' do: the pool sets synchronous_commit=on), as
+ *   SQLite's log commits wait for no fsync: a crash of PostgreSQL's machine may lose the last batches,
+ *   up to three wal_writer_delay (600 ms by default), and a batch never delays a create's commit. The
+ *   setting is local to the statement's transaction, and in force when it commits.
+ * - Batch ids are taken in the batches' order, so a project's later batch has the larger id.
+ * - The batches' JSON goes as one text split by PostgreSQL, not as a text[]: the driver would escape
+ *   every quote of it into an array literal, a copy of the batch and 0.2-0.3 µs of CPU a request.
+ * - The rollup cells arrive in rollUp's order, the one every writer upserts in.
  */
-const INSERT_BATCHES = `INSERT INTO request_log_batches (id, project_id, first_at, last_at, id_ms_min, id_ms_max,
-  requests, combinations, rows)
-  SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[],
-    $7::int[], $8::text[], string_to_array($9::text, chr(30)))`;
-
-const INSERT_REQUEST_IDS = `INSERT INTO request_log_request_ids (project_id, request_id, row_id, at)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[])`;
+const WRITE = `WITH settings AS (SELECT set_config('synchronous_commit', 'off', true) AS commit),
+ids AS (
+  SELECT id, row_number() OVER (ORDER BY id) AS n
+  FROM (SELECT nextval('request_log_batch_id') AS id FROM generate_series(1, $1), settings) taken
+),
+batches AS (
+  INSERT INTO request_log_batches (id, project_id, first_at, last_at, id_ms_min, id_ms_max, requests,
+    combinations, rows)
+  SELECT ids.id, b.project_id, b.first_at, b.last_at, b.id_ms_min, b.id_ms_max, b.requests, b.combinations,
+    b.rows
+  FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::int[], $8::text[],
+    string_to_array($9::text, chr(30)))
+    WITH ORDINALITY AS b(project_id, first_at, last_at, id_ms_min, id_ms_max, requests, combinations, rows, n)
+  JOIN ids ON ids.n = b.n
+),
+request_ids AS (
+  INSERT INTO request_log_request_ids (project_id, request_id, row_id, at)
+  SELECT o.project_id, o.request_id, ids.id * ${BATCH_SLOTS} + o.position, o.at
+  FROM unnest($10::text[], $11::text[], $12::int[], $13::int[], $14::bigint[])
+    AS o(project_id, request_id, batch, position, at)
+  JOIN ids ON ids.n = o.batch
+)
+INSERT INTO request_usage (project_id, key_id, hour, class, bucket, count)
+  SELECT * FROM unnest($15::text[], $16::text[], $17::bigint[], $18::text[], $19::int[], $20::bigint[])
+  ${UPSERT_USAGE_CONFLICT}`;
 
 /** SQLSTATE of an insert no partition accepts (another instance dropped a day this one remembered). */
 const NO_PARTITION = '23514';
@@ -117,12 +129,20 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
     for (const { day } of batches) perDay.set(day, (perDay.get(day) ?? 0) + 1);
     for (const day of perDay.keys()) await ensurePartitions(day);
     const cells = rollUp(entries);
-    await access.transaction(async (client) => {
-      const { rows } = await client.query(START_WRITE, [batches.length]);
-      const ids = rows.map((row: { id: string }) => Number(row.id)).sort((a, b) => a - b);
-      const encoded = batches.map((batch) => batch.encoded);
-      await client.query(INSERT_BATCHES, [
-        ids,
+    const encoded = batches.map((batch) => batch.encoded);
+    const others = batches.flatMap(({ projectId, slots, encoded }, index) =>
+      encoded.otherIds.map((position) => ({
+        projectId,
+        requestId: slots[position]![1],
+        batch: index + 1,
+        position,
+        at: slots[position]![0],
+      })),
+    );
+    await sql.all(
+      WRITE,
+      [
+        batches.length,
         batches.map((batch) => batch.projectId),
         encoded.map((batch) => batch.firstAt),
         encoded.map((batch) => batch.lastAt),
@@ -131,31 +151,20 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
         encoded.map((batch) => batch.requests),
         encoded.map((batch) => batch.combinations),
         encoded.map((batch) => batch.rows).join(ROWS_SEPARATOR),
-      ]);
-      const others = batches.flatMap(({ projectId, slots, encoded }, index) =>
-        encoded.otherIds.map((position) => ({
-          projectId,
-          requestId: slots[position]![1],
-          rowId: ids[index]! * BATCH_SLOTS + position,
-          at: slots[position]![0],
-        })),
-      );
-      if (others.length > 0)
-        await client.query(INSERT_REQUEST_IDS, [
-          others.map((other) => other.projectId),
-          others.map((other) => other.requestId),
-          others.map((other) => other.rowId),
-          others.map((other) => other.at),
-        ]);
-      await client.query(UPSERT_USAGE, [
+        others.map((other) => other.projectId),
+        others.map((other) => other.requestId),
+        others.map((other) => other.batch),
+        others.map((other) => other.position),
+        others.map((other) => other.at),
         cells.map((c) => c.projectId),
         cells.map((c) => c.keyId),
         cells.map((c) => c.hour),
         cells.map((c) => c.statusClass),
         cells.map((c) => c.bucket),
         cells.map((c) => c.count),
-      ]);
-    });
+      ],
+      'request_log_write',
+    );
     for (const [day, count] of perDay) analysis.wrote(partitionName(day), count);
   };
 
