@@ -1,4 +1,4 @@
-import { type Project, type Storage, systemClock } from '@petstore/server/operator';
+import { domainCheckRecord, type Project, type Storage, systemClock } from '@petstore/server/operator';
 import {
   createDnsResolver,
   createDomainService,
@@ -186,12 +186,8 @@ export async function runDomains(args: string[], io: CliIo): Promise<number> {
         const outcome = (await domains.checkNow(project, hostname!))!; // a domain of the project, checked above
         if (outcome.kind === 'refused') return refused(io, outcome, json);
         const view = outcome.domain;
-        await recordOperator(
-          storage,
-          view.state === 'verified' ? 'domain_verified' : 'domain_checked',
-          project.id,
-          `${view.hostname}: ${view.state}`,
-        );
+        const { action, target } = domainCheckRecord(view);
+        await recordOperator(storage, action, project.id, target);
         say(io, json ? JSON.stringify(asJson(view, project, resolvers)) : describe(view));
         // A check without a DNS answer changes nothing, and proves nothing: exit 1, the state kept.
         return view.state === 'verified' && !view.checkError ? EXIT.ok : EXIT.failed;

@@ -24,3 +24,4 @@ export { parseSince, parseStatusFilter } from './insights/filters.ts';
 export { retainedSince } from './insights/retention.ts';
 export type { RequestLogQuery, StoredRequest } from './storage/request-log-records.ts';
 export type { AuditAction, StoredAuditEvent } from './storage/audit-records.ts';
+export { domainCheckRecord } from './storage/audit-records.ts';

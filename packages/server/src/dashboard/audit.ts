@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Account } from '../storage/account-repository.ts';
 import type { CustomDomain } from '../storage/domain-repository.ts';
-import type { AuditAction } from '../storage/audit-records.ts';
+import { type AuditAction, domainCheckRecord } from '../storage/audit-records.ts';
 import type { Project } from '../storage/project-repository.ts';
 import type { Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
@@ -61,8 +61,7 @@ export function createServiceAudit(storage: Pick<Storage, 'audit'>, clock: Clock
       projectId: domain.projectId,
       actorAccountId: null,
       actor: 'service',
-      action: domain.state === 'verified' ? ('domain_verified' as const) : ('domain_checked' as const),
-      target: `${domain.hostname}: ${domain.state}`,
+      ...domainCheckRecord(domain),
       address: null,
     };
     try {

@@ -3,6 +3,7 @@ import { isPaid, sentence } from '../domains/domain-service.ts';
 import { ApiError } from '../errors.ts';
 import { urlFor } from '../routes/urls.ts';
 import type { Project } from '../storage/project-repository.ts';
+import { domainCheckRecord } from '../storage/audit-records.ts';
 import type { DashboardContext } from './context.ts';
 import { field } from '../web/form-body.ts';
 import {
@@ -100,11 +101,8 @@ export function domainPages(context: DashboardContext): Record<string, RouteHand
         await context.flashes.put(request, page, { problem: sentence(checked.message) });
         return context.back(reply, page);
       }
-      await context.audit(
-        request,
-        checked.domain.state === 'verified' ? 'domain_verified' : 'domain_checked',
-        `${hostname}: ${checked.domain.state}`,
-      );
+      const { action, target } = domainCheckRecord({ hostname, state: checked.domain.state });
+      await context.audit(request, action, target);
       return backToDomains(reply, project, checkedNotice(checked.domain), hostname);
     },
     async makePrimary(request, reply) {

@@ -22,6 +22,20 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/**
+ * How the trail records a domain's check, whoever made it (dashboard, command line, background checks):
+ * verified, or checked with the state it was left in.
+ */
+export function domainCheckRecord(domain: { hostname: string; state: string }): {
+  action: AuditAction;
+  target: string;
+} {
+  return {
+    action: domain.state === 'verified' ? 'domain_verified' : 'domain_checked',
+    target: `${domain.hostname}: ${domain.state}`,
+  };
+}
+
 export interface AuditEvent {
   at: number;
   /** The project acted on; null for an account's own action (sign-in, password change). */
