@@ -50,6 +50,7 @@ const SLOW: Record<string, number> = {
   'packages/server/test/readyz-bounded.test.ts': 5,
   'packages/server/test/ratelimit-redis-stall.test.ts': 4,
   'packages/server/test/domains-verify.test.ts': 4,
+  'packages/server/test/edge-pipelining.test.ts': 3,
 };
 
 const flags = ['--all', '--isolate'];

@@ -147,3 +147,86 @@ export function rawRequest(options: RawOptions): Promise<RawResponse> {
     });
   });
 }
+
+/** One answer of a connection, in the order sent. */
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Every complete answer in `raw`, in order; what follows the last complete one is left out. */
+export function splitAnswers(raw: Buffer): RawAnswer[] {
+  const answers: RawAnswer[] = [];
+  let offset = 0;
+  for (;;) {
+    const head = parseHead(raw.subarray(offset));
+    if (!head) return answers;
+    const start = offset + head.bodyStart;
+    const length = head.length ?? raw.length - start;
+    if (raw.length < start + length) return answers;
+    if (head.status >= 200) {
+      answers.push({
+        status: head.status,
+        headers: head.headers,
+        body: raw.subarray(start, start + length).toString('utf8'),
+      });
+    }
+    offset = start + length;
+  }
+}
+
+export interface ExchangeOptions {
+  port: number;
+  /** Written one part at a time, each once the one before has been handed to the socket. */
+  parts: (string | Buffer)[];
+  /** Half-close after the last part (default true): the server answers, then closes. */
+  end?: boolean;
+  /** Write the next part only once this many answers arrived (default: at once). */
+  afterAnswers?: number[];
+  /** The longest the server may take to close (default 20 s): a bound, never a measure. */
+  waitMs?: number;
+}
+
+/**
+ * Sends `parts` on one connection (pipelined: nothing waits for an answer unless told), half-closes,
+ * and reads every answer until the server closes the connection. Rejects if it never does.
+ */
+export function rawExchange(options: ExchangeOptions): Promise<{ answers: RawAnswer[]; raw: string }> {
+  const waitMs = options.waitMs ?? 20_000;
+  return new Promise((resolve, reject) => {
+    let received = Buffer.alloc(0);
+    const socket = net.connect({ host: '127.0.0.1', port: options.port });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`the server did not close within ${waitMs} ms: ${received.toString('latin1')}`));
+    }, waitMs);
+    let waiting: (() => void) | undefined;
+    socket.on('error', () => {});
+    socket.on('data', (chunk) => {
+      received = Buffer.concat([received, chunk]);
+      waiting?.();
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      waiting?.();
+      resolve({ answers: splitAnswers(received), raw: received.toString('latin1') });
+    });
+    const answered = (count: number) =>
+      new Promise<void>((wake) => {
+        waiting = () => {
+          if (socket.destroyed || splitAnswers(received).length >= count) wake();
+        };
+        waiting();
+      });
+    socket.on('connect', async () => {
+      for (const [index, part] of options.parts.entries()) {
+        const after = options.afterAnswers?.[index];
+        if (after !== undefined) await answered(after);
+        if (socket.destroyed) return;
+        await new Promise<void>((written) => socket.write(part, () => written()));
+      }
+      if (options.end ?? true) socket.end();
+    });
+  });
+}

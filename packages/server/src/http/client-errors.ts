@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
@@ -7,6 +6,7 @@ import type { ResponseCounter } from './response-counter.ts';
 import { MAX_HEADER_BYTES, MAX_HEADER_FIELDS } from './limits.ts';
 import { redactUrl } from './redact.ts';
 import { endAndLinger, rawErrorResponse } from './socket-answer.ts';
+import { afterAnswer, announcedClose, edgeCloses, pendingAnswer, takeOver } from './turns.ts';
 
 /** What Node's HTTP parser reports: a code and, from llhttp, a fixed English reason. */
 interface ParserError extends Error {
@@ -60,12 +60,16 @@ export function clientErrorHandler(
     const started = performance.now();
     const apiError = parserErrorToApiError(error);
     const requestId = randomUUID();
-    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    const pending = pendingAnswer(socket);
     // A body that stopped arriving belongs to a request whose line and headers were read: name it.
-    const request = inFlight && !inFlight.req.complete ? inFlight.req : undefined;
+    const request = pending && !pending.req.complete ? pending.req : undefined;
     const answer = () => {
-      if (socket.writable) endAndLinger(socket, rawErrorResponse(apiError, requestId));
-      else socket.destroy();
+      // An earlier answer closed the connection (or it is gone): nothing more is sent on it.
+      if (!socket.writable || socket.writableEnded) {
+        socket.destroy();
+        return;
+      }
+      endAndLinger(socket, rawErrorResponse(apiError, requestId));
       metrics.observe('other', 'other', apiError.status, performance.now() - started);
       log.info(
         {
@@ -79,18 +83,19 @@ export function clientErrorHandler(
         'request',
       );
     };
-    // A response still owed to an earlier request on this connection goes first; ours follows it.
-    if (inFlight && !inFlight.writableFinished && (inFlight.req.complete || inFlight.headersSent)) {
-      let once = false;
-      const after = () => {
-        if (once) return;
-        once = true;
-        answer();
-      };
-      inFlight.once('finish', after);
-      inFlight.once('close', after);
-    } else {
+    if (!pending) {
       answer();
+      return;
     }
+    // The answers owed to earlier requests on this connection go first, and this one closes it. The
+    // request whose body failed is answered here, never by its handler (unless that answered already).
+    edgeCloses(socket);
+    if (request && !pending.headersSent) {
+      takeOver(pending, () => (pending.socket === null ? socket.destroy() : answer()));
+      return;
+    }
+    afterAnswer(pending, () =>
+      pending.writableFinished && !announcedClose(pending) ? answer() : socket.destroy(),
+    );
   };
 }

@@ -6,6 +6,7 @@ import { ApiError } from '../errors.ts';
 import type { HttpLimits } from './limits.ts';
 import { endAndLinger, rawErrorResponse } from './socket-answer.ts';
 import { normaliseAddress } from './trusted-proxies.ts';
+import { edgeAnswersNext } from './turns.ts';
 
 export type RefusalCause = 'total' | 'per_address';
 
@@ -88,7 +89,10 @@ export function gateConnections(server: Server, options: GateOptions): Connectio
     });
     // Node's HTTP server closes a connection after its last response with destroySoon(), which
     // resets it when the client is still sending a body nobody read (a 405, 413 or 401 before it).
-    socket.destroySoon = () => endAndLinger(socket);
+    // When the edge answers last (a parse error behind pipelined requests), it closes the connection.
+    socket.destroySoon = () => {
+      if (!edgeAnswersNext(socket)) endAndLinger(socket);
+    };
     for (const handler of handlers) handler.call(server, socket);
   });
 

@@ -8,6 +8,8 @@ import type { ResponseCounter } from './response-counter.ts';
 import { type ConnectionGate, gateConnections } from './connection-gate.ts';
 import { type HttpLimits, MAX_HEADER_FIELDS } from './limits.ts';
 import { endAndLinger, rawErrorResponse } from './socket-answer.ts';
+import { ignoreUpgrades } from './ignored-upgrade.ts';
+import { pendingAnswer } from './turns.ts';
 
 export interface EdgeOptions {
   limits: HttpLimits;
@@ -17,15 +19,34 @@ export interface EdgeOptions {
   metrics: ResponseCounter;
 }
 
+const requestTimedOut = () =>
+  Object.assign(new Error('the request timed out'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
+
 /**
  * The HTTP server's own answers, outside the routes: connection caps, the header-count limit, CONNECT
- * (this is no proxy) and unknown `Expect` values (ignored, as RFC 9110 allows, rather than a bare 417).
+ * (this is no proxy), unknown `Expect` values (ignored, as RFC 9110 allows, rather than a bare 417) and
+ * `Upgrade` (ignored: see ignoreUpgrades); a body that stops coming, and a client that half-closes.
  */
 export function installEdge(app: FastifyInstance, options: EdgeOptions): ConnectionGate {
   const server = app.server;
   server.maxHeadersCount = MAX_HEADER_FIELDS;
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     server.emit('request', request, response);
+  });
+  // Socket inactivity (the connection timeout, which equals the request timeout) while a request's body
+  // is still owed is that request's timeout: a 408 like the request timeout's (Node would close
+  // silently, and the inactivity comes first when a body stops); any other inactivity closes the socket.
+  server.on('timeout', (socket: Socket) => {
+    const pending = pendingAnswer(socket);
+    if (pending && !pending.req.complete) server.emit('clientError', requestTimedOut(), socket);
+    else socket.destroy();
+  });
+  // A client that half-closes after its last request still gets every answer (Node's default would
+  // close at once, while requests already taken run unanswered); the connection closes after them.
+  (server as typeof server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  const http = server.listeners('connection') as ((socket: Socket) => void)[];
+  ignoreUpgrades(server, (socket) => {
+    for (const handler of http) handler.call(server, socket);
   });
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
     const started = performance.now();

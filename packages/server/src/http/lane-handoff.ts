@@ -8,7 +8,7 @@ import type { ApiKeyRecord } from '../storage/records.ts';
 export interface LaneHandoff {
   requestId: string;
   error: unknown;
-  /** Headers the lane's checks set (the rate-limit headers), to carry on the error answer. */
+  /** Headers the lane set (the rate-limit headers; `Connection: close` after a body refused), to carry on the error answer. */
   headers: Record<string, string>;
   apiKey: ApiKeyRecord | undefined;
 }

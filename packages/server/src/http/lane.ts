@@ -1,10 +1,13 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { inTurn } from './turns.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** What the server does with each request: the lane first, then the framework (tests inject here). */
     dispatch: RequestListener;
+    /** The same, without the lane: what the lane must be indistinguishable from (differential tests). */
+    withoutLane: RequestListener;
   }
 }
 
@@ -17,16 +20,18 @@ export type RequestLane = (
 
 /**
  * Puts `lane` in front of the framework's request listener on the app's server (and as `app.dispatch`,
- * for in-process tests), so the server's every request meets it first.
+ * for in-process tests), so the server's every request meets it first; both take pipelined requests in
+ * turn (see inTurn).
  */
 export function installLane(app: FastifyInstance, lane: RequestLane): void {
   const server = app.server;
   const [framework] = server.listeners('request') as RequestListener[];
   if (!framework) throw new Error('the server has no request listener to put the lane in front of');
-  const dispatch: RequestListener = (request, response) => {
+  const dispatch = inTurn((request, response) => {
     if (!lane(request, response, framework)) framework(request, response);
-  };
+  });
   server.removeListener('request', framework);
   server.on('request', dispatch);
   app.decorate('dispatch', dispatch);
+  app.decorate('withoutLane', inTurn(framework));
 }

@@ -6,13 +6,17 @@ import { hasBadAuthority } from './request-target.ts';
 
 /**
  * What is wrong with a request as HTTP, whatever its route, that Node's parser lets through: an
- * over-long target, no Host in HTTP/1.1 or a Host that is not one valid host, a version other than 1.0
+ * over-long target, the asterisk form `*` with a method other than OPTIONS, no Host in HTTP/1.1 or a Host that is not one valid host, a version other than 1.0
  * and 1.1, or a transfer coding other than chunked. Undefined when nothing is. A few comparisons: it
  * runs on every request.
  */
 export function requestShapeProblem(raw: IncomingMessage): ApiError | undefined {
   if (raw.url !== undefined && raw.url.length > MAX_URL_LENGTH) {
     return new ApiError('uri_too_long', `the request target exceeds ${MAX_URL_LENGTH / 1024} KiB`);
+  }
+  // The asterisk form names no resource: it is for OPTIONS only (RFC 9112 §3.2.4).
+  if (raw.url === '*' && raw.method !== 'OPTIONS') {
+    return new ApiError('invalid_request', `the request target * is for OPTIONS only, not ${raw.method}`);
   }
   if (raw.httpVersionMajor !== 1 || raw.httpVersionMinor > 1) {
     return new ApiError('invalid_request', `HTTP/${raw.httpVersion} is not supported; use HTTP/1.1`);

@@ -66,8 +66,8 @@ export function createPetsLane(deps: PetsLaneDeps): Lane {
     if (request.method === 'POST') {
       if (request.url !== LIST || !takesCreate(request, deps.hosts)) return false;
       // Admitted before its body is read, as the framework's guard runs before its body parser.
-      answerInLane(deps, { request, response, framework }, deps.routes.createPet, async (admitted) => {
-        const body = parseJsonBody(request.headers, await readBody(request));
+      answerInLane(deps, { request, response, framework }, deps.routes.createPet, async (admitted, own) => {
+        const body = await jsonBodyOf(request, own);
         const created = await create(body, request.headers['idempotency-key'], admitted.apiKey!.id);
         const headers: Record<string, string> = created.replayed ? { 'idempotent-replayed': 'true' } : {};
         headers.location = created.location;
@@ -153,6 +153,19 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/**
+ * The create's body, parsed as the framework's body parser parses it; like that parser, a body refused
+ * closes the connection after the answer (`headers`: the answer's).
+ */
+async function jsonBodyOf(request: IncomingMessage, headers: Record<string, string>): Promise<unknown> {
+  try {
+    return parseJsonBody(request.headers, await readBody(request));
+  } catch (error) {
+    headers.connection = 'close';
+    throw error;
+  }
+}
+
 function isDigits(text: string, from: number): boolean {
   if (text.length === from) return false;
   for (let i = from; i < text.length; i++) {
@@ -178,7 +191,8 @@ async function answerInLane(
   deps: PetsLaneDeps,
   exchange: { request: IncomingMessage; response: ServerResponse; framework: RequestListener },
   config: RouteConfig,
-  work: (admitted: Admittable) => Promise<LaneAnswer>,
+  /** `headers`: the answer's headers decided so far, carried on an error answer too. */
+  work: (admitted: Admittable, headers: Record<string, string>) => Promise<LaneAnswer>,
 ): Promise<void> {
   const { request, response, framework } = exchange;
   const started = performance.now();
@@ -198,7 +212,7 @@ async function answerInLane(
   try {
     await admit(deps.admit, admittable, (set) => Object.assign(limitHeaders, set), config);
     checkSunset(config, deps.admit.clock.now());
-    answer = await work(admittable);
+    answer = await work(admittable, limitHeaders);
   } catch (error) {
     handOff(request, { requestId, error, headers: limitHeaders, apiKey: admittable.apiKey });
     framework(request, response);

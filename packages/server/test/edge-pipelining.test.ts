@@ -1,0 +1,283 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { makeTestApp, type TestApp } from './harness.ts';
+import { assertMatchesContract } from './openapi-validator.ts';
+import { type RawAnswer, rawExchange } from './raw-http.ts';
+
+/**
+ * What the HTTP/1.1 edge promises about a connection, over real sockets and exact bytes, on a server
+ * with the API's lane and on one without it (the framework alone): nothing pipelined behind an answer
+ * that closes the connection is executed (RFC 9112 §9.6), an ignored `Upgrade` keeps the connection on
+ * HTTP/1.1 (RFC 9110 §7.8), `Transfer-Encoding` in HTTP/1.0 closes after the answer (RFC 9112 §6.1), a
+ * body that stops coming gets a 408, the asterisk form is for OPTIONS only (RFC 9112 §3.2.4).
+ */
+export interface EdgePair {
+  lane: TestApp;
+  framework: TestApp;
+  ports: { lane: number; framework: number };
+}
+
+/** Two apps on one database and one clock, each listening: one with the lane, one without it. */
+export async function listeningPair(options: Parameters<typeof makeTestApp>[0] = {}): Promise<EdgePair> {
+  const lane = await makeTestApp(options);
+  const framework = await makeTestApp({ ...options, storage: lane.storage, clock: lane.clock });
+  framework.app.server.removeAllListeners('request');
+  framework.app.server.on('request', framework.app.withoutLane);
+  await lane.app.listen({ port: 0, host: '127.0.0.1' });
+  await framework.app.listen({ port: 0, host: '127.0.0.1' });
+  const portOf = (app: TestApp) => (app.app.server.address() as { port: number }).port;
+  return { lane, framework, ports: { lane: portOf(lane), framework: portOf(framework) } };
+}
+
+export async function closePair(pair: EdgePair): Promise<void> {
+  await pair.framework.app.close();
+  await pair.lane.close();
+}
+
+const PET = '{"name":"Rex","categoryId":7}';
+
+const create = (key: string, body = PET, extra = '') =>
+  `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+const list = (key: string, extra = '') =>
+  `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n${extra}\r\n`;
+
+function assertClosing(answer: RawAnswer, status: number, code: string) {
+  assert.equal(answer.status, status, answer.body);
+  assert.equal(answer.headers.connection, 'close');
+  const body = JSON.parse(answer.body) as Record<string, unknown>;
+  assert.equal(body.code, code);
+  assert.equal(body.status, status);
+  assert.equal(answer.headers['x-request-id'], body.requestId);
+}
+
+/** Requests that are answered, then close the connection, each with the key it may spend. */
+const CLOSERS: { why: string; bytes: (key: string) => string; status: number; code: string }[] = [
+  {
+    why: 'a create with Content-Length: 0 (400 invalid_json)',
+    bytes: (key) => create(key, ''),
+    status: 400,
+    code: 'invalid_json',
+  },
+  {
+    why: 'a create whose body is not JSON (400 invalid_json)',
+    bytes: (key) => create(key, '{"name":"Rex",'),
+    status: 400,
+    code: 'invalid_json',
+  },
+  {
+    why: 'a create naming a field twice (400 invalid_body)',
+    bytes: (key) => create(key, '{"name":"a","name":"b","categoryId":1}'),
+    status: 400,
+    code: 'invalid_body',
+  },
+  {
+    why: 'a create with a body over 64 KiB (413 payload_too_large)',
+    bytes: (key) => create(key, `{"name":"${'x'.repeat(70_000)}","categoryId":1}`),
+    status: 413,
+    code: 'payload_too_large',
+  },
+  {
+    why: 'Host: a b (400 invalid_request, refused before any route)',
+    bytes: (key) => list(key).replace('Host: x', 'Host: a b'),
+    status: 400,
+    code: 'invalid_request',
+  },
+  {
+    why: 'GET * (400 invalid_request: the asterisk form is for OPTIONS)',
+    bytes: () => 'GET * HTTP/1.1\r\nHost: x\r\n\r\n',
+    status: 400,
+    code: 'invalid_request',
+  },
+];
+
+/** What a minute of the key has left, read off a list request on a fresh connection. */
+async function remaining(port: number, key: string): Promise<number> {
+  const { answers } = await rawExchange({ port, parts: [list(key)] });
+  return Number(answers[0]!.headers['x-ratelimit-remaining']);
+}
+
+describe('HTTP/1.1 edge over raw sockets: what runs on a connection, with and without the lane', () => {
+  let pair: EdgePair;
+
+  before(async () => {
+    pair = await listeningPair();
+  });
+  after(() => closePair(pair));
+
+  for (const path of ['lane', 'framework'] as const) {
+    for (const closer of CLOSERS) {
+      it(`${path}: ${closer.why} → answered with Connection: close; a create pipelined behind it is not executed: no pet, no quota`, async () => {
+        const { secret } = await pair.lane.createKey('free');
+        const port = pair.ports[path];
+        const before = await pair.lane.storage.countPets();
+        const { answers } = await rawExchange({ port, parts: [closer.bytes(secret) + create(secret)] });
+        assert.equal(answers.length, 1, 'one answer, then the close');
+        assertClosing(answers[0]!, closer.status, closer.code);
+        // The same, the create sent after the closing answer arrived.
+        const late = await rawExchange({
+          port,
+          parts: [closer.bytes(secret), create(secret)],
+          afterAnswers: [0, 1],
+        });
+        assert.equal(late.answers.length, 1);
+        assert.equal(await pair.lane.storage.countPets(), before, 'no pet was written');
+        // The Free plan's 60 a minute, less what the two closing requests spent and this check.
+        const spent = closer.code === 'invalid_request' ? 0 : 2;
+        assert.equal(await remaining(port, secret), 60 - spent - 1, 'no quota spent on the creates');
+      });
+    }
+
+    it(`${path}: three creates pipelined, then a half-close → three 201s in order, then the close`, async () => {
+      const before = await pair.lane.storage.countPets();
+      const key = pair.lane.key;
+      const { answers } = await rawExchange({ port: pair.ports[path], parts: [create(key).repeat(3)] });
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        [201, 201, 201],
+      );
+      assert.equal(await pair.lane.storage.countPets(), before + 3);
+    });
+
+    it(`${path}: a create, a create, then bytes that are no HTTP → 201, 201, then 400 invalid_request; nothing executed unanswered`, async () => {
+      const before = await pair.lane.storage.countPets();
+      const key = pair.lane.key;
+      const { answers } = await rawExchange({
+        port: pair.ports[path],
+        parts: [create(key) + create(key) + 'GARBAGE\r\n\r\n'],
+      });
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        [201, 201, 400],
+      );
+      assertClosing(answers[2]!, 400, 'invalid_request');
+      assert.equal(await pair.lane.storage.countPets(), before + 2);
+    });
+
+    it(`${path}: a create with bytes after its declared Content-Length → 201, then 400 invalid_request for the stray bytes`, async () => {
+      const before = await pair.lane.storage.countPets();
+      const { answers } = await rawExchange({
+        port: pair.ports[path],
+        parts: [`${create(pair.lane.key)}xyz`],
+      });
+      assert.deepEqual(
+        answers.map((answer) => [answer.status, answer.headers.connection]),
+        [
+          [201, 'keep-alive'],
+          [400, 'close'],
+        ],
+      );
+      assert.equal(await pair.lane.storage.countPets(), before + 1);
+    });
+
+    for (const connection of ['Upgrade', 'keep-alive, Upgrade']) {
+      it(`${path}: GET /v1/pets with Upgrade: websocket and Connection: ${connection} → 200 on HTTP/1.1, and the create pipelined behind it → 201`, async () => {
+        const before = await pair.lane.storage.countPets();
+        const key = pair.lane.key;
+        const upgrade = list(key, `Upgrade: websocket\r\nConnection: ${connection}\r\n`);
+        const { answers } = await rawExchange({ port: pair.ports[path], parts: [upgrade + create(key)] });
+        assert.deepEqual(
+          answers.map((answer) => [answer.status, answer.headers.connection]),
+          [
+            [200, 'keep-alive'],
+            [201, 'keep-alive'],
+          ],
+        );
+        assert.equal(await pair.lane.storage.countPets(), before + 1);
+      });
+    }
+
+    it(`${path}: a create, then a create asking to upgrade, then a list, in two writes → 201, 201, 200`, async () => {
+      const before = await pair.lane.storage.countPets();
+      const key = pair.lane.key;
+      const upgrading = create(
+        key,
+        PET,
+        'Upgrade: h2c\r\nConnection: Upgrade, HTTP2-Settings\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n',
+      );
+      const { answers } = await rawExchange({
+        port: pair.ports[path],
+        parts: [create(key) + upgrading.slice(0, 40), upgrading.slice(40) + list(key)],
+      });
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        [201, 201, 200],
+      );
+      assert.equal(await pair.lane.storage.countPets(), before + 2);
+    });
+
+    it(`${path}: POST /v1/pets over HTTP/1.0 with Transfer-Encoding: chunked and keep-alive → 201 with Connection: close; nothing after it runs`, async () => {
+      const before = await pair.lane.storage.countPets();
+      const key = pair.lane.key;
+      const chunked = `POST /v1/pets HTTP/1.0\r\nHost: x\r\nConnection: keep-alive\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${PET.length.toString(16)}\r\n${PET}\r\n0\r\n\r\n`;
+      const { answers } = await rawExchange({ port: pair.ports[path], parts: [chunked + create(key)] });
+      assert.equal(answers.length, 1);
+      assert.equal(answers[0]!.status, 201);
+      assert.equal(answers[0]!.headers.connection, 'close');
+      assert.equal(await pair.lane.storage.countPets(), before + 1);
+    });
+
+    it(`${path}: GET *, POST * and DELETE * → 400 invalid_request (Error body, contract); OPTIONS * is not refused as malformed`, async () => {
+      for (const method of ['GET', 'POST', 'DELETE']) {
+        const { answers } = await rawExchange({
+          port: pair.ports[path],
+          parts: [`${method} * HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n`],
+        });
+        assert.equal(answers.length, 1);
+        assertClosing(answers[0]!, 400, 'invalid_request');
+        assertMatchesContract({
+          method: 'GET',
+          path: '/v1/pets',
+          status: 400,
+          headers: new Headers(answers[0]!.headers),
+          body: answers[0]!.body,
+        });
+      }
+      const { answers } = await rawExchange({
+        port: pair.ports[path],
+        parts: ['OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n'],
+      });
+      assert.notEqual(answers[0]!.status, 400, answers[0]!.body);
+    });
+  }
+});
+
+describe('HTTP/1.1 edge over raw sockets: a body that stops coming, with and without the lane', () => {
+  let pair: EdgePair;
+  const lines: string[] = [];
+
+  before(async () => {
+    pair = await listeningPair({
+      logLines: lines,
+      httpLimits: {
+        headersTimeoutMs: 1_000,
+        requestTimeoutMs: 1_000,
+        keepAliveTimeoutMs: 5_000,
+        maxConnections: 100,
+        maxConnectionsPerAddress: 100,
+      },
+    });
+  });
+  after(() => closePair(pair));
+
+  for (const path of ['lane', 'framework'] as const) {
+    it(`${path}: an admitted create whose body stops after 10 of 100 bytes → 408 request_timeout (Error body) and a log line naming POST /v1/pets`, async () => {
+      const before = await pair.lane.storage.countPets();
+      const head = create(pair.lane.key).replace(
+        `Content-Length: ${PET.length}\r\n\r\n${PET}`,
+        'Content-Length: 100\r\n\r\n{"name":"R',
+      );
+      const { answers } = await rawExchange({ port: pair.ports[path], parts: [head], end: false });
+      assert.equal(answers.length, 1);
+      assertClosing(answers[0]!, 408, 'request_timeout');
+      const requestId = JSON.parse(answers[0]!.body).requestId as string;
+      const logged = lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((line) => line.msg === 'request' && line.reqId === requestId);
+      assert.ok(logged, 'the 408 has its log line');
+      assert.equal(logged.statusCode, 408);
+      assert.equal(logged.method, 'POST');
+      assert.equal(logged.url, '/v1/pets');
+      assert.equal(await pair.lane.storage.countPets(), before);
+    });
+  }
+});
