@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { makeTestApp, type TestApp } from './harness.ts';
+import { closePair, type EdgePair, listeningPair } from './edge-pair.ts';
 import { assertMatchesContract } from './openapi-validator.ts';
 import { type RawAnswer, rawExchange } from './raw-http.ts';
 
@@ -11,29 +11,6 @@ import { type RawAnswer, rawExchange } from './raw-http.ts';
  * HTTP/1.1 (RFC 9110 §7.8), `Transfer-Encoding` in HTTP/1.0 closes after the answer (RFC 9112 §6.1), a
  * body that stops coming gets a 408, the asterisk form is for OPTIONS only (RFC 9112 §3.2.4).
  */
-export interface EdgePair {
-  lane: TestApp;
-  framework: TestApp;
-  ports: { lane: number; framework: number };
-}
-
-/** Two apps on one database and one clock, each listening: one with the lane, one without it. */
-export async function listeningPair(options: Parameters<typeof makeTestApp>[0] = {}): Promise<EdgePair> {
-  const lane = await makeTestApp(options);
-  const framework = await makeTestApp({ ...options, storage: lane.storage, clock: lane.clock });
-  framework.app.server.removeAllListeners('request');
-  framework.app.server.on('request', framework.app.withoutLane);
-  await lane.app.listen({ port: 0, host: '127.0.0.1' });
-  await framework.app.listen({ port: 0, host: '127.0.0.1' });
-  const portOf = (app: TestApp) => (app.app.server.address() as { port: number }).port;
-  return { lane, framework, ports: { lane: portOf(lane), framework: portOf(framework) } };
-}
-
-export async function closePair(pair: EdgePair): Promise<void> {
-  await pair.framework.app.close();
-  await pair.lane.close();
-}
-
 const PET = '{"name":"Rex","categoryId":7}';
 
 const create = (key: string, body = PET, extra = '') =>
