@@ -163,6 +163,15 @@ describe('HTTP/1.1 edge over raw sockets: what runs on a connection, with and wi
       });
     }
 
+    it(`${path}: 30 list requests asking to upgrade, pipelined → 30 answers 200 on HTTP/1.1`, async () => {
+      const upgrade = list(pair.lane.key, 'Upgrade: websocket\r\nConnection: Upgrade\r\n');
+      const { answers } = await rawExchange({ port: pair.ports[path], parts: [upgrade.repeat(30)] });
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        Array(30).fill(200),
+      );
+    });
+
     it(`${path}: a create, then a create asking to upgrade, then a list, in two writes → 201, 201, 200`, async () => {
       const before = await pair.lane.storage.countPets();
       const key = pair.lane.key;

@@ -6,7 +6,7 @@ import type { ResponseCounter } from './response-counter.ts';
 import { MAX_HEADER_BYTES, MAX_HEADER_FIELDS } from './limits.ts';
 import { redactUrl } from './redact.ts';
 import { endAndLinger, rawErrorResponse } from './socket-answer.ts';
-import { afterAnswer, announcedClose, edgeCloses, pendingAnswer, takeOver } from './turns.ts';
+import { afterAnswer, announcedClose, edgeAnswersAfter, pendingAnswer, takeOver } from './turns.ts';
 
 /** What Node's HTTP parser reports: a code and, from llhttp, a fixed English reason. */
 interface ParserError extends Error {
@@ -89,7 +89,7 @@ export function clientErrorHandler(
     }
     // The answers owed to earlier requests on this connection go first, and this one closes it. The
     // request whose body failed is answered here, never by its handler (unless that answered already).
-    edgeCloses(socket);
+    edgeAnswersAfter(socket, pending);
     if (request && !pending.headersSent) {
       takeOver(pending, () => (pending.socket === null ? socket.destroy() : answer()));
       return;

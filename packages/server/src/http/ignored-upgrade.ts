@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { afterAnswer, pendingAnswer } from './turns.ts';
+import { whenIdle } from './turns.ts';
 
 /**
  * The head of `request` as it would have been sent without asking to upgrade: its line and fields as
@@ -41,10 +41,11 @@ export function ignoreUpgrades(server: Server, serve: (socket: Socket) => void):
     const resume = () => {
       if (socket.destroyed || socket.writableEnded) return;
       socket.unshift(Buffer.concat([Buffer.from(headWithoutUpgrade(request), 'latin1'), rest]));
+      // Node's handling adds these two again and, unlike its others, did not take them off for the upgrade.
+      socket.removeAllListeners('resume');
+      socket.removeAllListeners('pause');
       serve(socket);
     };
-    const pending = pendingAnswer(socket);
-    if (pending) afterAnswer(pending, resume);
-    else resume();
+    whenIdle(socket, resume);
   });
 }

@@ -1,9 +1,15 @@
-import type { RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-const LAST = Symbol('petstore.lastResponse');
-const EDGE_CLOSES = Symbol('petstore.edgeCloses');
-type Tracked = Socket & { [LAST]?: ServerResponse; [EDGE_CLOSES]?: true };
+const RESPONSE = Symbol('petstore.response');
+const EDGE_AFTER = Symbol('petstore.edgeAnswersAfter');
+type Linked = IncomingMessage & { [RESPONSE]?: ServerResponse };
+/** What Node's HTTP server keeps on a connection: its parser (with the last request read) and its answer in flight. */
+type HttpSocket = Socket & {
+  parser?: { incoming?: Linked | null } | null;
+  _httpMessage?: ServerResponse | null;
+  [EDGE_AFTER]?: ServerResponse;
+};
 
 /** Answers the edge gives itself (client-errors.ts): their handlers must never run. */
 const takenOver = new WeakSet<ServerResponse>();
@@ -22,11 +28,11 @@ const takenOver = new WeakSet<ServerResponse>();
  */
 export function inTurn(listener: RequestListener): RequestListener {
   return (request, response) => {
-    const socket = request.socket as Tracked;
-    socket[LAST] = response;
+    (request as Linked)[RESPONSE] = response;
     if (request.httpVersionMinor === 0 && request.headers['transfer-encoding'] !== undefined) {
       response.setHeader('connection', 'close');
     }
+    const socket = request.socket;
     if (response.socket !== null) {
       if (!socket.writableEnded) listener(request, response);
       return;
@@ -39,10 +45,10 @@ export function inTurn(listener: RequestListener): RequestListener {
 
 /**
  * The answer to the last request read on the connection, while it is not sent: every earlier answer is
- * sent before it.
+ * sent before it. (Node's parser holds that request until its answer is sent.)
  */
 export function pendingAnswer(socket: Socket): ServerResponse | undefined {
-  const last = (socket as Tracked)[LAST];
+  const last = (socket as HttpSocket).parser?.incoming?.[RESPONSE];
   return last === undefined || last.writableFinished || last.destroyed ? undefined : last;
 }
 
@@ -56,46 +62,46 @@ export function takeOver(response: ServerResponse, then: () => void): void {
     return;
   }
   takenOver.add(response);
-  let once = false;
-  const go = () => {
-    if (once) return;
-    once = true;
-    then();
-  };
-  response.once('socket', go);
-  response.once('close', go);
+  once(response, ['socket', 'close'], then);
 }
 
 /** Calls `then` once `response` is sent, or closed unsent. */
 export function afterAnswer(response: ServerResponse, then: () => void): void {
-  let once = false;
+  once(response, ['finish', 'close'], then);
+}
+
+/** Calls `then` once no answer is in flight on the connection (each queued one is sent in turn). */
+export function whenIdle(socket: Socket, then: () => void): void {
+  const inFlight = (socket as HttpSocket)._httpMessage;
+  if (!inFlight || inFlight.destroyed || socket.destroyed) then();
+  else afterAnswer(inFlight, () => whenIdle(socket, then));
+}
+
+function once(response: ServerResponse, events: string[], then: () => void): void {
+  let done = false;
   const go = () => {
-    if (once) return;
-    once = true;
+    if (done) return;
+    done = true;
     then();
   };
-  response.once('finish', go);
-  response.once('close', go);
+  for (const event of events) response.once(event, go);
 }
 
 /**
- * The edge writes the connection's last answer itself (client-errors.ts), after the answers owed: the
- * connection is not to be closed after those, even when the client half-closed meanwhile.
+ * The edge writes the connection's last answer itself (client-errors.ts), after `after`, the last of
+ * those owed: the connection is not to be closed once that is sent, even if the client half-closed.
  */
-export function edgeCloses(socket: Socket): void {
-  (socket as Tracked)[EDGE_CLOSES] = true;
+export function edgeAnswersAfter(socket: Socket, after: ServerResponse): void {
+  (socket as HttpSocket)[EDGE_AFTER] = after;
 }
 
 /**
  * Whether the connection's close is the edge's to make now: it has an answer of its own to write after
- * the last answer owed, which was just sent without announcing a close (the client may have half-closed).
+ * the last answer owed, which was just sent without announcing a close.
  */
 export function edgeAnswersNext(socket: Socket): boolean {
-  const tracked = socket as Tracked;
-  const last = tracked[LAST];
-  return (
-    tracked[EDGE_CLOSES] === true && last !== undefined && last.writableFinished && !announcedClose(last)
-  );
+  const after = (socket as HttpSocket)[EDGE_AFTER];
+  return after !== undefined && after.writableFinished && !announcedClose(after);
 }
 
 /** Whether `response` told its client that the connection closes after it. */
