@@ -28,7 +28,6 @@ const takenOver = new WeakSet<ServerResponse>();
  */
 export function inTurn(listener: RequestListener): RequestListener {
   return (request, response) => {
-    (request as Linked)[RESPONSE] = response;
     if (request.httpVersionMinor === 0 && request.headers['transfer-encoding'] !== undefined) {
       response.setHeader('connection', 'close');
     }
@@ -37,6 +36,8 @@ export function inTurn(listener: RequestListener): RequestListener {
       if (!socket.writableEnded) listener(request, response);
       return;
     }
+    // The answer in flight is found from the connection; one waiting for its turn, from its request.
+    (request as Linked)[RESPONSE] = response;
     response.once('socket', () => {
       if (!takenOver.has(response) && !socket.writableEnded) listener(request, response);
     });
@@ -48,7 +49,10 @@ export function inTurn(listener: RequestListener): RequestListener {
  * sent before it. (Node's parser holds that request until its answer is sent.)
  */
 export function pendingAnswer(socket: Socket): ServerResponse | undefined {
-  const last = (socket as HttpSocket).parser?.incoming?.[RESPONSE];
+  const incoming = (socket as HttpSocket).parser?.incoming;
+  if (!incoming) return undefined;
+  const inFlight = (socket as HttpSocket)._httpMessage;
+  const last = incoming[RESPONSE] ?? (inFlight?.req === incoming ? inFlight : undefined);
   return last === undefined || last.writableFinished || last.destroyed ? undefined : last;
 }
 
