@@ -67,7 +67,14 @@ export function createPetsLane(deps: PetsLaneDeps): Lane {
       if (request.url !== LIST || !takesCreate(request, deps.hosts)) return false;
       // Admitted before its body is read, as the framework's guard runs before its body parser.
       answerInLane(deps, { request, response, framework }, deps.routes.createPet, async (admitted, own) => {
-        const body = await jsonBodyOf(request, own);
+        let body: unknown;
+        try {
+          body = parseJsonBody(request.headers, await readBody(request));
+        } catch (error) {
+          // Like the framework's body parser, the lane closes the connection after a body it refused.
+          own.connection = 'close';
+          throw error;
+        }
         const created = await create(body, request.headers['idempotency-key'], admitted.apiKey!.id);
         const headers: Record<string, string> = created.replayed ? { 'idempotent-replayed': 'true' } : {};
         headers.location = created.location;
@@ -151,19 +158,6 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
       if (!request.complete) gone();
     });
   });
-}
-
-/**
- * The create's body, parsed as the framework's body parser parses it; like that parser, a body refused
- * closes the connection after the answer (`headers`: the answer's).
- */
-async function jsonBodyOf(request: IncomingMessage, headers: Record<string, string>): Promise<unknown> {
-  try {
-    return parseJsonBody(request.headers, await readBody(request));
-  } catch (error) {
-    headers.connection = 'close';
-    throw error;
-  }
 }
 
 function isDigits(text: string, from: number): boolean {
