@@ -99,6 +99,9 @@ export async function makeTestApp(
     requestLog?: AppDeps['requestLog'];
     /** How often the host sets read projects and served domains again (default: production's). */
     siteHostsRefreshMs?: number;
+    /** Where mails go (default: the log); `test/mail-sink.ts` gives a loopback SMTP server's mailer. */
+    mailer?: AppDeps['mailer'];
+    mailRetryDelaysMs?: AppDeps['mailRetryDelaysMs'];
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-test-'));
@@ -124,6 +127,8 @@ export async function makeTestApp(
     hashingGate: options.hashingGate,
     requestLog: options.requestLog,
     siteHostsRefreshMs: options.siteHostsRefreshMs,
+    mailer: options.mailer,
+    mailRetryDelaysMs: options.mailRetryDelaysMs,
     logger: options.logLines && {
       level: 'info',
       stream: { write: (line: string) => void options.logLines!.push(line) },

@@ -6,6 +6,12 @@ import type { Project, ProjectRepository } from '../storage/project-repository.t
 /** An invitation link works once, for 7 days. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60_000;
 
+/**
+ * Invitations a project may send (each one a mail to an address its owners choose), counted in the
+ * rate limiter's store: enough to bring in a team, too few to use the service's mail server for spam.
+ */
+export const INVITATION_LIMITS = { perMinute: 10, perDay: 100 };
+
 /** The dashboard page an invitation link opens; the token is a query parameter (redacted in logs). */
 export const INVITATION_PATH = '/dashboard/invitation';
 
