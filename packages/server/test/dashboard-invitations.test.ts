@@ -278,4 +278,22 @@ describe('dashboard invitations and roles: invite by mail, accept, change a role
       'only its digest is stored',
     );
   });
+
+  it('a project sends at most 10 invitations a minute: the 11th is refused with when to try again, nothing mailed', async () => {
+    app.clock.advance(60_000);
+    for (let n = 1; n <= 10; n++) await inviteLink(`bulk-${n}@example.com`, 'viewer');
+    const page = await owner.get('/dashboard/projects/acme/members');
+    await owner.post('/dashboard/projects/acme/members/invite', {
+      _csrf: csrfOf(page),
+      email: 'bulk-11@example.com',
+      role: 'viewer',
+    });
+    const shown = await owner.get('/dashboard/projects/acme/members');
+    assert.match(
+      message(shown.body, 'alert') ?? '',
+      /Project acme has sent many invitations: try again in \d+ seconds/,
+    );
+    await app.app.outbox.idle();
+    assert.ok(mailbox.received.every((mail) => mail.to[0] !== 'bulk-11@example.com'));
+  });
 });

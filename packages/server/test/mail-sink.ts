@@ -41,6 +41,8 @@ export interface MailSinkOptions {
   auth?: { user: string; pass: string };
   /** `starttls` (default): offered on a plain connection; `implicit`: TLS from the first byte; `none`. */
   tls?: 'starttls' | 'implicit' | 'none';
+  /** The loopback port (default: any free one). */
+  port?: number;
 }
 
 /** A real SMTP server (npm smtp-server) on loopback that keeps what it receives, parsed by mailparser. */
@@ -94,7 +96,7 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
     },
   };
   const server = new SMTPServer(serverOptions);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   const credentials = options.auth
     ? `${encodeURIComponent(options.auth.user)}:${encodeURIComponent(options.auth.pass)}@`

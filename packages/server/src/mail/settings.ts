@@ -1,5 +1,3 @@
-import { normalizeEmail } from '../accounts/email.ts';
-
 /** A mail server, from `smtp://user:pass@host:port` (STARTTLS when offered) or `smtps://…` (TLS at once). */
 export interface SmtpSettings {
   host: string;
@@ -62,11 +60,11 @@ function smtpUrl(text: string, fail: (message: string) => Error): SmtpSettings {
   };
 }
 
-/** `address` or `Name <address>`, the address plausible (accounts/email.ts). */
+/** `address` or `Name <address>`; the address's domain may be a single label (`petstore@localhost`). */
 function sender(text: string, fail: (message: string) => Error): string {
   const match = /^(?:([^<>"\r\n]*[^<>"\s])\s*<([^<>\s]+)>|([^<>\s]+))$/.exec(text.trim());
   const address = match?.[2] ?? match?.[3];
-  if (!address || !normalizeEmail(address)) {
+  if (!address || !/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)*$/.test(address)) {
     throw fail(
       `PETSTORE_MAIL_FROM must be an address or Name <address>, such as Petstore <no-reply@example.com>, got ${JSON.stringify(text)}`,
     );
