@@ -2,8 +2,7 @@ import { urlFor } from '../routes/urls.ts';
 import { memberOf } from './roles.ts';
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { emailProblem, normalizeEmail } from '../accounts/email.ts';
-import { INVITATION_LIMITS, invitationUrl, invite } from '../accounts/invitations.ts';
-import { invitationMail } from '../mail/messages.ts';
+import { INVITATION_LIMITS, inviteByMail } from '../accounts/invitations.ts';
 import { ApiError } from '../errors.ts';
 import { type Role, ROLES } from '../storage/member-records.ts';
 import type { DashboardContext } from './context.ts';
@@ -69,13 +68,12 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
         await flashes.put(request, page, { problem, values: { email: typed, role } });
         return context.back(reply, page);
       }
-      const { token, invitation } = await invite(storage.projects, {
-        project,
-        email,
-        role,
-        invitedBy: signedInOf(request).account.id,
-        now: context.clock.now(),
-      });
+      // The inviter never sees the link: only the mailbox's owner can open it.
+      const invitation = await inviteByMail(
+        { projects: storage.projects, outbox: context.outbox },
+        { project, email, role, invitedBy: signedInOf(request).account.id, now: context.clock.now() },
+        context.linkOrigin(request),
+      );
       request.log.info(
         {
           event: 'invitation.created',
@@ -87,11 +85,6 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
         'invitation created',
       );
       await context.audit(request, 'invitation_created', `${email} as ${role}`);
-      const url = invitationUrl(context.linkOrigin(request), token);
-      context.outbox.send(
-        invitationMail({ to: email, projectName: project.name, role, url, expiresAt: invitation.expiresAt }),
-      );
-      // The inviter never sees the link: only the mailbox's owner can open it.
       const until = new Date(invitation.expiresAt).toISOString().slice(0, 10);
       await flashes.put(request, page, {
         notice: `Invitation sent to ${email} (${role}). Its link works once, until ${until}.`,
