@@ -6,7 +6,7 @@ import { type Mail, type Mailer, PermanentMailError } from '../src/mail/mailer.t
 import { invitationMail } from '../src/mail/messages.ts';
 import { createOutbox, type OutboxLog } from '../src/mail/outbox.ts';
 import { mailSettings } from '../src/mail/settings.ts';
-import { createSmtpMailer, SMTP_TIMEOUTS } from '../src/mail/smtp-mailer.ts';
+import { createSmtpMailer, isLoopbackHost, SMTP_TIMEOUTS } from '../src/mail/smtp-mailer.ts';
 import { type MailSink, SINK_CA, startMailSink } from './mail-sink.ts';
 
 const LINK = 'http://localhost:8080/dashboard/invitation?token=AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde';
@@ -92,6 +92,24 @@ describe('SMTP mailer against a real server on loopback', () => {
     assert.equal(mail.user, 'petstore');
     assert.equal(mail.from, 'pets@acme.test');
     assert.equal(mail.headers.get('auto-submitted'), 'auto-generated');
+  });
+
+  it('a loopback server with a certificate nobody signed (a local relay\'s "snakeoil"): STARTTLS without verifying; any other host is verified', async () => {
+    const settings = mailSettings(sink.url, 'x@example.test', (m) => new Error(m));
+    await createSmtpMailer(settings.smtp!, settings.from).send(sample('snakeoil@example.test'));
+    const mail = await sink.next((received) => received.to[0] === 'snakeoil@example.test');
+    assert.equal(mail.secure, true);
+    for (const host of ['localhost', '127.0.0.1', '127.8.9.10', '::1', '0:0:0:0:0:0:0:1'])
+      assert.equal(isLoopbackHost(host), true, host);
+    for (const host of [
+      'mail.example.com',
+      '10.0.0.1',
+      '128.0.0.1',
+      '::2',
+      'localhost.example.com',
+      '::ffff:7f00:1',
+    ])
+      assert.equal(isLoopbackHost(host), false, host);
   });
 
   it('smtps:// is TLS from the first byte', async () => {

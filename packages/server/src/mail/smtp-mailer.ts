@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { createTransport } from 'nodemailer';
 import type { SmtpSettings } from './settings.ts';
 import { type Mailer, PermanentMailError } from './mailer.ts';
@@ -20,6 +21,17 @@ export const SMTP_TIMEOUTS = {
   socketCloseTimeout: 5_000,
 } as const;
 
+/**
+ * A mail server on this machine (`localhost`, 127.0.0.0/8, `::1`), such as a local relay: its traffic
+ * never crosses a network, so its certificate (often a self-signed "snakeoil" one) is not verified.
+ * Any other server's certificate is verified against the system's CAs (and NODE_EXTRA_CA_CERTS).
+ */
+export function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return isIP(host) === 6 && /^(0{0,4}:){2,7}0{0,3}1$|^::1$/.test(host);
+}
+
 export interface SmtpMailerOptions {
   /** Certificates to trust besides the system's (tests: their own CA); production uses the system's. */
   ca?: string;
@@ -30,6 +42,7 @@ export interface SmtpMailerOptions {
 /**
  * Mail through a mail server with nodemailer: `smtps:` is TLS from the start; `smtp:` upgrades with
  * STARTTLS whenever the server offers it (required with `?starttls=required`). One connection per mail.
+ * Certificates are verified, but a loopback server's (isLoopbackHost).
  * A 5xx reply is a PermanentMailError (the outbox does not try again); anything else may pass.
  */
 export function createSmtpMailer(
@@ -45,7 +58,10 @@ export function createSmtpMailer(
     auth: settings.auth,
     ...SMTP_TIMEOUTS,
     ...options.timeouts,
-    tls: options.ca === undefined ? undefined : { ca: options.ca },
+    tls: {
+      rejectUnauthorized: !isLoopbackHost(settings.host),
+      ...(options.ca === undefined ? {} : { ca: options.ca }),
+    },
     // A mail's content can never make the service read a file or fetch a URL.
     disableFileAccess: true,
     disableUrlAccess: true,
