@@ -215,7 +215,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     app.addHook('onClose', async () => requestLog.flush());
   }
   const outbox = createOutbox({
-    mailer: deps.mailer ?? createLogMailer(app.log, deps.mailFrom ?? DEFAULT_MAIL_FROM),
+    // The log's mails are written whatever LOG_LEVEL says: without a mail server they exist nowhere else.
+    mailer:
+      deps.mailer ??
+      createLogMailer(app.log.child({}, { level: 'info' }), deps.mailFrom ?? DEFAULT_MAIL_FROM),
     log: app.log,
     retryDelaysMs: deps.mailRetryDelaysMs,
   });

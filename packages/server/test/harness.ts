@@ -93,8 +93,9 @@ export async function makeTestApp(
     dns?: AppDeps['dns'];
     /** The password checks' gate (default: the production limits). */
     hashingGate?: AppDeps['hashingGate'];
-    /** Collects the app's JSON log lines (info and above). */
+    /** Collects the app's JSON log lines (info and above, unless `logLevel` says otherwise). */
     logLines?: string[];
+    logLevel?: string;
     /** The request log's settings (default: on, with its defaults). */
     requestLog?: AppDeps['requestLog'];
     /** How often the host sets read projects and served domains again (default: production's). */
@@ -130,7 +131,7 @@ export async function makeTestApp(
     mailer: options.mailer,
     mailRetryDelaysMs: options.mailRetryDelaysMs,
     logger: options.logLines && {
-      level: 'info',
+      level: options.logLevel ?? 'info',
       stream: { write: (line: string) => void options.logLines!.push(line) },
     },
   });

@@ -7,6 +7,8 @@ import { invitationMail } from '../src/mail/messages.ts';
 import { createOutbox, type OutboxLog } from '../src/mail/outbox.ts';
 import { mailSettings } from '../src/mail/settings.ts';
 import { createSmtpMailer, isLoopbackHost, SMTP_TIMEOUTS } from '../src/mail/smtp-mailer.ts';
+import { addAccount, Browser, csrfOf } from './dashboard-support.ts';
+import { makeTestApp } from './harness.ts';
 import { type MailSink, SINK_CA, startMailSink } from './mail-sink.ts';
 
 const LINK = 'http://localhost:8080/dashboard/invitation?token=AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde';
@@ -216,11 +218,65 @@ describe('outbox: off the request path, with bounded retries', () => {
     }
   });
 
+  it('sendWhenMade: idle waits for the mail to be made and sent; none made → nothing sent; a failure to make it → one error line', async () => {
+    const { log, events } = outboxLog();
+    const outbox = createOutbox({ mailer: sink.mailer(), log });
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    outbox.sendWhenMade(async () => {
+      await gate;
+      return sample('made@example.test');
+    });
+    outbox.sendWhenMade(async () => undefined);
+    outbox.sendWhenMade(async () => {
+      throw new Error('the database is away');
+    });
+    const idle = outbox.idle();
+    release();
+    await idle;
+    assert.deepEqual(events().sort(), ['mail.failed:0', 'mail.sent:1']);
+    assert.ok((await sink.next((mail) => mail.to[0] === 'made@example.test')).text.includes(LINK));
+    await outbox.close();
+  });
+
   it('a full outbox refuses more with an error line, never an exception', async () => {
     const { log, events } = outboxLog();
     const never: Mailer = { describe: 'never', send: () => new Promise(() => {}), close: async () => {} };
     const outbox = createOutbox({ mailer: never, log, maxWaiting: 2 });
     for (const n of [1, 2, 3]) outbox.send(sample(`n${n}@example.test`));
     assert.deepEqual(events(), ['mail.failed:0']);
+  });
+});
+
+describe('the log as the outbox', () => {
+  it('without a mailer, a reset link is one mail.outbox line, written even at LOG_LEVEL=warn', async () => {
+    const lines: string[] = [];
+    const app = await makeTestApp({ logLines: lines, logLevel: 'warn' });
+    try {
+      await addAccount(app, 'ann@example.com', 'correct horse battery staple', []);
+      const browser = new Browser(app);
+      const page = await browser.get('/dashboard/forgot-password');
+      const asked = await browser.post('/dashboard/forgot-password', {
+        _csrf: csrfOf(page),
+        email: 'ann@example.com',
+      });
+      assert.equal(asked.status, 200);
+      await app.app.outbox.idle();
+      const mails = lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((line) => line.event === 'mail.outbox');
+      assert.equal(mails.length, 1);
+      assert.equal(mails[0]!.to, 'ann@example.com');
+      assert.match(
+        String(mails[0]!.text),
+        /http:\/\/localhost(:80)?\/dashboard\/reset-password\?token=[\w-]{43}/,
+      );
+      assert.ok(
+        lines.every((line) => !line.includes('"level":30') || line.includes('mail.outbox')),
+        'nothing else at info',
+      );
+    } finally {
+      await app.close();
+    }
   });
 });

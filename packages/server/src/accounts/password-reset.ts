@@ -29,8 +29,6 @@ export interface PasswordResetDeps {
   limiter: RateLimiter;
   clock: Clock;
   outbox: Outbox;
-  /** Where a failure after the answer was sent is reported. */
-  log: { warn(object: Record<string, unknown>, message: string): void };
 }
 
 export type ResetRequestOutcome =
@@ -45,10 +43,10 @@ export type ResetOutcome =
   | { kind: 'refused'; problem: string }
   | { kind: 'throttled'; retryAfterSeconds: number };
 
-/** Mails a single-use reset link when the address has an account: after the answer, so both take as long. */
-async function mailResetLink(deps: PasswordResetDeps, email: string, linkFor: (token: string) => string) {
+/** A single-use reset link's mail when the address has an account; undefined when it has none. */
+async function resetMail(deps: PasswordResetDeps, email: string, linkFor: (token: string) => string) {
   const account = await deps.accounts.byEmail(email);
-  if (!account) return;
+  if (!account) return undefined;
   const token = randomBytes(32).toString('base64url');
   const now = deps.clock.now();
   await deps.accounts.createPasswordReset({
@@ -57,9 +55,7 @@ async function mailResetLink(deps: PasswordResetDeps, email: string, linkFor: (t
     createdAt: now,
     expiresAt: now + RESET_TTL_MS,
   });
-  deps.outbox.send(
-    passwordResetMail({ to: account.email, url: linkFor(token), validMinutes: RESET_TTL_MS / 60_000 }),
-  );
+  return passwordResetMail({ to: account.email, url: linkFor(token), validMinutes: RESET_TTL_MS / 60_000 });
 }
 
 /** "Forgot password?": throttled per address typed and per client, the same answer for every address. */
@@ -78,9 +74,8 @@ export async function requestPasswordReset(
     const decision = await deps.limiter.check({ bucket, ...limits });
     if (!decision.allowed) return { kind: 'throttled', retryAfterSeconds: decision.retryAfterSeconds ?? 60 };
   }
-  void mailResetLink(deps, email, linkFor).catch((error: unknown) =>
-    deps.log.warn({ err: error, event: 'password_reset.failed' }, 'a reset link could not be made'),
-  );
+  // Looked up and mailed after the answer, so an address with an account takes no longer to answer.
+  deps.outbox.sendWhenMade(() => resetMail(deps, email, linkFor));
   return { kind: 'requested', email };
 }
 

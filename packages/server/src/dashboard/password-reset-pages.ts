@@ -21,14 +21,13 @@ const waitText = (seconds: number) =>
 
 /** "Forgot password?" and the page its mailed link opens. Refusals answer with the page itself. */
 export function passwordResetPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
-  const deps = (request: FastifyRequest): PasswordResetDeps => ({
+  const deps: PasswordResetDeps = {
     accounts: context.storage.accounts,
     sessions: context.sessions,
     limiter: context.limiter,
     clock: context.clock,
     outbox: context.outbox,
-    log: request.log,
-  });
+  };
 
   const forgot = (
     request: FastifyRequest,
@@ -71,7 +70,7 @@ export function passwordResetPages(context: DashboardContext): Record<string, Ro
       const typed = field(request.body, 'email');
       const origin = context.linkOrigin(request);
       const outcome = await requestPasswordReset(
-        deps(request),
+        deps,
         typed,
         request.ip,
         (token) => `${origin}${urlFor('resetPasswordPage')}?token=${token}`,
@@ -91,18 +90,18 @@ export function passwordResetPages(context: DashboardContext): Record<string, Ro
     },
     async resetPasswordPage(request, reply) {
       const { token = '' } = request.query as { token?: string };
-      const account = await pendingReset(deps(request), token);
+      const account = await pendingReset(deps, token);
       return account ? resetForm(request, reply, token, account.email) : invalid(request, reply);
     },
     async resetPassword(request, reply) {
       const token = field(request.body, 'token');
       const password = field(request.body, 'password');
-      const account = await pendingReset(deps(request), token);
+      const account = await pendingReset(deps, token);
       if (!account) return invalid(request, reply);
       if (password !== field(request.body, 'repeat')) {
         return resetForm(request, reply, token, account.email, 'The two passwords differ.', 400);
       }
-      const outcome = await resetPassword(deps(request), token, password, request.ip);
+      const outcome = await resetPassword(deps, token, password, request.ip);
       if (outcome.kind === 'invalid_link') return invalid(request, reply);
       if (outcome.kind === 'refused') {
         return resetForm(request, reply, token, account.email, capitalised(outcome.problem), 400);

@@ -25,6 +25,11 @@ export interface Outbox {
   readonly describe: string;
   /** Queues the mail and returns at once: a request never waits for the mail server. */
   send(mail: Mail): void;
+  /**
+   * Sends the mail `make` resolves to (none when undefined), made after the caller has answered: work
+   * whose time must not show in an answer (looking an account up). Counted as waiting until made.
+   */
+  sendWhenMade(make: () => Promise<Mail | undefined>): void;
   /** Resolves once nothing is sending, queued or waiting to try again. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -52,10 +57,11 @@ export function createOutbox({
   const queue: Item[] = [];
   const retrying = new Map<NodeJS.Timeout, Item>();
   const sending = new Set<Promise<void>>();
+  const making = new Set<Promise<void>>();
   let idleWaiters: (() => void)[] = [];
   let closed = false;
   const about = ({ mail, attempt }: Item) => ({ kind: mail.kind, to: mail.to, attempt });
-  const waiting = () => queue.length + retrying.size + sending.size;
+  const waiting = () => queue.length + retrying.size + sending.size + making.size;
 
   const settleIdle = () => {
     if (waiting() > 0) return;
@@ -104,8 +110,23 @@ export function createOutbox({
     settleIdle();
   };
 
-  return {
+  const outbox: Outbox = {
     describe: mailer.describe,
+    sendWhenMade(make) {
+      const made: Promise<void> = make().then(
+        (mail) => (mail ? outbox.send(mail) : undefined),
+        (error: unknown) =>
+          log.error(
+            { event: 'mail.failed', attempt: 0, err: error instanceof Error ? error.message : String(error) },
+            'a mail could not be made',
+          ),
+      );
+      making.add(made);
+      void made.finally(() => {
+        making.delete(made);
+        settleIdle();
+      });
+    },
     send(mail) {
       if (closed || waiting() >= maxWaiting) {
         log.error(
@@ -147,4 +168,5 @@ export function createOutbox({
       await mailer.close();
     },
   };
+  return outbox;
 }
