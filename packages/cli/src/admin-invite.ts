@@ -1,5 +1,6 @@
 import {
   type Config,
+  configuredOrigin,
   invitationUrl,
   invite,
   type Role,
@@ -25,7 +26,7 @@ export function roleOption(value: string | boolean | undefined, fallback: Role):
  * PETSTORE_API_HOST over HTTPS, else this machine's port.
  */
 export function dashboardOrigin(flag: string | undefined, config: Config): string {
-  const text = flag ?? config.publicBaseUrl;
+  const text = flag;
   if (text !== undefined) {
     try {
       const url = new URL(text);
@@ -35,8 +36,7 @@ export function dashboardOrigin(flag: string | undefined, config: Config): strin
     }
     throw new UsageError(`--base-url must be an http(s) URL, got "${text}"`);
   }
-  if (config.apiHost) return `https://${config.apiHost}`;
-  return `http://localhost:${config.port}`;
+  return configuredOrigin(config) ?? `http://localhost:${config.port}`;
 }
 
 /** `admin invite`: a single-use link to join the project with a role, valid 7 days; printed, never mailed. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  emailProblem,
   hashPassword,
   normalizeEmail,
   passwordProblem,
@@ -48,6 +49,13 @@ function email(values: Record<string, string | boolean | undefined>): string {
   const normalized = normalizeEmail(text);
   if (!normalized) throw new UsageError(`--email must be an email address, got "${text}"`);
   return normalized;
+}
+
+/** A new address (an account, an invitation) that could pass for another person's is refused. */
+function newEmail(address: string): string {
+  const problem = emailProblem(address);
+  if (problem) throw new UsageError(`--email: ${problem}`);
+  return address;
 }
 
 async function create(io: CliIo, storage: Storage, address: string): Promise<void> {
@@ -113,12 +121,12 @@ export async function runAdmin(args: string[], io: CliIo): Promise<number> {
   const flag = stringOption(parsed, 'database');
   const { config, storage } = await openServerDatabase(io, flag);
   try {
-    if (action === 'create') await create(io, storage, address);
+    if (action === 'create') await create(io, storage, newEmail(address));
     else if (action === 'add-member')
       await addMember(io, storage, address, parsed.values.project, roleOption(parsed.values.role, 'owner'));
     else if (action === 'invite')
       await inviteMember(io, storage, {
-        email: address,
+        email: newEmail(address),
         slug: parsed.values.project,
         role: roleOption(parsed.values.role, 'developer'),
         origin: dashboardOrigin(stringOption(parsed, 'base-url'), config),

@@ -46,6 +46,11 @@ import { SERVICE_LINK } from './routes/service-link.ts';
 import { contractRoutes, nonContractRoutes, type RouteDefinition } from './routes/table.ts';
 import { createSitesArea } from './sites/plugin.ts';
 import type { Storage } from './storage/repository.ts';
+import { configuredOrigin } from './config.ts';
+import { createLogMailer } from './mail/log-mailer.ts';
+import type { Mailer } from './mail/mailer.ts';
+import { createOutbox, type Outbox } from './mail/outbox.ts';
+import { DEFAULT_MAIL_FROM } from './mail/settings.ts';
 import type { Clock } from './time/clock.ts';
 import { sendErrorAsPage } from './web/error-page.ts';
 
@@ -97,10 +102,23 @@ export interface AppDeps {
   requestLog?: false | Partial<Omit<RequestLogWriterOptions, 'store' | 'onError'>>;
   /** How often the host sets read projects and served domains again (default SITE_HOSTS_REFRESH_MS). */
   siteHostsRefreshMs?: number;
+  /** Where mails go (default: the log, one JSON line each); the outbox sends them off the request path. */
+  mailer?: Mailer;
+  /** The sender the log's mails name when no mailer is given (PETSTORE_MAIL_FROM). */
+  mailFrom?: string;
+  /** Waits between attempts at a mail (default MAIL_RETRY_DELAYS_MS); tests shorten them. */
+  mailRetryDelaysMs?: readonly number[];
+  /**
+   * The origin links in mails start with; by default PUBLIC_BASE_URL's, else https://<API host>, else
+   * the request's own (only where neither is configured: development and tests).
+   */
+  linkOrigin?: () => string | undefined;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** Mails waiting to be sent, and the mailer in use. */
+    outbox: Outbox;
     /** The request log's writer; undefined when logging is off. */
     requestLog: RequestLogWriter | undefined;
   }
@@ -196,6 +214,17 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     metrics.observeRequestLog(requestLog.stats);
     app.addHook('onClose', async () => requestLog.flush());
   }
+  const outbox = createOutbox({
+    // The log's mails are written whatever LOG_LEVEL says: without a mail server they exist nowhere else.
+    mailer:
+      deps.mailer ??
+      createLogMailer(app.log.child({}, { level: 'info' }), deps.mailFrom ?? DEFAULT_MAIL_FROM),
+    log: app.log,
+    retryDelaysMs: deps.mailRetryDelaysMs,
+  });
+  app.decorate('outbox', outbox);
+  app.addHook('onClose', async () => outbox.close());
+  const configuredLinks = configuredOrigin({ publicBaseUrl: deps.publicBaseUrl, apiHost });
   const dashboard = createDashboardArea({
     storage: deps.storage,
     limiter: deps.limiter,
@@ -212,6 +241,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     domainsChanged: () => sites.hosts.refresh(),
     log: app.log,
     settleRequestLog: async () => requestLog?.settle(),
+    outbox,
+    linkOrigin: deps.linkOrigin ?? (() => configuredLinks),
   });
 
   // Browsers may read the API from the configured origins and from the projects' docs sites (try-it).

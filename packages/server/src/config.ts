@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import type { KeyEnvironment } from './auth/keys.ts';
 import { isSerializedOrigin } from './http/cors.ts';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http/limits.ts';
+import { mailSettings, type MailSettings } from './mail/settings.ts';
 
 export const ENVIRONMENTS = ['development', 'staging', 'production'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -51,6 +52,8 @@ export interface Config {
    * undefined: the site hosts' default, SITE_HOSTS_REFRESH_MS.
    */
   siteHostsRefreshMs: number | undefined;
+  /** Where mail goes (PETSTORE_SMTP_URL; without it, the log) and who sends it (PETSTORE_MAIL_FROM). */
+  mail: MailSettings;
 }
 
 /** Flags given on the command line; they win over the environment. */
@@ -313,7 +316,17 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
       env.PETSTORE_SITE_HOSTS_REFRESH_MS === undefined || env.PETSTORE_SITE_HOSTS_REFRESH_MS === ''
         ? undefined
         : integer('PETSTORE_SITE_HOSTS_REFRESH_MS', env.PETSTORE_SITE_HOSTS_REFRESH_MS, 0, 10, 3_600_000),
+    mail: mailSettings(env.PETSTORE_SMTP_URL, env.PETSTORE_MAIL_FROM, (message) => new ConfigError(message)),
   };
+}
+
+/**
+ * The dashboard's origin as configured: PUBLIC_BASE_URL's origin, else PETSTORE_API_HOST over HTTPS;
+ * undefined when neither is set. Links in mails start with it, never with a request's Host header.
+ */
+export function configuredOrigin(config: Pick<Config, 'publicBaseUrl' | 'apiHost'>): string | undefined {
+  if (config.publicBaseUrl !== undefined) return new URL(config.publicBaseUrl).origin;
+  return config.apiHost === undefined ? undefined : `https://${config.apiHost}`;
 }
 
 /**

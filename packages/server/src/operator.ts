@@ -1,6 +1,13 @@
 // What the operator commands need, without the HTTP server: importing this module stays cheap (no
 // Fastify, no contract, no docs), so `petstore keys …` starts in a fraction of `petstore serve`'s time.
-export { ConfigError, loadConfig, keyEnvironmentOf, type Config, type ConfigFlags } from './config.ts';
+export {
+  ConfigError,
+  configuredOrigin,
+  loadConfig,
+  keyEnvironmentOf,
+  type Config,
+  type ConfigFlags,
+} from './config.ts';
 export {
   DEFAULT_DATABASE,
   describeDatabase,
@@ -14,7 +21,7 @@ export { type Storage } from './storage/repository.ts';
 export { PLANS, type ApiKeyRecord, type Plan } from './storage/records.ts';
 export { systemClock, type Clock } from './time/clock.ts';
 export { hashPassword, passwordProblem } from './accounts/passwords.ts';
-export { normalizeEmail } from './accounts/email.ts';
+export { emailProblem, normalizeEmail } from './accounts/email.ts';
 export { invitationUrl, invite, INVITATION_TTL_MS } from './accounts/invitations.ts';
 export { ROLES, type Role } from './storage/member-records.ts';
 export { nameProblem, planProblem, slugProblem } from './projects/project-rules.ts';

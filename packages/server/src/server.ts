@@ -3,7 +3,8 @@ import { hostname } from 'node:os';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from './app.ts';
-import { checkServingConfig, type Config, keyEnvironmentOf } from './config.ts';
+import { checkServingConfig, type Config, configuredOrigin, keyEnvironmentOf } from './config.ts';
+import { mailerFromConfig } from './mail/from-config.ts';
 import { corsPolicy } from './http/cors.ts';
 import { workerMetrics } from './metrics/cluster-metrics.ts';
 import { IDEMPOTENCY_PURGE_INTERVAL_MS } from './idempotency/policy.ts';
@@ -169,6 +170,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const metrics = createMetrics({ storage, limiter: limiter.limiter });
   const connectionCap = connectionsWithinFileLimit(config.http.maxConnections);
   const cluster = workerSlot === undefined ? undefined : workerMetrics(workerSlot, metrics.families);
+  const mailer = await mailerFromConfig(config.mail);
+  // Links in mails start with the configured origin, else with where this server listens (known below).
+  let listeningOrigin: string | undefined;
+  const linkOrigin = configuredOrigin(config);
   const app = buildApp({
     storage: migrated ? storage : untilReady(storage, () => migrated),
     limiter: limiter.limiter,
@@ -190,6 +195,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     minFreeDiskBytes: config.minFreeDiskBytes,
     requestLog: config.requestLog ? {} : false,
     siteHostsRefreshMs: config.siteHostsRefreshMs,
+    mailer,
+    mailFrom: config.mail.from,
+    linkOrigin: () => linkOrigin ?? listeningOrigin,
   });
   limiter.attachLogger(app.log);
   storage.attachLogger?.(app.log);
@@ -235,6 +243,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         intervalMs: 60 * 60_000,
       },
       {
+        what: 'expired password reset links',
+        purge: (now) => storage.accounts.purgePasswordResets(now),
+        intervalMs: 60 * 60_000,
+      },
+      {
         what: 'forgotten sign-in failures',
         purge: (now) => storage.accounts.purgeThrottles(now - FORGET_FAILURES_AFTER_MS),
         intervalMs: 60 * 60_000,
@@ -272,6 +285,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let url: string;
   try {
     url = await app.listen({ port: config.port, host: config.host });
+    listeningOrigin = url.replace(/^(https?:\/\/)(0\.0\.0\.0|\[::\])(?=:|$)/, '$1localhost');
     internal = config.internal && (await listenInternal(app, config.internal));
   } catch (error) {
     // Nothing may keep the process alive after a failed start (a port taken): it must exit.
@@ -285,9 +299,26 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       database: describeDatabase(config.databaseUrl),
       rateLimitStore: limiter.limiter.status().store,
       environment: config.environment,
+      mail: app.outbox.describe,
     },
     'petstore listening',
   );
+  if (config.mail.smtp) {
+    app.log.info(
+      {
+        event: 'mail.ready',
+        via: app.outbox.describe,
+        from: config.mail.from,
+        links: linkOrigin ?? listeningOrigin,
+      },
+      `mail is sent through ${app.outbox.describe} as ${config.mail.from}`,
+    );
+  } else {
+    app.log[config.environment === 'production' ? 'warn' : 'info'](
+      { event: 'mail.ready', via: 'log', links: linkOrigin ?? listeningOrigin },
+      'no PETSTORE_SMTP_URL: mails (invitations, password resets) are written to this log as JSON lines ("event":"mail.outbox"), with their single-use links',
+    );
+  }
   log.flushNow();
   return { app, url, close };
 }

@@ -19,6 +19,7 @@ import { layoutProblems } from './dashboard-layout.ts';
 import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
 import { launchChromium, skipWithoutBrowser, VIEWPORTS } from './docs-browser.ts';
 import { TEST_PASSWORD_PARAMS } from './harness.ts';
+import { linkIn, type MailSink, startMailSink } from './mail-sink.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -29,6 +30,7 @@ let limiter: RateLimiter;
 let app: FastifyInstance;
 let port: number;
 let zone: ZoneServer;
+let mailbox: MailSink;
 let context: BrowserContext | undefined;
 let page: Page;
 const problems: string[] = [];
@@ -41,7 +43,9 @@ before(async () => {
   await storage.migrate();
   limiter = createRateLimiter({ store: createMemoryStore(), clock: systemClock });
   zone = await startZoneServer();
+  mailbox = await startMailSink();
   app = buildApp({
+    mailer: mailbox.mailer(),
     storage,
     limiter,
     clock: systemClock,
@@ -76,6 +80,7 @@ after(async () => {
   await limiter?.close();
   await storage?.close();
   await zone?.close();
+  await mailbox?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -256,6 +261,26 @@ test(
       await page.goto(`${base}/dashboard`);
       assert.match(page.url(), /\/dashboard\/sign-in$/);
       await shot('8-signed-out');
+    });
+
+    await t.test('Forgot password? mails a link; it sets a new password, which signs in', async () => {
+      const NEW_PASSWORD = 'quiet meadow lantern 42';
+      await page.getByRole('link', { name: 'Forgot password?' }).click();
+      await page.getByLabel('Email').fill('ann@example.com');
+      await page.getByRole('button', { name: 'Mail me a link' }).click();
+      await page.getByText('is on its way there').waitFor();
+      await shot('10-reset-asked');
+      const link = linkIn(await mailbox.next((mail) => mail.to[0] === 'ann@example.com'));
+      await page.goto(link.href);
+      await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+      await page.getByLabel('Repeat the new password').fill(NEW_PASSWORD);
+      await shot('11-reset-form');
+      await page.getByRole('button', { name: 'Set the new password' }).click();
+      await page.getByText('Your password was reset').waitFor();
+      await page.getByLabel('Email').fill('ann@example.com');
+      await page.getByLabel('Password').fill(NEW_PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Projects' }).waitFor();
     });
 
     await t.test('accessibility (axe-core) of every page above: no serious or critical violation', () => {

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { INVITATION_TTL_MS } from '../src/accounts/invitations.ts';
 import { addAccount, assertPageHeaders, Browser, csrfOf } from './dashboard-support.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
+import { linkIn, type MailSink, startMailSink } from './mail-sink.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const NEW_PASSWORD = 'quiet meadow lantern 42';
@@ -10,19 +11,24 @@ const NEW_PASSWORD = 'quiet meadow lantern 42';
 const message = (body: string, role: 'alert' | 'status') =>
   new RegExp(`role="${role}"[^>]*>([^<]*)<`).exec(body)?.[1]?.trim();
 
-describe('dashboard invitations and roles: invite by link, accept, change a role', () => {
+describe('dashboard invitations and roles: invite by mail, accept, change a role', () => {
   let app: TestApp;
   let owner: Browser;
+  let mailbox: MailSink;
   const lines: string[] = [];
   before(async () => {
-    app = await makeTestApp({ logLines: lines });
+    mailbox = await startMailSink();
+    app = await makeTestApp({ logLines: lines, mailer: mailbox.mailer() });
     await addAccount(app, 'owner@example.com', PASSWORD, ['acme']);
     owner = new Browser(app);
     await owner.signIn('owner@example.com', PASSWORD);
   });
-  after(() => app.close());
+  after(async () => {
+    await app.close();
+    await mailbox.close();
+  });
 
-  /** Invites through the Members tab: the link shown once after the redirect. */
+  /** Invites through the Members tab: the owner reads "sent to …"; the link is in the invitee's mailbox only. */
   const inviteLink = async (email: string, role: string) => {
     const page = await owner.get('/dashboard/projects/acme/members');
     const posted = await owner.post('/dashboard/projects/acme/members/invite', {
@@ -33,10 +39,16 @@ describe('dashboard invitations and roles: invite by link, accept, change a role
     assert.equal(posted.status, 303);
     assert.equal(posted.headers.location, '/dashboard/projects/acme/members');
     const shown = await owner.get(posted.headers.location!);
-    const url = /<output id="invitation-url">([^<]+)<\/output>/.exec(shown.body)?.[1];
-    assert.ok(url, 'the link is shown');
-    assert.doesNotMatch((await owner.get('/dashboard/projects/acme/members')).body, /invitation-url/, 'once');
-    return new URL(url);
+    const to = email.normalize('NFKC').toLowerCase();
+    assert.match(message(shown.body, 'status') ?? '', new RegExp(`^Invitation sent to ${to} \\(${role}\\)`));
+    const mail = await mailbox.next((received) => received.to[0] === to);
+    const link = linkIn(mail);
+    const token = link.searchParams.get('token')!;
+    for (const body of [posted.body, shown.body])
+      assert.ok(!body.includes(token), 'the inviter never sees the link');
+    const href = /<a href="([^"]+)"/.exec(mail.html)?.[1];
+    assert.equal(href && new URL(href).href, link.href, 'the same link in the HTML part');
+    return link;
   };
 
   it('an owner invites a viewer; the link opens a page to choose a password; a weak one is refused with the reason; then the viewer joins and can only read', async () => {
@@ -96,13 +108,32 @@ describe('dashboard invitations and roles: invite by link, accept, change a role
     );
   });
 
-  it('an invitation for an existing account asks for its password, then joins with the role', async () => {
+  it('an invitation for an existing account: the same page as for a new one; creating is refused, signing in joins with the role', async () => {
     await addAccount(app, 'dev@example.com', PASSWORD, []);
     const link = await inviteLink('dev@example.com', 'developer');
+    const fresh = await inviteLink('nobody-yet@example.com', 'developer');
     const invitee = new Browser(app);
     const form = await invitee.get(`${link.pathname}${link.search}`);
-    assert.match(form.body, /You have an account: sign in to join/);
+    const strip = (body: string) =>
+      body
+        .replace(/value="[^"]*"/g, '')
+        .replace(/[a-z-]+@example\.com/g, 'ADDRESS')
+        .replace(/\d{4}-\d\d-\d\d/g, 'DAY');
+    const other = await new Browser(app).get(`${fresh.pathname}${fresh.search}`);
+    assert.equal(
+      strip(form.body),
+      strip(other.body),
+      'the page does not tell whether the address has an account',
+    );
     const token = link.searchParams.get('token')!;
+    const create = await invitee.post('/dashboard/invitation', {
+      _csrf: csrfOf(form),
+      token,
+      password: NEW_PASSWORD,
+      repeat: NEW_PASSWORD,
+    });
+    assert.equal(create.status, 400);
+    assert.match(message(create.body, 'alert') ?? '', /dev@example.com has an account already: sign in/);
     const wrong = await invitee.post('/dashboard/invitation', {
       _csrf: csrfOf(form),
       token,
@@ -200,5 +231,69 @@ describe('dashboard invitations and roles: invite by link, accept, change a role
       message((await owner.get('/dashboard/projects/acme/members')).body, 'alert') ?? '',
       /is a member already/,
     );
+  });
+
+  it('an address that mixes scripts or imitates Latin letters → refused with the reason, nothing mailed; a full-width spelling of a member is that member', async () => {
+    owner = new Browser(app);
+    await owner.signIn('owner@example.com', PASSWORD);
+    const before = mailbox.received.length;
+    for (const [email, reason] of [
+      ['owner@exаmple.com', /mixes Latin and Cyrillic letters in “exаmple”/],
+      ['dev-а@example.com', /mixes Latin and Cyrillic letters in “dev-а”/],
+      ['аре@example.com', /imitate Latin ones \(“аре” reads as “ape”\)/],
+      ['ｏｗｎｅｒ＠ｅｘａｍｐｌｅ．ｃｏｍ', /owner@example.com is a member already/],
+      ['OWNER@Example.COM', /owner@example.com is a member already/],
+    ] as const) {
+      const page = await owner.get('/dashboard/projects/acme/members');
+      const posted = await owner.post('/dashboard/projects/acme/members/invite', {
+        _csrf: csrfOf(page),
+        email,
+        role: 'owner',
+      });
+      assert.equal(posted.status, 303);
+      const shown = await owner.get('/dashboard/projects/acme/members');
+      assert.match(message(shown.body, 'alert') ?? '', reason, email);
+    }
+    const pending = await app.storage.projects.pendingInvitations('prj_acme', app.clock.now());
+    assert.ok(pending.every((invitation) => /^[\x20-\x7e]+$/.test(invitation.email)));
+    await app.app.outbox.idle();
+    assert.equal(mailbox.received.length, before, 'nothing mailed');
+  });
+
+  it('the takeover chain: an owner who invites an address never holds its link, and the log never shows it', async () => {
+    // The owner of "acme" invites an address that is not theirs. What they can see: the answer, the
+    // Members tab, the Activity tab. The link is only in the mailbox of the address.
+    const link = await inviteLink('someone@victim.test', 'owner');
+    const token = link.searchParams.get('token')!;
+    for (const path of ['/dashboard/projects/acme/members', '/dashboard/projects/acme/activity']) {
+      assert.ok(!(await owner.get(path)).body.includes(token), path);
+    }
+    assert.ok(
+      lines.every((line) => !line.includes(token)),
+      'not in the log',
+    );
+    const pending = await app.storage.projects.pendingInvitations('prj_acme', app.clock.now());
+    assert.ok(
+      pending.every((invitation) => !JSON.stringify(invitation).includes(token)),
+      'only its digest is stored',
+    );
+  });
+
+  it('a project sends at most 10 invitations a minute: the 11th is refused with when to try again, nothing mailed', async () => {
+    app.clock.advance(60_000);
+    for (let n = 1; n <= 10; n++) await inviteLink(`bulk-${n}@example.com`, 'viewer');
+    const page = await owner.get('/dashboard/projects/acme/members');
+    await owner.post('/dashboard/projects/acme/members/invite', {
+      _csrf: csrfOf(page),
+      email: 'bulk-11@example.com',
+      role: 'viewer',
+    });
+    const shown = await owner.get('/dashboard/projects/acme/members');
+    assert.match(
+      message(shown.body, 'alert') ?? '',
+      /Project acme has sent many invitations: try again in \d+ seconds/,
+    );
+    await app.app.outbox.idle();
+    assert.ok(mailbox.received.every((mail) => mail.to[0] !== 'bulk-11@example.com'));
   });
 });

@@ -154,7 +154,7 @@ describe('dashboard roles: every project route checks the role it declares (rout
     assert.equal(keys.status, 200);
     assert.doesNotMatch(keys.body, /Create key|\/revoke"/);
     const members = await send(member, 'GET', `/dashboard/projects/${slug}/members`, 'membersPage');
-    assert.doesNotMatch(members.body, /Create invitation link|\/role"|\/remove"/);
+    assert.doesNotMatch(members.body, /Send invitation|\/role"|\/remove"/);
     const overview = await send(member, 'GET', `/dashboard/projects/${slug}`, 'projectPage');
     assert.doesNotMatch(overview.body, /Project name/);
   });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { addAccount, Browser, createKeyIn, csrfOf, secretOf } from './dashboard-support.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
+import { linkIn, type MailSink, startMailSink } from './mail-sink.ts';
 import { service } from './services.ts';
 import { sharedStorage } from './shared-storage.ts';
 
@@ -28,6 +29,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     const skip = postgres && 'skip' in postgres ? postgres.skip : undefined;
     let a: TestApp;
     let b: TestApp;
+    let mailbox: MailSink;
     let cleanup: () => Promise<void> = async () => {};
 
     before(async () => {
@@ -38,7 +40,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       );
       const { open } = shared;
       cleanup = shared.cleanup;
-      a = await makeTestApp({ storage: await open(), trustProxy: true });
+      mailbox = await startMailSink();
+      a = await makeTestApp({ storage: await open(), trustProxy: true, mailer: mailbox.mailer() });
       b = await makeTestApp({ storage: await open(), trustProxy: true, clock: a.clock });
       await addAccount(a, 'owner@example.com', PASSWORD, ['acme']);
     });
@@ -46,6 +49,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       if (skip) return;
       await a.close();
       await b.close();
+      await mailbox.close();
       await cleanup();
     });
 
@@ -105,8 +109,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         email: 'viewer@example.com',
         role: 'viewer',
       });
-      const shown = await owner.get('/dashboard/projects/acme/members');
-      const link = new URL(/<output id="invitation-url">([^<]+)<\/output>/.exec(shown.body)![1]!);
+      const link = linkIn(await mailbox.next((mail) => mail.to[0] === 'viewer@example.com'));
       const invitee = new TwoInstances(a, b);
       const form = await invitee.b.get(`${link.pathname}${link.search}`);
       const joined = await invitee.b.post('/dashboard/invitation', {

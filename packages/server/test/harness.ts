@@ -93,14 +93,18 @@ export async function makeTestApp(
     dns?: AppDeps['dns'];
     /** The password checks' gate (default: the production limits). */
     hashingGate?: AppDeps['hashingGate'];
-    /** Collects the app's JSON log lines (info and above). */
+    /** Collects the app's JSON log lines (info and above, unless `logLevel` says otherwise). */
     logLines?: string[];
+    logLevel?: string;
     /** The request log's settings (default: on, with its defaults). */
     requestLog?: AppDeps['requestLog'];
     /** How often the host sets read projects and served domains again (default: production's). */
     siteHostsRefreshMs?: number;
     /** Timeouts and connection caps of the HTTP server (default: production's). */
     httpLimits?: AppDeps['httpLimits'];
+    /** Where mails go (default: the log); `test/mail-sink.ts` gives a loopback SMTP server's mailer. */
+    mailer?: AppDeps['mailer'];
+    mailRetryDelaysMs?: AppDeps['mailRetryDelaysMs'];
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-test-'));
@@ -127,8 +131,10 @@ export async function makeTestApp(
     requestLog: options.requestLog,
     siteHostsRefreshMs: options.siteHostsRefreshMs,
     httpLimits: options.httpLimits,
+    mailer: options.mailer,
+    mailRetryDelaysMs: options.mailRetryDelaysMs,
     logger: options.logLines && {
-      level: 'info',
+      level: options.logLevel ?? 'info',
       stream: { write: (line: string) => void options.logLines!.push(line) },
     },
   });

@@ -1,8 +1,57 @@
+import { domainToUnicode } from 'node:url';
+import { mixedScripts } from '../domains/mixed-script.ts';
+
 /** A plausible address, as sign-up forms check it: something@domain.tld, no spaces, at most 254 characters. */
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
-/** The address as stored and compared: trimmed and lower-cased; undefined when it is not plausible. */
+/**
+ * The address as stored and compared everywhere: NFKC (so full-width `ｄｅｖ＠ｅｘａｍｐｌｅ．ｃｏｍ` is
+ * `dev@example.com`), trimmed, lower-cased, its domain in Unicode (so `xn--…` and the Unicode spelling
+ * are one address); undefined when it is not plausible.
+ */
 export function normalizeEmail(text: string): string | undefined {
-  const email = text.trim().toLowerCase();
-  return email.length <= 254 && EMAIL.test(email) ? email : undefined;
+  const email = text.normalize('NFKC').trim().toLowerCase();
+  if (email.length > 254 || !EMAIL.test(email)) return undefined;
+  const at = email.lastIndexOf('@');
+  const domain = domainToUnicode(email.slice(at + 1));
+  if (domain === '' || !EMAIL.test(`${email.slice(0, at)}@${domain}`)) return undefined;
+  return `${email.slice(0, at)}@${domain}`;
+}
+
+/**
+ * Cyrillic and Greek letters drawn like Latin ones (lower case, from Unicode's confusables.txt): a
+ * label made only of these reads as a Latin word it is not (`аре` is Cyrillic).
+ */
+const LATIN_LOOKALIKES: Record<string, string> = {
+  а: 'a', е: 'e', һ: 'h', і: 'i', ј: 'j', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', ѕ: 's', ԁ: 'd',
+  ԛ: 'q', ԝ: 'w', ӏ: 'l', ү: 'y', α: 'a', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', υ: 'u', χ: 'x',
+  ϲ: 'c', ϳ: 'j',
+}; // prettier-ignore
+
+/** The Latin word a label imitates when every letter of it is a Latin lookalike; undefined otherwise. */
+function latinImitation(label: string): string | undefined {
+  const letters = [...label].filter((char) => /\p{L}/u.test(char));
+  if (letters.length === 0 || letters.some((char) => /[a-z]/.test(char))) return undefined;
+  if (!letters.every((char) => char in LATIN_LOOKALIKES)) return undefined;
+  return [...label].map((char) => LATIN_LOOKALIKES[char] ?? char).join('');
+}
+
+/**
+ * Why a new address (normalised) is refused: a part that mixes scripts (`dev-а@example.com`, Cyrillic
+ * `а`), or written wholly in letters that imitate Latin ones (`аре@example.com`), could pass for
+ * another person's address, as domain names cannot (domains/mixed-script.ts). Undefined when fine.
+ */
+export function emailProblem(email: string): string | undefined {
+  const labels = email.split(/[@.]/);
+  for (const label of labels) {
+    const scripts = mixedScripts(label);
+    if (scripts) {
+      return `${email} mixes ${scripts.join(' and ')} letters in “${label}”, which can imitate another address`;
+    }
+    const imitated = latinImitation(label);
+    if (imitated !== undefined) {
+      return `${email} is written in letters that imitate Latin ones (“${label}” reads as “${imitated}”)`;
+    }
+  }
+  return undefined;
 }

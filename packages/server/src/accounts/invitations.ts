@@ -1,10 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { invitationMail } from '../mail/messages.ts';
+import type { Outbox } from '../mail/outbox.ts';
 import type { Invitation } from '../storage/invitation-records.ts';
 import type { Role } from '../storage/member-records.ts';
 import type { Project, ProjectRepository } from '../storage/project-repository.ts';
 
 /** An invitation link works once, for 7 days. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60_000;
+
+/**
+ * Invitations a project may send (each one a mail to an address its owners choose), counted in the
+ * rate limiter's store: enough to bring in a team, too few to use the service's mail server for spam.
+ */
+export const INVITATION_LIMITS = { perMinute: 10, perDay: 100 };
 
 /** The dashboard page an invitation link opens; the token is a query parameter (redacted in logs). */
 export const INVITATION_PATH = '/dashboard/invitation';
@@ -43,6 +51,29 @@ export async function invite(
   };
   await projects.createInvitation(invitation);
   return { token, invitation };
+}
+
+/**
+ * Stores a new invitation and mails its link to the address (links start with `origin`): the one way
+ * an invitation is made for someone else to open. Returns the invitation, never its token, so no
+ * door (a dashboard page, an API) can show the link to whoever invited.
+ */
+export async function inviteByMail(
+  deps: { projects: ProjectRepository; outbox: Outbox },
+  invitation: NewInvitation,
+  origin: string,
+): Promise<Invitation> {
+  const made = await invite(deps.projects, invitation);
+  deps.outbox.send(
+    invitationMail({
+      to: invitation.email,
+      projectName: invitation.project.name,
+      role: invitation.role,
+      url: invitationUrl(origin, made.token),
+      expiresAt: made.invitation.expiresAt,
+    }),
+  );
+  return made.invitation;
 }
 
 /** The pending invitation a token stands for, with its project; undefined when used, revoked, expired or made up. */

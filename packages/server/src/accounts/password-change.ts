@@ -18,7 +18,7 @@ export interface PasswordChangeDeps {
 /**
  * Changes the signed-in account's password: the current one must be right (wrong ones are throttled
  * like sign-ins, per account), the new one acceptable. Every other session of the account ends and its
- * device cookies stop counting, but this browser's: it gets a new one.
+ * device cookies stop counting, but this browser's: it gets a new one. Pending reset links stop working.
  */
 export async function changePassword(
   { accounts, sessions, clock }: PasswordChangeDeps,
@@ -49,6 +49,7 @@ export async function changePassword(
   const now = clock.now();
   await accounts.setPasswordHash(account.id, hashed.value);
   await accounts.revokeDevices(account.id, now);
+  await accounts.endPasswordResets(account.id);
   const endedSessions = await accounts.removeSessions(account.id, session.idDigest);
   return { kind: 'changed', endedSessions, deviceCookie: await sessions.devices.issue(account.id, now) };
 }

@@ -9,6 +9,7 @@ import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { Project } from '../storage/project-repository.ts';
 import type { Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
+import type { Outbox } from '../mail/outbox.ts';
 import { type Audit, createAudit } from './audit.ts';
 import { createFlashes, type Flashes } from './flash.ts';
 import type { Html } from '../web/html.ts';
@@ -30,6 +31,10 @@ export interface DashboardDeps {
    * and of usage call it first, so they show the calls just answered here.
    */
   settleRequestLog(): Promise<void>;
+  /** Where mails go (invitations, password resets), sent off the request path. */
+  outbox: Outbox;
+  /** The origin links in mails start with: the configured one, never the Host a request names. */
+  linkOrigin(request: FastifyRequest): string;
 }
 
 /** What every page module of the dashboard shares. */

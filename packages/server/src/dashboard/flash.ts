@@ -20,8 +20,6 @@ export interface Flash {
   values?: Record<string, string>;
   /** A new API key: its secret is shown this once. */
   key?: { id: string; secret: string; label: string | null; prefix: string; createdAt: number };
-  /** A new invitation: its link is shown this once. */
-  invitation?: { url: string; email: string; role: string; expiresAt: number };
 }
 
 export const FLASH_TTL_MS = 10 * 60_000;

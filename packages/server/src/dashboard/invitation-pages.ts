@@ -18,9 +18,10 @@ import { invalidInvitationView, invitationView } from './views/invitation.ts';
 const capitalised = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}.`;
 
 /**
- * The page an invitation link opens, and its form: the invitee signs in (an existing account) or
- * chooses a password (a new one), and joins the project with the invitation's role. Like the sign-in
- * form, a refusal answers with the page itself (400, or 429 with Retry-After).
+ * The page an invitation link opens, and its forms: the invitee chooses a password (a new account: the
+ * mailed link proves the mailbox) or signs in (an existing account: only its password proves it), and
+ * joins the project with the invitation's role. The page is the same for both until a form is sent.
+ * Like the sign-in form, a refusal answers with the page itself (400, or 429 with Retry-After).
  */
 export function invitationPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
   const { storage, sessions, clock } = context;
@@ -36,13 +37,7 @@ export function invitationPages(context: DashboardContext): Record<string, Route
     problem?: string,
     status = 200,
   ) => {
-    const main = invitationView({
-      csrfToken: signInCsrfToken(request, reply),
-      token,
-      ...found,
-      existing: (await storage.accounts.byEmail(found.invitation.email)) !== undefined,
-      problem,
-    });
+    const main = invitationView({ csrfToken: signInCsrfToken(request, reply), token, ...found, problem });
     return sendPage(request, reply, { title: `Join ${found.project.name}`, main, status });
   };
 
@@ -87,8 +82,9 @@ export function invitationPages(context: DashboardContext): Record<string, Route
       if (!found) return invalid(request, reply);
       const { email } = found.invitation;
       const password = field(request.body, 'password');
-      const existing = await storage.accounts.byEmail(email);
-      if (existing) {
+      // The new-account form sends the password twice; the sign-in form once.
+      const body = request.body;
+      if (typeof body !== 'object' || body === null || !Object.hasOwn(body, 'repeat')) {
         const outcome = await sessions.signIn(email, password, {
           clientAddress: request.ip,
           deviceCookie: deviceCookie(request),
@@ -98,8 +94,10 @@ export function invitationPages(context: DashboardContext): Record<string, Route
           reply.header('retry-after', String(outcome.retryAfterSeconds));
           return show(request, reply, token, found, retryText(outcome.retryAfterSeconds), 429);
         }
-        if (outcome.kind === 'refused')
-          return show(request, reply, token, found, 'That password is not right.', 400);
+        if (outcome.kind === 'refused') {
+          const problem = `That password is not right for an account with ${email}.`;
+          return show(request, reply, token, found, problem, 400);
+        }
         if (!(await storage.projects.acceptInvitation(invitationDigest(token), clock.now()))) {
           return invalid(request, reply);
         }
@@ -107,6 +105,17 @@ export function invitationPages(context: DashboardContext): Record<string, Route
       }
       if (password !== field(request.body, 'repeat')) {
         return show(request, reply, token, found, 'The two passwords differ.', 400);
+      }
+      if (await storage.accounts.byEmail(email)) {
+        // Only the holder of the mailed link reads this: the mailbox's owner, who may know it.
+        return show(
+          request,
+          reply,
+          token,
+          found,
+          `${email} has an account already: sign in with it below to join.`,
+          400,
+        );
       }
       const problem = await passwordProblem(password, { email });
       if (problem) return show(request, reply, token, found, capitalised(problem), 400);

@@ -1,8 +1,8 @@
 import { urlFor } from '../routes/urls.ts';
 import { memberOf } from './roles.ts';
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { normalizeEmail } from '../accounts/email.ts';
-import { invitationUrl, invite } from '../accounts/invitations.ts';
+import { emailProblem, normalizeEmail } from '../accounts/email.ts';
+import { INVITATION_LIMITS, inviteByMail } from '../accounts/invitations.ts';
 import { ApiError } from '../errors.ts';
 import { type Role, ROLES } from '../storage/member-records.ts';
 import type { DashboardContext } from './context.ts';
@@ -10,11 +10,10 @@ import type { DashboardContext } from './context.ts';
 import { field } from '../web/form-body.ts';
 import { clearSessionCookie, signedInOf } from './session-cookie.ts';
 import { membersView, removeMemberView } from './views/members.ts';
-import { requestScheme } from '../http/scheme.ts';
 
 const isRole = (text: string): text is Role => (ROLES as readonly string[]).includes(text);
 
-/** A project's members: the list; owners invite members by a link, change roles and remove members. */
+/** A project's members: the list; owners invite members by mail, change roles and remove members. */
 export function memberPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
   const { storage, flashes } = context;
 
@@ -49,24 +48,32 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
       const role = field(request.body, 'role');
       const email = normalizeEmail(typed);
       const members = await storage.projects.members(project.id);
+      const throttle = async () => {
+        const decision = await context.limiter.check({
+          bucket: `invitations:${project.id}`,
+          ...INVITATION_LIMITS,
+        });
+        return decision.allowed
+          ? undefined
+          : `${project.name} has sent many invitations: try again in ${decision.retryAfterSeconds ?? 60} seconds.`;
+      };
       const problem = !email
         ? `“${typed}” is not an email address.`
         : !isRole(role)
           ? 'Choose a role: owner, developer or viewer.'
           : members.some((member) => member.email === email)
             ? `${email} is a member already.`
-            : undefined;
+            : (emailProblem(email)?.concat('.') ?? (await throttle()));
       if (problem || !email || !isRole(role)) {
         await flashes.put(request, page, { problem, values: { email: typed, role } });
         return context.back(reply, page);
       }
-      const { token, invitation } = await invite(storage.projects, {
-        project,
-        email,
-        role,
-        invitedBy: signedInOf(request).account.id,
-        now: context.clock.now(),
-      });
+      // The inviter never sees the link: only the mailbox's owner can open it.
+      const invitation = await inviteByMail(
+        { projects: storage.projects, outbox: context.outbox },
+        { project, email, role, invitedBy: signedInOf(request).account.id, now: context.clock.now() },
+        context.linkOrigin(request),
+      );
       request.log.info(
         {
           event: 'invitation.created',
@@ -78,8 +85,10 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
         'invitation created',
       );
       await context.audit(request, 'invitation_created', `${email} as ${role}`);
-      const url = invitationUrl(`${requestScheme(request)}://${request.host}`, token);
-      await flashes.put(request, page, { invitation: { url, email, role, expiresAt: invitation.expiresAt } });
+      const until = new Date(invitation.expiresAt).toISOString().slice(0, 10);
+      await flashes.put(request, page, {
+        notice: `Invitation sent to ${email} (${role}). Its link works once, until ${until}.`,
+      });
       return context.back(reply, page);
     },
     async revokeInvitation(request, reply) {

@@ -16,6 +16,8 @@ import { urlFor } from '../routes/urls.ts';
 import { siteUrl } from '../sites/urls.ts';
 import type { Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
+import type { Outbox } from '../mail/outbox.ts';
+import { requestScheme } from '../http/scheme.ts';
 import { type AuditLog, createServiceAudit } from './audit.ts';
 import { sendErrorPage } from './error-page.ts';
 import { requireRole } from './roles.ts';
@@ -50,6 +52,13 @@ export interface DashboardAreaDeps {
    * and of usage call it first, so they show the calls just answered here.
    */
   settleRequestLog(): Promise<void>;
+  /** Where mails go (invitations, password resets). */
+  outbox: Outbox;
+  /**
+   * The origin of links in mails (PUBLIC_BASE_URL's, else https://PETSTORE_API_HOST, else where the
+   * server listens); undefined: the request's own (tests, in-process).
+   */
+  linkOrigin?: () => string | undefined;
 }
 
 export interface DashboardArea extends Area {
@@ -114,6 +123,8 @@ export function createDashboardArea(deps: DashboardAreaDeps): DashboardArea {
       domains,
       certificate,
       settleRequestLog: deps.settleRequestLog,
+      outbox: deps.outbox,
+      linkOrigin: (request) => deps.linkOrigin?.() ?? `${requestScheme(request)}://${request.host}`,
     }),
   );
   return {

@@ -6,6 +6,7 @@ import { dashboardAsset } from './assets.ts';
 import { dashboardContext, type DashboardDeps } from './context.ts';
 import { domainPages } from './domain-pages.ts';
 import { invitationPages } from './invitation-pages.ts';
+import { passwordResetPages } from './password-reset-pages.ts';
 import { keyPages } from './key-pages.ts';
 import { memberPages } from './member-pages.ts';
 import { projectPages } from './project-pages.ts';
@@ -25,6 +26,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
     ...keyPages(context),
     ...memberPages(context),
     ...invitationPages(context),
+    ...passwordResetPages(context),
     ...requestPages(context),
     ...usagePages(context),
     ...activityPages(context),

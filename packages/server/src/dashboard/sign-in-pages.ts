@@ -29,11 +29,20 @@ export function signInPages({ sessions, audit }: DashboardContext): Record<strin
     async signInPage(request, reply) {
       if (sessionToken(request) && (await sessions.current(sessionToken(request)!)))
         return reply.redirect(urlFor('projectsPage'), 303);
-      const { next = '', signedOut } = request.query as { next?: string; signedOut?: string };
+      const {
+        next = '',
+        signedOut,
+        reset,
+      } = request.query as {
+        next?: string;
+        signedOut?: string;
+        reset?: string;
+      };
       const main = signInView({
         csrfToken: signInCsrfToken(request, reply),
         next: next && safeNext(next),
         signedOut: signedOut !== undefined,
+        reset: reset !== undefined,
       });
       return sendPage(request, reply, { title: 'Sign in', main });
     },

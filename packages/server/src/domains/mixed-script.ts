@@ -58,15 +58,26 @@ function scriptOf(char: string): string | undefined {
 }
 
 /**
+ * The scripts of one label when they are mixed in a way that can imitate another name (UTS #39
+ * mixed-script detection, "Highly Restrictive"); undefined when the label keeps to one script or to one
+ * of the sets written together. Email addresses use it too (accounts/email.ts).
+ */
+export function mixedScripts(label: string): string[] | undefined {
+  const scripts = [...new Set([...label].map(scriptOf).filter((s): s is string => s !== undefined))];
+  if (scripts.length < 2) return undefined;
+  if (ALLOWED_SETS.some((set) => scripts.every((script) => set.includes(script)))) return undefined;
+  return scripts;
+}
+
+/**
  * Why a host name is refused for mixing scripts in one label (UTS #39 mixed-script detection), as
  * `аpple.com` with a Cyrillic `а` imitates `apple.com`; undefined when each label keeps to one script
  * (or to one of the sets written together). Takes the canonical (punycode) or the Unicode name.
  */
 export function mixedScriptProblem(hostname: string): string | undefined {
   for (const label of domainToUnicode(hostname).split('.')) {
-    const scripts = [...new Set([...label].map(scriptOf).filter((s): s is string => s !== undefined))];
-    if (scripts.length < 2) continue;
-    if (ALLOWED_SETS.some((set) => scripts.every((script) => set.includes(script)))) continue;
+    const scripts = mixedScripts(label);
+    if (!scripts) continue;
     return `the label ${label} mixes ${scripts.join(' and ')} letters, which can imitate another name: write each label in one script`;
   }
   return undefined;

@@ -1,3 +1,4 @@
+import { createPasswordResetRecords, type PasswordResetRecords } from './password-reset-records.ts';
 import type { Row } from './rows.ts';
 import { createSignInRecords, type SignInRecords } from './sign-in-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
@@ -26,7 +27,7 @@ export interface Session {
   expiresAt: number;
 }
 
-export interface AccountRepository extends SignInRecords {
+export interface AccountRepository extends SignInRecords, PasswordResetRecords {
   /** The account, or undefined when the email is taken. */
   create(account: NewAccount): Promise<Account | undefined>;
   byEmail(email: string): Promise<Account | undefined>;
@@ -64,6 +65,7 @@ function toAccount(row: Row): Account {
 export function createAccountRepository(sql: SqlExecutor): AccountRepository {
   return {
     ...createSignInRecords(sql),
+    ...createPasswordResetRecords(sql),
     async create(account) {
       const [row] = await sql.all(
         `INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)

@@ -4,6 +4,7 @@ import type { SqlExecutor } from './sql-executor.ts';
 export const AUDIT_ACTIONS = [
   'sign_in',
   'password_changed',
+  'password_reset',
   'project_created',
   'project_renamed',
   'plan_changed',

@@ -9,6 +9,7 @@ import { instant } from './requests.ts';
 export const ACTION_LABELS: Record<AuditAction, string> = {
   sign_in: 'Signed in',
   password_changed: 'Changed their password',
+  password_reset: 'Reset their password by a mailed link',
   project_created: 'Created the project',
   project_renamed: 'Renamed the project',
   plan_changed: 'Changed the plan',

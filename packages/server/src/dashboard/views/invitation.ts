@@ -10,22 +10,20 @@ export interface InvitationView {
   token: string;
   project: Project;
   invitation: Invitation;
-  /** Whether an account with the invitation's email exists: sign in, else choose a password. */
-  existing: boolean;
   problem?: string;
 }
 
 const day = (at: number) => new Date(at).toISOString().slice(0, 10);
 
-export function invitationView({
-  csrfToken,
-  token,
-  project,
-  invitation,
-  existing,
-  problem,
-}: InvitationView): Html {
+/**
+ * The page an invitation link opens. It is the same whether or not the address has an account (the
+ * holder of a link learns nothing from it): a new account chooses a password, an existing one signs in.
+ */
+export function invitationView({ csrfToken, token, project, invitation, problem }: InvitationView): Html {
   const invalid = problem ? html`aria-invalid="true" aria-describedby="invitation-problem"` : '';
+  const hidden = html`<input type="hidden" name="_csrf" value="${csrfToken}" />
+    <input type="hidden" name="token" value="${token}" />
+    <input type="hidden" name="email" autocomplete="username" value="${invitation.email}" />`;
   return html`<div class="card auth-card">
     <h1>Join ${project.name}</h1>
     <p>
@@ -33,38 +31,38 @@ export function invitationView({
       with <strong>${invitation.email}</strong>. The link works once, until ${day(invitation.expiresAt)}.
     </p>
     ${problem ? html`<p class="notice error" role="alert" id="invitation-problem" tabindex="-1" data-focus>${problem}</p>` : ''}
-    <form class="stack" method="post" action="${urlFor('acceptInvitation')}">
-      <input type="hidden" name="_csrf" value="${csrfToken}" />
-      <input type="hidden" name="token" value="${token}" />
-      <input type="hidden" name="email" autocomplete="username" value="${invitation.email}" />
-      ${
-        existing
-          ? html`<p>You have an account: sign in to join.</p>
-              <label
-                >Password
-                <input type="password" name="password" autocomplete="current-password" required ${invalid}
-              /></label>
-              <div><button type="submit">Sign in and join</button></div>`
-          : html`<p>
-                Choose a password for your new account (at least ${MIN_PASSWORD_LENGTH} characters; common and
-                easily guessed passwords are refused).
-              </p>
-              <label
-                >Password
-                <input
-                  type="password"
-                  name="password"
-                  autocomplete="new-password"
-                  minlength="${MIN_PASSWORD_LENGTH}"
-                  required
-                  ${invalid}
-              /></label>
-              <label
-                >Repeat the password
-                <input type="password" name="repeat" autocomplete="new-password" required ${invalid}
-              /></label>
-              <div><button type="submit">Create account and join</button></div>`
-      }
+    <form class="stack" method="post" action="${urlFor('acceptInvitation')}" aria-labelledby="new-account">
+      ${hidden}
+      <h2 id="new-account">New to Petstore?</h2>
+      <p>
+        Choose a password for your new account (at least ${MIN_PASSWORD_LENGTH} characters; common and easily
+        guessed passwords are refused).
+      </p>
+      <label
+        >Password
+        <input
+          type="password"
+          name="password"
+          autocomplete="new-password"
+          minlength="${MIN_PASSWORD_LENGTH}"
+          required
+          ${invalid}
+      /></label>
+      <label
+        >Repeat the password
+        <input type="password" name="repeat" autocomplete="new-password" required ${invalid}
+      /></label>
+      <div><button type="submit">Create account and join</button></div>
+    </form>
+    <form class="stack" method="post" action="${urlFor('acceptInvitation')}" aria-labelledby="have-account">
+      ${hidden}
+      <h2 id="have-account">Have an account with ${invitation.email}?</h2>
+      <label
+        >Your account’s password
+        <input type="password" name="password" autocomplete="current-password" required ${invalid}
+      /></label>
+      <div><button type="submit">Sign in and join</button></div>
+      <p class="small"><a href="${urlFor('forgotPasswordPage')}">Forgot password?</a></p>
     </form>
   </div>`;
 }

@@ -75,28 +75,6 @@ function row(member: Member, view: MembersView): Html {
   </tr>`;
 }
 
-function invitationNotice(invitation: NonNullable<Flash['invitation']>): Html {
-  return html`<section
-    class="notice success"
-    role="status"
-    aria-labelledby="new-invitation"
-    tabindex="-1"
-    data-focus
-  >
-    <h2 id="new-invitation">
-      Invitation for ${invitation.email} (${ROLE_LABELS[invitation.role as Role].toLowerCase()})
-    </h2>
-    <p>
-      Send them this link: it works once, until ${day(invitation.expiresAt)}, and is shown only now (no email
-      is sent).
-    </p>
-    <div class="secret">
-      <output id="invitation-url">${invitation.url}</output>
-      <button type="button" data-copy="invitation-url" hidden>Copy</button>
-    </div>
-  </section>`;
-}
-
 /** A refused invitation comes back with what was typed; other refusals belong to the members list. */
 const inviteRefused = (flash: Flash) => flash.values?.email !== undefined;
 
@@ -122,7 +100,7 @@ function inviteForm(view: MembersView): Html {
           ${roleOptions((flash.values?.role as Role | undefined) ?? 'developer')}
         </select></label
       >
-      <button type="submit">Create invitation link</button>
+      <button type="submit">Send invitation</button>
     </form>
     ${
       view.invitations.length === 0
@@ -154,7 +132,7 @@ function inviteForm(view: MembersView): Html {
 export function membersView(view: MembersView): Html {
   const owner = view.me.role === 'owner';
   return html`${projectHeader(view.project, 'members')} ${noticeOf(view.flash)}
-    ${view.flash.invitation ? invitationNotice(view.flash.invitation) : ''} ${owner ? inviteForm(view) : ''}
+    ${owner ? inviteForm(view) : ''}
     <section class="card" aria-labelledby="members">
       <h2 id="members">Members</h2>
       ${inviteRefused(view.flash) ? '' : problemOf(view.flash, 'members-problem')}

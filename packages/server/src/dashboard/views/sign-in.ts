@@ -8,12 +8,15 @@ export interface SignInView {
   next?: string;
   problem?: string;
   signedOut?: boolean;
+  /** Just after a password reset by a mailed link. */
+  reset?: boolean;
 }
 
-export function signInView({ csrfToken, email, next, problem, signedOut }: SignInView): Html {
+export function signInView({ csrfToken, email, next, problem, signedOut, reset }: SignInView): Html {
   return html`<div class="card auth-card">
     <h1>Sign in</h1>
     ${signedOut ? html`<p class="notice success" role="status">You are signed out.</p>` : ''}
+    ${reset ? html`<p class="notice success" role="status">Your password was reset: sign in with the new one.</p>` : ''}
     ${problem ? html`<p class="notice error" role="alert" id="sign-in-problem" tabindex="-1" data-focus>${problem}</p>` : ''}
     <form class="stack" method="post" action="${urlFor('signIn')}">
       <input type="hidden" name="_csrf" value="${csrfToken}" />
@@ -33,6 +36,7 @@ export function signInView({ csrfToken, email, next, problem, signedOut }: SignI
       /></label>
       <div><button type="submit">Sign in</button></div>
     </form>
+    <p><a href="${urlFor('forgotPasswordPage')}">Forgot password?</a></p>
     <p class="muted small">
       Accounts are created by your operator: <code>petstore admin create --email you@example.com</code>.
     </p>

@@ -1,0 +1,116 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { passwordResetMail } from '../mail/messages.ts';
+import type { Outbox } from '../mail/outbox.ts';
+import type { RateLimiter } from '../ratelimit/limiter.ts';
+import type { Account, AccountRepository } from '../storage/account-repository.ts';
+import type { Clock } from '../time/clock.ts';
+import { normalizeEmail } from './email.ts';
+import { hashPassword, passwordProblem } from './passwords.ts';
+import { BUSY_RETRY_SECONDS, type Sessions } from './sessions.ts';
+
+/** A reset link works once, for 30 minutes. */
+export const RESET_TTL_MS = 30 * 60_000;
+
+/**
+ * Reset requests counted in the rate limiter's store (shared by all instances with Redis), whether or
+ * not the address has an account: per address typed (a mailbox is not flooded), per client address.
+ */
+export const RESET_LIMITS = {
+  perEmail: { perMinute: 2, perDay: 10 },
+  perClient: { perMinute: 5, perDay: 50 },
+};
+
+const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export interface PasswordResetDeps {
+  accounts: AccountRepository;
+  sessions: Sessions;
+  limiter: RateLimiter;
+  clock: Clock;
+  outbox: Outbox;
+}
+
+export type ResetRequestOutcome =
+  /** The same answer whether or not the address has an account. */
+  | { kind: 'requested'; email: string }
+  | { kind: 'invalid_email' }
+  | { kind: 'throttled'; retryAfterSeconds: number };
+
+export type ResetOutcome =
+  | { kind: 'reset'; account: Account; endedSessions: number }
+  | { kind: 'invalid_link' }
+  | { kind: 'refused'; problem: string }
+  | { kind: 'throttled'; retryAfterSeconds: number };
+
+/** A single-use reset link's mail when the address has an account; undefined when it has none. */
+async function resetMail(deps: PasswordResetDeps, email: string, linkFor: (token: string) => string) {
+  const account = await deps.accounts.byEmail(email);
+  if (!account) return undefined;
+  const token = randomBytes(32).toString('base64url');
+  const now = deps.clock.now();
+  await deps.accounts.createPasswordReset({
+    tokenDigest: digest(token),
+    accountId: account.id,
+    createdAt: now,
+    expiresAt: now + RESET_TTL_MS,
+  });
+  return passwordResetMail({ to: account.email, url: linkFor(token), validMinutes: RESET_TTL_MS / 60_000 });
+}
+
+/** "Forgot password?": throttled per address typed and per client, the same answer for every address. */
+export async function requestPasswordReset(
+  deps: PasswordResetDeps,
+  typed: string,
+  clientAddress: string,
+  linkFor: (token: string) => string,
+): Promise<ResetRequestOutcome> {
+  const email = normalizeEmail(typed);
+  if (!email) return { kind: 'invalid_email' };
+  for (const [bucket, limits] of [
+    [`password-reset:client:${clientAddress}`, RESET_LIMITS.perClient],
+    [`password-reset:email:${email}`, RESET_LIMITS.perEmail],
+  ] as const) {
+    const decision = await deps.limiter.check({ bucket, ...limits });
+    if (!decision.allowed) return { kind: 'throttled', retryAfterSeconds: decision.retryAfterSeconds ?? 60 };
+  }
+  // Looked up and mailed after the answer, so an address with an account takes no longer to answer.
+  deps.outbox.sendWhenMade(() => resetMail(deps, email, linkFor));
+  return { kind: 'requested', email };
+}
+
+/** The account a reset link stands for while it is unused and unexpired. */
+export async function pendingReset(deps: Pick<PasswordResetDeps, 'accounts' | 'clock'>, token: string) {
+  if (!TOKEN.test(token)) return undefined;
+  const accountId = await deps.accounts.pendingPasswordReset(digest(token), deps.clock.now());
+  return accountId === undefined ? undefined : deps.accounts.byId(accountId);
+}
+
+/**
+ * Sets the password of the link's account: the link is used up, every session of the account ends, its
+ * device cookies stop counting and its other reset links stop working. Nobody is signed in by it.
+ */
+export async function resetPassword(
+  deps: PasswordResetDeps,
+  token: string,
+  password: string,
+  clientAddress: string,
+): Promise<ResetOutcome> {
+  const account = await pendingReset(deps, token);
+  if (!account) return { kind: 'invalid_link' };
+  const problem = await passwordProblem(password, { email: account.email });
+  if (problem) return { kind: 'refused', problem };
+  const { gate, passwordParams } = deps.sessions;
+  const hashed = await gate.run({ lane: `address:${clientAddress}`, priority: false }, () =>
+    hashPassword(password, passwordParams),
+  );
+  if (!hashed.ran) return { kind: 'throttled', retryAfterSeconds: BUSY_RETRY_SECONDS };
+  const now = deps.clock.now();
+  if ((await deps.accounts.usePasswordReset(digest(token), now)) !== account.id)
+    return { kind: 'invalid_link' };
+  await deps.accounts.setPasswordHash(account.id, hashed.value);
+  await deps.accounts.revokeDevices(account.id, now);
+  await deps.accounts.endPasswordResets(account.id);
+  const endedSessions = await deps.accounts.removeSessions(account.id);
+  return { kind: 'reset', account, endedSessions };
+}
