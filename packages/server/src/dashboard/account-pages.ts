@@ -36,6 +36,7 @@ export function accountPages(context: DashboardContext): Record<string, RouteHan
         signedIn,
         field(request.body, 'current'),
         password,
+        request.ip,
       );
       logPasswordChange(request, signedIn.account.id, outcome);
       if (outcome.kind === 'changed') {

@@ -2,7 +2,7 @@ import { urlFor } from '../routes/urls.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { pendingInvitation, invitationDigest } from '../accounts/invitations.ts';
-import { hashPassword, passwordProblem } from '../accounts/passwords.ts';
+import { hashPassword, PASSWORD_CHECKS_BUSY, passwordProblem } from '../accounts/passwords.ts';
 import { SESSION_TTL_MS } from '../accounts/sessions.ts';
 import type { Account } from '../storage/account-repository.ts';
 import type { Invitation } from '../storage/invitation-records.ts';
@@ -105,14 +105,33 @@ export function invitationPages(context: DashboardContext): Record<string, Route
         }
         return join(request, reply, outcome.account, found, outcome);
       }
-      if (password !== field(request.body, 'repeat')) {
-        return show(request, reply, token, found, 'The two passwords differ.', 400);
-      }
-      const problem = await passwordProblem(password, { email });
-      if (problem) return show(request, reply, token, found, capitalised(problem), 400);
-      const hashed = await sessions.gate.run({ lane: `address:${request.ip}`, priority: false }, () =>
-        hashPassword(password, sessions.passwordParams),
+      // Refused posts are throttled per link and per client: each costs a strength check.
+      const { throttle } = sessions;
+      const link = invitationDigest(token);
+      const wait = Math.max(
+        await throttle.waitSeconds('invitationLink', link),
+        await throttle.waitSeconds('newPasswordAddress', request.ip),
       );
+      const refused = async (problem: string) => {
+        await Promise.all([
+          throttle.failed('invitationLink', link),
+          throttle.failed('newPasswordAddress', request.ip),
+        ]);
+        return show(request, reply, token, found, problem, 400);
+      };
+      if (wait > 0) {
+        reply.header('retry-after', String(wait));
+        return show(request, reply, token, found, retryText(wait), 429);
+      }
+      if (password !== field(request.body, 'repeat')) return refused('The two passwords differ.');
+      const ticket = { lane: `address:${request.ip}`, priority: false };
+      const problem = await passwordProblem(password, { email, ticket });
+      if (problem === PASSWORD_CHECKS_BUSY) {
+        reply.header('retry-after', '1');
+        return show(request, reply, token, found, retryText(1), 429);
+      }
+      if (problem) return refused(capitalised(problem));
+      const hashed = await sessions.gate.run(ticket, () => hashPassword(password, sessions.passwordParams));
       if (!hashed.ran) {
         reply.header('retry-after', '1');
         return show(request, reply, token, found, retryText(1), 429);
