@@ -15,6 +15,9 @@ import { logSignIn } from './sign-in-log.ts';
 import { retryText } from './sign-in-pages.ts';
 import { invalidInvitationView, invitationView } from './views/invitation.ts';
 
+const CODE_NEEDED =
+  'This account signs in with a code too: type your password and the code your app shows now (or a recovery code).';
+
 const capitalised = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}.`;
 
 /**
@@ -35,6 +38,7 @@ export function invitationPages(context: DashboardContext): Record<string, Route
     found: { invitation: Invitation; project: Project },
     problem?: string,
     status = 200,
+    askCode = false,
   ) => {
     const main = invitationView({
       csrfToken: signInCsrfToken(request, reply),
@@ -42,6 +46,7 @@ export function invitationPages(context: DashboardContext): Record<string, Route
       ...found,
       existing: (await storage.accounts.byEmail(found.invitation.email)) !== undefined,
       problem,
+      askCode,
     });
     return sendPage(request, reply, { title: `Join ${found.project.name}`, main, status });
   };
@@ -100,10 +105,22 @@ export function invitationPages(context: DashboardContext): Record<string, Route
         }
         if (outcome.kind === 'refused')
           return show(request, reply, token, found, 'That password is not right.', 400);
-        if (!(await storage.projects.acceptInvitation(invitationDigest(token), clock.now()))) {
+        let signedIn: { token: string; deviceCookie: string } | undefined =
+          outcome.kind === 'signed_in' ? outcome : undefined;
+        if (outcome.kind === 'two_factor') {
+          // The account's second factor, typed on this form: the password alone does not join.
+          const code = await sessions.twoFactor.verify(outcome.account.id, field(request.body, 'code'));
+          if (code.kind === 'throttled') reply.header('retry-after', String(code.retryAfterSeconds));
+          if (code.kind !== 'ok') {
+            const problem = code.kind === 'throttled' ? retryText(code.retryAfterSeconds) : CODE_NEEDED;
+            return show(request, reply, token, found, problem, code.kind === 'throttled' ? 429 : 400, true);
+          }
+          signedIn = await sessions.start(outcome.account);
+        }
+        if (!signedIn || !(await storage.projects.acceptInvitation(invitationDigest(token), clock.now()))) {
           return invalid(request, reply);
         }
-        return join(request, reply, outcome.account, found, outcome);
+        return join(request, reply, outcome.account, found, signedIn);
       }
       // Refused posts are throttled per link and per client: each costs a strength check.
       const { throttle } = sessions;

@@ -1,6 +1,7 @@
 import type { Row } from './rows.ts';
 import { createSignInRecords, type SignInRecords } from './sign-in-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
+import { createTwoFactorRecords, type TwoFactorRecords } from './two-factor-records.ts';
 
 /** Someone who signs in to the dashboard. */
 export interface Account {
@@ -26,7 +27,7 @@ export interface Session {
   expiresAt: number;
 }
 
-export interface AccountRepository extends SignInRecords {
+export interface AccountRepository extends SignInRecords, TwoFactorRecords {
   /** The account, or undefined when the email is taken. */
   create(account: NewAccount): Promise<Account | undefined>;
   byEmail(email: string): Promise<Account | undefined>;
@@ -64,6 +65,7 @@ function toAccount(row: Row): Account {
 export function createAccountRepository(sql: SqlExecutor): AccountRepository {
   return {
     ...createSignInRecords(sql),
+    ...createTwoFactorRecords(sql),
     async create(account) {
       const [row] = await sql.all(
         `INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)
@@ -131,6 +133,7 @@ export function createAccountRepository(sql: SqlExecutor): AccountRepository {
     },
     async purgeSessions(now) {
       const flashes = await sql.run('DELETE FROM session_flashes WHERE expires_at <= $1', [now]);
+      await sql.run('DELETE FROM two_factor_challenges WHERE expires_at <= $1', [now]);
       return flashes + (await sql.run('DELETE FROM sessions WHERE expires_at <= $1', [now]));
     },
   };

@@ -13,6 +13,8 @@ export interface InvitationView {
   /** Whether an account with the invitation's email exists: sign in, else choose a password. */
   existing: boolean;
   problem?: string;
+  /** The account signs in with a second factor: ask for its code with the password. */
+  askCode?: boolean;
 }
 
 const day = (at: number) => new Date(at).toISOString().slice(0, 10);
@@ -24,6 +26,7 @@ export function invitationView({
   invitation,
   existing,
   problem,
+  askCode = false,
 }: InvitationView): Html {
   const invalid = problem ? html`aria-invalid="true" aria-describedby="invitation-problem"` : '';
   return html`<div class="card auth-card">
@@ -44,6 +47,19 @@ export function invitationView({
                 >Password
                 <input type="password" name="password" autocomplete="current-password" required ${invalid}
               /></label>
+              ${
+                askCode
+                  ? html`<label
+                      >Code from your authenticator app
+                      <input
+                        type="text"
+                        name="code"
+                        inputmode="numeric"
+                        autocomplete="one-time-code"
+                        required
+                    /></label>`
+                  : ''
+              }
               <div><button type="submit">Sign in and join</button></div>`
           : html`<p>
                 Choose a password for your new account (at least ${MIN_PASSWORD_LENGTH} characters; common and
