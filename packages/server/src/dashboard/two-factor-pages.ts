@@ -8,9 +8,11 @@ import { sendPage } from './page.ts';
 import { setDeviceCookie, setSessionCookie, signedInOf, signInCsrfToken } from './session-cookie.ts';
 import { retryText } from './sign-in-pages.ts';
 import { clearTwoFactorCookie, twoFactorCookie } from './two-factor-cookie.ts';
+import { signInView } from './views/sign-in.ts';
 import { twoFactorEnrolView, twoFactorSignInView } from './views/two-factor.ts';
 
 const ACCOUNT = urlFor('accountPage');
+const RESTART = 'Sign in with your email and password first: a sign-in waits 5 minutes for its code.';
 const WRONG_CODE = 'That code is not right: type the code your app shows now, or a recovery code.';
 
 /** The QR code of an otpauth:// URI as inline SVG (no script, no image request), made on the server. */
@@ -42,6 +44,12 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
       requiredBy,
     });
     return context.page(request, reply, 'Set up two-factor sign-in', main, status);
+  };
+
+  /** No sign-in waits for a code here (none began, or its 5 minutes are over): the password form again. */
+  const restart = (request: FastifyRequest, reply: FastifyReply, status: number) => {
+    const main = signInView({ csrfToken: signInCsrfToken(request, reply), problem: RESTART });
+    return sendPage(request, reply, { title: 'Sign in', main, status });
   };
 
   const signInStep = (request: FastifyRequest, reply: FastifyReply, problem: string, status: number) => {
@@ -76,15 +84,14 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
       return context.back(reply, ACCOUNT);
     },
     async twoFactorSignInPage(request, reply) {
-      if (!(await twoFactor.challenged(twoFactorCookie(request))))
-        return reply.redirect(urlFor('signInPage'), 303);
+      if (!(await twoFactor.challenged(twoFactorCookie(request)))) return restart(request, reply, 200);
       const main = twoFactorSignInView({ csrfToken: signInCsrfToken(request, reply) });
       return sendPage(request, reply, { title: 'Enter your code', main });
     },
     async twoFactorSignIn(request, reply) {
       const token = twoFactorCookie(request);
       const challenge = await twoFactor.challenged(token);
-      if (!challenge) return reply.redirect(urlFor('signInPage'), 303);
+      if (!challenge) return restart(request, reply, 400);
       const outcome = await twoFactor.verify(challenge.accountId, field(request.body, 'code'));
       const line = { accountId: challenge.accountId, address: request.ip };
       if (outcome.kind === 'throttled') {
@@ -97,8 +104,7 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
         return signInStep(request, reply, WRONG_CODE, 400);
       }
       const account = await storage.accounts.byId(challenge.accountId);
-      if (!(await twoFactor.completeChallenge(token)) || !account)
-        return reply.redirect(urlFor('signInPage'), 303);
+      if (!(await twoFactor.completeChallenge(token)) || !account) return restart(request, reply, 400);
       const started = await sessions.start(account);
       request.log.info(
         { event: 'sign_in.succeeded', ...line, secondFactor: outcome.recovery ? 'recovery_code' : 'totp' },
