@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { after, describe, it } from 'node:test';
 import { MAX_PASSWORD_BYTES, passwordProblem } from './passwords.ts';
 import {
   boundedInputs,
   MAX_USER_INPUTS,
-  loadStrengthCheck,
   STRENGTH_PREFIX_CHARACTERS,
   strengthPrefix,
 } from './password-strength.ts';
-import { createStrengthPool, type StrengthPool } from './strength-pool.ts';
+import { createStrengthPool, STRENGTH_NICE, type StrengthPool } from './strength-pool.ts';
 
 /** The worst inputs found for zxcvbn: each costs seconds of CPU at full length. */
 const WORST: Record<string, string> = {
@@ -77,13 +78,39 @@ describe('password checks are bounded', () => {
     assert.equal(asked, 0);
   });
 
-  it('the worker answers what the check answers in-process', async () => {
-    const inProcess = await loadStrengthCheck();
-    for (const password of [WORST['digit run']!, 'correct horse battery staple quokka', 'Tr0ub4dor&3xyz']) {
-      const answer = await pool.check(password, ['ann@example.com']);
-      assert.deepEqual(answer, { ran: true, strength: inProcess(password, ['ann@example.com']) });
-    }
+  it('the worker judges with zxcvbn-ts: a digit run and the email are guessable, a phrase of unrelated words is not', async () => {
+    const check = (password: string, inputs: string[] = []) =>
+      pool.check(strengthPrefix(password), boundedInputs(inputs));
+    const weak = await check(WORST['digit run']!);
+    assert.ok(weak.ran && weak.strength.score < 3, JSON.stringify(weak));
+    const strong = await check('correct horse battery staple quokka');
+    assert.ok(strong.ran && strong.strength.score >= 3, JSON.stringify(strong));
+    const common = await check('password1234');
+    assert.deepEqual(common, {
+      ran: true,
+      strength: { score: 1, warning: 'This is similar to a commonly used password.' },
+    });
+    const own = await check('quokkazanzibar2026', ['quokkazanzibar@example.com', 'quokkazanzibar']);
+    assert.ok(own.ran && own.strength.score < 3, 'the user inputs reach the worker');
   });
+
+  it(
+    'the worker thread runs at the lowest priority (nice 19), the event loop at the process’s',
+    { skip: !existsSync('/proc/self/task') },
+    async () => {
+      await pool.check('warm the worker up', []);
+      const threads = readdirSync('/proc/self/task').map((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return { name: readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim(), nice: Number(fields[16]) };
+      });
+      assert.deepEqual(
+        threads.filter((t) => t.name === 'WorkerThread').map((t) => t.nice),
+        [STRENGTH_NICE],
+      );
+      assert.equal(threads.find((t) => t.name === 'MainThread')?.nice, getPriority());
+    },
+  );
 
   it('createStrengthPool → a full queue answers ran: false without asking the worker', async () => {
     const small = createStrengthPool({ concurrent: 1, waiting: 0, perLane: 1 });

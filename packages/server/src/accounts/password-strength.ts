@@ -6,7 +6,8 @@
  *
  * zxcvbn's work grows much faster than the password: 256 digits cost over a second of CPU, 32 digits
  * still a tenth of one. So it only ever sees the first `STRENGTH_PREFIX_CHARACTERS` characters
- * (`strengthPrefix`), and the server runs it off the event loop (strength-pool.ts).
+ * (`strengthPrefix`), and it runs in a worker thread, never on the event loop (strength-pool.ts,
+ * strength-worker.ts).
  */
 export interface Strength {
   /** 0 (among the first thousand guesses) to 4 (beyond 10^10 guesses). */
@@ -42,25 +43,3 @@ export function strengthPrefix(password: string): string {
 /** The user inputs as the check receives them: a few, each bounded like a password. */
 export const boundedInputs = (userInputs: string[]): string[] =>
   userInputs.slice(0, MAX_USER_INPUTS).map(strengthPrefix);
-
-export type StrengthCheck = (password: string, userInputs: string[]) => Strength;
-
-/** zxcvbn-ts, loaded now (dictionaries and all): the worker calls this once. */
-export async function loadStrengthCheck(): Promise<StrengthCheck> {
-  const [{ ZxcvbnFactory }, common, english] = await Promise.all([
-    import('@zxcvbn-ts/core'),
-    import('@zxcvbn-ts/language-common'),
-    import('@zxcvbn-ts/language-en'),
-  ]);
-  const zxcvbn = new ZxcvbnFactory({
-    translations: english.translations,
-    graphs: common.adjacencyGraphs,
-    dictionary: { ...common.dictionary, ...english.dictionary },
-    // Its own cut (256 by default) as a second bound; ours comes first.
-    maxLength: STRENGTH_PREFIX_CHARACTERS * 2,
-  });
-  return (password, userInputs) => {
-    const result = zxcvbn.check(strengthPrefix(password), boundedInputs(userInputs));
-    return { score: result.score, warning: result.feedback.warning ?? undefined };
-  };
-}

@@ -1,7 +1,12 @@
 import { Worker } from 'node:worker_threads';
 import { createHashingGate, type GateTicket, type HashingLimits } from './hashing-gate.ts';
-import { boundedInputs, type Strength, strengthPrefix } from './password-strength.ts';
-import type { StrengthRequest } from './strength-worker.ts';
+import {
+  boundedInputs,
+  type Strength,
+  STRENGTH_PREFIX_CHARACTERS,
+  strengthPrefix,
+} from './password-strength.ts';
+import { type StrengthRequest, STRENGTH_WORKER_SOURCE, type StrengthWorkerData } from './strength-worker.ts';
 
 /**
  * The strength check off the event loop: one worker thread (strength-worker.ts), started on the first
@@ -23,6 +28,12 @@ export interface StrengthPool {
 /** One check at a time (one core of the two), sixteen waiting, two per client. */
 export const STRENGTH_LIMITS: HashingLimits = { concurrent: 1, waiting: 16, perLane: 2 };
 
+/**
+ * The worker thread's nice value: the lowest priority, so that on a busy core the event loop keeps its
+ * time and the checks wait (Linux; elsewhere the thread keeps the process's priority).
+ */
+export const STRENGTH_NICE = 19;
+
 /** A check of a command or a test, without a client to take turns with. */
 const LOCAL: GateTicket = { lane: 'local', priority: false };
 
@@ -41,7 +52,16 @@ export function createStrengthPool(limits: HashingLimits = STRENGTH_LIMITS): Str
 
   const started = (): Worker => {
     if (worker) return worker;
-    const thread = new Worker(new URL('./strength-worker.ts', import.meta.url));
+    const workerData: StrengthWorkerData = {
+      modules: [
+        import.meta.resolve('@zxcvbn-ts/core'),
+        import.meta.resolve('@zxcvbn-ts/language-common'),
+        import.meta.resolve('@zxcvbn-ts/language-en'),
+      ],
+      maxLength: STRENGTH_PREFIX_CHARACTERS * 2,
+      nice: STRENGTH_NICE,
+    };
+    const thread = new Worker(STRENGTH_WORKER_SOURCE, { eval: true, workerData });
     thread.on('message', (reply: Reply) => {
       const waiter = pending.get(reply.id);
       pending.delete(reply.id);
