@@ -175,6 +175,11 @@ describe('dashboard two-factor sign-in: set up, sign in with a code or a recover
     assert.equal((await dev.get('/dashboard')).status, 200, 'the project list is still open');
     const enrol = await dev.get(sent.headers.location!);
     assert.match(enrol.body, /Project req requires two-factor sign-in of its members/);
+    const outsider = new Browser(app);
+    await addAccount(app, 'outsider@example.com', PASSWORD, []);
+    await outsider.signIn('outsider@example.com', PASSWORD);
+    const probed = await outsider.get('/dashboard/account/two-factor?project=req');
+    assert.doesNotMatch(probed.body, /Project req/, 'a project is named to its members only');
     app.clock.advance(STEP);
     await setUp(dev);
     assert.equal((await dev.get('/dashboard/projects/req/keys')).status, 200);

@@ -34,8 +34,10 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
     const enrolment = await twoFactor.enrolment(account);
     if (!enrolment) return context.back(reply, ACCOUNT);
     const { project: slug } = request.query as { project?: string };
+    // Named only to its members: the page tells nobody else whether a project exists or requires it.
     const project = typeof slug === 'string' ? await storage.projects.bySlug(slug) : undefined;
-    const requiredBy = project && (await twoFactor.required(project.id)) ? project.name : undefined;
+    const member = project && (await storage.projects.roleOf(account.id, project.id));
+    const requiredBy = member && (await twoFactor.required(project.id)) ? project.name : undefined;
     const main = twoFactorEnrolView({
       csrfToken,
       secret: enrolment.secret,
