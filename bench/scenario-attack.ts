@@ -29,7 +29,7 @@ const WORST = [
 
 interface AttackResult {
   posts: number;
-  statuses: Map<number, number>;
+  statuses: Map<number | string, number>;
   postP50Ms: number;
 }
 
@@ -45,6 +45,7 @@ function attack(origin: string, tokens: string[], stop: Promise<void>): Promise<
   let stopped = false;
   void stop.then(() => (stopped = true));
   const statuses = new Map<number, number>();
+  const errors = new Map<string, number>();
   const times: number[] = [];
   let sent = 0;
   const post = () =>
@@ -79,8 +80,8 @@ function attack(origin: string, tokens: string[], stop: Promise<void>): Promise<
           });
         },
       );
-      req.once('error', () => {
-        statuses.set(0, (statuses.get(0) ?? 0) + 1);
+      req.once('error', (error: NodeJS.ErrnoException) => {
+        errors.set(error.code ?? error.message, (errors.get(error.code ?? error.message) ?? 0) + 1);
         resolve();
       });
       req.end(body);
@@ -90,7 +91,7 @@ function attack(origin: string, tokens: string[], stop: Promise<void>): Promise<
   };
   return Promise.all(Array.from({ length: ATTACKERS }, attacker)).then(() => ({
     posts: times.length,
-    statuses,
+    statuses: new Map<number | string, number>([...statuses, ...errors]),
     postP50Ms: median(times.length > 0 ? times : [0]),
   }));
 }
@@ -159,11 +160,11 @@ export async function attackScenario(harness: Harness): Promise<Row[]> {
   const without = pick(quiet);
   const under = pick(loud);
   const posts = attacks.reduce((sum, a) => sum + a.posts, 0);
-  const statuses = new Map<number, number>();
+  const statuses = new Map<number | string, number>();
   for (const a of attacks)
     for (const [status, count] of a.statuses) statuses.set(status, (statuses.get(status) ?? 0) + count);
   const answered = [...statuses]
-    .sort(([a], [b]) => a - b)
+    .sort(([a], [b]) => String(a).localeCompare(String(b)))
     .map(([status, count]) => `${count}× ${status}`)
     .join(', ');
   const name = `attack (other tenant's GET /v1/pets, ${TENANT_CONNECTIONS} connections)`;

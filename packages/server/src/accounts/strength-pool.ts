@@ -25,8 +25,12 @@ export interface StrengthPool {
   close(): Promise<void>;
 }
 
-/** One check at a time (one core of the two), sixteen waiting, two per client. */
-export const STRENGTH_LIMITS: HashingLimits = { concurrent: 1, waiting: 16, perLane: 2 };
+/**
+ * One check at a time, four waiting, one per client: a check takes 50–250 ms on an idle core, so a
+ * waiting one is answered within about a second; under a flood the rest are told to retry at once
+ * rather than held for longer than a connection may sit silent.
+ */
+export const STRENGTH_LIMITS: HashingLimits = { concurrent: 1, waiting: 4, perLane: 1 };
 
 /**
  * The worker thread's nice value: the lowest priority, so that on a busy core the event loop keeps its
