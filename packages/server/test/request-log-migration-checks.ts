@@ -87,11 +87,18 @@ export async function assertCompactRowsUndone(
   const compact = await storedRows();
   assert.ok(compact.length === 2 && compact.every((rows) => rows.startsWith('{"v":2,')));
 
-  assert.equal(await storage.rollback(), '057_request_log_compact_rows');
+  await rollbackThrough(storage, '057_request_log_compact_rows');
   const arrays = await storedRows();
   assert.ok(arrays.length === 2 && arrays.every((rows) => rows.startsWith('[')), arrays[0]?.slice(0, 80));
   assert.deepEqual(await listedColumns(storage, 'prj_c'), listed);
 
-  assert.deepEqual(await storage.migrate(), ['057_request_log_compact_rows']);
+  assert.deepEqual((await storage.migrate()).slice(0, 1), ['057_request_log_compact_rows']);
   assert.deepEqual(await listedColumns(storage, 'prj_c'), listed);
+}
+
+/** Undoes every migration newer than `name` (later ones are not this check's business), then `name`. */
+export async function rollbackThrough(storage: ReversibleStorage, name: string): Promise<void> {
+  for (let undone = await storage.rollback(); undone !== name; undone = await storage.rollback()) {
+    assert.ok(undone !== undefined, `no migration ${name} to undo`);
+  }
 }
