@@ -12,6 +12,7 @@ export const SCENARIOS = [
   'startup',
   'postgres',
   'request-log',
+  'attack',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 export type Tool = 'wrk' | 'autocannon';
@@ -53,6 +54,8 @@ Scenarios (--scenario, comma-separated; default: all of them):
   startup    spawn to first 200 of GET /v1/pets?limit=20, median of --startup-runs
   postgres   list status=available and create with DATABASE_URL=--postgres-url and REDIS_URL=--redis-url
              (skipped when PostgreSQL is unreachable; without Redis when it is)
+  attack     another tenant's GET /v1/pets (16 connections) alone, then while 8 posts of the worst
+             passwords to /dashboard/invitation are always in flight; its p99 must stay under 50 ms
 
 Options:
   --scenario LIST      which scenarios to run (default: all)

@@ -12,6 +12,7 @@ import {
 } from './compare.ts';
 import type { Harness, Measured } from './harness.ts';
 import type { ScenarioName } from './options.ts';
+import { attackScenario } from './scenario-attack.ts';
 import { pagingScenario } from './scenario-paging.ts';
 import { requestLogScenario } from './scenario-request-log.ts';
 import { startupScenario } from './scenario-startup.ts';
@@ -216,4 +217,5 @@ export const SCENARIO_RUNNERS: Record<ScenarioName, (harness: Harness) => Promis
   startup: startupScenario,
   postgres,
   'request-log': requestLogScenario,
+  attack: attackScenario,
 };

@@ -84,6 +84,8 @@ export interface AppDeps {
   passwordParams?: ScryptParams;
   /** Bounds and orders the password checks (default: HASHING_LIMITS); tests hold its slots. */
   hashingGate?: HashingGate;
+  /** The key sealing TOTP secrets (PETSTORE_TWO_FACTOR_KEY); by default one kept in the database. */
+  twoFactorKey?: Buffer;
   /** Where custom domains are looked up (PETSTORE_DNS_SERVERS); by default the system's resolvers. */
   dns?: DnsResolver;
   /** The CAA identity of the CA that issues the custom domains' certificates (default `letsencrypt.org`). */
@@ -232,6 +234,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     keyEnvironment: deps.keyEnvironment,
     passwordParams: deps.passwordParams,
     hashingGate: deps.hashingGate,
+    twoFactorKey: deps.twoFactorKey,
     siteDomain,
     apiHost,
     dns: deps.dns ?? createDnsResolver(),

@@ -59,6 +59,16 @@ const refused = (env: NodeJS.ProcessEnv, flags = {}) => {
 };
 
 describe('loadConfig', () => {
+  it('PETSTORE_TWO_FACTOR_KEY → 32 bytes from hex or base64; unset: none (a key kept in the database); anything else refused naming it', () => {
+    assert.equal(loadConfig({}).twoFactorKey, undefined);
+    const key = Buffer.alloc(32, 7);
+    assert.deepEqual(loadConfig({ PETSTORE_TWO_FACTOR_KEY: key.toString('hex') }).twoFactorKey, key);
+    assert.deepEqual(loadConfig({ PETSTORE_TWO_FACTOR_KEY: key.toString('base64') }).twoFactorKey, key);
+    for (const bad of ['secret', Buffer.alloc(16).toString('hex'), Buffer.alloc(33).toString('base64')]) {
+      assert.match(refused({ PETSTORE_TWO_FACTOR_KEY: bad }), /^PETSTORE_TWO_FACTOR_KEY must be 32 bytes/);
+    }
+  });
+
   it('HOST accepts IP addresses and host names', () => {
     for (const host of ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost', 'api.internal', 'petstore-1']) {
       assert.equal(loadConfig({ HOST: host }).host, host);

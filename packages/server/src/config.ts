@@ -35,6 +35,8 @@ export interface Config {
   dnsServers: string[] | undefined;
   /** The CAA identity of the CA issuing the custom domains' certificates. */
   caIdentity: string;
+  /** The key sealing TOTP secrets (PETSTORE_TWO_FACTOR_KEY, 32 bytes); undefined: one kept in the database. */
+  twoFactorKey: Buffer | undefined;
   /** Custom domains an Enterprise project may have (PETSTORE_ENTERPRISE_DOMAINS). */
   enterpriseDomains: number;
   /** The TLS proxy (`host:port`), asked for each verified domain's certificate; undefined: not shown. */
@@ -257,6 +259,20 @@ function httpLimits(env: NodeJS.ProcessEnv): HttpLimits {
   return limits;
 }
 
+/** 32 bytes, as 64 hex digits or base64 (`openssl rand -base64 32`). */
+function secretKey(name: string, text: string | undefined): Buffer | undefined {
+  if (text === undefined || text === '') return undefined;
+  const key = /^[0-9a-fA-F]{64}$/.test(text)
+    ? Buffer.from(text, 'hex')
+    : /^[A-Za-z0-9+/_-]{43}=?$/.test(text)
+      ? Buffer.from(text, 'base64')
+      : undefined;
+  if (key?.length !== 32) {
+    throw new ConfigError(`${name} must be 32 bytes as 64 hex digits or base64 (openssl rand -base64 32)`);
+  }
+  return key;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Config {
   return {
     port: integer(flags.port !== undefined ? '--port' : 'PORT', flags.port ?? env.PORT, 8080, 0, 65_535),
@@ -293,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
           },
     dnsServers: dnsServers(env.PETSTORE_DNS_SERVERS),
     caIdentity: hostname('PETSTORE_CA_IDENTITY', env.PETSTORE_CA_IDENTITY, 'letsencrypt.org')!,
+    twoFactorKey: secretKey('PETSTORE_TWO_FACTOR_KEY', env.PETSTORE_TWO_FACTOR_KEY),
     enterpriseDomains: integer(
       'PETSTORE_ENTERPRISE_DOMAINS',
       env.PETSTORE_ENTERPRISE_DOMAINS,

@@ -188,6 +188,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     publicBaseUrl: config.publicBaseUrl,
     dns: createDnsResolver(config.dnsServers),
     caIdentity: config.caIdentity,
+    twoFactorKey: config.twoFactorKey,
     enterpriseDomains: config.enterpriseDomains,
     tlsProbe: config.tlsProbe,
     cors: corsPolicy(config.corsOrigins),

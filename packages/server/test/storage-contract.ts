@@ -10,6 +10,7 @@ import { petContract } from './storage-contract-pets.ts';
 import { projectContract } from './storage-contract-projects.ts';
 import { requestLogGeneratedContract } from './storage-contract-request-log-generated.ts';
 import { requestLogContract, usageContract } from './storage-contract-request-log.ts';
+import { twoFactorContract } from './storage-contract-two-factor.ts';
 
 export interface StorageFixture {
   /** A migrated storage over a fresh, empty database. */
@@ -45,5 +46,6 @@ export function runStorageContract(name: string, makeStorage: FixtureFactory): v
     requestLogGeneratedContract(fixture);
     usageContract(fixture);
     auditContract(fixture);
+    twoFactorContract(fixture);
   });
 }

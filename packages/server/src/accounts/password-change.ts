@@ -1,6 +1,6 @@
 import type { AccountRepository, Account, Session } from '../storage/account-repository.ts';
 import type { Clock } from '../time/clock.ts';
-import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
+import { hashPassword, PASSWORD_CHECKS_BUSY, passwordProblem, verifyPassword } from './passwords.ts';
 import { BUSY_RETRY_SECONDS, type Sessions } from './sessions.ts';
 
 export type PasswordChangeOutcome =
@@ -17,17 +17,23 @@ export interface PasswordChangeDeps {
 
 /**
  * Changes the signed-in account's password: the current one must be right (wrong ones are throttled
- * like sign-ins, per account), the new one acceptable. Every other session of the account ends and its
- * device cookies stop counting, but this browser's: it gets a new one. Pending reset links stop working.
+ * like sign-ins, per account), the new one acceptable (refused ones are throttled per account and per
+ * client address). Every other session of the account ends and its device cookies stop counting, but
+ * this browser's: it gets a new one. Pending reset links stop working.
  */
 export async function changePassword(
   { accounts, sessions, clock }: PasswordChangeDeps,
   signedIn: { session: Session; account: Account },
   currentPassword: string,
   newPassword: string,
+  clientAddress?: string,
 ): Promise<PasswordChangeOutcome> {
   const { account, session } = signedIn;
-  const wait = await sessions.throttle.waitSeconds('passwordChange', account.id);
+  const { throttle } = sessions;
+  const wait = Math.max(
+    await throttle.waitSeconds('passwordChange', account.id),
+    clientAddress === undefined ? 0 : await throttle.waitSeconds('newPasswordAddress', clientAddress),
+  );
   if (wait > 0) return { kind: 'throttled', retryAfterSeconds: wait };
   const ticket = { lane: `account:${account.id}`, priority: true };
   const checked = await sessions.gate.run(ticket, () =>
@@ -35,17 +41,26 @@ export async function changePassword(
   );
   if (!checked.ran) return { kind: 'throttled', retryAfterSeconds: BUSY_RETRY_SECONDS };
   if (!checked.value.ok) {
-    await sessions.throttle.failed('passwordChange', account.id);
+    await throttle.failed('passwordChange', account.id);
     return { kind: 'wrong_password' };
   }
-  await sessions.throttle.succeeded('passwordChange', account.id);
   if (newPassword === currentPassword) {
     return { kind: 'refused', problem: 'the new password must differ from the current one' };
   }
-  const problem = await passwordProblem(newPassword, { email: account.email });
-  if (problem) return { kind: 'refused', problem };
+  const problem = await passwordProblem(newPassword, { email: account.email, ticket });
+  if (problem === PASSWORD_CHECKS_BUSY) return { kind: 'throttled', retryAfterSeconds: BUSY_RETRY_SECONDS };
+  if (problem) {
+    // A refused new password costs a check: counted per account and per client like a wrong one.
+    await Promise.all([
+      throttle.failed('passwordChange', account.id),
+      clientAddress === undefined ? undefined : throttle.failed('newPasswordAddress', clientAddress),
+    ]);
+    return { kind: 'refused', problem };
+  }
   const hashed = await sessions.gate.run(ticket, () => hashPassword(newPassword, sessions.passwordParams));
   if (!hashed.ran) return { kind: 'throttled', retryAfterSeconds: BUSY_RETRY_SECONDS };
+  // Only a change forgets the account's failures: a right current password with a refused new one does not.
+  await throttle.succeeded('passwordChange', account.id);
   const now = clock.now();
   await accounts.setPasswordHash(account.id, hashed.value);
   await accounts.revokeDevices(account.id, now);

@@ -37,16 +37,31 @@ describe('passwords', () => {
     }
   });
 
+  it('verifyPassword → a password over 4,096 bytes is refused without hashing, even the right one', async () => {
+    const long = 'é'.repeat(2_049);
+    const hash = await hashPassword(long, FAST);
+    assert.deepEqual(await verifyPassword(long, hash, FAST), { ok: false, rehash: false });
+    assert.equal(
+      (await verifyPassword('é'.repeat(2_048), await hashPassword('é'.repeat(2_048), FAST), FAST)).ok,
+      true,
+    );
+  });
+
   it('verifyPassword → a malformed hash is a refusal, not an error', async () => {
     for (const hash of ['', 'plain', 'scrypt$x$8$1$a$b', 'bcrypt$2b$10$abc']) {
       assert.deepEqual(await verifyPassword('anything', hash, FAST), { ok: false, rehash: false }, hash);
     }
   });
 
-  it('passwordProblem → at least 12 characters (code points), at most 1,024', async () => {
+  it('passwordProblem → at least 12 characters (code points), at most 1,024 bytes of UTF-8', async () => {
     assert.match((await passwordProblem('short'))!, /at least 12/);
     assert.equal(await passwordProblem('🐈🐈🐈🐈 walks 🐈🐈🐈🐈 by night'), undefined);
-    assert.match((await passwordProblem('x'.repeat(1_025)))!, /at most 1024|at most 1,024/);
+    assert.match((await passwordProblem('x'.repeat(1_025)))!, /at most 1,024 bytes/);
+    assert.match(
+      (await passwordProblem('🐈'.repeat(257)))!,
+      /at most 1,024 bytes/,
+      '257 emoji are 1,028 bytes',
+    );
   });
 
   it('passwordProblem → all-whitespace passwords refused, whatever the blank characters', async () => {

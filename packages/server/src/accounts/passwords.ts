@@ -1,5 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { MIN_PASSWORD_SCORE, passwordStrength } from './password-strength.ts';
+import type { GateTicket } from './hashing-gate.ts';
+import { boundedInputs, MIN_PASSWORD_SCORE, strengthPrefix } from './password-strength.ts';
+import { createStrengthPool, type StrengthPool } from './strength-pool.ts';
 
 /**
  * Passwords are hashed with scrypt from node:crypto: memory-hard, built into Node (no native add-on or
@@ -17,7 +19,17 @@ export interface ScryptParams {
 export const PASSWORD_PARAMS: ScryptParams = { N: 2 ** 17, r: 8, p: 1 };
 
 export const MIN_PASSWORD_LENGTH = 12;
-export const MAX_PASSWORD_LENGTH = 1_024;
+/**
+ * A new password is at most 1,024 bytes of UTF-8 (1,024 ASCII characters, fewer accented letters or
+ * emoji): refused beyond, before any check runs. The strength check reads only its first characters
+ * (password-strength.ts), off the event loop.
+ */
+export const MAX_PASSWORD_BYTES = 1_024;
+/**
+ * A password offered at sign-in longer than this is refused without hashing: no stored password is
+ * longer (the earlier limit, 1,024 characters, is at most 4,096 bytes).
+ */
+export const MAX_VERIFIED_PASSWORD_BYTES = 4_096;
 
 const KEY_LENGTH = 32;
 
@@ -63,7 +75,8 @@ export async function verifyPassword(
   params: ScryptParams = PASSWORD_PARAMS,
 ): Promise<{ ok: boolean; rehash: boolean }> {
   const match = HASH.exec(hash);
-  if (!match) return { ok: false, rehash: false };
+  if (!match || Buffer.byteLength(password) > MAX_VERIFIED_PASSWORD_BYTES)
+    return { ok: false, rehash: false };
   const stored = { N: Number(match[1]), r: Number(match[2]), p: Number(match[3]) };
   const expected = Buffer.from(match[5]!, 'base64url');
   const key = await derive(password, Buffer.from(match[4]!, 'base64url'), stored);
@@ -72,20 +85,39 @@ export async function verifyPassword(
   return { ok, rehash };
 }
 
+/** The problem passwordProblem gives when the strength checks' queue is full (a 429 where shown). */
+export const PASSWORD_CHECKS_BUSY =
+  'too many new passwords are being checked right now: try again in a few seconds';
+
+let sharedPool: StrengthPool | undefined;
+
+export interface PasswordContext {
+  email?: string;
+  /** Whose turn the strength check takes in the queue (default: one lane for every local check). */
+  ticket?: GateTicket;
+  /** Where the strength is checked (default: the process's one worker thread, started on first use). */
+  strength?: Pick<StrengthPool, 'check'>;
+}
+
 /** Why a new password is refused, or undefined when it is acceptable. */
 export async function passwordProblem(
   password: string,
-  context: { email?: string } = {},
+  context: PasswordContext = {},
 ): Promise<string | undefined> {
+  // Counted before anything else reads it: no step below sees more than MAX_PASSWORD_BYTES.
+  if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES)
+    return `the password must be at most ${MAX_PASSWORD_BYTES.toLocaleString('en-US')} bytes long (as many plain letters, fewer accented ones or emoji)`;
   if (password !== '' && password.trim() === '') return 'the password must not be all whitespace';
   const length = [...password].length;
   if (length < MIN_PASSWORD_LENGTH)
     return `the password must be at least ${MIN_PASSWORD_LENGTH} characters long`;
-  if (length > MAX_PASSWORD_LENGTH)
-    return `the password must be at most ${MAX_PASSWORD_LENGTH} characters long`;
   // The email and its parts (`ann`, `example`) are the first guesses against an account.
-  const inputs = context.email ? [context.email, ...context.email.split(/[@.+_-]/)] : [];
-  const { score, warning } = await passwordStrength(password, inputs);
+  const { email } = context;
+  const inputs = email ? [email, ...email.split(/[@.+_-]/)] : [];
+  const pool = context.strength ?? (sharedPool ??= createStrengthPool());
+  const answer = await pool.check(strengthPrefix(password), boundedInputs(inputs), context.ticket);
+  if (!answer.ran) return PASSWORD_CHECKS_BUSY;
+  const { score, warning } = answer.strength;
   if (score < MIN_PASSWORD_SCORE) {
     const why = warning ? ` (${warning.replace(/\.$/, '').toLowerCase()})` : '';
     return `the password is too easy to guess${why}: use a longer phrase of unrelated words`;

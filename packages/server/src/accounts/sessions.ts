@@ -7,6 +7,8 @@ import { normalizeEmail } from './email.ts';
 import { createHashingGate, type HashingGate } from './hashing-gate.ts';
 import { decoyHash, hashPassword, PASSWORD_PARAMS, type ScryptParams, verifyPassword } from './passwords.ts';
 import { createSignInThrottle, type SignInThrottle } from './sign-in-throttle.ts';
+import { createTwoFactor, type TwoFactor } from './two-factor.ts';
+import { createSecretBox } from './two-factor-secrets.ts';
 
 /** A session lasts a week from sign-in; signing out or removing the account ends it at once. */
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60_000;
@@ -39,6 +41,8 @@ export type SignInOutcome =
       deviceCookie: string;
       device: DeviceStanding;
     }
+  /** The password was right; the account's second factor comes next (no session yet). */
+  | { kind: 'two_factor'; account: Account; device: DeviceStanding }
   /** Unknown email and wrong password are the same answer (`account` is for the log only). */
   | { kind: 'refused'; account?: Account; device: DeviceStanding }
   | {
@@ -67,6 +71,7 @@ export interface Sessions {
   throttle: SignInThrottle;
   gate: HashingGate;
   passwordParams: ScryptParams;
+  twoFactor: TwoFactor;
 }
 
 export interface SessionDeps {
@@ -76,12 +81,16 @@ export interface SessionDeps {
   passwordParams?: ScryptParams;
   /** Bounds and orders the password checks in flight (default: `HASHING_LIMITS`). */
   hashingGate?: HashingGate;
+  /** The key sealing TOTP secrets (32 bytes; default: one kept in `server_secrets`, two-factor-secrets.ts). */
+  twoFactorKey?: Buffer;
 }
 
 export const tokenDigest = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** The name the device cookies' HMAC key is kept under in `server_secrets`. */
 export const DEVICE_SECRET_NAME = 'device-cookie-hmac';
+/** The name the TOTP secrets' key is kept under in `server_secrets` when the operator gives none. */
+export const TWO_FACTOR_SECRET_NAME = 'two-factor-aes-key';
 
 export function createSessions(deps: SessionDeps): Sessions {
   const { accounts, limiter, clock } = deps;
@@ -94,6 +103,18 @@ export function createSessions(deps: SessionDeps): Sessions {
       'base64url',
     ),
   );
+  const storedKey = async () =>
+    Buffer.from(
+      await accounts.secret(TWO_FACTOR_SECRET_NAME, randomBytes(32).toString('base64url'), clock.now()),
+      'base64url',
+    );
+  const twoFactorKey = deps.twoFactorKey;
+  const twoFactor = createTwoFactor({
+    accounts,
+    clock,
+    throttle,
+    box: createSecretBox(twoFactorKey ? async () => twoFactorKey : storedKey),
+  });
   // Unknown emails are checked against this hash, so they take as long as a wrong password.
   const decoy = decoyHash(params);
 
@@ -185,6 +206,7 @@ export function createSessions(deps: SessionDeps): Sessions {
         device?.accountId === account.id ? throttle.succeeded('device', device.nonce) : undefined,
         throttle.succeeded('email', email),
       ]);
+      if (await twoFactor.enabled(account.id)) return { kind: 'two_factor', account, device: known };
       return { kind: 'signed_in', ...(await start(account)), account, device: known };
     },
     current: (token) => accounts.findSession(tokenDigest(token), clock.now()),
@@ -194,5 +216,6 @@ export function createSessions(deps: SessionDeps): Sessions {
     throttle,
     gate,
     passwordParams: params,
+    twoFactor,
   };
 }

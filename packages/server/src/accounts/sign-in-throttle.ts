@@ -23,13 +23,20 @@ export const FORGET_FAILURES_AFTER_MS = 24 * 60 * MINUTE;
  * The policies, by subject. An email's unknown devices: 5 free, then 1 s, 2 s, 4 s … 15 min (about
  * 110 guesses in the first day, 96 a day after). A client address, whatever emails it tries: 20 free,
  * then the same. One known device: 10 free, then it counts as unknown for the same waits. A wrong
- * current password on the password form: 5 free, then the same.
+ * current password on the password form: 5 free, then the same, and so does a refused new password
+ * there. A refused post of an invitation link (a password too weak, two that differ): 5 free per link,
+ * then the same. Refused new passwords from one client address, whatever the link or account: 10
+ * free, then the same. A wrong two-factor code of an account (sign-in, set-up, turning it off): 5
+ * free, then the same: about 110 guesses a day against a million codes.
  */
 export const THROTTLE_POLICIES = {
   email: { free: 5, firstWaitMs: SECOND, maxWaitMs: 15 * MINUTE },
   address: { free: 20, firstWaitMs: SECOND, maxWaitMs: 15 * MINUTE },
   device: { free: 10, firstWaitMs: SECOND, maxWaitMs: 15 * MINUTE },
   passwordChange: { free: 5, firstWaitMs: SECOND, maxWaitMs: 15 * MINUTE },
+  invitationLink: { free: 5, firstWaitMs: SECOND, maxWaitMs: 15 * MINUTE },
+  newPasswordAddress: { free: 10, firstWaitMs: SECOND, maxWaitMs: 15 * MINUTE },
+  twoFactor: { free: 5, firstWaitMs: SECOND, maxWaitMs: 15 * MINUTE },
 } satisfies Record<string, ThrottlePolicy>;
 
 export type ThrottleKind = keyof typeof THROTTLE_POLICIES;

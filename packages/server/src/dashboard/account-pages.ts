@@ -7,6 +7,7 @@ import { clearSessionCookie, setDeviceCookie, signedInOf } from './session-cooki
 import { logPasswordChange } from './sign-in-log.ts';
 import { retryText } from './sign-in-pages.ts';
 import { accountView } from './views/account.ts';
+import { twoFactorSection } from './views/two-factor.ts';
 
 const ACCOUNT = urlFor('accountPage');
 
@@ -16,11 +17,18 @@ export function accountPages(context: DashboardContext): Record<string, RouteHan
   return {
     async accountPage(request, reply) {
       const { account, csrfToken } = context.signedIn(request);
+      const flash = await flashes.take(request, ACCOUNT);
       const main = accountView({
         account,
         csrfToken,
         sessions: await storage.accounts.countSessions(account.id, clock.now()),
-        flash: await flashes.take(request, ACCOUNT),
+        flash,
+        twoFactor: twoFactorSection({
+          enabled: await sessions.twoFactor.enabled(account.id),
+          recoveryCodesLeft: await sessions.twoFactor.recoveryCodesLeft(account.id),
+          csrfToken,
+          flash,
+        }),
       });
       return context.page(request, reply, 'Your account', main);
     },
@@ -36,6 +44,7 @@ export function accountPages(context: DashboardContext): Record<string, RouteHan
         signedIn,
         field(request.body, 'current'),
         password,
+        request.ip,
       );
       logPasswordChange(request, signedIn.account.id, outcome);
       if (outcome.kind === 'changed') {

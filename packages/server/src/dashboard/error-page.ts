@@ -16,6 +16,11 @@ export function sendErrorPage(request: FastifyRequest, reply: FastifyReply, erro
     const next = path === urlFor('projectsPage') ? '' : `?next=${encodeURIComponent(path)}`;
     return reply.header('cache-control', 'no-store').redirect(`${urlFor('signInPage')}${next}`, 303);
   }
+  // A project that requires two-factor sign-in sends a member without it to set it up.
+  const location = error.headers?.location;
+  if (error.code === 'forbidden' && location && (request.method === 'GET' || request.method === 'HEAD')) {
+    return reply.header('cache-control', 'no-store').redirect(location, 303);
+  }
   const current = request.signedIn;
   return sendPage(request, reply, {
     title: errorTitle(error.status),

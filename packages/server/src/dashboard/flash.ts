@@ -20,6 +20,10 @@ export interface Flash {
   values?: Record<string, string>;
   /** A new API key: its secret is shown this once. */
   key?: { id: string; secret: string; label: string | null; prefix: string; createdAt: number };
+  /** Two-factor sign-in was just turned on: its recovery codes are shown this once. */
+  recoveryCodes?: string[];
+  /** Why turning two-factor sign-in off was refused (shown beside its form, not the password's). */
+  twoFactorProblem?: string;
 }
 
 export const FLASH_TTL_MS = 10 * 60_000;

@@ -2,7 +2,7 @@ import { urlFor } from '../routes/urls.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { pendingInvitation, invitationDigest } from '../accounts/invitations.ts';
-import { hashPassword, passwordProblem } from '../accounts/passwords.ts';
+import { hashPassword, PASSWORD_CHECKS_BUSY, passwordProblem } from '../accounts/passwords.ts';
 import { SESSION_TTL_MS } from '../accounts/sessions.ts';
 import type { Account } from '../storage/account-repository.ts';
 import type { Invitation } from '../storage/invitation-records.ts';
@@ -16,6 +16,9 @@ import { retryText } from './sign-in-pages.ts';
 import { invalidInvitationView, invitationView } from './views/invitation.ts';
 
 const capitalised = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}.`;
+
+const CODE_NEEDED =
+  'This account signs in with a code too: type your password and the code your app shows now (or a recovery code).';
 
 /**
  * The page an invitation link opens, and its forms: the invitee chooses a password (a new account: the
@@ -36,8 +39,10 @@ export function invitationPages(context: DashboardContext): Record<string, Route
     found: { invitation: Invitation; project: Project },
     problem?: string,
     status = 200,
+    askCode = false,
   ) => {
-    const main = invitationView({ csrfToken: signInCsrfToken(request, reply), token, ...found, problem });
+    const csrfToken = signInCsrfToken(request, reply);
+    const main = invitationView({ csrfToken, token, ...found, problem, askCode });
     return sendPage(request, reply, { title: `Join ${found.project.name}`, main, status });
   };
 
@@ -98,14 +103,42 @@ export function invitationPages(context: DashboardContext): Record<string, Route
           const problem = `That password is not right for an account with ${email}.`;
           return show(request, reply, token, found, problem, 400);
         }
-        if (!(await storage.projects.acceptInvitation(invitationDigest(token), clock.now()))) {
+        let signedIn: { token: string; deviceCookie: string } | undefined =
+          outcome.kind === 'signed_in' ? outcome : undefined;
+        if (outcome.kind === 'two_factor') {
+          // The account's second factor, typed on this form: the password alone does not join.
+          const code = await sessions.twoFactor.verify(outcome.account.id, field(request.body, 'code'));
+          if (code.kind === 'throttled') reply.header('retry-after', String(code.retryAfterSeconds));
+          if (code.kind !== 'ok') {
+            const problem = code.kind === 'throttled' ? retryText(code.retryAfterSeconds) : CODE_NEEDED;
+            return show(request, reply, token, found, problem, code.kind === 'throttled' ? 429 : 400, true);
+          }
+          signedIn = await sessions.start(outcome.account);
+        }
+        if (!signedIn || !(await storage.projects.acceptInvitation(invitationDigest(token), clock.now()))) {
           return invalid(request, reply);
         }
-        return join(request, reply, outcome.account, found, outcome);
+        return join(request, reply, outcome.account, found, signedIn);
       }
-      if (password !== field(request.body, 'repeat')) {
-        return show(request, reply, token, found, 'The two passwords differ.', 400);
+      // Refused posts are throttled per link and per client: each costs a strength check.
+      const { throttle } = sessions;
+      const link = invitationDigest(token);
+      const wait = Math.max(
+        await throttle.waitSeconds('invitationLink', link),
+        await throttle.waitSeconds('newPasswordAddress', request.ip),
+      );
+      const refused = async (problem: string) => {
+        await Promise.all([
+          throttle.failed('invitationLink', link),
+          throttle.failed('newPasswordAddress', request.ip),
+        ]);
+        return show(request, reply, token, found, problem, 400);
+      };
+      if (wait > 0) {
+        reply.header('retry-after', String(wait));
+        return show(request, reply, token, found, retryText(wait), 429);
       }
+      if (password !== field(request.body, 'repeat')) return refused('The two passwords differ.');
       if (await storage.accounts.byEmail(email)) {
         // Only the holder of the mailed link reads this: the mailbox's owner, who may know it.
         return show(
@@ -117,11 +150,14 @@ export function invitationPages(context: DashboardContext): Record<string, Route
           400,
         );
       }
-      const problem = await passwordProblem(password, { email });
-      if (problem) return show(request, reply, token, found, capitalised(problem), 400);
-      const hashed = await sessions.gate.run({ lane: `address:${request.ip}`, priority: false }, () =>
-        hashPassword(password, sessions.passwordParams),
-      );
+      const ticket = { lane: `address:${request.ip}`, priority: false };
+      const problem = await passwordProblem(password, { email, ticket });
+      if (problem === PASSWORD_CHECKS_BUSY) {
+        reply.header('retry-after', '1');
+        return show(request, reply, token, found, retryText(1), 429);
+      }
+      if (problem) return refused(capitalised(problem));
+      const hashed = await sessions.gate.run(ticket, () => hashPassword(password, sessions.passwordParams));
       if (!hashed.ran) {
         reply.header('retry-after', '1');
         return show(request, reply, token, found, retryText(1), 429);

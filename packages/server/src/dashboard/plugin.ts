@@ -21,6 +21,7 @@ import { requestScheme } from '../http/scheme.ts';
 import { type AuditLog, createServiceAudit } from './audit.ts';
 import { sendErrorPage } from './error-page.ts';
 import { requireRole } from './roles.ts';
+import { requireTwoFactorOf } from './two-factor-guard.ts';
 import { checkCsrf, requireSession } from './session-cookie.ts';
 
 declare module 'fastify' {
@@ -37,6 +38,8 @@ export interface DashboardAreaDeps {
   keyEnvironment: KeyEnvironment;
   passwordParams?: ScryptParams;
   hashingGate?: HashingGate;
+  /** The key sealing TOTP secrets (PETSTORE_TWO_FACTOR_KEY); default: one kept in the database. */
+  twoFactorKey?: Buffer;
   siteDomain: string;
   apiHost?: string;
   dns: DnsResolver;
@@ -86,6 +89,7 @@ export function createDashboardArea(deps: DashboardAreaDeps): DashboardArea {
           clock: deps.clock,
           passwordParams: deps.passwordParams,
           hashingGate: deps.hashingGate,
+          twoFactorKey: deps.twoFactorKey,
         }),
       (error: unknown) => {
         loadingSessions = undefined;
@@ -131,7 +135,10 @@ export function createDashboardArea(deps: DashboardAreaDeps): DashboardArea {
     others,
     checks: {
       session: async (request) => requireSession(request, await sessions()),
-      role: (request, role) => requireRole(request, deps.storage.projects, role),
+      role: async (request, role) => {
+        await requireRole(request, deps.storage.projects, role);
+        await requireTwoFactorOf(request, deps.storage.accounts);
+      },
       csrf: checkCsrf,
     },
     errorPage: sendErrorPage,

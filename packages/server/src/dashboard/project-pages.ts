@@ -8,6 +8,7 @@ import { field } from '../web/form-body.ts';
 import { usagePeriods } from '../insights/usage-series.ts';
 import { projectView } from './views/project.ts';
 import { projectsView } from './views/projects.ts';
+import { requireTwoFactorSection } from './views/two-factor.ts';
 
 /** The list of the account's projects and a project's overview. */
 export function projectPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
@@ -27,13 +28,22 @@ export function projectPages(context: DashboardContext): Record<string, RouteHan
           usagePeriods(storage.requestLog, { projectId: project.id, step, now }),
         ),
       );
+      const { csrfToken } = context.signedIn(request);
+      const flash = await context.flashes.take(request, urlFor('projectPage', { slug: project.slug }));
       const main = projectView({
         usage: { hourly: hourly!, daily: daily! },
         project,
         siteUrl: siteUrl(request, project.slug),
-        csrfToken: context.signedIn(request).csrfToken,
+        csrfToken,
         canWrite: role === 'owner',
-        flash: await context.flashes.take(request, urlFor('projectPage', { slug: project.slug })),
+        flash,
+        twoFactor: requireTwoFactorSection({
+          project,
+          required: await context.sessions.twoFactor.required(project.id),
+          canWrite: role === 'owner',
+          csrfToken,
+          problem: flash.twoFactorProblem,
+        }),
       });
       return context.page(request, reply, project.name, main);
     },

@@ -13,6 +13,7 @@ import { projectPages } from './project-pages.ts';
 import { requestPages } from './request-pages.ts';
 import { usagePages } from './usage-pages.ts';
 import { signInPages } from './sign-in-pages.ts';
+import { twoFactorPages } from './two-factor-pages.ts';
 
 export type { DashboardDeps } from './context.ts';
 
@@ -31,6 +32,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
     ...usagePages(context),
     ...activityPages(context),
     ...domainPages(context),
+    ...twoFactorPages(context),
     dashboardAsset,
     async dashboardNotFound(request) {
       throw new ApiError('not_found', `there is no page at ${request.url.split('?', 1)[0]}`);

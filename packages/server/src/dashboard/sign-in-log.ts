@@ -11,6 +11,7 @@ import type { SignInOutcome } from '../accounts/sessions.ts';
  */
 const EVENTS = {
   signed_in: 'sign_in.succeeded',
+  two_factor: 'sign_in.password_accepted',
   refused: 'sign_in.failed',
   throttled: 'sign_in.throttled',
 } as const;
@@ -31,6 +32,7 @@ export function logSignIn(request: FastifyRequest, email: string, outcome: SignI
       : {}),
   };
   if (outcome.kind === 'signed_in') request.log.info(line, 'sign-in succeeded');
+  else if (outcome.kind === 'two_factor') request.log.info(line, 'sign-in password accepted, code next');
   else request.log.warn(line, outcome.kind === 'refused' ? 'sign-in failed' : 'sign-in throttled');
 }
 

@@ -13,6 +13,7 @@ import {
   signInCsrfToken,
 } from './session-cookie.ts';
 import { logSignIn } from './sign-in-log.ts';
+import { setTwoFactorCookie } from './two-factor-cookie.ts';
 import { signInView } from './views/sign-in.ts';
 
 /** Only paths inside the dashboard, without dot segments or empty ones: never an open redirect. */
@@ -61,6 +62,10 @@ export function signInPages({ sessions, audit }: DashboardContext): Record<strin
         setSessionCookie(request, reply, outcome.token, SESSION_TTL_MS);
         setDeviceCookie(request, reply, outcome.deviceCookie);
         return reply.redirect(next, 303);
+      }
+      if (outcome.kind === 'two_factor') {
+        setTwoFactorCookie(request, reply, await sessions.twoFactor.challenge(outcome.account.id, next));
+        return reply.redirect(urlFor('twoFactorSignInPage'), 303);
       }
       const throttled = outcome.kind === 'throttled';
       if (throttled) reply.header('retry-after', String(outcome.retryAfterSeconds));

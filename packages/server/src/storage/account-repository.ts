@@ -2,6 +2,7 @@ import { createPasswordResetRecords, type PasswordResetRecords } from './passwor
 import type { Row } from './rows.ts';
 import { createSignInRecords, type SignInRecords } from './sign-in-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
+import { createTwoFactorRecords, type TwoFactorRecords } from './two-factor-records.ts';
 
 /** Someone who signs in to the dashboard. */
 export interface Account {
@@ -27,7 +28,7 @@ export interface Session {
   expiresAt: number;
 }
 
-export interface AccountRepository extends SignInRecords, PasswordResetRecords {
+export interface AccountRepository extends SignInRecords, PasswordResetRecords, TwoFactorRecords {
   /** The account, or undefined when the email is taken. */
   create(account: NewAccount): Promise<Account | undefined>;
   byEmail(email: string): Promise<Account | undefined>;
@@ -66,6 +67,7 @@ export function createAccountRepository(sql: SqlExecutor): AccountRepository {
   return {
     ...createSignInRecords(sql),
     ...createPasswordResetRecords(sql),
+    ...createTwoFactorRecords(sql),
     async create(account) {
       const [row] = await sql.all(
         `INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)
@@ -133,6 +135,7 @@ export function createAccountRepository(sql: SqlExecutor): AccountRepository {
     },
     async purgeSessions(now) {
       const flashes = await sql.run('DELETE FROM session_flashes WHERE expires_at <= $1', [now]);
+      await sql.run('DELETE FROM two_factor_challenges WHERE expires_at <= $1', [now]);
       return flashes + (await sql.run('DELETE FROM sessions WHERE expires_at <= $1', [now]));
     },
   };

@@ -20,6 +20,9 @@ export const AUDIT_ACTIONS = [
   'role_changed',
   'invitation_created',
   'invitation_revoked',
+  'two_factor_enabled',
+  'two_factor_disabled',
+  'two_factor_required',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -11,9 +11,11 @@ export interface AccountView {
   /** Unexpired sessions of the account, this one included. */
   sessions: number;
   flash: Flash;
+  /** The two-factor section (views/two-factor.ts). */
+  twoFactor: Html;
 }
 
-export function accountView({ account, csrfToken, sessions, flash }: AccountView): Html {
+export function accountView({ account, csrfToken, sessions, flash, twoFactor }: AccountView): Html {
   const invalid = flash.problem ? html`aria-invalid="true" aria-describedby="password-problem"` : '';
   return html`<nav class="breadcrumbs" aria-label="Breadcrumbs">
       <a href="${urlFor('projectsPage')}">Projects</a> / account
@@ -51,6 +53,7 @@ export function accountView({ account, csrfToken, sessions, flash }: AccountView
         <div><button type="submit">Change password</button></div>
       </form>
     </section>
+    ${twoFactor}
     <section class="card" aria-labelledby="sessions">
       <h2 id="sessions">Sessions</h2>
       <p>

@@ -11,6 +11,8 @@ export interface InvitationView {
   project: Project;
   invitation: Invitation;
   problem?: string;
+  /** The account signs in with a second factor: ask for its code with the password. */
+  askCode?: boolean;
 }
 
 const day = (at: number) => new Date(at).toISOString().slice(0, 10);
@@ -19,7 +21,14 @@ const day = (at: number) => new Date(at).toISOString().slice(0, 10);
  * The page an invitation link opens. It is the same whether or not the address has an account (the
  * holder of a link learns nothing from it): a new account chooses a password, an existing one signs in.
  */
-export function invitationView({ csrfToken, token, project, invitation, problem }: InvitationView): Html {
+export function invitationView({
+  csrfToken,
+  token,
+  project,
+  invitation,
+  problem,
+  askCode = false,
+}: InvitationView): Html {
   const invalid = problem ? html`aria-invalid="true" aria-describedby="invitation-problem"` : '';
   const hidden = html`<input type="hidden" name="_csrf" value="${csrfToken}" />
     <input type="hidden" name="token" value="${token}" />
@@ -61,6 +70,14 @@ export function invitationView({ csrfToken, token, project, invitation, problem 
         >Your account’s password
         <input type="password" name="password" autocomplete="current-password" required ${invalid}
       /></label>
+      ${
+        askCode
+          ? html`<label
+              >Code from your authenticator app
+              <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" required
+            /></label>`
+          : ''
+      }
       <div><button type="submit">Sign in and join</button></div>
       <p class="small"><a href="${urlFor('forgotPasswordPage')}">Forgot password?</a></p>
     </form>

@@ -37,6 +37,8 @@ export interface ProjectView {
   flash: Flash;
   /** Requests per hour over the last 24 hours and per day over the last 30. */
   usage: { hourly: readonly Period[]; daily: readonly Period[] };
+  /** Whether members need two-factor sign-in, and the owner's form (views/two-factor.ts). */
+  twoFactor?: Html;
 }
 
 function usageSection(project: Project, usage: ProjectView['usage']): Html {
@@ -48,7 +50,15 @@ function usageSection(project: Project, usage: ProjectView['usage']): Html {
   </section>`;
 }
 
-export function projectView({ project, siteUrl, csrfToken, canWrite, flash, usage }: ProjectView): Html {
+export function projectView({
+  project,
+  siteUrl,
+  csrfToken,
+  canWrite,
+  flash,
+  usage,
+  twoFactor,
+}: ProjectView): Html {
   const limits = limitsFor(project);
   return html`${projectHeader(project, 'overview')} ${noticeOf(flash)} ${usageSection(project, usage)}
     <div class="grid">
@@ -79,7 +89,7 @@ export function projectView({ project, siteUrl, csrfToken, canWrite, flash, usag
       <h2 id="plans">What each plan allows</h2>
       ${plansTable(project)}
     </section>
-    ${canWrite ? settings(project, csrfToken, flash) : ''}`;
+    ${canWrite ? settings(project, csrfToken, flash) : ''} ${twoFactor ?? ''}`;
 }
 
 function settings(project: Project, csrfToken: string, flash: Flash): Html {

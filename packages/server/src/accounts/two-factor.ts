@@ -1,0 +1,175 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Secret, TOTP } from 'otpauth';
+import type { AccountRepository } from '../storage/account-repository.ts';
+import type { TwoFactorChallenge } from '../storage/two-factor-records.ts';
+import type { Clock } from '../time/clock.ts';
+import type { SignInThrottle } from './sign-in-throttle.ts';
+import type { SecretBox } from './two-factor-secrets.ts';
+
+/**
+ * Two-factor sign-in with TOTP (RFC 6238) through otpauth: 6 digits, 30-second steps, SHA-1 (what
+ * every authenticator app reads from a QR code), 160-bit secrets. A code is accepted one step early
+ * or late (clocks drift), and once: the step of the last code accepted is stored, and no code of that
+ * step or an earlier one works again. Ten single-use recovery codes (80 random bits each, stored as
+ * SHA-256 digests) stand in for a lost phone. Wrong codes are throttled per account like passwords.
+ */
+export const TOTP_SETTINGS = { algorithm: 'SHA1', digits: 6, period: 30 } as const;
+/** Steps either side of now that a code may belong to. */
+export const TOTP_WINDOW = 1;
+export const RECOVERY_CODE_COUNT = 10;
+/** A sign-in's second step must come within 5 minutes of its password. */
+export const CHALLENGE_TTL_MS = 5 * 60_000;
+/** The name shown in authenticator apps beside the account's email. */
+export const TOTP_ISSUER = 'Petstore';
+
+export type CodeOutcome =
+  | { kind: 'ok'; recovery: boolean }
+  | { kind: 'wrong_code' }
+  | { kind: 'throttled'; retryAfterSeconds: number };
+
+export interface Enrolment {
+  /** Base32, for typing into an app by hand. */
+  secret: string;
+  /** The otpauth:// URI the QR code holds. */
+  uri: string;
+}
+
+export interface TwoFactor {
+  enabled(accountId: string): Promise<boolean>;
+  recoveryCodesLeft(accountId: string): Promise<number>;
+  /** The pending enrolment (started now when there is none); undefined when two-factor is on already. */
+  enrolment(account: { id: string; email: string }): Promise<Enrolment | undefined>;
+  /** Turns it on when `code` is the pending secret's: the recovery codes are returned this once. */
+  confirm(
+    accountId: string,
+    code: string,
+  ): Promise<CodeOutcome | { kind: 'confirmed'; recoveryCodes: string[] }>;
+  /** Checks a code or a recovery code of an account with two-factor on, using it up. */
+  verify(accountId: string, code: string): Promise<CodeOutcome>;
+  /** Turns it off, given a code of the current secret (or a recovery code). */
+  disable(accountId: string, code: string): Promise<CodeOutcome>;
+  /** A sign-in waiting for its code; the token for the browser. */
+  challenge(accountId: string, next: string): Promise<string>;
+  challenged(token: string): Promise<TwoFactorChallenge | undefined>;
+  /** Ends the challenge once its code is right; false when another request ended it first. */
+  completeChallenge(token: string): Promise<boolean>;
+  required(projectId: string): Promise<boolean>;
+}
+
+export interface TwoFactorDeps {
+  accounts: AccountRepository;
+  clock: Clock;
+  throttle: SignInThrottle;
+  box: SecretBox;
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest('hex');
+const compact = (code: string) => code.replace(/[\s-]/g, '').toUpperCase();
+const recoveryDigest = (code: string) => digest(`petstore recovery ${compact(code)}`);
+
+/** Sixteen base32 characters in groups of four: `abcd-efgh-ijkl-mnop`. */
+function newRecoveryCode(): string {
+  const text = new Secret({ buffer: randomBytes(10).buffer }).base32.toLowerCase();
+  return text.match(/.{4}/g)!.join('-');
+}
+
+export function createTwoFactor({ accounts, clock, throttle, box }: TwoFactorDeps): TwoFactor {
+  /** The step `code` belongs to for this secret, near now; undefined when it is not a current code. */
+  const stepOf = (secret: string, code: string): number | undefined => {
+    if (!/^\d{6}$/.test(code)) return undefined;
+    const timestamp = clock.now();
+    const delta = TOTP.validate({
+      ...TOTP_SETTINGS,
+      token: code,
+      secret: Secret.fromBase32(secret),
+      timestamp,
+      window: TOTP_WINDOW,
+    });
+    return delta === null ? undefined : TOTP.counter({ period: TOTP_SETTINGS.period, timestamp }) + delta;
+  };
+
+  /** Runs `check` unless the account must wait, and counts its answer: a false one is a failure. */
+  const throttled = async (
+    accountId: string,
+    check: () => Promise<boolean>,
+  ): Promise<{ kind: 'throttled'; retryAfterSeconds: number } | { kind: 'checked'; ok: boolean }> => {
+    const wait = await throttle.waitSeconds('twoFactor', accountId);
+    if (wait > 0) return { kind: 'throttled', retryAfterSeconds: wait };
+    const ok = await check();
+    if (ok) await throttle.succeeded('twoFactor', accountId);
+    else await throttle.failed('twoFactor', accountId);
+    return { kind: 'checked', ok };
+  };
+
+  const verify = async (accountId: string, typed: string): Promise<CodeOutcome> => {
+    const code = compact(typed);
+    let recovery = false;
+    const outcome = await throttled(accountId, async () => {
+      const state = await accounts.twoFactor(accountId);
+      if (!state || state.confirmedAt === null) return false;
+      if (/^[A-Z2-7]{16}$/.test(code)) {
+        recovery = await accounts.useRecoveryCode(accountId, recoveryDigest(code), clock.now());
+        return recovery;
+      }
+      const secret = await box.open(accountId, state.sealedSecret);
+      const step = secret === undefined ? undefined : stepOf(secret, code);
+      return step !== undefined && (await accounts.useTwoFactorStep(accountId, step));
+    });
+    if (outcome.kind === 'throttled') return outcome;
+    return outcome.ok ? { kind: 'ok', recovery } : { kind: 'wrong_code' };
+  };
+
+  return {
+    async enabled(accountId) {
+      return ((await accounts.twoFactor(accountId))?.confirmedAt ?? null) !== null;
+    },
+    recoveryCodesLeft: (accountId) => accounts.recoveryCodesLeft(accountId),
+    async enrolment({ id, email }) {
+      const state = await accounts.twoFactor(id);
+      if (state?.confirmedAt != null) return undefined;
+      let secret = state && (await box.open(id, state.sealedSecret));
+      if (secret === undefined) {
+        secret = new Secret({ size: 20 }).base32;
+        if (!(await accounts.beginTwoFactor(id, await box.seal(id, secret), clock.now()))) return undefined;
+      }
+      const totp = new TOTP({ ...TOTP_SETTINGS, issuer: TOTP_ISSUER, label: email, secret });
+      return { secret, uri: totp.toString() };
+    },
+    async confirm(accountId, typed) {
+      let codes: string[] = [];
+      const outcome = await throttled(accountId, async () => {
+        const state = await accounts.twoFactor(accountId);
+        if (!state || state.confirmedAt !== null) return false;
+        const secret = await box.open(accountId, state.sealedSecret);
+        const step = secret === undefined ? undefined : stepOf(secret, compact(typed));
+        if (step === undefined) return false;
+        codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+        return accounts.confirmTwoFactor(accountId, step, codes.map(recoveryDigest), clock.now());
+      });
+      if (outcome.kind === 'throttled') return outcome;
+      return outcome.ok ? { kind: 'confirmed', recoveryCodes: codes } : { kind: 'wrong_code' };
+    },
+    verify,
+    async disable(accountId, code) {
+      const outcome = await verify(accountId, code);
+      if (outcome.kind === 'ok') await accounts.removeTwoFactor(accountId);
+      return outcome;
+    },
+    async challenge(accountId, next) {
+      const token = randomBytes(32).toString('base64url');
+      await accounts.createTwoFactorChallenge({
+        idDigest: digest(token),
+        accountId,
+        next,
+        expiresAt: clock.now() + CHALLENGE_TTL_MS,
+      });
+      return token;
+    },
+    challenged: (token) =>
+      /^[A-Za-z0-9_-]{43}$/.test(token)
+        ? accounts.twoFactorChallenge(digest(token), clock.now())
+        : Promise.resolve(undefined),
+    completeChallenge: (token) => accounts.removeTwoFactorChallenge(digest(token)),
+    required: (projectId) => accounts.twoFactorRequired(projectId),
+  };
+}

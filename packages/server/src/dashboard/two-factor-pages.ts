@@ -1,0 +1,139 @@
+import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { SESSION_TTL_MS } from '../accounts/sessions.ts';
+import { urlFor } from '../routes/urls.ts';
+import { field } from '../web/form-body.ts';
+import { Html } from '../web/html.ts';
+import type { DashboardContext } from './context.ts';
+import { sendPage } from './page.ts';
+import { setDeviceCookie, setSessionCookie, signedInOf, signInCsrfToken } from './session-cookie.ts';
+import { retryText } from './sign-in-pages.ts';
+import { clearTwoFactorCookie, twoFactorCookie } from './two-factor-cookie.ts';
+import { signInView } from './views/sign-in.ts';
+import { twoFactorEnrolView, twoFactorSignInView } from './views/two-factor.ts';
+
+const ACCOUNT = urlFor('accountPage');
+const RESTART = 'Sign in with your email and password first: a sign-in waits 5 minutes for its code.';
+const WRONG_CODE = 'That code is not right: type the code your app shows now, or a recovery code.';
+
+/** The QR code of an otpauth:// URI as inline SVG (no script, no image request), made on the server. */
+async function qrSvg(uri: string): Promise<Html> {
+  const { toString } = await import('qrcode');
+  return new Html(await toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, width: 220 }));
+}
+
+/**
+ * Two-factor sign-in: setting it up and turning it off on the account page, the code after the
+ * password at sign-in, and the owner's setting that requires it of a project's members.
+ */
+export function twoFactorPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
+  const { storage, sessions, flashes } = context;
+  const { twoFactor } = sessions;
+
+  const enrolPage = async (request: FastifyRequest, reply: FastifyReply, problem?: string, status = 200) => {
+    const { account, csrfToken } = context.signedIn(request);
+    const enrolment = await twoFactor.enrolment(account);
+    if (!enrolment) return context.back(reply, ACCOUNT);
+    const { project: slug } = request.query as { project?: string };
+    // Named only to its members: the page tells nobody else whether a project exists or requires it.
+    const project = typeof slug === 'string' ? await storage.projects.bySlug(slug) : undefined;
+    const member = project && (await storage.projects.roleOf(account.id, project.id));
+    const requiredBy = member && (await twoFactor.required(project.id)) ? project.name : undefined;
+    const main = twoFactorEnrolView({
+      csrfToken,
+      secret: enrolment.secret,
+      qrSvg: await qrSvg(enrolment.uri),
+      problem,
+      requiredBy,
+    });
+    return context.page(request, reply, 'Set up two-factor sign-in', main, status);
+  };
+
+  /** No sign-in waits for a code here (none began, or its 5 minutes are over): the password form again. */
+  const restart = (request: FastifyRequest, reply: FastifyReply, status: number) => {
+    const main = signInView({ csrfToken: signInCsrfToken(request, reply), problem: RESTART });
+    return sendPage(request, reply, { title: 'Sign in', main, status });
+  };
+
+  const signInStep = (request: FastifyRequest, reply: FastifyReply, problem: string, status: number) => {
+    const main = twoFactorSignInView({ csrfToken: signInCsrfToken(request, reply), problem });
+    return sendPage(request, reply, { title: 'Enter your code', main, status });
+  };
+
+  return {
+    twoFactorPage: (request, reply) => enrolPage(request, reply),
+    async enableTwoFactor(request, reply) {
+      const { account } = signedInOf(request);
+      const outcome = await twoFactor.confirm(account.id, field(request.body, 'code'));
+      if (outcome.kind === 'throttled') {
+        reply.header('retry-after', String(outcome.retryAfterSeconds));
+        return enrolPage(request, reply, retryText(outcome.retryAfterSeconds), 429);
+      }
+      if (outcome.kind !== 'confirmed') return enrolPage(request, reply, WRONG_CODE, 400);
+      await context.audit(request, 'two_factor_enabled', null, { project: null });
+      await flashes.put(request, ACCOUNT, { recoveryCodes: outcome.recoveryCodes });
+      return context.back(reply, ACCOUNT);
+    },
+    async disableTwoFactor(request, reply) {
+      const { account } = signedInOf(request);
+      const outcome = await twoFactor.disable(account.id, field(request.body, 'code'));
+      if (outcome.kind === 'ok') {
+        await context.audit(request, 'two_factor_disabled', null, { project: null });
+        await flashes.put(request, ACCOUNT, { notice: 'Two-factor sign-in is off.' });
+      } else {
+        const problem = outcome.kind === 'throttled' ? retryText(outcome.retryAfterSeconds) : WRONG_CODE;
+        await flashes.put(request, ACCOUNT, { twoFactorProblem: problem });
+      }
+      return context.back(reply, ACCOUNT);
+    },
+    async twoFactorSignInPage(request, reply) {
+      if (!(await twoFactor.challenged(twoFactorCookie(request)))) return restart(request, reply, 200);
+      const main = twoFactorSignInView({ csrfToken: signInCsrfToken(request, reply) });
+      return sendPage(request, reply, { title: 'Enter your code', main });
+    },
+    async twoFactorSignIn(request, reply) {
+      const token = twoFactorCookie(request);
+      const challenge = await twoFactor.challenged(token);
+      if (!challenge) return restart(request, reply, 400);
+      const outcome = await twoFactor.verify(challenge.accountId, field(request.body, 'code'));
+      const line = { accountId: challenge.accountId, address: request.ip };
+      if (outcome.kind === 'throttled') {
+        request.log.warn({ event: 'sign_in.code_throttled', ...line }, 'two-factor code throttled');
+        reply.header('retry-after', String(outcome.retryAfterSeconds));
+        return signInStep(request, reply, retryText(outcome.retryAfterSeconds), 429);
+      }
+      if (outcome.kind === 'wrong_code') {
+        request.log.warn({ event: 'sign_in.code_failed', ...line }, 'two-factor code refused');
+        return signInStep(request, reply, WRONG_CODE, 400);
+      }
+      const account = await storage.accounts.byId(challenge.accountId);
+      if (!(await twoFactor.completeChallenge(token)) || !account) return restart(request, reply, 400);
+      const started = await sessions.start(account);
+      request.log.info(
+        { event: 'sign_in.succeeded', ...line, secondFactor: outcome.recovery ? 'recovery_code' : 'totp' },
+        'sign-in succeeded',
+      );
+      await context.audit(request, 'sign_in', null, { account, project: null });
+      clearTwoFactorCookie(request, reply);
+      setSessionCookie(request, reply, started.token, SESSION_TTL_MS);
+      setDeviceCookie(request, reply, started.deviceCookie);
+      return reply.redirect(challenge.next, 303);
+    },
+    async requireTwoFactor(request, reply) {
+      const project = context.memberProject(request);
+      const page = urlFor('projectPage', { slug: project.slug });
+      const required = field(request.body, 'required') === 'yes';
+      if (required && !(await twoFactor.enabled(signedInOf(request).account.id))) {
+        await flashes.put(request, page, {
+          twoFactorProblem: 'Turn on two-factor sign-in for your own account first (on your account page).',
+        });
+        return context.back(reply, page);
+      }
+      await storage.accounts.setTwoFactorRequired(project.id, required, context.clock.now());
+      await context.audit(request, 'two_factor_required', required ? 'on' : 'off');
+      await flashes.put(request, page, {
+        notice: required ? 'Members now need two-factor sign-in to reach this project.' : 'Saved.',
+      });
+      return context.back(reply, page);
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import type { StorageFixture } from './storage-contract.ts';
+import { project } from './storage-contract-projects.ts';
+
+const T0 = Date.UTC(2026, 0, 1);
+
+async function withAccount(fixture: () => StorageFixture, id = 'acc_1') {
+  const { storage } = fixture();
+  await storage.accounts.create({ id, email: `${id}@example.com`, passwordHash: 'scrypt$x', createdAt: T0 });
+  return storage.accounts;
+}
+
+export function twoFactorContract(fixture: () => StorageFixture): void {
+  it('two-factor → begin while pending replaces the secret; confirm turns it on once, with its recovery codes; begin then refuses', async () => {
+    const accounts = await withAccount(fixture);
+    assert.equal(await accounts.twoFactor('acc_1'), undefined);
+    assert.equal(await accounts.beginTwoFactor('acc_1', 'v1.first', T0), true);
+    assert.equal(await accounts.beginTwoFactor('acc_1', 'v1.second', T0 + 1), true);
+    assert.deepEqual(await accounts.twoFactor('acc_1'), {
+      sealedSecret: 'v1.second',
+      confirmedAt: null,
+      lastStep: -1,
+      createdAt: T0 + 1,
+    });
+    assert.equal(await accounts.useTwoFactorStep('acc_1', 5), false, 'no step counts while pending');
+    assert.equal(await accounts.confirmTwoFactor('acc_1', 100, ['d1', 'd2', 'd3'], T0 + 2), true);
+    assert.equal(await accounts.confirmTwoFactor('acc_1', 101, ['d4'], T0 + 3), false, 'once');
+    assert.deepEqual(await accounts.twoFactor('acc_1'), {
+      sealedSecret: 'v1.second',
+      confirmedAt: T0 + 2,
+      lastStep: 100,
+      createdAt: T0 + 1,
+    });
+    assert.equal(await accounts.recoveryCodesLeft('acc_1'), 3);
+    assert.equal(await accounts.beginTwoFactor('acc_1', 'v1.third', T0 + 4), false);
+    assert.equal((await accounts.twoFactor('acc_1'))!.sealedSecret, 'v1.second');
+  });
+
+  it('two-factor → a step is used once, and never one at or before the last one used; concurrent uses of one step: one wins', async () => {
+    const accounts = await withAccount(fixture);
+    await accounts.beginTwoFactor('acc_1', 'v1.s', T0);
+    await accounts.confirmTwoFactor('acc_1', 100, [], T0);
+    assert.equal(await accounts.useTwoFactorStep('acc_1', 100), false, 'the confirming code is used');
+    assert.equal(await accounts.useTwoFactorStep('acc_1', 99), false);
+    const raced = await Promise.all(Array.from({ length: 5 }, () => accounts.useTwoFactorStep('acc_1', 101)));
+    assert.equal(raced.filter(Boolean).length, 1);
+    assert.equal(await accounts.useTwoFactorStep('acc_1', 103), true);
+    assert.equal(await accounts.useTwoFactorStep('acc_1', 102), false);
+  });
+
+  it('recovery codes → each digest works once; they are the account’s own; removeTwoFactor takes them and the secret', async () => {
+    const accounts = await withAccount(fixture);
+    await withAccount(fixture, 'acc_2');
+    await accounts.beginTwoFactor('acc_1', 'v1.s', T0);
+    await accounts.confirmTwoFactor('acc_1', 1, ['d1', 'd2'], T0);
+    assert.equal(await accounts.useRecoveryCode('acc_2', 'd1', T0), false);
+    const raced = await Promise.all([1, 2, 3].map(() => accounts.useRecoveryCode('acc_1', 'd1', T0)));
+    assert.deepEqual(raced.filter(Boolean).length, 1);
+    assert.equal(await accounts.recoveryCodesLeft('acc_1'), 1);
+    assert.equal(await accounts.removeTwoFactor('acc_1'), true);
+    assert.equal(await accounts.twoFactor('acc_1'), undefined);
+    assert.equal(await accounts.useRecoveryCode('acc_1', 'd2', T0), false);
+    assert.equal(await accounts.removeTwoFactor('acc_1'), false);
+  });
+
+  it('two-factor challenges → found until they expire; removed once; purged with expired sessions; gone with the account', async () => {
+    const accounts = await withAccount(fixture);
+    const challenge = { idDigest: 'c1', accountId: 'acc_1', next: '/dashboard', expiresAt: T0 + 1_000 };
+    await accounts.createTwoFactorChallenge(challenge);
+    await accounts.createTwoFactorChallenge({ ...challenge, idDigest: 'c2' });
+    assert.deepEqual(await accounts.twoFactorChallenge('c1', T0), challenge);
+    assert.equal(await accounts.twoFactorChallenge('c1', T0 + 1_000), undefined, 'expired');
+    const removed = await Promise.all([
+      accounts.removeTwoFactorChallenge('c1'),
+      accounts.removeTwoFactorChallenge('c1'),
+    ]);
+    assert.deepEqual(removed.sort(), [false, true]);
+    await accounts.purgeSessions(T0 + 1_000);
+    assert.equal(await accounts.twoFactorChallenge('c2', T0), undefined, 'purged');
+    await accounts.createTwoFactorChallenge({ ...challenge, idDigest: 'c3' });
+    await accounts.beginTwoFactor('acc_1', 'v1.s', T0);
+    await accounts.remove('acc_1');
+    assert.equal(await accounts.twoFactorChallenge('c3', T0), undefined);
+    assert.equal(await accounts.twoFactor('acc_1'), undefined);
+  });
+
+  it('projects → two-factor required on and off, per project', async () => {
+    const { storage } = fixture();
+    await storage.projects.create(project('acme'));
+    await storage.projects.create(project('other'));
+    const acme = (await storage.projects.bySlug('acme'))!;
+    assert.equal(await storage.accounts.twoFactorRequired(acme.id), false);
+    await storage.accounts.setTwoFactorRequired(acme.id, true, T0);
+    await storage.accounts.setTwoFactorRequired(acme.id, true, T0 + 1);
+    assert.equal(await storage.accounts.twoFactorRequired(acme.id), true);
+    assert.equal(
+      await storage.accounts.twoFactorRequired((await storage.projects.bySlug('other'))!.id),
+      false,
+    );
+    await storage.accounts.setTwoFactorRequired(acme.id, false, T0);
+    assert.equal(await storage.accounts.twoFactorRequired(acme.id), false);
+  });
+}
