@@ -108,10 +108,3 @@ export async function assertCompactRowsUndone(
   assert.deepEqual((await storage.migrate()).slice(0, 1), ['057_request_log_compact_rows']);
   assert.deepEqual(await listedColumns(storage, 'prj_c'), listed);
 }
-
-/** Undoes every migration newer than `name` (later ones are not this check's business), then `name`. */
-export async function rollbackThrough(storage: ReversibleStorage, name: string): Promise<void> {
-  for (let undone = await storage.rollback(); undone !== name; undone = await storage.rollback()) {
-    assert.ok(undone !== undefined, `no migration ${name} to undo`);
-  }
-}
