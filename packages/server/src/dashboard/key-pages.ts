@@ -27,15 +27,24 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
   const keysPage = async (request: FastifyRequest, reply: FastifyReply, project: Project) => {
     await context.settleRequestLog();
     const keys = await storage.listKeys(project.id);
+    const plan = limitsFor(project);
+    const group = { bucket: `project:${project.id}`, ...plan };
+    // A key's use of its own windows, against its own limits or else the project's.
     const rows = await Promise.all(
       keys.map(async (key) => ({
         key,
-        usage: await limiter.usage({ bucket: `key:${key.id}`, ...limitsFor(key) }),
+        usage: await limiter.usage({
+          bucket: `key:${key.id}`,
+          perMinute: Math.min(key.ownPerMinute ?? Infinity, plan.perMinute),
+          perDay: Math.min(key.ownPerDay ?? Infinity, plan.perDay),
+          group,
+        }),
       })),
     );
     const main = keysView({
       project,
       rows,
+      projectUsage: await limiter.usage(group),
       history: await periodsByKey(storage.requestLog, project.id, clock.now()),
       csrfToken: context.signedIn(request).csrfToken,
       now: clock.now(),

@@ -140,7 +140,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
           return decision;
         },
         usage: (subject) => limiter.usage(subject),
-        unban: (bucket) => limiter.unban(bucket),
+        unban: (bucket, group) => limiter.unban(bucket, group),
         status: () => limiter.status(),
         close: () => limiter.close(),
       };

@@ -2,6 +2,7 @@ import type { Clock } from '../time/clock.ts';
 import { createFailoverStore } from './failover.ts';
 import {
   closestToExhaustion,
+  type Policy,
   type PolicySet,
   policySet,
   type ReportedWindow,
@@ -9,7 +10,7 @@ import {
   secondsUntil,
 } from './headers.ts';
 import { createMemoryStore } from './memory-store.ts';
-import type { ConsumeOutcome, RateLimitStore } from './store.ts';
+import type { ConsumeOutcome, RateLimitStore, WindowSpec } from './store.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -29,6 +30,19 @@ export interface LimitSubject {
    * for budgets that guard availability, such as health probes, where a refusal would do harm).
    */
   inDoubt?: 'refuse' | 'fallback';
+  /**
+   * A group whose limits hold for all its subjects together (an API key's project), checked with the
+   * subject's own in one atomic step. The subject's `perMinute`/`perDay` may then be `Infinity`: no
+   * limit of its own beyond the group's. Bans stay the subject's.
+   */
+  group?: GroupLimits;
+}
+
+export interface GroupLimits {
+  /** e.g. `project:<id>`. */
+  bucket: string;
+  perMinute: number;
+  perDay: number;
 }
 
 export interface RateLimitDecision {
@@ -52,10 +66,13 @@ export interface RateLimiter {
   check(subject: LimitSubject): Promise<RateLimitDecision>;
   /** How much of each window a subject has used, without counting a request (for the dashboard). */
   usage(
-    subject: Pick<LimitSubject, 'bucket' | 'perMinute' | 'perDay'>,
+    subject: Pick<LimitSubject, 'bucket' | 'perMinute' | 'perDay' | 'group'>,
   ): Promise<{ minute: WindowUsage; day: WindowUsage }>;
-  /** Drops a bucket's ban in the store (and the fallback); rejects when the store cannot be reached. */
-  unban(bucket: string): Promise<void>;
+  /**
+   * Drops a bucket's ban in the store (and the fallback); rejects when the store cannot be reached.
+   * `group` is the subject's group bucket, when it has one.
+   */
+  unban(bucket: string, group?: string): Promise<void>;
   /** Which store answers checks, and whether the fallback is answering for it now. */
   status(): { store: string; degraded: boolean };
   close(): Promise<void>;
@@ -101,69 +118,113 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     onStoreRecovered: options.onStoreRecovered ?? (() => {}),
   });
 
-  const policySets = new Map<string, PolicySet>();
-  const policiesOf = (perMinute: number, perDay: number): PolicySet => {
-    const key = `${perMinute}/${perDay}`;
-    let set = policySets.get(key);
-    if (!set) {
-      if (policySets.size >= 10_000) policySets.clear();
-      set = policySet([
-        { name: 'minute', limit: perMinute, windowSeconds: MINUTE_MS / 1_000 },
-        { name: 'day', limit: perDay, windowSeconds: DAY_MS / 1_000 },
-      ]);
-      policySets.set(key, set);
+  const layouts = new Map<string, Layout>();
+  const layoutOf = (subject: LimitSubject): Layout => {
+    const { group } = subject;
+    const key = `${subject.perMinute}/${subject.perDay}/${group ? `${group.perMinute}/${group.perDay}` : ''}`;
+    let layout = layouts.get(key);
+    if (!layout) {
+      if (layouts.size >= 10_000) layouts.clear();
+      layout = windowLayout(subject);
+      layouts.set(key, layout);
     }
-    return set;
+    return layout;
   };
+  const windowsOf = (perMinute: number, perDay: number, now: number): WindowSpec[] => [
+    { name: 'minute', limit: storedLimit(perMinute), resetAtIfNew: now + MINUTE_MS },
+    { name: 'day', limit: storedLimit(perDay), resetAtIfNew: (Math.floor(now / DAY_MS) + 1) * DAY_MS },
+  ];
 
   return {
     async check(subject) {
       const now = clock.now();
-      const policies = policiesOf(subject.perMinute, subject.perDay);
+      const layout = layoutOf(subject);
       if (subject.bannedUntil != null && now < subject.bannedUntil) {
-        return banned(policies, subject.bannedUntil, now, false);
+        return banned(layout.policies, subject.bannedUntil, now, false);
       }
+      const { group } = subject;
       const outcome = await store.consume({
         bucket: subject.bucket,
         now,
-        windows: [
-          { name: 'minute', limit: subject.perMinute, resetAtIfNew: now + MINUTE_MS },
-          { name: 'day', limit: subject.perDay, resetAtIfNew: (Math.floor(now / DAY_MS) + 1) * DAY_MS },
-        ],
+        windows: windowsOf(subject.perMinute, subject.perDay, now),
+        ...(group && {
+          group: { bucket: group.bucket, windows: windowsOf(group.perMinute, group.perDay, now) },
+        }),
         banLiftedAt: subject.banLiftedAt ?? null,
         banThreshold,
         banUntilIfStarted: now + banDurationMs,
         refuseInDoubt: subject.inDoubt !== 'fallback',
       });
-      if (outcome.kind === 'banned') return banned(policies, outcome.until, now, outcome.startedNow);
-      return counted(policies, outcome, now);
+      if (outcome.kind === 'banned') return banned(layout.policies, outcome.until, now, outcome.startedNow);
+      return counted(layout, outcome, now);
     },
-    async usage({ bucket, perMinute, perDay }) {
-      const [minute, day] = await store.peek(bucket, clock.now(), ['minute', 'day']);
+    async usage({ bucket, perMinute, perDay, group }) {
+      const [minute, day] = await store.peek(bucket, clock.now(), ['minute', 'day'], group?.bucket);
       return {
         minute: { used: minute!.count, limit: perMinute, resetAt: minute!.resetAt },
         day: { used: day!.count, limit: perDay, resetAt: day!.resetAt },
       };
     },
-    unban: (bucket) => store.unban(bucket),
+    unban: (bucket, group) => store.unban(bucket, group),
     status: () => ({ store: store.name, degraded: store.degraded() }),
     close: () => store.close(),
   };
 }
 
+/** A limit of `Infinity` (none of the subject's own) is kept as one no count reaches. */
+const storedLimit = (limit: number) => (Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER);
+
+/**
+ * The policies a subject's responses report, and which of them each window of the store's outcome
+ * (the subject's, then its group's) stands for: null for a window without a limit. The group's
+ * windows are `minute` and `day` (a project key's plan); the subject's own limits beside a group are
+ * `key-minute` and `key-day`, and are reported only when set.
+ */
+interface Layout {
+  policies: PolicySet;
+  slots: (Policy | null)[];
+}
+
+function windowLayout(subject: LimitSubject): Layout {
+  const period = (name: string, limit: number, seconds: number): Policy | null =>
+    Number.isFinite(limit) ? { name, limit, windowSeconds: seconds } : null;
+  const own = (prefix: string) => [
+    period(`${prefix}minute`, subject.perMinute, MINUTE_MS / 1_000),
+    period(`${prefix}day`, subject.perDay, DAY_MS / 1_000),
+  ];
+  const { group } = subject;
+  if (!group) {
+    const slots = own('');
+    return { policies: policySet(slots.filter((p) => p !== null)), slots };
+  }
+  const groupSlots = [
+    period('minute', group.perMinute, MINUTE_MS / 1_000)!,
+    period('day', group.perDay, DAY_MS / 1_000)!,
+  ];
+  const ownSlots = own('key-');
+  return {
+    policies: policySet([...groupSlots, ...ownSlots.filter((p) => p !== null)]),
+    slots: [...ownSlots, ...groupSlots],
+  };
+}
+
 function counted(
-  policies: PolicySet,
+  layout: Layout,
   outcome: Extract<ConsumeOutcome, { kind: 'counted' }>,
   now: number,
 ): RateLimitDecision {
-  const windows: ReportedWindow[] = outcome.windows.map((w, i) => {
-    const { name, limit } = policies.policies[i]!;
+  const windows: (ReportedWindow | null)[] = outcome.windows.map((w, i) => {
+    const policy = layout.slots[i];
+    if (!policy) return null;
+    const { name, limit } = policy;
     return { name, limit, remaining: Math.max(0, limit - w.count), resetAt: w.resetAt };
   });
+  const { policies } = layout;
   if (outcome.allowed) {
-    return { allowed: true, headers: rateLimitHeaders(policies, closestToExhaustion(windows), now) };
+    const reported = closestToExhaustion(windows.filter((w) => w !== null));
+    return { allowed: true, headers: rateLimitHeaders(policies, reported, now) };
   }
-  const refusing = { ...windows[outcome.refusing]!, remaining: 0 };
+  const refusing = { ...(windows[outcome.refusing] ?? windows.find((w) => w !== null)!), remaining: 0 };
   const retryAfterSeconds = secondsUntil(refusing.resetAt, now);
   return {
     allowed: false,

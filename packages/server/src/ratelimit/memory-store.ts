@@ -36,19 +36,29 @@ export function createMemoryStore(options: { sweepIntervalMs?: number } = {}): M
     }
   }
 
+  const entryOf = (bucket: string): Entry => {
+    let entry = entries.get(bucket);
+    if (!entry) {
+      entry = { windows: new Map(), ban: null, expiresAt: 0 };
+      entries.set(bucket, entry);
+    }
+    return entry;
+  };
+  const settleExpiry = (entry: Entry) => {
+    let expiresAt = entry.ban?.until ?? 0;
+    for (const window of entry.windows.values()) if (window.resetAt > expiresAt) expiresAt = window.resetAt;
+    entry.expiresAt = expiresAt;
+  };
+
   return {
     name: 'memory',
     async consume(input) {
       sweep(input.now);
-      let entry = entries.get(input.bucket);
-      if (!entry) {
-        entry = { windows: new Map(), ban: null, expiresAt: 0 };
-        entries.set(input.bucket, entry);
-      }
-      const outcome = step(entry, input);
-      let expiresAt = entry.ban?.until ?? 0;
-      for (const window of entry.windows.values()) if (window.resetAt > expiresAt) expiresAt = window.resetAt;
-      entry.expiresAt = expiresAt;
+      const entry = entryOf(input.bucket);
+      const group = input.group && entryOf(input.group.bucket);
+      const outcome = step(entry, group, input);
+      settleExpiry(entry);
+      if (group) settleExpiry(group);
       return outcome;
     },
     async peek(bucket, now, names) {
@@ -71,8 +81,19 @@ export function createMemoryStore(options: { sweepIntervalMs?: number } = {}): M
   };
 }
 
+/** A subject's (or group's) windows for this request: the stored ones still running, else new ones. */
+function rolled(entry: Entry, specs: ConsumeInput['windows'], now: number): StoredWindow[] {
+  return specs.map((spec) => {
+    const stored = entry.windows.get(spec.name);
+    const window =
+      stored && now < stored.resetAt ? stored : { count: 0, resetAt: spec.resetAtIfNew, refused: 0 };
+    entry.windows.set(spec.name, window);
+    return window;
+  });
+}
+
 /** The per-request update; redis-script.ts is the same steps in Lua. */
-function step(entry: Entry, input: ConsumeInput): ConsumeOutcome {
+function step(entry: Entry, group: Entry | undefined, input: ConsumeInput): ConsumeOutcome {
   const { now } = input;
   if (entry.ban) {
     const lifted = input.banLiftedAt !== null && entry.ban.startedAt <= input.banLiftedAt;
@@ -80,32 +101,29 @@ function step(entry: Entry, input: ConsumeInput): ConsumeOutcome {
       return { kind: 'banned', until: entry.ban.until, startedNow: false };
     entry.ban = null;
   }
-  const current = input.windows.map((spec) => {
-    const stored = entry.windows.get(spec.name);
-    const window =
-      stored && now < stored.resetAt ? stored : { count: 0, resetAt: spec.resetAtIfNew, refused: 0 };
-    entry.windows.set(spec.name, window);
-    return window;
-  });
+  const own = rolled(entry, input.windows, now);
+  const specs = input.group ? [...input.windows, ...input.group.windows] : input.windows;
+  const current = group && input.group ? [...own, ...rolled(group, input.group.windows, now)] : own;
   let refusing = -1;
   current.forEach((window, i) => {
-    const full = window.count >= input.windows[i]!.limit;
+    const full = window.count >= specs[i]!.limit;
     if (full && (refusing === -1 || window.resetAt > current[refusing]!.resetAt)) refusing = i;
   });
-  const refusingWindow = current[refusing];
-  if (!refusingWindow) {
+  if (refusing === -1) {
     for (const window of current) window.count += 1;
   } else {
-    refusingWindow.refused += 1;
-    if (refusingWindow.refused > input.banThreshold) {
-      for (const window of current) window.refused = 0;
+    // The subject's refusals: a group window's count in the subject's window of the same index.
+    const counted = own[refusing % own.length]!;
+    counted.refused += 1;
+    if (counted.refused > input.banThreshold) {
+      for (const window of own) window.refused = 0;
       entry.ban = { until: input.banUntilIfStarted, startedAt: now };
       return { kind: 'banned', until: input.banUntilIfStarted, startedNow: true };
     }
   }
   return {
     kind: 'counted',
-    allowed: !refusingWindow,
+    allowed: refusing === -1,
     refusing,
     windows: current.map(({ count, resetAt }) => ({ count, resetAt })),
   };

@@ -5,16 +5,20 @@
  * back once, with the expiry the last request touching it would have set: the same outcome as the
  * requests sent one by one, for a fixed handful of Redis commands whatever their number.
  * KEYS[1] is the ban hash (u = until, s = started); KEYS[2..] are the window hashes
- * (c = count, r = resetAt, x = refusals). Requests with the same arguments in a row (those of one
- * millisecond, as a rule) travel once with their number: ARGV[1] is the number of such runs; then, per
- * run: its number of requests, now, banLiftedAt ('' for none), banThreshold, banUntilIfStarted, then
- * limit and resetAtIfNew per window (argument k of the run starting after `base` is ARGV[base + k]).
+ * (c = count, r = resetAt, x = refusals): the subject's own, then its group's (c and r only), aligned
+ * with the subject's so that a refusal by the group's window i counts in the subject's window i.
+ * Requests with the same arguments in a row (those of one millisecond, as a rule) travel once with
+ * their number: ARGV[1] is the number of such runs, ARGV[2] the number of the subject's own windows;
+ * then, per run: its number of requests, now, banLiftedAt ('' for none), banThreshold,
+ * banUntilIfStarted, then limit and resetAtIfNew per window, own then group's (argument k of the run
+ * starting after `base` is ARGV[base + k]).
  * Instants travel as the caller's strings so epoch milliseconds are stored digit for digit.
  * Reply: one flat array of integers, per request in order: 1, until, startedNow for a ban, or 0,
  * allowed, refusing (1-based, 0 for none), then count and resetAt per window.
  */
 export const CONSUME_SCRIPT = `
 local n = #KEYS - 1
+local own = tonumber(ARGV[2])
 local per = 5 + 2 * n
 
 local stored = redis.call('HMGET', KEYS[1], 'u', 's')
@@ -24,7 +28,7 @@ local counts, resets, refused = {}, {}, {}
 for i = 1, n do
   local w = redis.call('HMGET', KEYS[i + 1], 'c', 'r', 'x')
   if w[1] then
-    counts[i], resets[i], refused[i] = tonumber(w[1]), w[2], tonumber(w[3])
+    counts[i], resets[i], refused[i] = tonumber(w[1]), w[2], tonumber(w[3] or 0)
   end
 end
 local windowsNow = false
@@ -60,10 +64,11 @@ local function consume(base)
   if refusing == 0 then
     for i = 1, n do counts[i] = counts[i] + 1 end
   else
-    refused[refusing] = refused[refusing] + 1
-    if refused[refusing] > tonumber(ARGV[base + 4]) then
+    local counted = (refusing - 1) % own + 1
+    refused[counted] = refused[counted] + 1
+    if refused[counted] > tonumber(ARGV[base + 4]) then
       started = true
-      for i = 1, n do refused[i] = 0 end
+      for i = 1, own do refused[i] = 0 end
     end
   end
   windowsNow = now
@@ -77,7 +82,7 @@ local function consume(base)
   for i = 1, n do put(counts[i]); put(tonumber(resets[i])) end
 end
 
-local base = 1
+local base = 2
 for _ = 1, tonumber(ARGV[1]) do
   for _ = 1, tonumber(ARGV[base + 1]) do consume(base) end
   base = base + per
@@ -85,7 +90,11 @@ end
 
 if windowsNow then
   for i = 1, n do
-    redis.call('HSET', KEYS[i + 1], 'c', counts[i], 'r', resets[i], 'x', refused[i])
+    if i <= own then
+      redis.call('HSET', KEYS[i + 1], 'c', counts[i], 'r', resets[i], 'x', refused[i])
+    else
+      redis.call('HSET', KEYS[i + 1], 'c', counts[i], 'r', resets[i])
+    end
     redis.call('PEXPIRE', KEYS[i + 1], tonumber(resets[i]) - windowsNow)
   end
 end

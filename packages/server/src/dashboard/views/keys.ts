@@ -17,6 +17,8 @@ export interface KeyRow {
 export interface KeysView {
   project: Project;
   rows: readonly KeyRow[];
+  /** The project's plan windows, used by all its keys together. */
+  projectUsage: { minute: WindowUsage; day: WindowUsage };
   csrfToken: string;
   now: number;
   /** Developers and owners create and revoke keys; viewers only read. */
@@ -179,6 +181,10 @@ export function keysView(view: KeysView): Html {
             </div>`
       }
       <p class="muted small">Usage is counted by the rate limiter: this minute's window and today's (UTC).</p>
+      <div id="project-usage">
+        <p class="small">All keys together, against the project's plan:</p>
+        ${meter('this minute', view.projectUsage.minute)}${meter('today', view.projectUsage.day)}
+      </div>
     </section>
     ${historySection(view)}`;
 }
