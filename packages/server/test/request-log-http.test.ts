@@ -89,6 +89,34 @@ describe('request log over HTTP', () => {
     );
   });
 
+  it('a key encoded twice in the path, parameters of a secret’s name or kind → redacted in the table and in the JSON log lines', async () => {
+    const logLines: string[] = [];
+    t = await makeTestApp({ logLines });
+    const { projectId, secret } = await projectWithKey(t, 'acme');
+    const twice = secret.replaceAll('_', '%255F');
+    const names = ['auth_token', 'api_token', 'access_key', 'private_token', 'jwt', 'new_password'];
+    const more = ['user[password]', 'sessionToken', 'X-Amz-Signature', 'my_client_secret', 'session_id'];
+    const query = [...names, ...more].map((name, i) => `${encodeURIComponent(name)}=s3cret-${i}`).join('&');
+    await t.request({ url: `/v1/pets/${twice}`, key: secret });
+    await t.request({ url: `/v1/pets?${query}&limit=5`, key: secret });
+    const logged = await rows(t, projectId);
+    assert.deepEqual(
+      logged.map((row) => row.path),
+      [
+        `/v1/pets?${[...names, ...more].map((name) => `${encodeURIComponent(name)}=[redacted]`).join('&')}&limit=5`,
+        '/v1/pets/[redacted]',
+      ],
+    );
+    const urls = logLines
+      .map((line) => JSON.parse(line) as { msg?: string; url?: string })
+      .filter((line) => line.msg === 'request')
+      .map((line) => line.url);
+    assert.deepEqual(urls, logged.map((row) => row.path).reverse());
+    const everything = JSON.stringify(logged) + logLines.join('\n');
+    assert.ok(!/s3cret-/.test(everything), 'a secret value was stored or logged');
+    assert.ok(!everything.includes(twice) && !everything.includes(secret));
+  });
+
   it('PETSTORE_REQUEST_LOG=off (requestLog: false) → nothing is logged', async () => {
     t = await makeTestApp({ requestLog: false });
     const { projectId, secret } = await projectWithKey(t, 'acme');
