@@ -140,6 +140,24 @@ export function groupContract(makeStore: MakeStore): void {
     assert.equal((await limiter.check(noisy)).allowed, true, 'unbanned by bucket and group');
   });
 
+  test('a key’s refusals by its project’s window → start from zero when that window resets, as a key’s own do', async (t) => {
+    const { limiter, clock } = await openLimiter(t, makeStore);
+    const key = projectKey('k', 'refusals', {}, { perMinute: 2, perDay: 1_000 });
+    const first = await checks(limiter, key, 2 + 30);
+    assert.ok(first.slice(2).every((d) => d.reason === 'rate_limited'));
+    clock.advance(60_000);
+    const second = await checks(limiter, key, 2 + 30);
+    assert.ok(second.slice(0, 2).every((d) => d.allowed));
+    assert.ok(
+      second.slice(2).every((d) => d.reason === 'rate_limited'),
+      '30 refusals in this window: no ban',
+    );
+    const banned = await limiter.check(key);
+    assert.equal(banned.reason, 'temporarily_banned');
+    assert.ok(banned.bannedNow);
+    assert.equal(banned.headers['X-RateLimit-Limit'], '2', 'reported against the project’s minute');
+  });
+
   test('projects and standalone keys → limited independently', async (t) => {
     const { limiter } = await openLimiter(t, makeStore);
     await checks(limiter, projectKey('a', 'one'), 61);

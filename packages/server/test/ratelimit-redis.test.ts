@@ -110,6 +110,7 @@ describe('rate limiter on Redis shared by several instances', { skip }, () => {
     // Every key of the project is kept beside it: one Redis Cluster slot for the script.
     const keys = await a.client.keys(`${prefix}*`);
     assert.ok(keys.length > 0 && keys.every((k) => k.startsWith(`${prefix}{project:p}:`)));
+    for (const key of keys) assert.ok((await a.client.pttl(key)) > 0, `${key} expires`);
   });
 
   test('bursts of checks made together (one script call) → the decisions of the same checks made one by one', async (t) => {

@@ -29,16 +29,19 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
     const keys = await storage.listKeys(project.id);
     const plan = limitsFor(project);
     const group = { bucket: `project:${project.id}`, ...plan };
-    // A key's use of its own windows, against its own limits or else the project's.
+    // A key with limits of its own has windows of its own; the others count against the project's.
     const rows = await Promise.all(
       keys.map(async (key) => ({
         key,
-        usage: await limiter.usage({
-          bucket: `key:${key.id}`,
-          perMinute: Math.min(key.ownPerMinute ?? Infinity, plan.perMinute),
-          perDay: Math.min(key.ownPerDay ?? Infinity, plan.perDay),
-          group,
-        }),
+        usage:
+          key.ownPerMinute === null && key.ownPerDay === null
+            ? undefined
+            : await limiter.usage({
+                bucket: `key:${key.id}`,
+                perMinute: key.ownPerMinute ?? plan.perMinute,
+                perDay: key.ownPerDay ?? plan.perDay,
+                group,
+              }),
       })),
     );
     const main = keysView({

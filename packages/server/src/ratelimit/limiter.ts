@@ -130,10 +130,16 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     }
     return layout;
   };
-  const windowsOf = (perMinute: number, perDay: number, now: number): WindowSpec[] => [
-    { name: 'minute', limit: storedLimit(perMinute), resetAtIfNew: now + MINUTE_MS },
-    { name: 'day', limit: storedLimit(perDay), resetAtIfNew: (Math.floor(now / DAY_MS) + 1) * DAY_MS },
-  ];
+  /** The windows of finite limits: a subject in a group may have none of its own. */
+  const windowsOf = (perMinute: number, perDay: number, now: number): WindowSpec[] => {
+    const windows: WindowSpec[] = [];
+    if (Number.isFinite(perMinute))
+      windows.push({ name: 'minute', limit: perMinute, resetAtIfNew: now + MINUTE_MS });
+    if (Number.isFinite(perDay)) {
+      windows.push({ name: 'day', limit: perDay, resetAtIfNew: (Math.floor(now / DAY_MS) + 1) * DAY_MS });
+    }
+    return windows;
+  };
 
   return {
     async check(subject) {
@@ -171,18 +177,15 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   };
 }
 
-/** A limit of `Infinity` (none of the subject's own) is kept as one no count reaches. */
-const storedLimit = (limit: number) => (Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER);
-
 /**
  * The policies a subject's responses report, and which of them each window of the store's outcome
- * (the subject's, then its group's) stands for: null for a window without a limit. The group's
- * windows are `minute` and `day` (a project key's plan); the subject's own limits beside a group are
- * `key-minute` and `key-day`, and are reported only when set.
+ * (the subject's finite ones, then its group's) stands for. The group's windows are `minute` and `day`
+ * (a project key's plan); the subject's own limits beside a group are `key-minute` and `key-day`, and
+ * exist only when set.
  */
 interface Layout {
   policies: PolicySet;
-  slots: (Policy | null)[];
+  slots: Policy[];
 }
 
 function windowLayout(subject: LimitSubject): Layout {
@@ -194,18 +197,15 @@ function windowLayout(subject: LimitSubject): Layout {
   ];
   const { group } = subject;
   if (!group) {
-    const slots = own('');
-    return { policies: policySet(slots.filter((p) => p !== null)), slots };
+    const slots = own('').filter((p) => p !== null);
+    return { policies: policySet(slots), slots };
   }
   const groupSlots = [
     period('minute', group.perMinute, MINUTE_MS / 1_000)!,
     period('day', group.perDay, DAY_MS / 1_000)!,
   ];
-  const ownSlots = own('key-');
-  return {
-    policies: policySet([...groupSlots, ...ownSlots.filter((p) => p !== null)]),
-    slots: [...ownSlots, ...groupSlots],
-  };
+  const ownSlots = own('key-').filter((p) => p !== null);
+  return { policies: policySet([...groupSlots, ...ownSlots]), slots: [...ownSlots, ...groupSlots] };
 }
 
 function counted(
@@ -213,18 +213,15 @@ function counted(
   outcome: Extract<ConsumeOutcome, { kind: 'counted' }>,
   now: number,
 ): RateLimitDecision {
-  const windows: (ReportedWindow | null)[] = outcome.windows.map((w, i) => {
-    const policy = layout.slots[i];
-    if (!policy) return null;
-    const { name, limit } = policy;
+  const windows: ReportedWindow[] = outcome.windows.map((w, i) => {
+    const { name, limit } = layout.slots[i]!;
     return { name, limit, remaining: Math.max(0, limit - w.count), resetAt: w.resetAt };
   });
   const { policies } = layout;
   if (outcome.allowed) {
-    const reported = closestToExhaustion(windows.filter((w) => w !== null));
-    return { allowed: true, headers: rateLimitHeaders(policies, reported, now) };
+    return { allowed: true, headers: rateLimitHeaders(policies, closestToExhaustion(windows), now) };
   }
-  const refusing = { ...(windows[outcome.refusing] ?? windows.find((w) => w !== null)!), remaining: 0 };
+  const refusing = { ...windows[outcome.refusing]!, remaining: 0 };
   const retryAfterSeconds = secondsUntil(refusing.resetAt, now);
   return {
     allowed: false,

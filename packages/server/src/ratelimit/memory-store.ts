@@ -9,6 +9,8 @@ interface StoredWindow {
 interface Entry {
   windows: Map<string, StoredWindow>;
   ban: { until: number; startedAt: number } | null;
+  /** A subject's refusals by its group's windows, by window name: counted while that window runs. */
+  groupRefusals: Map<string, { refused: number; resetAt: number }>;
   /** When nothing in the entry matters any more; the sweep removes it from then on. */
   expiresAt: number;
 }
@@ -39,7 +41,7 @@ export function createMemoryStore(options: { sweepIntervalMs?: number } = {}): M
   const entryOf = (bucket: string): Entry => {
     let entry = entries.get(bucket);
     if (!entry) {
-      entry = { windows: new Map(), ban: null, expiresAt: 0 };
+      entry = { windows: new Map(), ban: null, groupRefusals: new Map(), expiresAt: 0 };
       entries.set(bucket, entry);
     }
     return entry;
@@ -47,6 +49,9 @@ export function createMemoryStore(options: { sweepIntervalMs?: number } = {}): M
   const settleExpiry = (entry: Entry) => {
     let expiresAt = entry.ban?.until ?? 0;
     for (const window of entry.windows.values()) if (window.resetAt > expiresAt) expiresAt = window.resetAt;
+    for (const counted of entry.groupRefusals.values()) {
+      if (counted.resetAt > expiresAt) expiresAt = counted.resetAt;
+    }
     entry.expiresAt = expiresAt;
   };
 
@@ -102,8 +107,34 @@ function step(entry: Entry, group: Entry | undefined, input: ConsumeInput): Cons
     entry.ban = null;
   }
   const own = rolled(entry, input.windows, now);
-  const specs = input.group ? [...input.windows, ...input.group.windows] : input.windows;
-  const current = group && input.group ? [...own, ...rolled(group, input.group.windows, now)] : own;
+  if (!group || !input.group) return decide(entry, own, own, input.windows, input);
+  const shared = rolled(group, input.group.windows, now);
+  // A group window's refusals by this subject are the subject's, kept beside it while that window runs.
+  const counters: { refused: number }[] = [...own];
+  shared.forEach((window, i) => {
+    const name = input.group!.windows[i]!.name;
+    let counted = entry.groupRefusals.get(name);
+    if (counted?.resetAt !== window.resetAt) {
+      counted = { refused: 0, resetAt: window.resetAt };
+      entry.groupRefusals.set(name, counted);
+    }
+    counters.push(counted);
+  });
+  return decide(entry, [...own, ...shared], counters, [...input.windows, ...input.group.windows], input);
+}
+
+/**
+ * Allows the request when every window has room, counting it in each; else counts a refusal where the
+ * refusing window's refusals are kept (`counters`, aligned with `current`), starting a ban past the
+ * threshold.
+ */
+function decide(
+  entry: Entry,
+  current: StoredWindow[],
+  counters: { refused: number }[],
+  specs: ConsumeInput['windows'],
+  input: ConsumeInput,
+): ConsumeOutcome {
   let refusing = -1;
   current.forEach((window, i) => {
     const full = window.count >= specs[i]!.limit;
@@ -112,12 +143,11 @@ function step(entry: Entry, group: Entry | undefined, input: ConsumeInput): Cons
   if (refusing === -1) {
     for (const window of current) window.count += 1;
   } else {
-    // The subject's refusals: a group window's count in the subject's window of the same index.
-    const counted = own[refusing % own.length]!;
+    const counted = counters[refusing]!;
     counted.refused += 1;
     if (counted.refused > input.banThreshold) {
-      for (const window of own) window.refused = 0;
-      entry.ban = { until: input.banUntilIfStarted, startedAt: now };
+      for (const counter of counters) counter.refused = 0;
+      entry.ban = { until: input.banUntilIfStarted, startedAt: input.now };
       return { kind: 'banned', until: input.banUntilIfStarted, startedNow: true };
     }
   }

@@ -168,7 +168,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       );
     },
     async unban(bucket, group) {
-      await client.del(keyOf(bucket, 'ban', group));
+      // The ban only: the subject's refusals by its group's windows stay, as its windows' do.
+      await client.hdel(keyOf(bucket, 'ban', group), 'u', 's');
     },
     async close() {
       if ('url' in options) client.disconnect();

@@ -14,10 +14,9 @@ export interface WindowSpec {
 
 /**
  * Windows a subject shares with the other subjects of its group (an API key's project): checked and
- * counted with the subject's own in the same atomic update, so the group's limits hold for all its
- * subjects together. They are aligned with the subject's windows (same number, same names, in order):
- * a refusal by the group's window `i` counts towards the subject's ban in the subject's window `i`.
- * Bans and refusals are the subject's alone.
+ * counted with the subject's own (if it has any) in the same atomic update, so the group's limits hold
+ * for all its subjects together. Bans and refusals are the subject's alone: its refusals by a group
+ * window are kept with the subject, and count while that group window runs.
  */
 export interface GroupWindows {
   bucket: string;
@@ -27,6 +26,7 @@ export interface GroupWindows {
 export interface ConsumeInput {
   bucket: string;
   now: number;
+  /** The subject's own windows: may be empty when it has a group. */
   windows: readonly WindowSpec[];
   /** The group whose windows hold too; a store keeps the subject's state beside the group's. */
   group?: GroupWindows;
