@@ -118,16 +118,22 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     onStoreRecovered: options.onStoreRecovered ?? (() => {}),
   });
 
-  const layouts = new Map<string, Layout>();
+  // A subject's layout by its limits; a subject in a group (a project key's, built once per key record)
+  // also by identity, sparing the text of four limits on every request.
+  const bySubject = new WeakMap<LimitSubject, Layout>();
+  const byLimits = new Map<string, Layout>();
   const layoutOf = (subject: LimitSubject): Layout => {
+    let layout = bySubject.get(subject);
+    if (layout) return layout;
     const { group } = subject;
     const key = `${subject.perMinute}/${subject.perDay}/${group ? `${group.perMinute}/${group.perDay}` : ''}`;
-    let layout = layouts.get(key);
+    layout = byLimits.get(key);
     if (!layout) {
-      if (layouts.size >= 10_000) layouts.clear();
+      if (byLimits.size >= 10_000) byLimits.clear();
       layout = windowLayout(subject);
-      layouts.set(key, layout);
+      byLimits.set(key, layout);
     }
+    if (group) bySubject.set(subject, layout);
     return layout;
   };
   /** The windows of finite limits: a subject in a group may have none of its own. */

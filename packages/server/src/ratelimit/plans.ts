@@ -30,6 +30,16 @@ export function limitsFor(key: { plan: Plan; perMinute: number | null; perDay: n
  * to its own lower limits when it has them; a ban is the key's alone.
  */
 export function keySubject(key: ApiKeyRecord): LimitSubject {
+  // Built once per record (records are never changed: a changed key is a new record), so the limiter
+  // finds the subject's policies by identity on every request.
+  let subject = subjects.get(key);
+  if (!subject) subjects.set(key, (subject = subjectOf(key)));
+  return subject;
+}
+
+const subjects = new WeakMap<ApiKeyRecord, LimitSubject>();
+
+function subjectOf(key: ApiKeyRecord): LimitSubject {
   const ban = { banLiftedAt: key.banLiftedAt, bannedUntil: key.bannedUntil };
   if (key.projectId === null) return { bucket: `key:${key.id}`, ...limitsFor(key), ...ban };
   return {
