@@ -12,7 +12,12 @@ export function keyState(key: ApiKeyRecord, now: number): string {
 }
 
 function planCell(key: ApiKeyRecord): string {
-  return key.plan === 'enterprise' ? `enterprise ${key.perMinute}/min ${key.perDay}/day` : key.plan;
+  const plan = key.plan === 'enterprise' ? `enterprise ${key.perMinute}/min ${key.perDay}/day` : key.plan;
+  const own = [
+    ...(key.ownPerMinute === null ? [] : [`${key.ownPerMinute}/min`]),
+    ...(key.ownPerDay === null ? [] : [`${key.ownPerDay}/day`]),
+  ];
+  return own.length === 0 ? plan : `${plan}, own ${own.join(' ')}`;
 }
 
 const COLUMNS: Column[] = [

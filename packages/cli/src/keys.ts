@@ -2,6 +2,7 @@ import {
   type ApiKeyRecord,
   generateKey,
   keyEnvironmentOf,
+  limitsFor,
   PLANS,
   type Plan,
   type Project,
@@ -16,12 +17,13 @@ import { formatInstant } from './table.ts';
 import { type ParsedCommand, parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 import { recordOperator } from './operator-audit.ts';
 
-const HELP = `petstore keys <create|list|revoke|unban|set-plan> [options]
+const HELP = `petstore keys <create|list|revoke|unban|set-plan|set-limits> [options]
 
-  keys create --project <slug> [--label T] [--expires-in-days N] [--json]
+  keys create --project <slug> [--per-minute N] [--per-day N] [--label T] [--expires-in-days N] [--json]
       Creates a key of the project for this environment (PETSTORE_ENV: ps_live_ in production, ps_test_
-      elsewhere), held to the project's plan. The key is printed once, alone on the last line (or as
-      "key" with --json); only its digest is kept.
+      elsewhere), held to the project's plan: its limits hold for all the project's keys together.
+      --per-minute/--per-day give the key lower limits of its own (at most the project's). The key is
+      printed once, alone on the last line (or as "key" with --json); only its digest is kept.
   keys create --plan free|pro|business|enterprise [--per-minute N --per-day N] [--label T]
               [--expires-in-days N] [--json]
       Creates a standalone key with its own plan (no project). Enterprise keys need --per-minute and
@@ -32,6 +34,9 @@ const HELP = `petstore keys <create|list|revoke|unban|set-plan> [options]
   keys set-plan <id> --plan P [--per-minute N --per-day N]
                                Changes a standalone key's plan; running servers apply it without a
                                restart. A project key follows its project: "petstore projects set-plan".
+  keys set-limits <id> [--per-minute N] [--per-day N]
+                               Sets a project key's own lower limits (at most the project's); without
+                               either option, clears them. Running servers apply it without a restart.
   A revoked key cannot be revoked again, unbanned or re-planned.
 
   --database URL   the server's database: postgres://… or a SQLite file path (DATABASE_URL, default
@@ -49,7 +54,7 @@ const OPTIONS = {
   project: { type: 'string' },
 } as const;
 
-const ACTIONS = ['create', 'list', 'revoke', 'unban', 'set-plan'];
+const ACTIONS = ['create', 'list', 'revoke', 'unban', 'set-plan', 'set-limits'];
 
 interface PlanChoice {
   plan: Plan;
@@ -75,9 +80,45 @@ function readPlan(parsed: ParsedCommand): PlanChoice {
   return { plan: plan as Plan, perMinute, perDay };
 }
 
+/** A project key's own lower limits (`--per-minute`, `--per-day`); null where not given. */
+interface OwnLimits {
+  ownPerMinute: number | null;
+  ownPerDay: number | null;
+}
+
+function readOwnLimits(parsed: ParsedCommand): OwnLimits {
+  if (parsed.values.plan !== undefined) {
+    throw new UsageError('a project key follows its project plan: give --project or --plan, not both');
+  }
+  return {
+    ownPerMinute: positiveInteger('per-minute', stringOption(parsed, 'per-minute')) ?? null,
+    ownPerDay: positiveInteger('per-day', stringOption(parsed, 'per-day'), 1e12) ?? null,
+  };
+}
+
+/** Own limits above the project's would never bind: refused, naming the project's. */
+function checkOwnLimits(
+  own: OwnLimits,
+  project: Pick<Project, 'plan' | 'perMinute' | 'perDay' | 'slug'>,
+): void {
+  const plan = limitsFor(project);
+  for (const [value, limit, name] of [
+    [own.ownPerMinute, plan.perMinute, 'per-minute'],
+    [own.ownPerDay, plan.perDay, 'per-day'],
+  ] as const) {
+    if (value !== null && value > limit) {
+      throw new UsageError(
+        `--${name} ${value} is above project ${project.slug}'s limit (${limit}): a key's own limits are lower than its project's`,
+      );
+    }
+  }
+}
+
 interface NewKeyChoice {
   /** `--plan` for a standalone key; a project key takes its project's. */
   limits: PlanChoice | undefined;
+  /** A project key's own lower limits. */
+  own: OwnLimits | undefined;
   project: string | undefined;
   label: string | null;
   expiresInDays: number | undefined;
@@ -87,9 +128,6 @@ interface NewKeyChoice {
 function readNewKey(parsed: ParsedCommand): NewKeyChoice {
   const project = stringOption(parsed, 'project');
   const planned = ['plan', 'per-minute', 'per-day'].some((name) => parsed.values[name] !== undefined);
-  if (project !== undefined && planned) {
-    throw new UsageError('a project key follows its project plan: give --project or --plan, not both');
-  }
   if (project === undefined && !planned) {
     throw new UsageError(
       'keys create needs --project <slug> (a key of the project, on its plan) or --plan P for a standalone key',
@@ -97,6 +135,7 @@ function readNewKey(parsed: ParsedCommand): NewKeyChoice {
   }
   return {
     limits: project === undefined ? readPlan(parsed) : undefined,
+    own: project === undefined ? undefined : readOwnLimits(parsed),
     project,
     label: stringOption(parsed, 'label') ?? null,
     expiresInDays: positiveInteger('expires-in-days', stringOption(parsed, 'expires-in-days'), 36_500),
@@ -118,6 +157,8 @@ async function create(
 ): Promise<void> {
   const { expiresInDays, label } = choice;
   const project = choice.project === undefined ? undefined : await projectOf(storage, choice.project);
+  if (project && choice.own) checkOwnLimits(choice.own, project);
+  const own = project ? choice.own : undefined;
   const limits = project
     ? { plan: project.plan, perMinute: project.perMinute, perDay: project.perDay }
     : choice.limits!;
@@ -130,6 +171,7 @@ async function create(
     prefix,
     projectId: project?.id ?? null,
     ...limits,
+    ...own,
     label,
     environment,
     createdAt: now,
@@ -150,6 +192,7 @@ async function create(
         project: project?.slug ?? null,
         environment,
         ...limits,
+        ...own,
         label,
         expiresAt,
         key: secret,
@@ -160,12 +203,20 @@ async function create(
   const details = [
     ...(project ? [`project ${project.slug}`] : []),
     `plan ${limits.plan}`,
+    ...ownLimitsText(own),
     `environment ${environment}`,
   ];
   if (label) details.push(`label ${JSON.stringify(label)}`);
   if (expiresAt) details.push(`expires ${formatInstant(expiresAt, '')}`);
   say(io, `created ${id} (${details.join(', ')}); the key is shown once:`);
   say(io, secret);
+}
+
+function ownLimitsText(own: OwnLimits | undefined): string[] {
+  const parts = [];
+  if (own?.ownPerMinute) parts.push(`${own.ownPerMinute} a minute`);
+  if (own?.ownPerDay) parts.push(`${own.ownPerDay} a day`);
+  return parts.length > 0 ? [`own limits ${parts.join(', ')}`] : [];
 }
 
 /** The key an action names, refused when it is unknown (usage) or revoked (failure). */
@@ -187,6 +238,7 @@ async function change(
   action: string,
   positionals: string[],
   limits: PlanChoice | undefined,
+  own: OwnLimits | undefined,
 ): Promise<void> {
   const key = await existingKey(storage, positionals);
   const now = Date.now();
@@ -203,7 +255,7 @@ async function change(
   } else if (action === 'unban') {
     const banned = keyState(key, now).startsWith('banned');
     await storage.unbanKey(key.id, now);
-    await liftStoreBan(io, key.id);
+    await liftStoreBan(io, key.id, key.projectId);
     say(io, banned ? `unbanned ${key.id}` : `${key.id} was not banned; any ban held by a server is lifted`);
   } else if (limits) {
     if (key.projectId !== null) {
@@ -213,6 +265,19 @@ async function change(
     }
     await storage.updateKeyPlan(key.id, limits.plan, limits.perMinute, limits.perDay);
     say(io, `${key.id} is now on plan ${limits.plan} (was ${key.plan})`);
+  } else if (own) {
+    if (key.projectId === null) {
+      throw new UsageError(
+        `key ${key.id} is a standalone key: its limits are its plan's ("petstore keys set-plan")`,
+      );
+    }
+    checkOwnLimits(own, { ...key, slug: key.projectId });
+    await storage.updateKeyOwnLimits(key.id, own.ownPerMinute, own.ownPerDay);
+    const text = ownLimitsText(own);
+    say(
+      io,
+      text.length > 0 ? `${key.id}: ${text[0]}` : `${key.id}: no limits of its own, its project's alone`,
+    );
   }
 }
 
@@ -231,8 +296,9 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
   // The words are checked before the database is opened: a usage error changes nothing.
   const newKey = action === 'create' ? readNewKey(parsed) : undefined;
   const limits = action === 'set-plan' ? readPlan(parsed) : undefined;
+  const own = action === 'set-limits' ? readOwnLimits(parsed) : undefined;
   const positionals = parsed.positionals.slice(1);
-  if (['revoke', 'unban', 'set-plan'].includes(action) && positionals.length !== 1) {
+  if (['revoke', 'unban', 'set-plan', 'set-limits'].includes(action) && positionals.length !== 1) {
     throw new UsageError(`keys ${action} takes one key id`);
   }
   const flag = stringOption(parsed, 'database');
@@ -240,7 +306,7 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
   try {
     if (newKey) await create(io, storage, newKey, keyEnvironmentOf(config.environment), json);
     else if (action === 'list') await listKeys(io, storage, json);
-    else await change(io, storage, action, positionals, limits);
+    else await change(io, storage, action, positionals, limits, own);
     return EXIT.ok;
   } finally {
     await storage.close();

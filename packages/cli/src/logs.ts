@@ -12,7 +12,8 @@ const HELP = `petstore logs --project <slug> [--key ID] [--status 2xx|4xx|429|5x
   The API requests made with the project's keys, newest first (at most --limit, default 100, up to
   1000), within what the project's plan keeps (Free 1 day, Pro 7, Business and Enterprise 30).
   --status 4xx includes 429. --since takes 30m, 1h, 7d or an ISO 8601 instant. With --json, an array of
-  {time, requestId, keyId, keyLabel, operation, method, path, status, code, latencyMs, address}.
+  {time, requestId, keyId, keyLabel, operation, method, path, status, code, latencyMs, address, count}:
+  count is 1 but for a key's refusals (429) within one second, kept as one row with their number.
   --database URL   the server's database (DATABASE_URL, default ./data/petstore.db).`;
 
 const OPTIONS = {
@@ -54,9 +55,11 @@ export async function runLogs(args: string[], io: CliIo): Promise<number> {
       keyId: stringOption(parsed, 'key'),
       status,
     };
+    // A key's refusals of one second are one row: `count` says how many requests it stands for.
     const rows = (await storage.requestLog.list(query)).map(({ id: _id, projectId: _p, at, ...row }) => ({
       time: new Date(at).toISOString(),
       ...row,
+      count: row.count ?? 1,
     }));
     if (parsed.values.json === true) say(io, JSON.stringify(rows));
     else if (rows.length === 0) say(io, 'no requests match');
@@ -70,7 +73,7 @@ export async function runLogs(args: string[], io: CliIo): Promise<number> {
       const cells = rows.map((row) => [
         row.time,
         String(row.status),
-        row.code ?? '-',
+        `${row.code ?? '-'}${row.count > 1 ? ` ×${row.count}` : ''}`,
         row.method,
         row.path,
         row.keyLabel ?? row.keyId,

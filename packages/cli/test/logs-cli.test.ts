@@ -39,7 +39,7 @@ describe('petstore logs and audit', () => {
     await storage.requestLog.write([
       row('old-ok', now - 3 * 3_600_000, 200, null),
       row('recent-bad', now - 60_000, 400, 'invalid_parameter'),
-      row('recent-limited', now - 30_000, 429, 'rate_limited'),
+      { ...row('recent-limited', now - 30_000, 429, 'rate_limited'), count: 40 },
       row('too-old', now - 8 * 86_400_000, 200, null),
     ]);
     await storage.close();
@@ -57,6 +57,7 @@ describe('petstore logs and audit', () => {
     assert.deepEqual(Object.keys(rows[0]!).sort(), [
       'address',
       'code',
+      'count',
       'keyId',
       'keyLabel',
       'latencyMs',
@@ -68,6 +69,11 @@ describe('petstore logs and audit', () => {
       'time',
     ]);
     assert.equal(rows[0]!.code, 'rate_limited');
+    assert.deepEqual(
+      rows.map((r) => r.count),
+      [40, 1, 1],
+      'a key’s refusals of one second are one row with their number',
+    );
     assert.match(rows[0]!.time as string, /^\d{4}-\d\d-\d\dT.*Z$/);
   });
 
@@ -91,7 +97,7 @@ describe('petstore logs and audit', () => {
     assert.equal(lines.length, 2);
     assert.match(
       lines[0]!,
-      /429\s+rate_limited\s+GET\s+\/v1\/pets\?token=\[redacted\]\s+Storefront\s+2\.5\s+recent-limited$/,
+      /429\s+rate_limited ×40\s+GET\s+\/v1\/pets\?token=\[redacted\]\s+Storefront\s+2\.5\s+recent-limited$/,
     );
   });
 

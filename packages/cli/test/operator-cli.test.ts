@@ -181,6 +181,29 @@ describe('petstore operator commands', () => {
     assert.equal(result.stdout, `${active.id} is now on plan pro (was enterprise)\n`);
   });
 
+  it('keys create --project with --per-minute, then set-limits → the key’s own lower limits; above the project’s → refused', async () => {
+    assert.equal(
+      (await withDb(['projects', 'create', '--name', 'Caps', '--slug', 'caps', '--plan', 'free'])).code,
+      0,
+    );
+    const created = await withDb(['keys', 'create', '--project', 'caps', '--per-minute', '10', '--json']);
+    assert.equal(created.code, 0, created.stderr);
+    const key = JSON.parse(created.stdout) as {
+      id: string;
+      plan: string;
+      ownPerMinute: number;
+      ownPerDay: null;
+    };
+    assert.deepEqual([key.plan, key.ownPerMinute, key.ownPerDay], ['free', 10, null]);
+    const above = await withDb(['keys', 'create', '--project', 'caps', '--per-day', '5000']);
+    assert.equal(above.code, 2, above.stderr);
+    assert.match(above.stderr, /petstore: --per-day 5000 is above project caps's limit \(1000\)/);
+    const set = await withDb(['keys', 'set-limits', key.id, '--per-day', '200']);
+    assert.equal(set.stdout, `${key.id}: own limits 200 a day\n`);
+    const cleared = await withDb(['keys', 'set-limits', key.id]);
+    assert.equal(cleared.stdout, `${key.id}: no limits of its own, its project's alone\n`);
+  });
+
   it("a database without the service's tables → refused, exit 2", async () => {
     const empty = join(dir, 'empty.db');
     const { DatabaseSync } = await import('node:sqlite');

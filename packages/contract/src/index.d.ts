@@ -453,7 +453,7 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description Requests allowed in the reported window: the window (minute or day) closer to exhaustion, or on a `429` the window that refused (the minute window during a ban).
+         * @description Requests allowed in the reported window: the window (minute or day, of the project or of the key) closer to exhaustion, or on a `429` the window that refused (the minute window during a ban).
          * @example 60
          */
         "X-RateLimit-Limit": bigint;
@@ -468,7 +468,7 @@ export interface components {
          */
         "X-RateLimit-Reset": bigint;
         /**
-         * @description The quota policies of the key, as the IETF draft RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): one item per window, with quota `q` and window `w` in seconds.
+         * @description The quota policies that hold for the request, as the IETF draft RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): one item per window, with quota `q` and window `w` in seconds. `minute` and `day` are the plan's (of the key's project, or of a key without one); `key-minute` and `key-day` are a project key's own lower limits, when it has them.
          * @example "minute";q=60;w=60, "day";q=1000;w=86400
          */
         "RateLimit-Policy": string;

@@ -210,6 +210,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
           store: deps.storage.requestLog,
           onError: (error, rows) =>
             app.log.warn({ err: error, rows }, 'request log rows could not be written'),
+          onDropped: ({ rows, projects }) =>
+            app.log.warn({ rows, projects }, 'request log rows dropped: the buffer was full'),
         });
   app.decorate('requestLog', requestLog);
   if (requestLog) {

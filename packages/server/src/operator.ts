@@ -19,6 +19,7 @@ export type { ReversibleStorage } from './storage/migrations.ts';
 export { generateKey } from './auth/keys.ts';
 export { type Storage } from './storage/repository.ts';
 export { PLANS, type ApiKeyRecord, type Plan } from './storage/records.ts';
+export { limitsFor } from './ratelimit/plans.ts';
 export { systemClock, type Clock } from './time/clock.ts';
 export { hashPassword, passwordProblem } from './accounts/passwords.ts';
 export { emailProblem, normalizeEmail } from './accounts/email.ts';

@@ -36,6 +36,24 @@ describe('dashboard Requests tab', () => {
     assert.match(response.body, /aria-current="page">Requests</);
   });
 
+  it('a banned key’s refusals of one second → one row marked with their number, and its page says so', async () => {
+    await t.storage.requestLog.write([
+      logged({
+        projectId: project.projectId,
+        at: t.clock.now(),
+        requestId: 'banned-burst',
+        status: 429,
+        code: 'temporarily_banned',
+        count: 1_234,
+      }),
+    ]);
+    const list = await page('/dashboard/projects/acme/requests?status=429');
+    assert.match(list.body, /temporarily_banned<\/span>\s*<span class="badge warn"[^>]*\s*>×1,234<\/span/);
+    const [stored] = await t.storage.requestLog.list({ projectId: project.projectId, limit: 1 });
+    const details = await page(`/dashboard/projects/acme/requests/${stored!.id}`);
+    assert.match(details.body, /<dt>Requests<\/dt>\s*<dd>1,234: the key/);
+  });
+
   it('filters → status class, request id search, key and operation narrow the list', async () => {
     const ok = await call('/v1/pets');
     const missing = await call('/v1/pets/12345');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { banContract } from './ratelimit-contract-bans.ts';
+import { groupContract } from './ratelimit-contract-groups.ts';
 import { propertyContract } from './ratelimit-contract-property.ts';
 import {
   checks,
@@ -24,6 +25,7 @@ export function runLimiterContract(
     windowContract(makeStore);
     headerContract(makeStore);
     banContract(makeStore);
+    groupContract(makeStore);
     propertyContract(makeStore, options.propertyRuns ?? 100);
   });
 }

@@ -93,6 +93,26 @@ describe('rate limiter on Redis shared by several instances', { skip }, () => {
     assert.equal(decisions.filter((d) => d.allowed).length, 60);
   });
 
+  test('two instances, 100 concurrent checks of ten keys of one Free project → exactly 60 allowed', async (t) => {
+    const prefix = newPrefix();
+    const clock = new FakeClock(NOON);
+    const [a, b] = [await instance(t, prefix, clock), await instance(t, prefix, clock)];
+    const key = (i: number) => ({
+      bucket: `key:k${i % 10}`,
+      perMinute: Infinity,
+      perDay: Infinity,
+      group: { bucket: 'project:p', perMinute: 60, perDay: 1_000 },
+    });
+    const decisions = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).limiter.check(key(i))),
+    );
+    assert.equal(decisions.filter((d) => d.allowed).length, 60);
+    // Every key of the project is kept beside it: one Redis Cluster slot for the script.
+    const keys = await a.client.keys(`${prefix}*`);
+    assert.ok(keys.length > 0 && keys.every((k) => k.startsWith(`${prefix}{project:p}:`)));
+    for (const key of keys) assert.ok((await a.client.pttl(key)) > 0, `${key} expires`);
+  });
+
   test('bursts of checks made together (one script call) → the decisions of the same checks made one by one', async (t) => {
     const prefix = newPrefix();
     const clock = new FakeClock(NOON);

@@ -89,6 +89,68 @@ describe('request log over HTTP', () => {
     );
   });
 
+  it('a key encoded twice in the path, parameters of a secret’s name or kind → redacted in the table and in the JSON log lines', async () => {
+    const logLines: string[] = [];
+    t = await makeTestApp({ logLines });
+    const { projectId, secret } = await projectWithKey(t, 'acme');
+    const twice = secret.replaceAll('_', '%255F');
+    const names = ['auth_token', 'api_token', 'access_key', 'private_token', 'jwt', 'new_password'];
+    const more = ['user[password]', 'sessionToken', 'X-Amz-Signature', 'my_client_secret', 'session_id'];
+    const query = [...names, ...more].map((name, i) => `${encodeURIComponent(name)}=s3cret-${i}`).join('&');
+    await t.request({ url: `/v1/pets/${twice}`, key: secret });
+    await t.request({ url: `/v1/pets?${query}&limit=5`, key: secret });
+    const logged = await rows(t, projectId);
+    assert.deepEqual(
+      logged.map((row) => row.path),
+      [
+        `/v1/pets?${[...names, ...more].map((name) => `${encodeURIComponent(name)}=[redacted]`).join('&')}&limit=5`,
+        '/v1/pets/[redacted]',
+      ],
+    );
+    const urls = logLines
+      .map((line) => JSON.parse(line) as { msg?: string; url?: string })
+      .filter((line) => line.msg === 'request')
+      .map((line) => line.url);
+    assert.deepEqual(urls, logged.map((row) => row.path).reverse());
+    const everything = JSON.stringify(logged) + logLines.join('\n');
+    assert.ok(!/s3cret-/.test(everything), 'a secret value was stored or logged');
+    assert.ok(!everything.includes(twice) && !everything.includes(secret));
+  });
+
+  it('a banned key’s flood beside another project’s creates → a row per second for the flood, every create kept', async () => {
+    // A buffer far smaller than the flood: without counting refusals it would be full many times over.
+    t = await makeTestApp({ requestLog: { maxBuffered: 30, batchSize: 10, flushIntervalMs: 60_000 } });
+    const flood = await projectWithKey(t, 'flood', { perMinute: 2 });
+    const other = await projectWithKey(t, 'other');
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < 400; i++) {
+      const { status } = await t.request({ url: '/v1/pets', key: flood.secret });
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      if (i % 20 === 0) {
+        const created = await t.request({
+          method: 'POST',
+          url: '/v1/pets',
+          key: other.secret,
+          body: { name: `pet ${i}`, categoryId: 1 },
+        });
+        assert.equal(created.status, 201);
+      }
+      if (i % 100 === 99) t.clock.advance(1_000);
+    }
+    assert.deepEqual([statuses.get(200), statuses.get(429)], [2, 398]);
+    const flooded = await rows(t, flood.projectId);
+    const counted = (code: string) =>
+      flooded.filter((row) => row.code === code).reduce((sum, row) => sum + (row.count ?? 1), 0);
+    assert.equal(counted('rate_limited') + counted('temporarily_banned'), 398, 'every refusal counted');
+    assert.ok(flooded.length <= 2 + 2 * 4, `${flooded.length} rows: at most one per key, code and second`);
+    const created = await rows(t, other.projectId);
+    assert.equal(created.length, 20, 'the other project lost no row');
+    assert.ok(created.every((row) => row.status === 201 && row.operation === 'createPet'));
+    assert.equal(t.app.requestLog!.stats().dropped.bufferFull, 0);
+    const metrics = await t.request({ url: '/metrics', key: null });
+    assert.match(metrics.body, /petstore_request_log_coalesced_total \d+/);
+  });
+
   it('PETSTORE_REQUEST_LOG=off (requestLog: false) → nothing is logged', async () => {
     t = await makeTestApp({ requestLog: false });
     const { projectId, secret } = await projectWithKey(t, 'acme');

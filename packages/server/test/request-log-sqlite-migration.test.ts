@@ -8,7 +8,8 @@ import { SqliteStorage } from '../src/storage/sqlite.ts';
 import {
   assertCompactRowsUndone,
   assertMovedIntoBatches,
-  rollbackThrough,
+  requestLogOnly,
+  undoThrough,
 } from './request-log-migration-checks.ts';
 import { request, T0 } from './storage-contract-request-log-generated.ts';
 
@@ -25,7 +26,7 @@ describe('request log in SQLite batches', () => {
     const path = join(dir, 'migrated.db');
     const storage = new SqliteStorage(path);
     await storage.migrate();
-    await rollbackThrough(storage, '057_request_log_compact_rows');
+    await undoThrough(storage, '057_request_log_compact_rows');
     assert.equal(await storage.rollback(), '054_request_log_batches');
     const raw = new DatabaseSync(path);
     const insert =
@@ -63,13 +64,13 @@ describe('request log in SQLite batches', () => {
     const before = { a: asRows('prj_a'), b: asRows('prj_b') };
     raw.close();
 
-    assert.deepEqual((await storage.migrate()).slice(0, 2), [
+    assert.deepEqual(requestLogOnly(await storage.migrate()), [
       '054_request_log_batches',
       '057_request_log_compact_rows',
     ]);
     await assertMovedIntoBatches(storage, before);
 
-    await rollbackThrough(storage, '057_request_log_compact_rows');
+    await undoThrough(storage, '057_request_log_compact_rows');
     assert.equal(await storage.rollback(), '054_request_log_batches');
     const back = new DatabaseSync(path);
     const again = back

@@ -37,6 +37,8 @@ export function keyContract(fixture: () => StorageFixture): void {
     const created = await storage.createKey(input);
     assert.deepEqual(created, {
       ...input,
+      ownPerMinute: null,
+      ownPerDay: null,
       revokedAt: null,
       bannedUntil: null,
       banLiftedAt: null,

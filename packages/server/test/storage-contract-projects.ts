@@ -74,6 +74,18 @@ export function projectContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.projects.setPlan('nope', 'pro', null, null), false);
   });
 
+  it('a project key with limits of its own → kept beside its project plan; updateKeyOwnLimits sets and clears them', async () => {
+    const { storage } = fixture();
+    await storage.projects.create(project('caps', { plan: 'pro' }));
+    await storage.createKey({ ...key('key_c', 'prj_caps', 'pro'), ownPerMinute: 10 });
+    const created = (await storage.getKey('key_c'))!;
+    assert.deepEqual([created.plan, created.ownPerMinute, created.ownPerDay], ['pro', 10, null]);
+    assert.equal(await storage.updateKeyOwnLimits('key_c', null, 500), true);
+    const changed = (await storage.findKeyByDigest(key('key_c', null).digest))!;
+    assert.deepEqual([changed.ownPerMinute, changed.ownPerDay], [null, 500]);
+    assert.equal(await storage.updateKeyOwnLimits('key_nope', 1, 1), false);
+  });
+
   it('listKeys(projectId) → only that project keys; listKeys() → every key', async () => {
     const { storage } = fixture();
     await storage.projects.create(project('a'));

@@ -55,6 +55,24 @@ export function requestLogContract(fixture: () => StorageFixture): void {
     ]);
   });
 
+  it('requestLog.write of a row counting many refusals → its count kept by list and get, summed by usage', async () => {
+    const storage = await setUp();
+    const hour = Math.floor(T0 / HOUR) * HOUR;
+    const refusals = logged({ requestId: 'r', status: 429, code: 'temporarily_banned', count: 4_321 });
+    await storage.requestLog.write([logged({ requestId: 'one' }), refusals]);
+    const [listed, single] = await storage.requestLog.list({ projectId: 'prj_acme', status: 429, limit: 10 });
+    assert.equal(single, undefined);
+    assert.deepEqual(withoutId(listed!), refusals);
+    assert.equal((await storage.requestLog.get('prj_acme', listed!.id))!.count, 4_321);
+    const plain = (await storage.requestLog.list({ projectId: 'prj_acme', status: 200, limit: 1 }))[0]!;
+    assert.equal(plain.count, undefined, 'a row of one request carries no count');
+    const usage = await storage.requestLog.usage({ projectId: 'prj_acme', since: hour, until: hour + HOUR });
+    assert.equal(
+      usage.filter((row) => row.statusClass === '429').reduce((sum, row) => sum + row.count, 0),
+      4_321,
+    );
+  });
+
   it('requestLog.write → any text kept exactly: quotes, backslashes, control characters, accents, emoji, large and fractional numbers', async () => {
     const storage = await setUp();
     const row = logged({

@@ -27,15 +27,27 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
   const keysPage = async (request: FastifyRequest, reply: FastifyReply, project: Project) => {
     await context.settleRequestLog();
     const keys = await storage.listKeys(project.id);
+    const plan = limitsFor(project);
+    const group = { bucket: `project:${project.id}`, ...plan };
+    // A key with limits of its own has windows of its own; the others count against the project's.
     const rows = await Promise.all(
       keys.map(async (key) => ({
         key,
-        usage: await limiter.usage({ bucket: `key:${key.id}`, ...limitsFor(key) }),
+        usage:
+          key.ownPerMinute === null && key.ownPerDay === null
+            ? undefined
+            : await limiter.usage({
+                bucket: `key:${key.id}`,
+                perMinute: key.ownPerMinute ?? plan.perMinute,
+                perDay: key.ownPerDay ?? plan.perDay,
+                group,
+              }),
       })),
     );
     const main = keysView({
       project,
       rows,
+      projectUsage: await limiter.usage(group),
       history: await periodsByKey(storage.requestLog, project.id, clock.now()),
       csrfToken: context.signedIn(request).csrfToken,
       now: clock.now(),

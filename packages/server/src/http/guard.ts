@@ -6,7 +6,7 @@ import type { KeyUsage } from '../auth/key-usage.ts';
 import { ApiError } from '../errors.ts';
 import { applyCors, type CorsPolicy } from './cors.ts';
 import { ADDRESS_BUDGETS } from '../ratelimit/address-budgets.ts';
-import { limitsFor } from '../ratelimit/plans.ts';
+import { keySubject } from '../ratelimit/plans.ts';
 import type { LimitSubject, RateLimitDecision, RateLimiter } from '../ratelimit/limiter.ts';
 import { type RouteConfig, routeConfig } from './route-config.ts';
 import type { KeyRepository } from '../storage/repository.ts';
@@ -63,13 +63,6 @@ const anonymous = (
   const { bucket, perMinute, perDay, inDoubt } = ADDRESS_BUDGETS[config.addressBudget ?? 'api'];
   return { bucket: `${bucket}:${request.ip}`, perMinute, perDay, inDoubt };
 };
-
-const keySubject = (key: ApiKeyRecord): LimitSubject => ({
-  bucket: `key:${key.id}`,
-  ...limitsFor(key),
-  banLiftedAt: key.banLiftedAt,
-  bannedUntil: key.bannedUntil,
-});
 
 /**
  * The first hook of every request, reading the configuration of the route the router matched: the

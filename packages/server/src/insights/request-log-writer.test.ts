@@ -44,7 +44,13 @@ describe('request log writer', () => {
     for (let i = 0; i < 7; i++) writer.add(row(i));
     await writer.flush();
     assert.deepEqual(batches, [[0, 1, 2], [3, 4, 5], [6]]);
-    assert.deepEqual(writer.stats(), { written: 7, dropped: { bufferFull: 0, writeFailed: 0 }, buffered: 0 });
+    assert.deepEqual(writer.stats(), {
+      written: 7,
+      dropped: { bufferFull: 0, writeFailed: 0 },
+      buffered: 0,
+      droppedProjects: [],
+      coalesced: 0,
+    });
   });
 
   it('rows past a full batch wait for the next full batch, not a commit of their own', async () => {
@@ -208,5 +214,75 @@ describe('request log writer', () => {
     writer.add(row(0));
     await writer.settle();
     assert.equal(writer.stats().dropped.writeFailed, 1);
+  });
+
+  it('one project flooding a full buffer → another project loses none of its rows; drops counted for the flooder', async () => {
+    const written: LoggedRequest[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const reports: unknown[] = [];
+    const writer = createRequestLogWriter({
+      store: {
+        async write(batch) {
+          await held;
+          written.push(...batch);
+        },
+      },
+      // prj_b's 20 rows are within its fair share (half) of the buffer.
+      maxBuffered: 50,
+      batchSize: 5,
+      flushIntervalMs: 60_000,
+      onError: assert.fail,
+      onDropped: (report) => reports.push(report),
+    });
+    const other = (i: number): LoggedRequest => ({ ...row(10_000 + i), projectId: 'prj_b', keyId: 'key_b' });
+    for (let i = 0; i < 2_000; i++) {
+      writer.add({ ...row(i), status: 201 });
+      if (i % 100 === 0) writer.add(other(i));
+      if (i === 10) await new Promise((resolve) => setImmediate(resolve));
+    }
+    release();
+    await writer.flush();
+    assert.equal(written.filter((entry) => entry.projectId === 'prj_b').length, 20, 'prj_b lost nothing');
+    const stats = writer.stats();
+    assert.equal(stats.dropped.bufferFull, 2_020 - written.length);
+    assert.deepEqual(stats.droppedProjects, [{ name: 'prj_a', count: stats.dropped.bufferFull }]);
+    assert.deepEqual(
+      reports[0],
+      { rows: 1, projects: [{ name: 'prj_a', count: 1 }] },
+      'the first drop at once',
+    );
+    const reported = (reports as { rows: number }[]).reduce((sum, report) => sum + report.rows, 0);
+    assert.equal(reported, stats.dropped.bufferFull, 'flush reports the rest');
+  });
+
+  it('refusals (429) of one key within one second → one row with their number; another second, another row', async () => {
+    const batches: (readonly LoggedRequest[])[] = [];
+    const writer = createRequestLogWriter({
+      store: { write: async (batch) => void batches.push(batch) },
+      flushIntervalMs: 60_000,
+      onError: assert.fail,
+    });
+    const refusal = (at: number, code = 'temporarily_banned'): LoggedRequest => ({
+      ...row(at),
+      status: 429,
+      code,
+    });
+    for (let i = 0; i < 500; i++) writer.add(refusal(1_000 + i));
+    writer.add(refusal(1_999, 'rate_limited'));
+    writer.add(refusal(2_000));
+    writer.add({ ...refusal(2_001), keyId: 'key_other' });
+    await writer.flush();
+    const rows = batches.flat();
+    assert.deepEqual(
+      rows.map((entry) => [entry.at, entry.keyId, entry.code, entry.count ?? 1]),
+      [
+        [1_000, 'key_a', 'temporarily_banned', 500],
+        [1_999, 'key_a', 'rate_limited', 1],
+        [2_000, 'key_a', 'temporarily_banned', 1],
+        [2_001, 'key_other', 'temporarily_banned', 1],
+      ],
+    );
+    assert.equal(writer.stats().coalesced, 499);
   });
 });

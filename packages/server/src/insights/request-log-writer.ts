@@ -1,4 +1,11 @@
 import type { LoggedRequest, RequestLogRecords } from '../storage/request-log-records.ts';
+import { createRequestLogBuffer } from './request-log-buffer.ts';
+import { createTopCounts } from './top-counts.ts';
+
+/** Projects whose drops are counted by name (the most dropped are always among them). */
+const DROP_COUNTED_PROJECTS = 100;
+/** Projects named in the metrics and in a drop report. */
+export const DROP_REPORTED_PROJECTS = 10;
 
 export interface RequestLogWriterOptions {
   store: Pick<RequestLogRecords, 'write'>;
@@ -9,6 +16,21 @@ export interface RequestLogWriterOptions {
   /** A row waits at most this long before its batch is written. */
   flushIntervalMs?: number;
   onError: (error: unknown, rows: number) => void;
+  /**
+   * Told of rows dropped because the buffer was full, at most once per `dropReportMs`: how many since
+   * the last report, and the projects that lost the most of them.
+   */
+  onDropped?: (report: DropReport) => void;
+  /** Default 10 s. */
+  dropReportMs?: number;
+  /** Milliseconds of a monotonic clock (default performance.now), for the drop reports. */
+  now?: () => number;
+}
+
+export interface DropReport {
+  rows: number;
+  /** Up to DROP_REPORTED_PROJECTS projects, those that lost the most rows first. */
+  projects: { name: string; count: number }[];
 }
 
 export interface RequestLogStats {
@@ -17,6 +39,10 @@ export interface RequestLogStats {
   dropped: { bufferFull: number; writeFailed: number };
   /** Rows waiting now. */
   buffered: number;
+  /** The projects that lost the most rows to a full buffer since the start (bounded: see TopCounts). */
+  droppedProjects: { name: string; count: number }[];
+  /** Refusals (429) counted in a waiting row of the same key and second instead of a row of their own. */
+  coalesced: number;
 }
 
 export interface RequestLogWriter {
@@ -44,17 +70,41 @@ export const REQUEST_LOG_DEFAULTS = { maxBuffered: 20_000, batchSize: 250, flush
  * The request log's writes, kept off the request path: rows wait in memory and are written in batches
  * of up to `batchSize`, one batch at a time, when a batch is full or `flushIntervalMs` after the first
  * row waiting (about that long after the last write, for the rows it left). A batch that fails is
- * reported and dropped (the log never holds the API back), and so is every row arriving while
- * `maxBuffered` wait.
+ * reported and dropped (the log never holds the API back). While `maxBuffered` wait, a row takes the
+ * place of the newest row of the project holding the most, or is dropped when its own project holds as
+ * many (request-log-buffer.ts): one project's flood never drops another project's rows. Refusals (429)
+ * of a key are kept as one row per second with their number.
  */
 export function createRequestLogWriter(options: RequestLogWriterOptions): RequestLogWriter {
   const { store, onError } = options;
   const maxBuffered = options.maxBuffered ?? REQUEST_LOG_DEFAULTS.maxBuffered;
   const batchSize = options.batchSize ?? REQUEST_LOG_DEFAULTS.batchSize;
   const intervalMs = options.flushIntervalMs ?? REQUEST_LOG_DEFAULTS.flushIntervalMs;
-  let buffer: LoggedRequest[] = [];
+  const buffer = createRequestLogBuffer(maxBuffered);
   let written = 0;
+  let coalesced = 0;
   const dropped = { bufferFull: 0, writeFailed: 0 };
+  const droppedSinceStart = createTopCounts(DROP_COUNTED_PROJECTS);
+  const droppedSinceReport = createTopCounts(DROP_COUNTED_PROJECTS);
+  const now = options.now ?? (() => performance.now());
+  const dropReportMs = options.dropReportMs ?? 10_000;
+  let lastReportAt = Number.NEGATIVE_INFINITY;
+  const report = (force: boolean) => {
+    if (droppedSinceReport.total === 0 || !options.onDropped) return;
+    if (!force && now() - lastReportAt < dropReportMs) return;
+    lastReportAt = now();
+    options.onDropped({
+      rows: droppedSinceReport.total,
+      projects: droppedSinceReport.top(DROP_REPORTED_PROJECTS),
+    });
+    droppedSinceReport.clear();
+  };
+  const drop = (row: LoggedRequest) => {
+    dropped.bufferFull++;
+    droppedSinceStart.add(row.projectId);
+    droppedSinceReport.add(row.projectId);
+    report(false);
+  };
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   /** Rows taken into the buffer, and rows whose batch was written or failed, since the start. */
@@ -77,10 +127,9 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
    * or the interval: a busy service never falls into commits of a few rows each.
    */
   const drain = async (all: boolean) => {
-    let owed = all ? buffer.length : 0;
-    while (buffer.length >= batchSize || owed > 0) {
-      const batch = buffer.length <= batchSize ? buffer : buffer.slice(0, batchSize);
-      buffer = batch === buffer ? [] : buffer.slice(batchSize);
+    let owed = all ? buffer.size : 0;
+    while (buffer.size >= batchSize || (owed > 0 && buffer.size > 0)) {
+      const batch = buffer.take(batchSize);
       try {
         await store.write(batch);
         written += batch.length;
@@ -91,6 +140,7 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
       finished(batch.length);
       owed = Math.max(0, owed - batch.length);
     }
+    report(false);
   };
 
   const start = (all: boolean): Promise<void> => {
@@ -99,29 +149,39 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
     running ??= drain(all).finally(() => {
       running = undefined;
       if (waiters.length > 0) timer = setTimeout(() => void start(true), 0).unref();
-      else if (buffer.length >= batchSize) timer = setTimeout(() => void start(false), 0).unref();
-      else if (buffer.length > 0) timer = setTimeout(() => void start(true), intervalMs).unref();
+      else if (buffer.size >= batchSize) timer = setTimeout(() => void start(false), 0).unref();
+      else if (buffer.size > 0) timer = setTimeout(() => void start(true), intervalMs).unref();
     });
     return running;
   };
 
   return {
     add(entry) {
-      if (buffer.length >= maxBuffered) {
-        dropped.bufferFull++;
+      const offered = buffer.offer(entry);
+      if (offered.kind === 'counted') {
+        coalesced++;
         return;
       }
-      buffer.push(entry);
+      if (offered.kind === 'dropped') {
+        drop(entry);
+        return;
+      }
       queued++;
+      if (offered.evicted) {
+        // Made room for a project holding fewer rows: never written, so no settle() waits for it.
+        drop(offered.evicted);
+        finished(1);
+      }
       if (running) return;
       // Written on a later turn, never inside the hook of the request that filled the batch.
-      if (buffer.length === batchSize) {
+      if (buffer.size === batchSize) {
         clearTimeout(timer);
         timer = setTimeout(() => void start(false), 0).unref();
       } else timer ??= setTimeout(() => void start(true), intervalMs).unref();
     },
     async flush() {
-      while (running || buffer.length > 0) await (running ?? start(true));
+      while (running || buffer.size > 0) await (running ?? start(true));
+      report(true);
     },
     settle() {
       if (done >= queued) return Promise.resolve();
@@ -130,6 +190,12 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
       if (!running) void start(true);
       return settled;
     },
-    stats: () => ({ written, dropped: { ...dropped }, buffered: buffer.length }),
+    stats: () => ({
+      written,
+      dropped: { ...dropped },
+      buffered: buffer.size,
+      droppedProjects: droppedSinceStart.top(DROP_REPORTED_PROJECTS),
+      coalesced,
+    }),
   };
 }

@@ -17,6 +17,10 @@ export interface RequestLogCounts {
   written: number;
   dropped: { bufferFull: number; writeFailed: number };
   buffered: number;
+  /** The projects that lost the most rows to a full buffer (a bounded few, never every project). */
+  droppedProjects: { name: string; count: number }[];
+  /** Refusals (429) counted in another row instead of a row of their own. */
+  coalesced: number;
 }
 
 export interface MetricsDeps {
@@ -79,6 +83,21 @@ function requestLogFamilies(stats: RequestLogCounts): Family[] {
       ],
     },
     {
+      name: 'petstore_request_log_dropped_top_project_total',
+      help: 'Rows lost to a full buffer by the projects that lost the most (at most 10 projects; the total is petstore_request_log_dropped_total).',
+      type: 'counter',
+      samples: stats.droppedProjects.map(({ name, count }) => ({
+        suffix: '',
+        labels: formatLabels({ project: name }),
+        value: count,
+      })),
+    },
+    counter(
+      'petstore_request_log_coalesced_total',
+      'Refusals (429) counted in the row of their key and second rather than written as rows of their own.',
+      stats.coalesced,
+    ),
+    {
       name: 'petstore_request_log_buffered',
       help: 'Rows waiting to be written to the request log.',
       type: 'gauge',
@@ -140,7 +159,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
           return decision;
         },
         usage: (subject) => limiter.usage(subject),
-        unban: (bucket) => limiter.unban(bucket),
+        unban: (bucket, group) => limiter.unban(bucket, group),
         status: () => limiter.status(),
         close: () => limiter.close(),
       };

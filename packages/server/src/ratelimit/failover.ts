@@ -65,9 +65,12 @@ export function createFailoverStore(options: FailoverOptions): FailoverStore {
       inDoubt.delete(input.bucket);
       return undefined;
     }
-    const resetAt = Math.min(entry.until, ...input.windows.map((w) => w.resetAtIfNew));
-    const windows = input.windows.map((w) => ({ count: w.limit, resetAt }));
-    return { kind: 'counted', allowed: false, refusing: 0, windows };
+    const specs = [...input.windows, ...(input.group?.windows ?? [])];
+    const resetAt = Math.min(entry.until, ...specs.map((w) => w.resetAtIfNew));
+    const windows = specs.map((w) => ({ count: w.limit, resetAt }));
+    // Reported against the group's first window when there is one (a subject may have no limit of its own).
+    const refusing = input.group ? input.windows.length : 0;
+    return { kind: 'counted', allowed: false, refusing, windows };
   };
   const fromFallback = (input: ConsumeInput) => refuseInDoubt(input) ?? fallback.consume(input);
 
@@ -99,17 +102,17 @@ export function createFailoverStore(options: FailoverOptions): FailoverStore {
   return {
     name: primary.name,
     consume,
-    async peek(bucket, now, names) {
-      if (degraded) return fallback.peek(bucket, now, names);
+    async peek(bucket, now, names, group) {
+      if (degraded) return fallback.peek(bucket, now, names, group);
       try {
-        return await timeout.within(primary.peek(bucket, now, names), NO_ANSWER);
+        return await timeout.within(primary.peek(bucket, now, names, group), NO_ANSWER);
       } catch {
-        return fallback.peek(bucket, now, names);
+        return fallback.peek(bucket, now, names, group);
       }
     },
-    async unban(bucket) {
-      await fallback.unban(bucket);
-      await timeout.within(primary.unban(bucket), NO_ANSWER);
+    async unban(bucket, group) {
+      await fallback.unban(bucket, group);
+      await timeout.within(primary.unban(bucket, group), NO_ANSWER);
     },
     async close() {
       await Promise.all([primary.close(), fallback.close()]);

@@ -2,6 +2,7 @@ import type { Clock } from '../time/clock.ts';
 import { createFailoverStore } from './failover.ts';
 import {
   closestToExhaustion,
+  type Policy,
   type PolicySet,
   policySet,
   type ReportedWindow,
@@ -9,7 +10,7 @@ import {
   secondsUntil,
 } from './headers.ts';
 import { createMemoryStore } from './memory-store.ts';
-import type { ConsumeOutcome, RateLimitStore } from './store.ts';
+import type { ConsumeOutcome, RateLimitStore, WindowSpec } from './store.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -29,6 +30,19 @@ export interface LimitSubject {
    * for budgets that guard availability, such as health probes, where a refusal would do harm).
    */
   inDoubt?: 'refuse' | 'fallback';
+  /**
+   * A group whose limits hold for all its subjects together (an API key's project), checked with the
+   * subject's own in one atomic step. The subject's `perMinute`/`perDay` may then be `Infinity`: no
+   * limit of its own beyond the group's. Bans stay the subject's.
+   */
+  group?: GroupLimits;
+}
+
+export interface GroupLimits {
+  /** e.g. `project:<id>`. */
+  bucket: string;
+  perMinute: number;
+  perDay: number;
 }
 
 export interface RateLimitDecision {
@@ -52,10 +66,13 @@ export interface RateLimiter {
   check(subject: LimitSubject): Promise<RateLimitDecision>;
   /** How much of each window a subject has used, without counting a request (for the dashboard). */
   usage(
-    subject: Pick<LimitSubject, 'bucket' | 'perMinute' | 'perDay'>,
+    subject: Pick<LimitSubject, 'bucket' | 'perMinute' | 'perDay' | 'group'>,
   ): Promise<{ minute: WindowUsage; day: WindowUsage }>;
-  /** Drops a bucket's ban in the store (and the fallback); rejects when the store cannot be reached. */
-  unban(bucket: string): Promise<void>;
+  /**
+   * Drops a bucket's ban in the store (and the fallback); rejects when the store cannot be reached.
+   * `group` is the subject's group bucket, when it has one.
+   */
+  unban(bucket: string, group?: string): Promise<void>;
   /** Which store answers checks, and whether the fallback is answering for it now. */
   status(): { store: string; degraded: boolean };
   close(): Promise<void>;
@@ -101,65 +118,112 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     onStoreRecovered: options.onStoreRecovered ?? (() => {}),
   });
 
-  const policySets = new Map<string, PolicySet>();
-  const policiesOf = (perMinute: number, perDay: number): PolicySet => {
-    const key = `${perMinute}/${perDay}`;
-    let set = policySets.get(key);
-    if (!set) {
-      if (policySets.size >= 10_000) policySets.clear();
-      set = policySet([
-        { name: 'minute', limit: perMinute, windowSeconds: MINUTE_MS / 1_000 },
-        { name: 'day', limit: perDay, windowSeconds: DAY_MS / 1_000 },
-      ]);
-      policySets.set(key, set);
+  // A subject's layout by its limits; a subject in a group (a project key's, built once per key record)
+  // also by identity, sparing the text of four limits on every request.
+  const bySubject = new WeakMap<LimitSubject, Layout>();
+  const byLimits = new Map<string, Layout>();
+  const layoutOf = (subject: LimitSubject): Layout => {
+    let layout = bySubject.get(subject);
+    if (layout) return layout;
+    const { group } = subject;
+    const key = `${subject.perMinute}/${subject.perDay}/${group ? `${group.perMinute}/${group.perDay}` : ''}`;
+    layout = byLimits.get(key);
+    if (!layout) {
+      if (byLimits.size >= 10_000) byLimits.clear();
+      layout = windowLayout(subject);
+      byLimits.set(key, layout);
     }
-    return set;
+    if (group) bySubject.set(subject, layout);
+    return layout;
+  };
+  /** The windows of finite limits: a subject in a group may have none of its own. */
+  const windowsOf = (perMinute: number, perDay: number, now: number): WindowSpec[] => {
+    const windows: WindowSpec[] = [];
+    if (Number.isFinite(perMinute))
+      windows.push({ name: 'minute', limit: perMinute, resetAtIfNew: now + MINUTE_MS });
+    if (Number.isFinite(perDay)) {
+      windows.push({ name: 'day', limit: perDay, resetAtIfNew: (Math.floor(now / DAY_MS) + 1) * DAY_MS });
+    }
+    return windows;
   };
 
   return {
     async check(subject) {
       const now = clock.now();
-      const policies = policiesOf(subject.perMinute, subject.perDay);
+      const layout = layoutOf(subject);
       if (subject.bannedUntil != null && now < subject.bannedUntil) {
-        return banned(policies, subject.bannedUntil, now, false);
+        return banned(layout.policies, subject.bannedUntil, now, false);
       }
+      const { group } = subject;
       const outcome = await store.consume({
         bucket: subject.bucket,
         now,
-        windows: [
-          { name: 'minute', limit: subject.perMinute, resetAtIfNew: now + MINUTE_MS },
-          { name: 'day', limit: subject.perDay, resetAtIfNew: (Math.floor(now / DAY_MS) + 1) * DAY_MS },
-        ],
+        windows: windowsOf(subject.perMinute, subject.perDay, now),
+        ...(group && {
+          group: { bucket: group.bucket, windows: windowsOf(group.perMinute, group.perDay, now) },
+        }),
         banLiftedAt: subject.banLiftedAt ?? null,
         banThreshold,
         banUntilIfStarted: now + banDurationMs,
         refuseInDoubt: subject.inDoubt !== 'fallback',
       });
-      if (outcome.kind === 'banned') return banned(policies, outcome.until, now, outcome.startedNow);
-      return counted(policies, outcome, now);
+      if (outcome.kind === 'banned') return banned(layout.policies, outcome.until, now, outcome.startedNow);
+      return counted(layout, outcome, now);
     },
-    async usage({ bucket, perMinute, perDay }) {
-      const [minute, day] = await store.peek(bucket, clock.now(), ['minute', 'day']);
+    async usage({ bucket, perMinute, perDay, group }) {
+      const [minute, day] = await store.peek(bucket, clock.now(), ['minute', 'day'], group?.bucket);
       return {
         minute: { used: minute!.count, limit: perMinute, resetAt: minute!.resetAt },
         day: { used: day!.count, limit: perDay, resetAt: day!.resetAt },
       };
     },
-    unban: (bucket) => store.unban(bucket),
+    unban: (bucket, group) => store.unban(bucket, group),
     status: () => ({ store: store.name, degraded: store.degraded() }),
     close: () => store.close(),
   };
 }
 
+/**
+ * The policies a subject's responses report, and which of them each window of the store's outcome
+ * (the subject's finite ones, then its group's) stands for. The group's windows are `minute` and `day`
+ * (a project key's plan); the subject's own limits beside a group are `key-minute` and `key-day`, and
+ * exist only when set.
+ */
+interface Layout {
+  policies: PolicySet;
+  slots: Policy[];
+}
+
+function windowLayout(subject: LimitSubject): Layout {
+  const period = (name: string, limit: number, seconds: number): Policy | null =>
+    Number.isFinite(limit) ? { name, limit, windowSeconds: seconds } : null;
+  const own = (prefix: string) => [
+    period(`${prefix}minute`, subject.perMinute, MINUTE_MS / 1_000),
+    period(`${prefix}day`, subject.perDay, DAY_MS / 1_000),
+  ];
+  const { group } = subject;
+  if (!group) {
+    const slots = own('').filter((p) => p !== null);
+    return { policies: policySet(slots), slots };
+  }
+  const groupSlots = [
+    period('minute', group.perMinute, MINUTE_MS / 1_000)!,
+    period('day', group.perDay, DAY_MS / 1_000)!,
+  ];
+  const ownSlots = own('key-').filter((p) => p !== null);
+  return { policies: policySet([...groupSlots, ...ownSlots]), slots: [...ownSlots, ...groupSlots] };
+}
+
 function counted(
-  policies: PolicySet,
+  layout: Layout,
   outcome: Extract<ConsumeOutcome, { kind: 'counted' }>,
   now: number,
 ): RateLimitDecision {
   const windows: ReportedWindow[] = outcome.windows.map((w, i) => {
-    const { name, limit } = policies.policies[i]!;
+    const { name, limit } = layout.slots[i]!;
     return { name, limit, remaining: Math.max(0, limit - w.count), resetAt: w.resetAt };
   });
+  const { policies } = layout;
   if (outcome.allowed) {
     return { allowed: true, headers: rateLimitHeaders(policies, closestToExhaustion(windows), now) };
   }

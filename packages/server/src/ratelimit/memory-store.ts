@@ -9,6 +9,8 @@ interface StoredWindow {
 interface Entry {
   windows: Map<string, StoredWindow>;
   ban: { until: number; startedAt: number } | null;
+  /** A subject's refusals by its group's windows, by window name: counted while that window runs. */
+  groupRefusals: Map<string, { refused: number; resetAt: number }>;
   /** When nothing in the entry matters any more; the sweep removes it from then on. */
   expiresAt: number;
 }
@@ -36,19 +38,32 @@ export function createMemoryStore(options: { sweepIntervalMs?: number } = {}): M
     }
   }
 
+  const entryOf = (bucket: string): Entry => {
+    let entry = entries.get(bucket);
+    if (!entry) {
+      entry = { windows: new Map(), ban: null, groupRefusals: new Map(), expiresAt: 0 };
+      entries.set(bucket, entry);
+    }
+    return entry;
+  };
+  const settleExpiry = (entry: Entry) => {
+    let expiresAt = entry.ban?.until ?? 0;
+    for (const window of entry.windows.values()) if (window.resetAt > expiresAt) expiresAt = window.resetAt;
+    for (const counted of entry.groupRefusals.values()) {
+      if (counted.resetAt > expiresAt) expiresAt = counted.resetAt;
+    }
+    entry.expiresAt = expiresAt;
+  };
+
   return {
     name: 'memory',
     async consume(input) {
       sweep(input.now);
-      let entry = entries.get(input.bucket);
-      if (!entry) {
-        entry = { windows: new Map(), ban: null, expiresAt: 0 };
-        entries.set(input.bucket, entry);
-      }
-      const outcome = step(entry, input);
-      let expiresAt = entry.ban?.until ?? 0;
-      for (const window of entry.windows.values()) if (window.resetAt > expiresAt) expiresAt = window.resetAt;
-      entry.expiresAt = expiresAt;
+      const entry = entryOf(input.bucket);
+      const group = input.group && entryOf(input.group.bucket);
+      const outcome = step(entry, group, input);
+      settleExpiry(entry);
+      if (group) settleExpiry(group);
       return outcome;
     },
     async peek(bucket, now, names) {
@@ -71,8 +86,19 @@ export function createMemoryStore(options: { sweepIntervalMs?: number } = {}): M
   };
 }
 
+/** A subject's (or group's) windows for this request: the stored ones still running, else new ones. */
+function rolled(entry: Entry, specs: ConsumeInput['windows'], now: number): StoredWindow[] {
+  return specs.map((spec) => {
+    const stored = entry.windows.get(spec.name);
+    const window =
+      stored && now < stored.resetAt ? stored : { count: 0, resetAt: spec.resetAtIfNew, refused: 0 };
+    entry.windows.set(spec.name, window);
+    return window;
+  });
+}
+
 /** The per-request update; redis-script.ts is the same steps in Lua. */
-function step(entry: Entry, input: ConsumeInput): ConsumeOutcome {
+function step(entry: Entry, group: Entry | undefined, input: ConsumeInput): ConsumeOutcome {
   const { now } = input;
   if (entry.ban) {
     const lifted = input.banLiftedAt !== null && entry.ban.startedAt <= input.banLiftedAt;
@@ -80,32 +106,54 @@ function step(entry: Entry, input: ConsumeInput): ConsumeOutcome {
       return { kind: 'banned', until: entry.ban.until, startedNow: false };
     entry.ban = null;
   }
-  const current = input.windows.map((spec) => {
-    const stored = entry.windows.get(spec.name);
-    const window =
-      stored && now < stored.resetAt ? stored : { count: 0, resetAt: spec.resetAtIfNew, refused: 0 };
-    entry.windows.set(spec.name, window);
-    return window;
+  const own = rolled(entry, input.windows, now);
+  if (!group || !input.group) return decide(entry, own, own, input.windows, input);
+  const shared = rolled(group, input.group.windows, now);
+  // A group window's refusals by this subject are the subject's, kept beside it while that window runs.
+  const counters: { refused: number }[] = [...own];
+  shared.forEach((window, i) => {
+    const name = input.group!.windows[i]!.name;
+    let counted = entry.groupRefusals.get(name);
+    if (counted?.resetAt !== window.resetAt) {
+      counted = { refused: 0, resetAt: window.resetAt };
+      entry.groupRefusals.set(name, counted);
+    }
+    counters.push(counted);
   });
+  return decide(entry, [...own, ...shared], counters, [...input.windows, ...input.group.windows], input);
+}
+
+/**
+ * Allows the request when every window has room, counting it in each; else counts a refusal where the
+ * refusing window's refusals are kept (`counters`, aligned with `current`), starting a ban past the
+ * threshold.
+ */
+function decide(
+  entry: Entry,
+  current: StoredWindow[],
+  counters: { refused: number }[],
+  specs: ConsumeInput['windows'],
+  input: ConsumeInput,
+): ConsumeOutcome {
   let refusing = -1;
   current.forEach((window, i) => {
-    const full = window.count >= input.windows[i]!.limit;
+    const full = window.count >= specs[i]!.limit;
     if (full && (refusing === -1 || window.resetAt > current[refusing]!.resetAt)) refusing = i;
   });
-  const refusingWindow = current[refusing];
-  if (!refusingWindow) {
+  if (refusing === -1) {
     for (const window of current) window.count += 1;
   } else {
-    refusingWindow.refused += 1;
-    if (refusingWindow.refused > input.banThreshold) {
-      for (const window of current) window.refused = 0;
-      entry.ban = { until: input.banUntilIfStarted, startedAt: now };
+    const counted = counters[refusing]!;
+    counted.refused += 1;
+    if (counted.refused > input.banThreshold) {
+      for (const counter of counters) counter.refused = 0;
+      entry.ban = { until: input.banUntilIfStarted, startedAt: input.now };
       return { kind: 'banned', until: input.banUntilIfStarted, startedNow: true };
     }
   }
   return {
     kind: 'counted',
-    allowed: !refusingWindow,
+    allowed: refusing === -1,
     refusing,
     windows: current.map(({ count, resetAt }) => ({ count, resetAt })),
   };

@@ -1,4 +1,5 @@
-import type { Plan } from '../storage/records.ts';
+import type { ApiKeyRecord, Plan } from '../storage/records.ts';
+import type { LimitSubject } from './limiter.ts';
 
 export interface Limits {
   perMinute: number;
@@ -21,4 +22,31 @@ export const ANONYMOUS_LIMITS: Limits = PLAN_LIMITS.free;
 export function limitsFor(key: { plan: Plan; perMinute: number | null; perDay: number | null }): Limits {
   const base = key.plan === 'enterprise' ? PLAN_LIMITS.business : PLAN_LIMITS[key.plan];
   return { perMinute: key.perMinute ?? base.perMinute, perDay: key.perDay ?? base.perDay };
+}
+
+/**
+ * What a key's requests are counted against. A standalone key is held to its own plan. A project key
+ * is held to its project's plan, counted for all the project's keys together (on every instance), and
+ * to its own lower limits when it has them; a ban is the key's alone.
+ */
+export function keySubject(key: ApiKeyRecord): LimitSubject {
+  // Built once per record (records are never changed: a changed key is a new record), so the limiter
+  // finds the subject's policies by identity on every request.
+  let subject = subjects.get(key);
+  if (!subject) subjects.set(key, (subject = subjectOf(key)));
+  return subject;
+}
+
+const subjects = new WeakMap<ApiKeyRecord, LimitSubject>();
+
+function subjectOf(key: ApiKeyRecord): LimitSubject {
+  const ban = { banLiftedAt: key.banLiftedAt, bannedUntil: key.bannedUntil };
+  if (key.projectId === null) return { bucket: `key:${key.id}`, ...limitsFor(key), ...ban };
+  return {
+    bucket: `key:${key.id}`,
+    perMinute: key.ownPerMinute ?? Infinity,
+    perDay: key.ownPerDay ?? Infinity,
+    group: { bucket: `project:${key.projectId}`, ...limitsFor(key) },
+    ...ban,
+  };
 }

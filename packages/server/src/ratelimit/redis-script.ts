@@ -4,30 +4,46 @@
  * hashes are read once, every request is applied to that state in turn, and what changed is written
  * back once, with the expiry the last request touching it would have set: the same outcome as the
  * requests sent one by one, for a fixed handful of Redis commands whatever their number.
- * KEYS[1] is the ban hash (u = until, s = started); KEYS[2..] are the window hashes
- * (c = count, r = resetAt, x = refusals). Requests with the same arguments in a row (those of one
- * millisecond, as a rule) travel once with their number: ARGV[1] is the number of such runs; then, per
- * run: its number of requests, now, banLiftedAt ('' for none), banThreshold, banUntilIfStarted, then
- * limit and resetAtIfNew per window (argument k of the run starting after `base` is ARGV[base + k]).
+ * KEYS[1] is the subject's hash: its ban (u = until, s = started) and its refusals by each of its
+ * group's windows (g<j> = refusals, q<j> = the resetAt of the group window they were counted in);
+ * KEYS[2..] are the window hashes (c = count, r = resetAt, x = refusals): the subject's own, then its
+ * group's (c and r only). A subject in a group may have no window of its own: a successful request then
+ * writes the group's windows alone, and the subject's hash changes only when it is refused.
+ * Requests with the same arguments in a row (those of one millisecond, as a rule) travel once with
+ * their number: ARGV[1] is the number of such runs, ARGV[2] the number of the subject's own windows;
+ * then, per run: its number of requests, now, banLiftedAt ('' for none), banThreshold,
+ * banUntilIfStarted, then limit and resetAtIfNew per window, own then group's (argument k of the run
+ * starting after `base` is ARGV[base + k]).
  * Instants travel as the caller's strings so epoch milliseconds are stored digit for digit.
  * Reply: one flat array of integers, per request in order: 1, until, startedNow for a ban, or 0,
  * allowed, refusing (1-based, 0 for none), then count and resetAt per window.
  */
 export const CONSUME_SCRIPT = `
 local n = #KEYS - 1
+local own = tonumber(ARGV[2])
 local per = 5 + 2 * n
 
-local stored = redis.call('HMGET', KEYS[1], 'u', 's')
+local fields = {'u', 's'}
+for j = 1, n - own do
+  fields[#fields + 1] = 'g' .. j
+  fields[#fields + 1] = 'q' .. j
+end
+local stored = redis.call('HMGET', KEYS[1], unpack(fields))
 local ban = stored[1] and {ends = stored[1], began = stored[2]} or false
-local banChanged, banTtl = false, 0
+local subjectChanged, banTtl = false, 0
 local counts, resets, refused = {}, {}, {}
 for i = 1, n do
   local w = redis.call('HMGET', KEYS[i + 1], 'c', 'r', 'x')
   if w[1] then
-    counts[i], resets[i], refused[i] = tonumber(w[1]), w[2], tonumber(w[3])
+    counts[i], resets[i], refused[i] = tonumber(w[1]), w[2], tonumber(w[3] or 0)
+  end
+  if i > own then
+    -- The subject's refusals by this group window count while it is the window they were counted in.
+    local j = i - own
+    refused[i] = (resets[i] and stored[2 * j + 2] == resets[i]) and tonumber(stored[2 * j + 1]) or 0
   end
 end
-local windowsNow = false
+local ownNow, groupNow = false, false
 local replies, m = {}, 0
 local function put(value)
   m = m + 1
@@ -42,13 +58,14 @@ local function consume(base)
       put(1); put(tonumber(ban.ends)); put(0)
       return
     end
-    ban, banChanged = false, true
+    ban, subjectChanged = false, true
   end
 
   local refusing = 0
   for i = 1, n do
     if not (resets[i] and now < tonumber(resets[i])) then
       counts[i], resets[i], refused[i] = 0, ARGV[base + 5 + 2 * i], 0
+      if i > own then groupNow = now end
     end
     local full = counts[i] >= tonumber(ARGV[base + 4 + 2 * i])
     if full and (refusing == 0 or tonumber(resets[i]) > tonumber(resets[refusing])) then
@@ -59,16 +76,18 @@ local function consume(base)
   local started = false
   if refusing == 0 then
     for i = 1, n do counts[i] = counts[i] + 1 end
+    groupNow = now
   else
     refused[refusing] = refused[refusing] + 1
+    if refusing > own then subjectChanged = true end
     if refused[refusing] > tonumber(ARGV[base + 4]) then
       started = true
       for i = 1, n do refused[i] = 0 end
     end
   end
-  windowsNow = now
+  ownNow = now
   if started then
-    ban, banChanged, banTtl = {ends = ARGV[base + 5], began = ARGV[base + 2]}, true, tonumber(ARGV[base + 5]) - now
+    ban, subjectChanged, banTtl = {ends = ARGV[base + 5], began = ARGV[base + 2]}, true, tonumber(ARGV[base + 5]) - now
     put(1); put(tonumber(ARGV[base + 5])); put(1)
     return
   end
@@ -77,24 +96,42 @@ local function consume(base)
   for i = 1, n do put(counts[i]); put(tonumber(resets[i])) end
 end
 
-local base = 1
+local base = 2
 for _ = 1, tonumber(ARGV[1]) do
   for _ = 1, tonumber(ARGV[base + 1]) do consume(base) end
   base = base + per
 end
 
-if windowsNow then
-  for i = 1, n do
+for i = 1, n do
+  if i <= own and ownNow then
     redis.call('HSET', KEYS[i + 1], 'c', counts[i], 'r', resets[i], 'x', refused[i])
-    redis.call('PEXPIRE', KEYS[i + 1], tonumber(resets[i]) - windowsNow)
+    redis.call('PEXPIRE', KEYS[i + 1], tonumber(resets[i]) - ownNow)
+  elseif i > own and groupNow then
+    redis.call('HSET', KEYS[i + 1], 'c', counts[i], 'r', resets[i])
+    redis.call('PEXPIRE', KEYS[i + 1], tonumber(resets[i]) - groupNow)
   end
 end
-if banChanged then
+if subjectChanged then
+  redis.call('DEL', KEYS[1])
+  local values, ttl = {}, 0
   if ban then
-    redis.call('HSET', KEYS[1], 'u', ban.ends, 's', ban.began)
-    redis.call('PEXPIRE', KEYS[1], banTtl)
-  else
-    redis.call('DEL', KEYS[1])
+    values = {'u', ban.ends, 's', ban.began}
+    ttl = banTtl
+  end
+  for i = own + 1, n do
+    if refused[i] > 0 then
+      local j = i - own
+      values[#values + 1] = 'g' .. j
+      values[#values + 1] = refused[i]
+      values[#values + 1] = 'q' .. j
+      values[#values + 1] = resets[i]
+      local left = tonumber(resets[i]) - ownNow
+      if left > ttl then ttl = left end
+    end
+  end
+  if #values > 0 then
+    redis.call('HSET', KEYS[1], unpack(values))
+    redis.call('PEXPIRE', KEYS[1], ttl)
   end
 end
 return replies

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import { CONSUME_SCRIPT } from './redis-script.ts';
-import type { ConsumeInput, ConsumeOutcome, RateLimitStore } from './store.ts';
+import type { ConsumeInput, ConsumeOutcome, RateLimitStore, WindowSpec } from './store.ts';
 
 export interface RedisStore extends RateLimitStore {
   readonly client: Redis;
@@ -43,17 +43,21 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
+const sameWindows = (a: readonly WindowSpec[], b: readonly WindowSpec[]) =>
+  a.every((w, i) => w.limit === b[i]!.limit && w.resetAtIfNew === b[i]!.resetAtIfNew);
+
 /** Whether two checks of one subject ask the same (the script then takes them as one run). */
 const sameArguments = (a: ConsumeInput, b: ConsumeInput) =>
   a.now === b.now &&
   a.banLiftedAt === b.banLiftedAt &&
   a.banThreshold === b.banThreshold &&
   a.banUntilIfStarted === b.banUntilIfStarted &&
-  a.windows.every((w, i) => w.limit === b.windows[i]!.limit && w.resetAtIfNew === b.windows[i]!.resetAtIfNew);
+  sameWindows(a.windows, b.windows) &&
+  sameWindows(a.group?.windows ?? [], b.group?.windows ?? []);
 
 /** The script's arguments for a batch of one subject's checks, in order (see CONSUME_SCRIPT). */
 function scriptArguments(batch: readonly Waiting[]): string[] {
-  const args = [''];
+  const args = ['', String(batch[0]!.input.windows.length)];
   const runs: { at: number; size: number }[] = [];
   let previous: ConsumeInput | undefined;
   for (const { input } of batch) {
@@ -71,6 +75,8 @@ function scriptArguments(batch: readonly Waiting[]): string[] {
       String(input.banUntilIfStarted),
     );
     for (const window of input.windows) args.push(String(window.limit), String(window.resetAtIfNew));
+    for (const window of input.group?.windows ?? [])
+      args.push(String(window.limit), String(window.resetAtIfNew));
   }
   args[0] = String(runs.length);
   for (const run of runs) args[run.at] = String(run.size);
@@ -89,8 +95,10 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const client = 'client' in options ? options.client : createRedisClient(options.url);
   client.defineCommand('petstoreRateLimit', { lua: CONSUME_SCRIPT });
   const commands = client as unknown as ConsumeCommand;
-  // The hash tag keeps a subject's keys in one Redis Cluster slot, as a script needs.
-  const keyOf = (bucket: string, name: string) => `${prefix}{${bucket}}:${name}`;
+  // The hash tag keeps a subject's keys in one Redis Cluster slot, as a script needs: its own bucket,
+  // or its group's when it has one (a key's state is kept beside its project's).
+  const keyOf = (bucket: string, name: string, group?: string) =>
+    group === undefined ? `${prefix}{${bucket}}:${name}` : `${prefix}{${group}}:${bucket}:${name}`;
   // Checks arriving while a connection is being made wait for it (within the limiter's timeout)
   // rather than fail; a connection that fails rejects them at once.
   let connecting: Promise<void> | undefined;
@@ -106,19 +114,26 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   let pending = new Map<string, Waiting[]>();
   const send = (batch: Waiting[]) => {
     const { input } = batch[0]!;
-    const keys = [keyOf(input.bucket, 'ban'), ...input.windows.map((w) => keyOf(input.bucket, w.name))];
+    const { bucket, group } = input;
+    const keys = [
+      keyOf(bucket, 'ban', group?.bucket),
+      ...input.windows.map((w) => keyOf(bucket, w.name, group?.bucket)),
+      ...(group?.windows ?? []).map((w) => keyOf(group!.bucket, w.name)),
+    ];
+    const windowCount = keys.length - 1;
     commands
       .petstoreRateLimit(keys.length, ...keys, ...scriptArguments(batch))
       .then((reply) => {
         let at = 0;
-        for (const item of batch) at = settle(item, reply as number[], at, input.windows.length);
+        for (const item of batch) at = settle(item, reply as number[], at, windowCount);
       })
       // Settled promises ignore it: only the checks not answered yet fail.
       .catch((error: unknown) => batch.forEach((item) => item.reject(error)));
   };
   const enqueue = (input: ConsumeInput) =>
     new Promise<ConsumeOutcome>((resolve, reject) => {
-      const subject = `${input.bucket}\u0000${input.windows.map((w) => w.name).join('\u0000')}`;
+      const names = [...input.windows, ...(input.group?.windows ?? [])].map((w) => w.name);
+      const subject = `${input.bucket}\u0000${input.group?.bucket ?? ''}\u0000${names.join('\u0000')}`;
       const batch = pending.get(subject);
       if (batch) batch.push({ input, resolve, reject });
       else {
@@ -141,17 +156,20 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       }
       return enqueue(input);
     },
-    async peek(bucket, now, names) {
+    async peek(bucket, now, names, group) {
       await connected();
-      const windows = await Promise.all(names.map((name) => client.hmget(keyOf(bucket, name), 'c', 'r')));
+      const windows = await Promise.all(
+        names.map((name) => client.hmget(keyOf(bucket, name, group), 'c', 'r')),
+      );
       return windows.map(([count, resetAt]) =>
         count !== null && resetAt !== null && now < Number(resetAt)
           ? { count: Number(count), resetAt: Number(resetAt) }
           : { count: 0, resetAt: 0 },
       );
     },
-    async unban(bucket) {
-      await client.del(keyOf(bucket, 'ban'));
+    async unban(bucket, group) {
+      // The ban only: the subject's refusals by its group's windows stay, as its windows' do.
+      await client.hdel(keyOf(bucket, 'ban', group), 'u', 's');
     },
     async close() {
       if ('url' in options) client.disconnect();
@@ -174,11 +192,16 @@ function settle(item: Waiting, reply: readonly number[], at: number, windowCount
 }
 
 /** Lifts a ban in a shared Redis store from outside the server (the `keys unban` command). */
-export async function liftBanInRedis(url: string, bucket: string, prefix?: string): Promise<void> {
+export async function liftBanInRedis(
+  url: string,
+  bucket: string,
+  prefix?: string,
+  group?: string,
+): Promise<void> {
   const client = createRedisClient(url);
   try {
     await whenReady(client);
-    await createRedisStore({ client, prefix }).unban(bucket);
+    await createRedisStore({ client, prefix }).unban(bucket, group);
   } finally {
     client.disconnect();
   }

@@ -12,10 +12,24 @@ export interface WindowSpec {
   resetAtIfNew: number;
 }
 
+/**
+ * Windows a subject shares with the other subjects of its group (an API key's project): checked and
+ * counted with the subject's own (if it has any) in the same atomic update, so the group's limits hold
+ * for all its subjects together. Bans and refusals are the subject's alone: its refusals by a group
+ * window are kept with the subject, and count while that group window runs.
+ */
+export interface GroupWindows {
+  bucket: string;
+  windows: readonly WindowSpec[];
+}
+
 export interface ConsumeInput {
   bucket: string;
   now: number;
+  /** The subject's own windows: may be empty when it has a group. */
   windows: readonly WindowSpec[];
+  /** The group whose windows hold too; a store keeps the subject's state beside the group's. */
+  group?: GroupWindows;
   /** A stored ban that started at or before this instant is dropped. */
   banLiftedAt: number | null;
   /** More refusals than this within the refusing window start a ban. */
@@ -40,9 +54,12 @@ export type ConsumeOutcome =
   | {
       kind: 'counted';
       allowed: boolean;
-      /** Index of the window that refused (the exhausted one resetting last); -1 when allowed. */
+      /**
+       * Index of the window that refused (the exhausted one resetting last) in `windows`; -1 when
+       * allowed.
+       */
       refusing: number;
-      /** In the order of `ConsumeInput.windows`. */
+      /** In the order of `ConsumeInput.windows`, then the group's windows. */
       windows: WindowState[];
     };
 
@@ -51,10 +68,11 @@ export interface RateLimitStore {
   consume(input: ConsumeInput): Promise<ConsumeOutcome>;
   /**
    * The named windows as they stand, without counting anything: `count` 0 and `resetAt` 0 for a window
-   * that has not started or has expired. For showing usage; not atomic across windows.
+   * that has not started or has expired. For showing usage; not atomic across windows. `group` names
+   * the group a subject's state is kept beside (as in `ConsumeInput.group`).
    */
-  peek(bucket: string, now: number, names: readonly string[]): Promise<WindowState[]>;
-  /** Drops the bucket's ban, if any. */
-  unban(bucket: string): Promise<void>;
+  peek(bucket: string, now: number, names: readonly string[], group?: string): Promise<WindowState[]>;
+  /** Drops the bucket's ban, if any (`group` as in `peek`). */
+  unban(bucket: string, group?: string): Promise<void>;
   close(): Promise<void>;
 }

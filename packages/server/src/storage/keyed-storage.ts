@@ -19,8 +19,8 @@ export abstract class KeyedStorage implements KeyRepository, IdempotencyReposito
 
   async createKey(key: NewApiKey): Promise<ApiKeyRecord> {
     await this.#sql.run(
-      `INSERT INTO api_keys (id, digest, project_id, prefix, plan, per_minute, per_day, label, environment, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      `INSERT INTO api_keys (id, digest, project_id, prefix, plan, per_minute, per_day, label, environment, created_at, expires_at, own_per_minute, own_per_day)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
       [
         key.id,
         key.digest,
@@ -33,6 +33,8 @@ export abstract class KeyedStorage implements KeyRepository, IdempotencyReposito
         key.environment,
         key.createdAt,
         key.expiresAt,
+        key.ownPerMinute ?? null,
+        key.ownPerDay ?? null,
       ],
     );
     this.keyWrites++;
@@ -69,6 +71,11 @@ export abstract class KeyedStorage implements KeyRepository, IdempotencyReposito
   updateKeyPlan(id: string, plan: Plan, perMinute: number | null, perDay: number | null): Promise<boolean> {
     const sql = 'UPDATE api_keys SET plan = $2, per_minute = $3, per_day = $4 WHERE id = $1';
     return this.#changeKey(sql, [id, plan, perMinute, perDay]);
+  }
+
+  updateKeyOwnLimits(id: string, perMinute: number | null, perDay: number | null): Promise<boolean> {
+    const sql = 'UPDATE api_keys SET own_per_minute = $2, own_per_day = $3 WHERE id = $1';
+    return this.#changeKey(sql, [id, perMinute, perDay]);
   }
 
   banKey(id: string, until: number): Promise<boolean> {

@@ -28,6 +28,12 @@ export interface ApiKeyRecord {
   /** Custom limits (enterprise), from the project or the standalone key; null means "the plan's default". */
   perMinute: number | null;
   perDay: number | null;
+  /**
+   * A project key's own limits, lower than its project's (null: none). The project's limits hold for
+   * all its keys together; these hold for this key alone. Standalone keys have only `perMinute`/`perDay`.
+   */
+  ownPerMinute: number | null;
+  ownPerDay: number | null;
   label: string | null;
   environment: 'live' | 'test';
   createdAt: number;
@@ -50,7 +56,7 @@ export type NewApiKey = Pick<
   ApiKeyRecord,
   'id' | 'digest' | 'plan' | 'perMinute' | 'perDay' | 'label' | 'environment' | 'createdAt' | 'expiresAt'
 > &
-  Partial<Pick<ApiKeyRecord, 'projectId' | 'prefix'>>;
+  Partial<Pick<ApiKeyRecord, 'projectId' | 'prefix' | 'ownPerMinute' | 'ownPerDay'>>;
 
 /** An Idempotency-Key that created a pet, scoped to one API key. */
 export interface IdempotencyRecord {

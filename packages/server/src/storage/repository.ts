@@ -34,6 +34,8 @@ export interface KeyRepository {
   /** Returns false when no such key exists. */
   revokeKey(id: string, at: number): Promise<boolean>;
   updateKeyPlan(id: string, plan: Plan, perMinute: number | null, perDay: number | null): Promise<boolean>;
+  /** Sets (or with nulls clears) a project key's own lower limits; false when no such key. */
+  updateKeyOwnLimits(id: string, perMinute: number | null, perDay: number | null): Promise<boolean>;
   /** Records a ban until the given instant. */
   banKey(id: string, until: number): Promise<boolean>;
   /** Lifts a ban: bannedUntil becomes null and banLiftedAt = at. */

@@ -223,6 +223,7 @@ function compactRows(slots: readonly BatchSlot[]): string {
       hundredths / 100 === latency ? hundredths : String(latency),
       0,
     ];
+    if (slot[11] !== undefined) row.push(slot[11]);
     for (const field of SHARED_FIELDS) {
       const value = slot[field];
       if (value === null) row[field] = null;
@@ -239,23 +240,24 @@ function compactRows(slots: readonly BatchSlot[]): string {
 function expandRows({ base, strings, rows }: CompactBatch): BatchSlot[] {
   const text = (position: string | number | null) =>
     position === null ? null : strings[position as number]!;
-  return rows.map((row) =>
-    row === null
-      ? null
-      : [
-          (row[0] as number) + base,
-          row[1] as string,
-          text(row[2]!)!,
-          text(row[3]!),
-          text(row[4]!)!,
-          text(row[5]!)!,
-          row[6] as string,
-          row[7] as number,
-          text(row[8]!),
-          typeof row[9] === 'string' ? Number(row[9]) : (row[9] as number) / 100,
-          text(row[10]!)!,
-        ],
-  );
+  return rows.map((row): BatchSlot => {
+    if (row === null) return null;
+    const slot: RequestFields = [
+      (row[0] as number) + base,
+      row[1] as string,
+      text(row[2]!)!,
+      text(row[3]!),
+      text(row[4]!)!,
+      text(row[5]!)!,
+      row[6] as string,
+      row[7] as number,
+      text(row[8]!),
+      typeof row[9] === 'string' ? Number(row[9]) : (row[9] as number) / 100,
+      text(row[10]!)!,
+    ];
+    if (row.length > 11) slot.push(row[11] as number);
+    return slot;
+  });
 }
 
 /** A batch to store: one project's requests of one UTC day, at most BATCH_SLOTS, in arrival order. */
@@ -317,6 +319,7 @@ export function toStored(projectId: string, rowId: number, slot: StoredRow): Sto
     code: slot[8],
     latencyMs: slot[9],
     address: slot[10],
+    ...(slot[11] !== undefined && { count: slot[11] }),
   };
 }
 

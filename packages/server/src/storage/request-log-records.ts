@@ -21,6 +21,11 @@ export interface LoggedRequest {
   latencyMs: number;
   /** The client address, as the server saw it (after trusted proxies). */
   address: string;
+  /**
+   * How many requests this row stands for, when more than one: the refusals (429) of one key within one
+   * second are kept as one row, the first of them, with their number (insights/request-log-buffer.ts).
+   */
+  count?: number;
 }
 
 export interface StoredRequest extends LoggedRequest {
@@ -77,21 +82,27 @@ export type RequestFields = [
   code: string | null,
   latencyMs: number,
   address: string,
+  /** Present only when the row stands for more than one request. */
+  count?: number,
 ];
 
-export const requestFields = (entry: LoggedRequest): RequestFields => [
-  entry.at,
-  entry.requestId,
-  entry.keyId,
-  entry.keyLabel,
-  entry.operation,
-  entry.method,
-  entry.path,
-  entry.status,
-  entry.code,
-  entry.latencyMs,
-  entry.address,
-];
+export const requestFields = (entry: LoggedRequest): RequestFields => {
+  const fields: RequestFields = [
+    entry.at,
+    entry.requestId,
+    entry.keyId,
+    entry.keyLabel,
+    entry.operation,
+    entry.method,
+    entry.path,
+    entry.status,
+    entry.code,
+    entry.latencyMs,
+    entry.address,
+  ];
+  if (entry.count !== undefined && entry.count > 1) fields.push(entry.count);
+  return fields;
+};
 
 const STATUS_RANGES: Record<Exclude<StatusFilter, number>, [number, number]> = {
   '2xx': [200, 299],

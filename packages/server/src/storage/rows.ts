@@ -11,7 +11,7 @@ export const PET_COLUMNS = 'id, name, category_id, status';
 export const KEY_SELECT = `SELECT k.id, k.digest, k.project_id, k.prefix, coalesce(p.plan, k.plan) AS plan,
   CASE WHEN p.id IS NULL THEN k.per_minute ELSE p.per_minute END AS per_minute,
   CASE WHEN p.id IS NULL THEN k.per_day ELSE p.per_day END AS per_day,
-  k.label, k.environment, k.created_at, k.revoked_at, k.expires_at, k.banned_until, k.ban_lifted_at,
+  k.own_per_minute, k.own_per_day, k.label, k.environment, k.created_at, k.revoked_at, k.expires_at, k.banned_until, k.ban_lifted_at,
   k.last_used_at
   FROM api_keys k LEFT JOIN projects p ON p.id = k.project_id`;
 export const IDEMPOTENCY_COLUMNS = 'api_key_id, key, request_hash, pet_id, created_at, expires_at';
@@ -39,6 +39,8 @@ export function toApiKey(row: Row): ApiKeyRecord {
     plan: row.plan as Plan,
     perMinute: nullableNumber(row.per_minute),
     perDay: nullableNumber(row.per_day),
+    ownPerMinute: nullableNumber(row.own_per_minute),
+    ownPerDay: nullableNumber(row.own_per_day),
     label: (row.label as string | null) ?? null,
     environment: row.environment as ApiKeyRecord['environment'],
     createdAt: Number(row.created_at),

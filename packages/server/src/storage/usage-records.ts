@@ -43,6 +43,8 @@ export interface UsageSample {
   at: number;
   status: number;
   latencyMs: number;
+  /** Requests the sample stands for (default 1). */
+  count?: number;
 }
 
 /** Status classes in the order of their text, so that cells sort as their text ids always did. */
@@ -72,7 +74,7 @@ export function rollUp(batch: readonly UsageSample[]): UsageCell[] {
     const bucket = latencyBucket(entry.latencyMs);
     const slot = (hour * CLASSES.length + CLASSES.indexOf(cls)) * LATENCY_BUCKETS + BUCKET_RANK[bucket]!;
     const cell = cells.get(slot);
-    if (cell) cell.count++;
+    if (cell) cell.count += entry.count ?? 1;
     else {
       cells.set(slot, {
         projectId: entry.projectId,
@@ -80,7 +82,7 @@ export function rollUp(batch: readonly UsageSample[]): UsageCell[] {
         hour: hour * HOUR_MS,
         statusClass: cls,
         bucket,
-        count: 1,
+        count: entry.count ?? 1,
       });
     }
   }

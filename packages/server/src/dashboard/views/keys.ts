@@ -11,12 +11,15 @@ import { usageChart } from './usage-chart.ts';
 
 export interface KeyRow {
   key: ApiKeyRecord;
-  usage: { minute: WindowUsage; day: WindowUsage };
+  /** The key's own windows, when it has limits of its own; else it counts against the project's alone. */
+  usage?: { minute: WindowUsage; day: WindowUsage };
 }
 
 export interface KeysView {
   project: Project;
   rows: readonly KeyRow[];
+  /** The project's plan windows, used by all its keys together. */
+  projectUsage: { minute: WindowUsage; day: WindowUsage };
   csrfToken: string;
   now: number;
   /** Developers and owners create and revoke keys; viewers only read. */
@@ -98,7 +101,13 @@ function row({ key, usage }: KeyRow, view: KeysView): Html {
       <div class="mono">${key.prefix ? `${key.prefix}…` : key.id}</div>
       <div class="muted small">created ${minute(key.createdAt)}</div>
     </td>
-    <td>${meter('this minute', usage.minute)}${meter('today', usage.day)}</td>
+    <td>
+      ${
+        usage
+          ? html`${meter('this minute', usage.minute)}${meter('today', usage.day)}`
+          : html`<span class="muted small">No limits of its own: the project's, below</span>`
+      }
+    </td>
     <td>${state(key, view.now)}</td>
     <td>
       ${
@@ -178,7 +187,14 @@ export function keysView(view: KeysView): Html {
               </table>
             </div>`
       }
-      <p class="muted small">Usage is counted by the rate limiter: this minute's window and today's (UTC).</p>
+      <p class="muted small">
+        Usage is counted by the rate limiter: this minute's window and today's (UTC). The project's plan
+        limits hold for all its keys together; a key may also have lower limits of its own.
+      </p>
+      <div id="project-usage">
+        <p class="small">All keys together, against the project's plan:</p>
+        ${meter('this minute', view.projectUsage.minute)}${meter('today', view.projectUsage.day)}
+      </div>
     </section>
     ${historySection(view)}`;
 }

@@ -99,11 +99,22 @@ function filterForm(view: RequestsView): Html {
   </form>`;
 }
 
+/** A row standing for several refusals of its key within one second: how many. */
+function repeated(entry: StoredRequest): Html | string {
+  const count = entry.count ?? 1;
+  return count > 1
+    ? html`<span class="badge warn" title="${count} requests refused in this second, kept as one row"
+        >×${count.toLocaleString('en-US')}</span
+      >`
+    : '';
+}
+
 function row(project: Project, entry: StoredRequest): Html {
   return html`<tr>
     <td class="small" data-label="Time">${instant(entry.at)}</td>
     <td data-label="Status">
       ${statusBadge(entry.status)}${entry.code ? html` <span class="mono small">${entry.code}</span>` : ''}
+      ${repeated(entry)}
     </td>
     <td class="wrap" data-label="Request"><span class="mono">${entry.method} ${entry.path}</span></td>
     <td class="wrap" data-label="Key">${entry.keyLabel ?? entry.keyId}</td>
@@ -128,7 +139,8 @@ export function requestsView(view: RequestsView): Html {
         Every API request made with this project's keys, newest first, kept
         ${REQUEST_LOG_RETENTION_DAYS[project.plan]}
         ${REQUEST_LOG_RETENTION_DAYS[project.plan] === 1 ? 'day' : 'days'} on this plan. Headers, bodies and
-        secrets are never recorded.
+        secrets are never recorded. A key's refusals (429) within one second are kept as one row, marked with
+        their number.
       </p>
       ${filterForm(view)}
       ${
@@ -168,6 +180,14 @@ export function requestView(project: Project, entry: StoredRequest): Html {
       <h2 id="request">Request <span class="mono wrap">${entry.requestId}</span></h2>
       <dl class="facts">
         ${fact('Time', instant(entry.at))} ${fact('Status', html`${statusBadge(entry.status)}`)}
+        ${
+          (entry.count ?? 1) > 1
+            ? fact(
+                'Requests',
+                `${entry.count!.toLocaleString('en-US')}: the key's refusals with this code within this second, kept as one row; the other fields are the first's`,
+              )
+            : ''
+        }
         ${fact('Error code', entry.code ? html`<code>${entry.code}</code>` : 'none')}
         ${fact('Method', entry.method)} ${fact('Path', html`<code class="wrap">${entry.path}</code>`)}
         ${fact('Operation', entry.operation)}

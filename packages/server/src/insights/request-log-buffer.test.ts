@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { LoggedRequest } from '../storage/request-log-records.ts';
+import { createRequestLogBuffer } from './request-log-buffer.ts';
+import { createTopCounts } from './top-counts.ts';
+
+const row = (projectId: string, at: number, status = 200): LoggedRequest => ({
+  projectId,
+  at,
+  requestId: `${projectId}-${at}`,
+  keyId: `key_${projectId}`,
+  keyLabel: null,
+  operation: 'listPets',
+  method: 'GET',
+  path: '/v1/pets',
+  status,
+  code: status === 429 ? 'rate_limited' : null,
+  latencyMs: 1,
+  address: '127.0.0.1',
+});
+
+describe('request log buffer', () => {
+  it('full → a row of a project holding fewer takes the place of the newest row of the one holding most', () => {
+    const buffer = createRequestLogBuffer(4);
+    for (let i = 0; i < 4; i++) assert.equal(buffer.offer(row('a', i)).kind, 'added');
+    assert.deepEqual(buffer.offer(row('a', 4)), { kind: 'dropped' });
+    const offered = buffer.offer(row('b', 5));
+    assert.equal(offered.kind, 'added');
+    assert.equal(offered.kind === 'added' && offered.evicted?.at, 3);
+    assert.equal(buffer.offer(row('b', 6)).kind, 'added');
+    // a: 2, b: 2 — equal shares: neither gives up a row for the other.
+    assert.deepEqual(buffer.offer(row('b', 7)), { kind: 'dropped' });
+    assert.deepEqual(buffer.offer(row('a', 8)), { kind: 'dropped' });
+    assert.deepEqual(
+      buffer.take(10).map((r) => r.at),
+      [0, 1, 5, 6],
+    );
+    assert.equal(buffer.size, 0);
+  });
+
+  it('rows taken → in arrival order, evicted ones skipped, the size kept', () => {
+    const buffer = createRequestLogBuffer(3);
+    buffer.offer(row('a', 0));
+    buffer.offer(row('a', 1));
+    buffer.offer(row('a', 2));
+    buffer.offer(row('c', 3));
+    assert.equal(buffer.size, 3);
+    assert.deepEqual(
+      buffer.take(2).map((r) => r.at),
+      [0, 1],
+    );
+    assert.deepEqual(
+      buffer.take(2).map((r) => r.at),
+      [3],
+    );
+  });
+
+  it('refusals of one key, code and second → one row counting them, while it waits', () => {
+    const buffer = createRequestLogBuffer(10);
+    assert.equal(buffer.offer(row('a', 1_000, 429)).kind, 'added');
+    assert.deepEqual(buffer.offer(row('a', 1_999, 429)), { kind: 'counted' });
+    assert.equal(buffer.offer(row('a', 2_000, 429)).kind, 'added');
+    const [first, second] = buffer.take(10);
+    assert.deepEqual([first!.count, second!.count], [2, undefined]);
+    assert.equal(buffer.offer(row('a', 2_500, 429)).kind, 'added', 'a written row counts no more');
+  });
+});
+
+describe('top counts', () => {
+  it('more names than it holds → the most counted kept, each count never under, the total exact', () => {
+    const counts = createTopCounts(3);
+    for (let i = 0; i < 100; i++) counts.add('flood');
+    for (let i = 0; i < 50; i++) counts.add(`one-${i}`);
+    counts.add('second', 20);
+    const top = counts.top(2);
+    assert.deepEqual(top[0], { name: 'flood', count: 100 });
+    assert.equal(top[1]!.name, 'second');
+    assert.ok(top[1]!.count >= 20);
+    assert.equal(counts.total, 170);
+  });
+});

@@ -1,0 +1,122 @@
+import type { LoggedRequest } from '../storage/request-log-records.ts';
+
+/** What happened to a row offered to the buffer. */
+export type Offered =
+  /** Queued as a row of its own. */
+  | { kind: 'added'; evicted?: LoggedRequest }
+  /** Counted in the row of its key's refusals of the same second, already waiting. */
+  | { kind: 'counted' }
+  /** Not kept: the buffer is full and its project holds at least as many rows as any other. */
+  | { kind: 'dropped' };
+
+export interface RequestLogBuffer {
+  /** Rows waiting. */
+  readonly size: number;
+  /**
+   * Queues a row. A refusal (429) of a key whose refusal of the same second still waits is counted in
+   * that row instead. When the buffer is full, the newest row of the project holding the most rows
+   * makes room (`evicted`), unless the row's own project holds as many; then the row is dropped.
+   */
+  offer(row: LoggedRequest): Offered;
+  /** Takes up to `count` rows, oldest first. */
+  take(count: number): LoggedRequest[];
+}
+
+/** The second of one key's refusals with one code: the row that counts them while it waits. */
+const refusalOf = (row: LoggedRequest) => `${row.keyId}\u0000${row.code}\u0000${Math.floor(row.at / 1_000)}`;
+
+/**
+ * The request log writer's buffer, fair between projects: one project's flood never drops another
+ * project's rows. While there is room every row is kept; when `capacity` rows wait, a row of project P
+ * replaces the newest row of the project holding the most (if that one holds more than P, plus one), so
+ * each project keeps at least an equal share of the buffer. Refusals (429) of a key are kept as one row per
+ * key, code and second, with their number: a banned key sending thousands a second takes a row a second.
+ */
+export function createRequestLogBuffer(capacity: number): RequestLogBuffer {
+  /** Rows in arrival order from `head`; an evicted row leaves null. */
+  let slots: (LoggedRequest | null)[] = [];
+  let head = 0;
+  let size = 0;
+  const held = new Map<string, number>();
+  /** A project holding the most rows, or close to it: checked before it gives up a row. */
+  let largest: string | undefined;
+  const refusals = new Map<string, LoggedRequest>();
+
+  const release = (row: LoggedRequest) => {
+    const left = held.get(row.projectId)! - 1;
+    if (left === 0) held.delete(row.projectId);
+    else held.set(row.projectId, left);
+    if (row.status === 429 && refusals.get(refusalOf(row)) === row) refusals.delete(refusalOf(row));
+  };
+
+  /** A project holding more than `than` + 1 rows, the most of any; undefined when none does. */
+  const richer = (than: number): string | undefined => {
+    if (largest !== undefined && (held.get(largest) ?? 0) > than + 1) return largest;
+    let most = than + 1;
+    let found: string | undefined;
+    for (const [project, count] of held) {
+      if (count > most) [most, found] = [count, project];
+    }
+    if (found !== undefined) largest = found;
+    return found;
+  };
+
+  const evictNewest = (project: string): LoggedRequest => {
+    for (let i = slots.length - 1; i >= head; i--) {
+      const row = slots[i];
+      if (row?.projectId === project) {
+        slots[i] = null;
+        size--;
+        release(row);
+        return row;
+      }
+    }
+    throw new Error(`no row of ${project} waits, though it is counted`);
+  };
+
+  return {
+    get size() {
+      return size;
+    },
+    offer(row) {
+      if (row.status === 429) {
+        const waiting = refusals.get(refusalOf(row));
+        if (waiting) {
+          waiting.count = (waiting.count ?? 1) + 1;
+          return { kind: 'counted' };
+        }
+      }
+      const mine = held.get(row.projectId) ?? 0;
+      let evicted: LoggedRequest | undefined;
+      if (size >= capacity) {
+        // The project believed largest drops its own row without a search: it holds the most, or close.
+        const victim = largest === row.projectId ? undefined : richer(mine);
+        if (victim === undefined) return { kind: 'dropped' };
+        evicted = evictNewest(victim);
+      }
+      slots.push(row);
+      size++;
+      held.set(row.projectId, mine + 1);
+      if (largest === undefined || mine + 1 > (held.get(largest) ?? 0)) largest = row.projectId;
+      if (row.status === 429) refusals.set(refusalOf(row), row);
+      return evicted ? { kind: 'added', evicted } : { kind: 'added' };
+    },
+    take(count) {
+      const taken: LoggedRequest[] = [];
+      while (taken.length < count && head < slots.length) {
+        const row = slots[head++];
+        if (!row) continue;
+        size--;
+        release(row);
+        taken.push(row);
+      }
+      // Slots before `head` are gone: dropped from the array once they are most of it.
+      if (head > 1_024 && head * 2 > slots.length) {
+        slots = slots.slice(head);
+        head = 0;
+      }
+      if (size === 0) [slots, head, largest] = [[], 0, undefined];
+      return taken;
+    },
+  };
+}

@@ -1,0 +1,2 @@
+ALTER TABLE api_keys DROP COLUMN own_per_day;
+ALTER TABLE api_keys DROP COLUMN own_per_minute;
