@@ -86,7 +86,7 @@ async function addMember(
   const project = await storage.projects.bySlug(slug);
   if (!project) throw new NotFoundError(`no project with slug ${slug}`);
   await storage.projects.addMember(account.id, project.id, Date.now(), role);
-  if ((await storage.projects.setRole(account.id, project.id, role)) === 'last_owner') {
+  if ((await storage.projects.setRole(account.id, project.id, role)).outcome === 'last_owner') {
     throw new UsageError(`${address} is the last owner of ${slug}: make another member an owner first`);
   }
   await recordOperator(storage, 'member_added', project.id, `${address} as ${role}`);

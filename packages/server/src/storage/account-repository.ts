@@ -1,6 +1,6 @@
 import type { Row } from './rows.ts';
 import { createSignInRecords, type SignInRecords } from './sign-in-records.ts';
-import type { SqlExecutor } from './sql-executor.ts';
+import type { SqlBatch, SqlExecutor } from './sql-executor.ts';
 
 /** Someone who signs in to the dashboard. */
 export interface Account {
@@ -34,7 +34,10 @@ export interface AccountRepository extends SignInRecords {
   setPasswordHash(id: string, passwordHash: string): Promise<boolean>;
   /** From `at` on, the account's device cookies issued before are unknown devices. */
   revokeDevices(id: string, at: number): Promise<void>;
-  /** Removes the account, its memberships and its sessions; false when there was none. */
+  /**
+   * Removes the account, its memberships and its sessions, and revokes the invitations it made that are
+   * still pending, in one transaction; false when there was none.
+   */
   remove(id: string): Promise<boolean>;
   createSession(session: Session): Promise<void>;
   /** The unexpired session with this digest and its account, read from the database every time. */
@@ -61,7 +64,7 @@ function toAccount(row: Row): Account {
 }
 
 /** One implementation for SQLite and PostgreSQL. */
-export function createAccountRepository(sql: SqlExecutor): AccountRepository {
+export function createAccountRepository(sql: SqlExecutor, batch: SqlBatch): AccountRepository {
   return {
     ...createSignInRecords(sql),
     async create(account) {
@@ -87,8 +90,13 @@ export function createAccountRepository(sql: SqlExecutor): AccountRepository {
       await sql.run('UPDATE accounts SET devices_valid_after = $2 WHERE id = $1', [id, at]);
     },
     async remove(id) {
-      // Memberships and sessions go with it (ON DELETE CASCADE).
-      return (await sql.run('DELETE FROM accounts WHERE id = $1', [id])) > 0;
+      // Memberships and sessions go with it (ON DELETE CASCADE); its invitations would stay, with no
+      // inviter (ON DELETE SET NULL), as if the operator had made them: the pending ones go first.
+      const [, removed] = await batch([
+        { sql: 'DELETE FROM invitations WHERE invited_by = $1 AND accepted_at IS NULL', params: [id] },
+        { sql: 'DELETE FROM accounts WHERE id = $1 RETURNING id', params: [id] },
+      ]);
+      return removed!.length > 0;
     },
     async createSession(session) {
       await sql.run(

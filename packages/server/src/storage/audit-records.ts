@@ -1,3 +1,4 @@
+import type { Joined, Role } from './member-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 
 /** What was done: the dashboard's and the operator's actions. */
@@ -19,6 +20,7 @@ export const AUDIT_ACTIONS = [
   'role_changed',
   'invitation_created',
   'invitation_revoked',
+  'invitation_accepted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -33,6 +35,26 @@ export function domainCheckRecord(domain: { hostname: string; state: string }): 
   return {
     action: domain.state === 'verified' ? 'domain_verified' : 'domain_checked',
     target: `${domain.hostname}: ${domain.state}`,
+  };
+}
+
+/**
+ * How the trail records an accepted invitation, by what it did: a new member, a member given a higher
+ * role, or a member whose role stayed (an invitation never lowers one).
+ */
+export function invitationAcceptedRecord(
+  email: string,
+  invited: Role,
+  joined: Joined,
+): { action: AuditAction; target: string } {
+  if (joined.before === undefined)
+    return { action: 'member_added', target: `${email} as ${joined.role} (invitation)` };
+  if (joined.before !== joined.role) {
+    return { action: 'role_changed', target: `${email}: ${joined.before} → ${joined.role} (invitation)` };
+  }
+  return {
+    action: 'invitation_accepted',
+    target: `${email} stays ${joined.role} (invitation as ${invited})`,
   };
 }
 

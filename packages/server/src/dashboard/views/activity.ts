@@ -24,6 +24,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   role_changed: 'Changed a role',
   invitation_created: 'Invited someone',
   invitation_revoked: 'Revoked an invitation',
+  invitation_accepted: 'Accepted an invitation',
 };
 
 /** Where an event without a client address came from, by its actor. */
