@@ -28,7 +28,8 @@ const HELP = `petstore admin <create|add-member|invite|remove> [options]
                                role (default developer). No email is sent. The link starts with
                                --base-url, else PUBLIC_BASE_URL's origin, else https://PETSTORE_API_HOST,
                                else http://localhost:PORT.
-  admin remove --email E       Deletes the account; its sessions end at once, on every instance.
+  admin remove --email E       Deletes the account; its sessions end at once, on every instance, and
+                               the invitations it made that nobody accepted yet are revoked.
 
   --database URL   the server's database: postgres://… or a SQLite file path (DATABASE_URL, default
                    ./data/petstore.db). These commands never create a database: "petstore migrate" does.`;
