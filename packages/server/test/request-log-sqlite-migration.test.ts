@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { SqliteStorage } from '../src/storage/sqlite.ts';
-import { assertCompactRowsUndone, assertMovedIntoBatches } from './request-log-migration-checks.ts';
+import {
+  assertCompactRowsUndone,
+  assertMovedIntoBatches,
+  migrationsAfter,
+  undoAfter,
+} from './request-log-migration-checks.ts';
 import { request, T0 } from './storage-contract-request-log-generated.ts';
 
 describe('request log in SQLite batches', () => {
@@ -21,6 +26,7 @@ describe('request log in SQLite batches', () => {
     const path = join(dir, 'migrated.db');
     const storage = new SqliteStorage(path);
     await storage.migrate();
+    await undoAfter(storage, '057_request_log_compact_rows');
     assert.equal(await storage.rollback(), '057_request_log_compact_rows');
     assert.equal(await storage.rollback(), '054_request_log_batches');
     const raw = new DatabaseSync(path);
@@ -59,9 +65,14 @@ describe('request log in SQLite batches', () => {
     const before = { a: asRows('prj_a'), b: asRows('prj_b') };
     raw.close();
 
-    assert.deepEqual(await storage.migrate(), ['054_request_log_batches', '057_request_log_compact_rows']);
+    assert.deepEqual(await storage.migrate(), [
+      '054_request_log_batches',
+      '057_request_log_compact_rows',
+      ...migrationsAfter('sqlite', '057_request_log_compact_rows'),
+    ]);
     await assertMovedIntoBatches(storage, before);
 
+    await undoAfter(storage, '057_request_log_compact_rows');
     assert.equal(await storage.rollback(), '057_request_log_compact_rows');
     assert.equal(await storage.rollback(), '054_request_log_batches');
     const back = new DatabaseSync(path);
