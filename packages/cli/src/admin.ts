@@ -87,10 +87,15 @@ async function addMember(
   const project = await storage.projects.bySlug(slug);
   if (!project) throw new NotFoundError(`no project with slug ${slug}`);
   await storage.projects.addMember(account.id, project.id, Date.now(), role);
-  if ((await storage.projects.setRole(account.id, project.id, role)).outcome === 'last_owner') {
+  const { outcome, revoked } = await storage.projects.setRole(account.id, project.id, role);
+  if (outcome === 'last_owner') {
     throw new UsageError(`${address} is the last owner of ${slug}: make another member an owner first`);
   }
   await recordOperator(storage, 'member_added', project.id, `${address} as ${role}`);
+  for (const invitation of revoked) {
+    const target = `${invitation.email} as ${invitation.role} (made by ${address}, no longer an owner)`;
+    await recordOperator(storage, 'invitation_revoked', project.id, target);
+  }
   say(io, `${address} is ${role === 'owner' ? 'an' : 'a'} ${role} of ${slug}`);
 }
 
