@@ -83,11 +83,11 @@ describe('dashboard members: removal revokes what the member invited; owners see
     const page = await ann.get('/dashboard/projects/acme/members');
     assert.match(
       page.body,
-      /one@example\.test<\/span> · Developer · until\s+[\d-]+ ·\s+<span class="muted small">by bob@example\.com/,
+      /one@example\.test<\/span> · Developer · until\s+[\d-]+ ·\s+<span class="muted small wrap">by bob@example\.com/,
     );
     assert.match(
       page.body,
-      /two@example\.test<\/span> · Viewer · until\s+[\d-]+ ·\s+<span class="muted small">by the operator/,
+      /two@example\.test<\/span> · Viewer · until\s+[\d-]+ ·\s+<span class="muted small wrap">by the operator/,
     );
     const [pending] = (await app.storage.projects.pendingInvitations('prj_acme', app.clock.now())).filter(
       (found) => found.email === 'one@example.test',

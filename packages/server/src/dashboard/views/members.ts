@@ -140,7 +140,7 @@ function inviteForm(view: MembersView): Html {
                   html`<li>
                     <span class="wrap">${invitation.email}</span> · ${ROLE_LABELS[invitation.role]} · until
                     ${day(invitation.expiresAt)} ·
-                    <span class="muted small">${invitedBy(invitation, view)}</span>
+                    <span class="muted small wrap">${invitedBy(invitation, view)}</span>
                     <form
                       class="inline compact"
                       method="post"
