@@ -86,12 +86,17 @@ async function addMember(
     );
   const project = await storage.projects.bySlug(slug);
   if (!project) throw new NotFoundError(`no project with slug ${slug}`);
+  const before = await storage.projects.roleOf(account.id, project.id);
   await storage.projects.addMember(account.id, project.id, Date.now(), role);
   const { outcome, revoked } = await storage.projects.setRole(account.id, project.id, role);
   if (outcome === 'last_owner') {
     throw new UsageError(`${address} is the last owner of ${slug}: make another member an owner first`);
   }
-  await recordOperator(storage, 'member_added', project.id, `${address} as ${role}`);
+  // What it did: a new member, a role changed, or nothing at all.
+  if (before === undefined)
+    await recordOperator(storage, 'member_added', project.id, `${address} as ${role}`);
+  else if (before !== role)
+    await recordOperator(storage, 'role_changed', project.id, `${address}: ${before} → ${role}`);
   for (const invitation of revoked) {
     const target = `${invitation.email} as ${invitation.role} (made by ${address}, no longer an owner)`;
     await recordOperator(storage, 'invitation_revoked', project.id, target);

@@ -261,6 +261,22 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
     );
     assert.equal(added.code, 0, added.stderr);
     assert.match(added.stdout, /carl@example.com is a viewer of acme/);
+    const carl = ['admin', 'add-member', '--email', 'carl@example.com', '--project', 'acme', '--role'];
+    assert.equal((await cli(...carl, 'developer')).code, 0);
+    assert.equal((await cli(...carl, 'developer')).code, 0);
+    const recorded = JSON.parse((await cli('audit', '--project', 'acme', '--json')).stdout) as {
+      action: string;
+      target: string;
+    }[];
+    assert.deepEqual(
+      recorded.filter((row) => row.target.startsWith('carl@')).map((row) => [row.action, row.target]),
+      [
+        ['role_changed', 'carl@example.com: viewer → developer'],
+        ['member_added', 'carl@example.com as viewer'],
+      ],
+      'what each add-member did: added, changed, then nothing',
+    );
+    assert.equal((await cli(...carl, 'viewer')).code, 0);
     const storage = await openStorage(env.DATABASE_URL);
     try {
       const carl = (await storage.accounts.byEmail('carl@example.com'))!;
