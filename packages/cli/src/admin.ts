@@ -29,7 +29,8 @@ const HELP = `petstore admin <create|add-member|invite|remove> [options]
                                role (default developer). No email is sent. The link starts with
                                --base-url, else PUBLIC_BASE_URL's origin, else https://PETSTORE_API_HOST,
                                else http://localhost:PORT.
-  admin remove --email E       Deletes the account; its sessions end at once, on every instance.
+  admin remove --email E       Deletes the account; its sessions end at once, on every instance, and
+                               the invitations it made that nobody accepted yet are revoked.
 
   --database URL   the server's database: postgres://… or a SQLite file path (DATABASE_URL, default
                    ./data/petstore.db). These commands never create a database: "petstore migrate" does.`;
@@ -93,11 +94,21 @@ async function addMember(
     );
   const project = await storage.projects.bySlug(slug);
   if (!project) throw new NotFoundError(`no project with slug ${slug}`);
+  const before = await storage.projects.roleOf(account.id, project.id);
   await storage.projects.addMember(account.id, project.id, Date.now(), role);
-  if ((await storage.projects.setRole(account.id, project.id, role)) === 'last_owner') {
+  const { outcome, revoked } = await storage.projects.setRole(account.id, project.id, role);
+  if (outcome === 'last_owner') {
     throw new UsageError(`${address} is the last owner of ${slug}: make another member an owner first`);
   }
-  await recordOperator(storage, 'member_added', project.id, `${address} as ${role}`);
+  // What it did: a new member, a role changed, or nothing at all.
+  if (before === undefined)
+    await recordOperator(storage, 'member_added', project.id, `${address} as ${role}`);
+  else if (before !== role)
+    await recordOperator(storage, 'role_changed', project.id, `${address}: ${before} → ${role}`);
+  for (const invitation of revoked) {
+    const target = `${invitation.email} as ${invitation.role} (made by ${address}, no longer an owner)`;
+    await recordOperator(storage, 'invitation_revoked', project.id, target);
+  }
   say(io, `${address} is ${role === 'owner' ? 'an' : 'a'} ${role} of ${slug}`);
 }
 

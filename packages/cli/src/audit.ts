@@ -34,7 +34,7 @@ export async function runAudit(args: string[], io: CliIo): Promise<number> {
   try {
     const project = await storage.projects.bySlug(slug);
     if (!project) throw new CliError(`no project "${slug}"; see "petstore projects list"`, EXIT.notFound);
-    const events = await storage.audit.list({ projectId: project.id, since, limit });
+    const events = await storage.audit.list({ projectId: project.id, since, limit, accountEvents: true });
     const rows = events.map((event) => ({
       time: new Date(event.at).toISOString(),
       actor: event.actor,

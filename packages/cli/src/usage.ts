@@ -21,7 +21,13 @@ function joinNegativeValues(args: string[], options: Options): string[] {
     const arg = args[i]!;
     const name = /^--([^=]+)$/.exec(arg)?.[1];
     const next = args[i + 1];
-    if (name && options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+    if (
+      name &&
+      Object.hasOwn(options, name) &&
+      options[name]!.type === 'string' &&
+      next !== undefined &&
+      /^-\d/.test(next)
+    ) {
       joined.push(`${arg}=${next}`);
       i++;
     } else joined.push(arg);

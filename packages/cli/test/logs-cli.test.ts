@@ -117,12 +117,16 @@ describe('petstore logs and audit', () => {
     assert.equal((await cli(['audit', '--project', 'nope'])).code, 3);
   });
 
-  it('bad words → exit 2 naming the flag; an unknown project → exit 3', async () => {
+  it('bad words (inherited names too: __proto__, constructor) → exit 2 naming the flag; an unknown project → exit 3', async () => {
     for (const [args, pattern] of [
       [['logs'], /--project/],
       [['logs', '--project', 'acme', '--status', '3xx'], /--status/],
       [['logs', '--project', 'acme', '--since', 'yesterday'], /--since/],
       [['logs', '--project', 'acme', '--limit', '0'], /--limit/],
+      [['logs', '--project', 'acme', '--status', '__proto__'], /--status/],
+      [['logs', '--project', 'acme', '--since', 'constructor'], /--since/],
+      [['logs', '--project', 'acme', '--__proto__', '-1'], /unknown option --__proto__/],
+      [['audit', '--project', 'acme', '--toString', '-1'], /unknown option --toString/],
     ] as const) {
       const result = await cli([...args]);
       assert.equal(result.code, 2, args.join(' '));

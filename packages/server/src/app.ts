@@ -27,6 +27,7 @@ import { routeConfig } from './http/route-config.ts';
 import { createRequestIds, requestIdReader } from './http/request-ids.ts';
 import { requestLine } from './http/request-log.ts';
 import { rewriteRequestTarget } from './http/request-target.ts';
+import { keepForwardedAddresses } from './http/client-origin.ts';
 import { trustedProxyMatcher } from './http/trusted-proxies.ts';
 import { isServiceName, type ServiceNames } from './hosts/service-names.ts';
 import { loggedRequest } from './insights/logged-request.ts';
@@ -182,6 +183,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // modules) at start-up for nothing.
     schemaController: { compilersFactory: NO_SCHEMA_COMPILERS },
   });
+  // First of all hooks, before anything reads request.ip: X-Forwarded-For entries that are no address are dropped.
+  if (deps.trustProxy) {
+    app.addHook('onRequest', (request, _reply, done) => {
+      keepForwardedAddresses(request.raw);
+      done();
+    });
+  }
   const connections = installEdge(app, {
     limits,
     exempt: trustedProxyMatcher(deps.trustProxy ?? false),

@@ -16,7 +16,7 @@ describe('dashboard Activity tab and audit trail', () => {
   });
   afterEach(() => app.close());
 
-  it('sign-in, key created and revoked, rename → recorded with who, when and from where; a viewer reads them', async () => {
+  it('sign-in, key created and revoked, rename → recorded with who, when and from where; a viewer reads the project’s', async () => {
     const ann = new Browser(app);
     await ann.signIn('ann@example.com', PASSWORD);
     await createKeyIn(ann, 'acme', 'Storefront');
@@ -28,7 +28,7 @@ describe('dashboard Activity tab and audit trail', () => {
     const outsider = new Browser(app);
     await outsider.signIn('out@example.com', PASSWORD);
 
-    const events = await app.storage.audit.list({ projectId: 'prj_acme', limit: 10 });
+    const events = await app.storage.audit.list({ projectId: 'prj_acme', limit: 10, accountEvents: true });
     assert.deepEqual(
       events.map((e) => [e.actor, e.action, e.address]),
       [
@@ -50,6 +50,39 @@ describe('dashboard Activity tab and audit trail', () => {
     assert.match(page.body, /Storefront/);
     assert.match(page.body, /aria-current="page">Activity</);
     assert.doesNotMatch(page.body, /out@example\.com/);
+  });
+
+  it('sign-ins → owners see members’ own from the day each joined, with addresses; a viewer sees neither', async () => {
+    await addAccount(app, 'late@example.com', PASSWORD, ['other']);
+    const late = new Browser(app);
+    await late.signIn('late@example.com', PASSWORD);
+    app.clock.advance(60_000);
+    await app.storage.projects.addMember('acc_late_example_com', 'prj_acme', app.clock.now(), 'developer');
+    app.clock.advance(60_000);
+    const again = new Browser(app);
+    await again.signIn('late@example.com', PASSWORD);
+    const ann = new Browser(app);
+    await ann.signIn('ann@example.com', PASSWORD);
+    await createKeyIn(ann, 'acme', 'Storefront');
+    const vic = new Browser(app);
+    await vic.signIn('vic@example.com', PASSWORD);
+
+    const seen = await ann.get('/dashboard/projects/acme/activity');
+    const signIns = [
+      ...seen.body.matchAll(/data-label="Who">([^<]+)<\/td>\s*<td data-label="Action">Signed in/g),
+    ];
+    assert.deepEqual(
+      signIns.map((match) => match[1]),
+      ['vic@example.com', 'ann@example.com', 'late@example.com'],
+      'one sign-in of late@example.com: the one after joining',
+    );
+    assert.match(seen.body, /<th scope="col">From<\/th>/);
+    assert.match(seen.body, /data-label="From">\s*127\.0\.0\.1/);
+
+    const viewed = await vic.get('/dashboard/projects/acme/activity');
+    assert.match(viewed.body, /Created a key/);
+    assert.doesNotMatch(viewed.body, /data-label="Action">Signed in/);
+    assert.doesNotMatch(viewed.body, /127\.0\.0\.1|data-label="From"/);
   });
 
   it('Activity with a malformed position → 400; an outsider → 404', async () => {

@@ -30,7 +30,10 @@ describe('dashboard roles: every project route checks the role it declares (rout
     const owner = await app.signedInMember(slug);
     const member = await app.signedInMember(slug);
     if (role !== 'owner')
-      assert.equal(await app.storage.projects.setRole(member.accountId, owner.projectId, role), 'done');
+      assert.equal(
+        (await app.storage.projects.setRole(member.accountId, owner.projectId, role)).outcome,
+        'done',
+      );
     const { id, digest, prefix } = generateKey('test');
     await app.storage.createKey({
       id,

@@ -52,7 +52,10 @@ describe('the domains page: what the cards say, and who sees which forms', () =>
     app = await makeTestApp({ dns: createDnsResolver([zone.address], { timeoutMs: 200 }) });
     owner = await app.signedInMember('acme');
     viewer = await app.signedInMember('acme');
-    assert.equal(await app.storage.projects.setRole(viewer.accountId, owner.projectId, 'viewer'), 'done');
+    assert.equal(
+      (await app.storage.projects.setRole(viewer.accountId, owner.projectId, 'viewer')).outcome,
+      'done',
+    );
   });
   after(async () => {
     await app.close();

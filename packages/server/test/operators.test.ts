@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { invite } from '../src/accounts/invitations.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { cleanEnv, runCli } from './blackbox-process.ts';
 import { makeTestApp } from './harness.ts';
@@ -166,11 +167,32 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
         (await storage.projects.listForAccount(account!.id)).map((p) => p.slug),
         ['acme'],
       );
+      const acme = (await storage.projects.bySlug('acme'))!;
+      await invite(storage.projects, {
+        project: acme,
+        email: 'alt@example.test',
+        role: 'owner',
+        invitedBy: account!.id,
+        now: Date.now(),
+      });
     } finally {
       await storage.close();
     }
     const removed = await cli('admin', 'remove', '--email', 'ann@example.com');
     assert.equal(removed.code, 0, removed.stderr);
+    const reopened = await openStorage(env.DATABASE_URL);
+    try {
+      const acme = (await reopened.projects.bySlug('acme'))!;
+      assert.deepEqual(
+        (await reopened.projects.pendingInvitations(acme.id, Date.now())).filter(
+          (i) => i.email === 'alt@example.test',
+        ),
+        [],
+        'the invitations ann made went with her account',
+      );
+    } finally {
+      await reopened.close();
+    }
     assert.equal((await cli('admin', 'remove', '--email', 'ann@example.com')).code, 3, 'no such account');
   });
 
@@ -239,6 +261,22 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
     );
     assert.equal(added.code, 0, added.stderr);
     assert.match(added.stdout, /carl@example.com is a viewer of acme/);
+    const carl = ['admin', 'add-member', '--email', 'carl@example.com', '--project', 'acme', '--role'];
+    assert.equal((await cli(...carl, 'developer')).code, 0);
+    assert.equal((await cli(...carl, 'developer')).code, 0);
+    const recorded = JSON.parse((await cli('audit', '--project', 'acme', '--json')).stdout) as {
+      action: string;
+      target: string;
+    }[];
+    assert.deepEqual(
+      recorded.filter((row) => row.target.startsWith('carl@')).map((row) => [row.action, row.target]),
+      [
+        ['role_changed', 'carl@example.com: viewer → developer'],
+        ['member_added', 'carl@example.com as viewer'],
+      ],
+      'what each add-member did: added, changed, then nothing',
+    );
+    assert.equal((await cli(...carl, 'viewer')).code, 0);
     const storage = await openStorage(env.DATABASE_URL);
     try {
       const carl = (await storage.accounts.byEmail('carl@example.com'))!;

@@ -58,7 +58,14 @@ const sent = fc.record<Sent>({
   host: fc.constantFrom(...HOSTS),
   origin: fc.boolean(),
   requestId: fc.boolean(),
-  forwardedFor: fc.constantFrom(undefined, '203.0.113.5', '203.0.113.6, 198.51.100.1'),
+  forwardedFor: fc.constantFrom(
+    undefined,
+    '203.0.113.5',
+    '203.0.113.6, 198.51.100.1',
+    'junk',
+    'junk, 203.0.113.7',
+    '203.0.113.8, junk',
+  ),
   forwardedProto: fc.constantFrom(undefined, 'https', 'http', 'http, https'),
 });
 

@@ -114,7 +114,7 @@ export function accountContract(fixture: () => StorageFixture): void {
     assert.equal(await accounts.throttle('s'), undefined);
   });
 
-  it('flashes → read once per session and page, replaced by a newer one, gone when expired or with the session', async () => {
+  it('flashes → read once per session and page, replaced by a newer one, gone when expired or with the session; none kept for an ended one', async () => {
     const { accounts } = fixture().storage;
     await accounts.create(account('acc_1'));
     await accounts.createSession(session('s1', 'acc_1'));
@@ -131,6 +131,9 @@ export function accountContract(fixture: () => StorageFixture): void {
     await accounts.removeSession('s1');
     await accounts.createSession(session('s1', 'acc_1'));
     assert.equal(await accounts.takeFlash('s1', '/keys', T0), undefined, 'gone with its session');
+    await accounts.removeSession('s2');
+    await accounts.putFlash('s2', '/keys', 'after the end', T0 + 10);
+    assert.equal(await accounts.takeFlash('s2', '/keys', T0), undefined, 'an ended session keeps nothing');
   });
 
   it('purgeSessions → deletes only expired sessions and says how many', async () => {

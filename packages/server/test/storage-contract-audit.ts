@@ -18,7 +18,7 @@ const event = (overrides: Partial<AuditEvent>): AuditEvent => ({
 });
 
 export function auditContract(fixture: () => StorageFixture): void {
-  it('audit.list → the project’s events and its members’ own, newest first, paged; others’ never', async () => {
+  it('audit.list → the project’s events and, asked, its members’ own since they joined, newest first, paged; others’ never', async () => {
     const { storage } = fixture();
     await storage.projects.create(project('acme'));
     await storage.projects.create(project('other'));
@@ -32,6 +32,7 @@ export function auditContract(fixture: () => StorageFixture): void {
     }
     await storage.projects.addMember('acc_ann', 'prj_acme', T0);
     await storage.projects.addMember('acc_bob', 'prj_other', T0);
+    await storage.audit.record(event({ at: T0 - 1, projectId: null, action: 'sign_in', target: null }));
     await storage.audit.record(event({ at: T0 + 1 }));
     await storage.audit.record(event({ at: T0 + 2, projectId: null, action: 'sign_in', target: null }));
     await storage.audit.record(
@@ -56,7 +57,7 @@ export function auditContract(fixture: () => StorageFixture): void {
         address: null,
       }),
     );
-    const all = await storage.audit.list({ projectId: 'prj_acme', limit: 10 });
+    const all = await storage.audit.list({ projectId: 'prj_acme', limit: 10, accountEvents: true });
     assert.deepEqual(
       all.map((e) => [e.at - T0, e.actor, e.action]),
       [
@@ -67,14 +68,28 @@ export function auditContract(fixture: () => StorageFixture): void {
     );
     assert.deepEqual(all[2], { ...event({ at: T0 + 1 }), id: all[2]!.id });
     assert.equal(all[0]!.address, null);
-    const first = await storage.audit.list({ projectId: 'prj_acme', limit: 2 });
-    const rest = await storage.audit.list({ projectId: 'prj_acme', limit: 2, before: first.at(-1)! });
+    assert.deepEqual(
+      (await storage.audit.list({ projectId: 'prj_acme', limit: 10 })).map((e) => e.action),
+      ['plan_changed', 'key_created'],
+      'the project’s own events only, unless asked',
+    );
+    const first = await storage.audit.list({ projectId: 'prj_acme', limit: 2, accountEvents: true });
+    const rest = await storage.audit.list({
+      projectId: 'prj_acme',
+      limit: 2,
+      before: first.at(-1)!,
+      accountEvents: true,
+    });
     assert.deepEqual(
       rest.map((e) => e.action),
       ['key_created'],
     );
-    assert.equal((await storage.audit.list({ projectId: 'prj_acme', since: T0 + 2, limit: 10 })).length, 2);
-    assert.equal(await storage.audit.purge(T0 + 3), 2);
+    assert.equal(
+      (await storage.audit.list({ projectId: 'prj_acme', since: T0 + 2, limit: 10, accountEvents: true }))
+        .length,
+      2,
+    );
+    assert.equal(await storage.audit.purge(T0 + 3), 3);
     assert.equal((await storage.audit.list({ projectId: 'prj_acme', limit: 10 })).length, 1);
   });
 }

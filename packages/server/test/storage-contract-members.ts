@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { StorageFixture } from './storage-contract.ts';
+import { memberChangeContract } from './storage-contract-member-changes.ts';
 import { project } from './storage-contract-projects.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -44,14 +45,14 @@ export function memberContract(fixture: () => StorageFixture): void {
     const storage = await setUp(['ann', 'bob']);
     await storage.projects.addMember('acc_ann', 'prj_acme', T0);
     await storage.projects.addMember('acc_bob', 'prj_acme', T0, 'developer');
-    assert.equal(await storage.projects.setRole('acc_ann', 'prj_acme', 'viewer'), 'last_owner');
-    assert.equal(await storage.projects.removeMember('acc_ann', 'prj_acme'), 'last_owner');
-    assert.equal(await storage.projects.setRole('acc_bob', 'prj_acme', 'owner'), 'done');
-    assert.equal(await storage.projects.setRole('acc_ann', 'prj_acme', 'viewer'), 'done');
-    assert.equal(await storage.projects.removeMember('acc_bob', 'prj_acme'), 'last_owner');
-    assert.equal(await storage.projects.removeMember('acc_ann', 'prj_acme'), 'done');
-    assert.equal(await storage.projects.removeMember('acc_ann', 'prj_acme'), 'not_member');
-    assert.equal(await storage.projects.setRole('acc_ann', 'prj_acme', 'owner'), 'not_member');
+    assert.equal((await storage.projects.setRole('acc_ann', 'prj_acme', 'viewer')).outcome, 'last_owner');
+    assert.equal((await storage.projects.removeMember('acc_ann', 'prj_acme')).outcome, 'last_owner');
+    assert.equal((await storage.projects.setRole('acc_bob', 'prj_acme', 'owner')).outcome, 'done');
+    assert.equal((await storage.projects.setRole('acc_ann', 'prj_acme', 'viewer')).outcome, 'done');
+    assert.equal((await storage.projects.removeMember('acc_bob', 'prj_acme')).outcome, 'last_owner');
+    assert.equal((await storage.projects.removeMember('acc_ann', 'prj_acme')).outcome, 'done');
+    assert.equal((await storage.projects.removeMember('acc_ann', 'prj_acme')).outcome, 'not_member');
+    assert.equal((await storage.projects.setRole('acc_ann', 'prj_acme', 'owner')).outcome, 'not_member');
     assert.deepEqual(
       (await storage.projects.members('prj_acme')).map((m) => [m.accountId, m.role]),
       [['acc_bob', 'owner']],
@@ -60,6 +61,7 @@ export function memberContract(fixture: () => StorageFixture): void {
 
   it('invitations → found by token digest; pending until accepted once or expired; revoked by id', async () => {
     const storage = await setUp(['ann']);
+    await storage.projects.addMember('acc_ann', 'prj_acme', T0);
     const invitation = (id: string, expiresAt = T0 + 1_000) => ({
       id,
       tokenDigest: `digest-${id}`,
@@ -87,11 +89,12 @@ export function memberContract(fixture: () => StorageFixture): void {
     assert.deepEqual(accepts.toSorted(), [false, true], 'accepted once, by one caller');
     assert.equal((await storage.projects.invitationByToken('digest-inv_1'))!.acceptedAt, T0 + 5);
     assert.equal(await storage.projects.acceptInvitation('digest-inv_old', T0 + 10), false, 'expired');
-    assert.equal(await storage.projects.revokeInvitation('prj_other', 'inv_2'), false);
-    assert.equal(await storage.projects.revokeInvitation('prj_acme', 'inv_2'), true);
+    assert.equal(await storage.projects.revokeInvitation('prj_other', 'inv_2'), undefined);
+    assert.deepEqual(await storage.projects.revokeInvitation('prj_acme', 'inv_2'), invitation('inv_2'));
     assert.equal(await storage.projects.acceptInvitation('digest-inv_2', T0 + 5), false, 'revoked');
     assert.deepEqual(await storage.projects.pendingInvitations('prj_acme', T0), [
       invitation('inv_old', T0 + 10),
     ]);
   });
+  memberChangeContract(fixture);
 }

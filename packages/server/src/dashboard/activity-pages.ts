@@ -2,15 +2,18 @@ import type { RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { cursorOf, parseCursor } from '../insights/filters.ts';
 import type { DashboardContext } from './context.ts';
+import { memberOf } from './roles.ts';
 import { activityView } from './views/activity.ts';
 
 export const ACTIVITY_PAGE_SIZE = 50;
 
-/** The Activity tab: the project's audit trail, newest first. */
+/** The Activity tab: the project's audit trail, newest first; owners also see members' sign-ins. */
 export function activityPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
   return {
     async activityPage(request, reply) {
-      const project = context.memberProject(request);
+      const { project, role } = memberOf(request);
+      // Members' sign-ins and their addresses are for owners only.
+      const owner = role === 'owner';
       const { before } = request.query as { before?: unknown };
       const cursor =
         before === undefined ? undefined : typeof before === 'string' ? parseCursor(before) : undefined;
@@ -23,10 +26,12 @@ export function activityPages(context: DashboardContext): Record<string, RouteHa
         projectId: project.id,
         before: cursor,
         limit: ACTIVITY_PAGE_SIZE + 1,
+        accountEvents: owner,
       });
       const events = found.slice(0, ACTIVITY_PAGE_SIZE);
       const older = found.length > ACTIVITY_PAGE_SIZE ? cursorOf(events.at(-1)!) : undefined;
-      return context.page(request, reply, `Activity · ${project.name}`, activityView(project, events, older));
+      const main = activityView({ project, events, older, addresses: owner });
+      return context.page(request, reply, `Activity · ${project.name}`, main);
     },
   };
 }

@@ -5,6 +5,7 @@ import { pendingInvitation, invitationDigest } from '../accounts/invitations.ts'
 import { hashPassword, PASSWORD_CHECKS_BUSY, passwordProblem } from '../accounts/passwords.ts';
 import { SESSION_TTL_MS } from '../accounts/sessions.ts';
 import type { Account } from '../storage/account-repository.ts';
+import { invitationAcceptedRecord } from '../storage/audit-records.ts';
 import type { Invitation } from '../storage/invitation-records.ts';
 import type { Project } from '../storage/project-repository.ts';
 import { type DashboardContext } from './context.ts';
@@ -55,18 +56,23 @@ export function invitationPages(context: DashboardContext): Record<string, Route
     signedIn: { token: string; deviceCookie: string },
   ) => {
     const { invitation, project } = found;
-    await storage.projects.addMember(account.id, project.id, clock.now(), invitation.role);
-    await context.audit(request, 'member_added', `${account.email} as ${invitation.role} (invitation)`, {
-      account,
-      project,
-    });
+    const joined = await storage.projects.joinByInvitation(
+      account.id,
+      project.id,
+      clock.now(),
+      invitation.role,
+    );
+    const record = invitationAcceptedRecord(account.email, invitation.role, joined);
+    await context.audit(request, record.action, record.target, { account, project });
     request.log.info(
       {
         event: 'invitation.accepted',
         invitationId: invitation.id,
         project: project.slug,
         accountId: account.id,
-        role: invitation.role,
+        invited: invitation.role,
+        before: joined.before,
+        role: joined.role,
       },
       'invitation accepted',
     );

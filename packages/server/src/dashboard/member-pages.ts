@@ -4,7 +4,7 @@ import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { emailProblem, normalizeEmail } from '../accounts/email.ts';
 import { INVITATION_LIMITS, inviteByMail } from '../accounts/invitations.ts';
 import { ApiError } from '../errors.ts';
-import { type Role, ROLES } from '../storage/member-records.ts';
+import { type RevokedInvitation, type Role, ROLES } from '../storage/member-records.ts';
 import type { DashboardContext } from './context.ts';
 
 import { field } from '../web/form-body.ts';
@@ -25,6 +25,21 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
     );
     if (!member) throw new ApiError('not_found', 'no such member of this project');
     return member;
+  };
+
+  /** Records the invitations a member's removal or demotion revoked; says so in the notice. */
+  const revokedWith = async (request: FastifyRequest, revoked: RevokedInvitation[], maker: string) => {
+    for (const invitation of revoked) {
+      await context.audit(
+        request,
+        'invitation_revoked',
+        `${invitation.email} as ${invitation.role} (made by ${maker}, no longer an owner)`,
+      );
+    }
+    if (revoked.length === 0) return '';
+    return revoked.length === 1
+      ? ' The invitation they made was revoked.'
+      : ` The ${revoked.length} invitations they made were revoked.`;
   };
 
   return {
@@ -94,10 +109,9 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
     async revokeInvitation(request, reply) {
       const project = context.memberProject(request);
       const { invitationId } = request.params as { invitationId: string };
-      if (!(await storage.projects.revokeInvitation(project.id, invitationId))) {
-        throw new ApiError('not_found', 'no such pending invitation in this project');
-      }
-      await context.audit(request, 'invitation_revoked', invitationId);
+      const revoked = await storage.projects.revokeInvitation(project.id, invitationId);
+      if (!revoked) throw new ApiError('not_found', 'no such pending invitation in this project');
+      await context.audit(request, 'invitation_revoked', `${revoked.email} as ${revoked.role}`);
       const page = urlFor('membersPage', { slug: project.slug });
       await flashes.put(request, page, { notice: 'The invitation was revoked: its link no longer works.' });
       return context.back(reply, page);
@@ -109,14 +123,19 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
       const role = field(request.body, 'role');
       if (!isRole(role))
         throw new ApiError('invalid_parameter', 'the role must be owner, developer or viewer');
-      const changed = await storage.projects.setRole(member.accountId, project.id, role);
+      const { outcome: changed, revoked } = await storage.projects.setRole(
+        member.accountId,
+        project.id,
+        role,
+      );
       if (changed === 'done')
         await context.audit(request, 'role_changed', `${member.email}: ${member.role} → ${role}`);
+      const alsoRevoked = await revokedWith(request, revoked, member.email);
       await flashes.put(
         request,
         page,
         changed === 'done'
-          ? { notice: `${member.email} is now ${role === 'owner' ? 'an' : 'a'} ${role}.` }
+          ? { notice: `${member.email} is now ${role === 'owner' ? 'an' : 'a'} ${role}.${alsoRevoked}` }
           : {
               problem: `${member.email} is the last owner of ${project.name}: make another member an owner first.`,
             },
@@ -136,14 +155,19 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
     },
     async removeMemberPage(request, reply) {
       const project = context.memberProject(request);
-      const main = removeMemberView(project, await pathMember(request), context.signedIn(request).csrfToken);
+      const member = await pathMember(request);
+      const invitations = (await storage.projects.pendingInvitations(project.id, context.clock.now())).filter(
+        (invitation) => invitation.invitedBy === member.accountId,
+      );
+      const main = removeMemberView(project, member, invitations, context.signedIn(request).csrfToken);
       return context.page(request, reply, `Remove a member · ${project.name}`, main);
     },
     async removeMember(request, reply) {
       const project = context.memberProject(request);
       const member = await pathMember(request);
       const page = urlFor('membersPage', { slug: project.slug });
-      if ((await storage.projects.removeMember(member.accountId, project.id)) !== 'done') {
+      const { outcome, revoked } = await storage.projects.removeMember(member.accountId, project.id);
+      if (outcome !== 'done') {
         await flashes.put(request, page, {
           problem: `${member.email} is the last owner of ${project.name}: make another member an owner first.`,
         });
@@ -151,6 +175,7 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
       }
       const ended = await storage.accounts.removeSessions(member.accountId);
       await context.audit(request, 'member_removed', `${member.email} (${member.role})`);
+      const alsoRevoked = await revokedWith(request, revoked, member.email);
       request.log.info(
         {
           event: 'member.removed',
@@ -158,6 +183,7 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
           accountId: member.accountId,
           by: signedInOf(request).account.id,
           endedSessions: ended,
+          revokedInvitations: revoked.map((invitation) => invitation.id),
         },
         'member removed',
       );
@@ -165,7 +191,9 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
         clearSessionCookie(request, reply);
         return reply.redirect(`${urlFor('signInPage')}?signedOut`, 303);
       }
-      await flashes.put(request, page, { notice: `${member.email} was removed; their sessions have ended.` });
+      await flashes.put(request, page, {
+        notice: `${member.email} was removed; their sessions have ended.${alsoRevoked}`,
+      });
       return context.back(reply, page);
     },
   };

@@ -6,7 +6,7 @@ import { contractOperations } from '../routes/table.ts';
 import { contract } from '../openapi/contract.ts';
 import type { RequestLogQuery } from '../storage/request-log-records.ts';
 import type { DashboardContext } from './context.ts';
-import { RANGES, type RequestFilters, requestsView, requestView } from './views/requests.ts';
+import { RANGES, rangeOf, type RequestFilters, requestsView, requestView } from './views/requests.ts';
 
 /** Rows on one page of the Requests tab. */
 export const REQUESTS_PAGE_SIZE = 50;
@@ -22,7 +22,7 @@ const OPERATIONS = [
 const FILTER_NAMES = ['key', 'status', 'operation', 'range', 'request_id', 'before'] as const;
 
 function text(query: Record<string, unknown>, name: string): string {
-  const value = query[name];
+  const value = Object.hasOwn(query, name) ? query[name] : undefined;
   if (value === undefined) return '';
   if (typeof value !== 'string')
     throw new ApiError('invalid_parameter', `${name} must be given once`, { param: name });
@@ -59,7 +59,7 @@ export function requestPages(context: DashboardContext): Record<string, RouteHan
         listing.operation = operation;
       }
       if (range) {
-        const chosen = RANGES[range];
+        const chosen = rangeOf(range);
         if (!chosen) throw invalid('range', `range must be one of ${Object.keys(RANGES).join(', ')}`);
         listing.since = Math.max(listing.since!, now - chosen.ms);
       }

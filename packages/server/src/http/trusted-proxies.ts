@@ -20,7 +20,10 @@ export function trustedProxyMatcher(trustProxy: boolean | string): (address: str
   if (trustProxy === true) return () => true;
   if (trustProxy === false) return () => false;
   const list = new BlockList();
-  const entries = trustProxy.split(',').flatMap((entry) => NAMED_RANGES[entry.trim()] ?? [entry.trim()]);
+  const entries = trustProxy
+    .split(',')
+    .map((entry) => entry.trim())
+    .flatMap((entry) => (Object.hasOwn(NAMED_RANGES, entry) ? NAMED_RANGES[entry]! : [entry]));
   for (const entry of entries) {
     const [address = '', prefix] = entry.split('/');
     const type = isIPv6(address) ? 'ipv6' : 'ipv4';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { parseCursor, parseSince, parseStatusFilter } from './filters.ts';
 
 describe('request log filters', () => {
@@ -9,6 +10,22 @@ describe('request log filters', () => {
     assert.equal(parseStatusFilter('404'), 404);
     for (const bad of ['3xx', '600', '42', 'abc', '', '4XX'])
       assert.equal(parseStatusFilter(bad), undefined, bad);
+  });
+
+  it('every parser, given names objects inherit or any text → a value of its kind or undefined, never a throw', () => {
+    const inherited = fc.constantFrom('__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty');
+    const now = Date.UTC(2026, 10, 25, 12);
+    fc.assert(
+      fc.property(fc.oneof(inherited, fc.string({ maxLength: 30 })), (text) => {
+        const status = parseStatusFilter(text);
+        assert.ok(status === undefined || typeof status === 'number' || /^(2xx|4xx|429|5xx)$/.test(status));
+        const since = parseSince(text, now);
+        assert.ok(since === undefined || Number.isFinite(since), text);
+        const cursor = parseCursor(text);
+        assert.ok(cursor === undefined || Number.isFinite(cursor.at), text);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('parseSince → durations back from now and ISO instants; anything else undefined', () => {

@@ -1,7 +1,7 @@
 import { createPasswordResetRecords, type PasswordResetRecords } from './password-reset-records.ts';
 import type { Row } from './rows.ts';
 import { createSignInRecords, type SignInRecords } from './sign-in-records.ts';
-import type { SqlExecutor } from './sql-executor.ts';
+import type { SqlBatch, SqlExecutor } from './sql-executor.ts';
 import { createTwoFactorRecords, type TwoFactorRecords } from './two-factor-records.ts';
 
 /** Someone who signs in to the dashboard. */
@@ -36,7 +36,10 @@ export interface AccountRepository extends SignInRecords, PasswordResetRecords, 
   setPasswordHash(id: string, passwordHash: string): Promise<boolean>;
   /** From `at` on, the account's device cookies issued before are unknown devices. */
   revokeDevices(id: string, at: number): Promise<void>;
-  /** Removes the account, its memberships and its sessions; false when there was none. */
+  /**
+   * Removes the account, its memberships and its sessions, and revokes the invitations it made that are
+   * still pending, in one transaction; false when there was none.
+   */
   remove(id: string): Promise<boolean>;
   createSession(session: Session): Promise<void>;
   /** The unexpired session with this digest and its account, read from the database every time. */
@@ -63,7 +66,7 @@ function toAccount(row: Row): Account {
 }
 
 /** One implementation for SQLite and PostgreSQL. */
-export function createAccountRepository(sql: SqlExecutor): AccountRepository {
+export function createAccountRepository(sql: SqlExecutor, batch: SqlBatch): AccountRepository {
   return {
     ...createSignInRecords(sql),
     ...createPasswordResetRecords(sql),
@@ -91,8 +94,13 @@ export function createAccountRepository(sql: SqlExecutor): AccountRepository {
       await sql.run('UPDATE accounts SET devices_valid_after = $2 WHERE id = $1', [id, at]);
     },
     async remove(id) {
-      // Memberships and sessions go with it (ON DELETE CASCADE).
-      return (await sql.run('DELETE FROM accounts WHERE id = $1', [id])) > 0;
+      // Memberships and sessions go with it (ON DELETE CASCADE); its invitations would stay, with no
+      // inviter (ON DELETE SET NULL), as if the operator had made them: the pending ones go first.
+      const [, removed] = await batch([
+        { sql: 'DELETE FROM invitations WHERE invited_by = $1 AND accepted_at IS NULL', params: [id] },
+        { sql: 'DELETE FROM accounts WHERE id = $1 RETURNING id', params: [id] },
+      ]);
+      return removed!.length > 0;
     },
     async createSession(session) {
       await sql.run(

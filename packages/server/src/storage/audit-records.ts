@@ -1,3 +1,4 @@
+import type { Joined, Role } from './member-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 
 /** What was done: the dashboard's and the operator's actions. */
@@ -23,6 +24,7 @@ export const AUDIT_ACTIONS = [
   'two_factor_enabled',
   'two_factor_disabled',
   'two_factor_required',
+  'invitation_accepted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -37,6 +39,26 @@ export function domainCheckRecord(domain: { hostname: string; state: string }): 
   return {
     action: domain.state === 'verified' ? 'domain_verified' : 'domain_checked',
     target: `${domain.hostname}: ${domain.state}`,
+  };
+}
+
+/**
+ * How the trail records an accepted invitation, by what it did: a new member, a member given a higher
+ * role, or a member whose role stayed (an invitation never lowers one).
+ */
+export function invitationAcceptedRecord(
+  email: string,
+  invited: Role,
+  joined: Joined,
+): { action: AuditAction; target: string } {
+  if (joined.before === undefined)
+    return { action: 'member_added', target: `${email} as ${joined.role} (invitation)` };
+  if (joined.before !== joined.role) {
+    return { action: 'role_changed', target: `${email}: ${joined.before} → ${joined.role} (invitation)` };
+  }
+  return {
+    action: 'invitation_accepted',
+    target: `${email} stays ${joined.role} (invitation as ${invited})`,
   };
 }
 
@@ -64,19 +86,25 @@ export interface AuditQuery {
   since?: number;
   before?: { at: number; id: string };
   limit: number;
+  /**
+   * With the members' own events (sign-ins with their addresses, password changes), each from the
+   * moment the account joined the project: for owners and the operator. Default: the project's alone.
+   */
+  accountEvents?: boolean;
 }
 
 export interface AuditRecords {
   record(event: AuditEvent): Promise<void>;
   /**
-   * The project's events and its current members' own (sign-ins, password changes), newest first.
+   * The project's events and, when asked, its current members' own (sign-ins, password changes) since
+   * each joined, newest first.
    */
   list(query: AuditQuery): Promise<StoredAuditEvent[]>;
   /** Deletes events before `before`; resolves with how many. */
   purge(before: number): Promise<number>;
 }
 
-const COLUMNS = 'id, at, project_id, actor_account_id, actor, action, target, address';
+const COLUMNS = 'e.id, e.at, e.project_id, e.actor_account_id, e.actor, e.action, e.target, e.address';
 
 /** One implementation for SQLite and PostgreSQL. */
 export function createAuditRecords(sql: SqlExecutor): AuditRecords {
@@ -101,16 +129,19 @@ export function createAuditRecords(sql: SqlExecutor): AuditRecords {
       let page = '';
       if (query.before) {
         params.push(query.before.at, BigInt(query.before.id));
-        page = 'AND (at, id) < ($4, $5)';
+        page = 'AND (e.at, e.id) < ($4, $5)';
       }
-      const select = (where: string) =>
-        `SELECT ${COLUMNS} FROM audit_log WHERE ${where} AND at >= $2 ${page}`;
+      const select = (from: string, where: string) =>
+        `SELECT ${COLUMNS} FROM ${from} WHERE ${where} AND e.at >= $2 ${page}`;
+      const own = select('audit_log e', 'e.project_id = $1');
+      // A member's own events from the day they joined: not their past, nor their work before.
+      const members = select(
+        'audit_log e JOIN memberships m ON m.account_id = e.actor_account_id AND m.project_id = $1',
+        'e.project_id IS NULL AND e.at >= m.created_at',
+      );
       const rows = await sql.all(
-        `SELECT * FROM (
-           ${select('project_id = $1')}
-           UNION ALL
-           ${select(`project_id IS NULL AND actor_account_id IN (SELECT account_id FROM memberships WHERE project_id = $1)`)}
-         ) events ORDER BY at DESC, id DESC LIMIT $3`,
+        `SELECT * FROM (${query.accountEvents ? `${own} UNION ALL ${members}` : own}) events
+         ORDER BY at DESC, id DESC LIMIT $3`,
         params,
       );
       return rows.map((row) => ({

@@ -8,3 +8,9 @@ export class StorageUnavailableError extends Error {
     super(message, options);
   }
 }
+
+/** A write refused by a foreign key (PostgreSQL SQLSTATE 23503, SQLite SQLITE_CONSTRAINT_FOREIGNKEY). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
+  return code === '23503' || errcode === 787;
+}

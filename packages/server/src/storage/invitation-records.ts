@@ -23,10 +23,13 @@ export interface InvitationRecords {
   invitationByToken(tokenDigest: string): Promise<Invitation | undefined>;
   /** The project's invitations not accepted and not expired at `now`, newest first. */
   pendingInvitations(projectId: string, now: number): Promise<Invitation[]>;
-  /** Marks it accepted if it is still pending at `now`: true once, for one caller only. */
+  /**
+   * Marks it accepted if it is still pending at `now` and whoever made it is still an owner of the
+   * project (or it is the operator's): true once, for one caller only.
+   */
   acceptInvitation(tokenDigest: string, now: number): Promise<boolean>;
-  /** Deletes a pending invitation of the project; false when there is none. */
-  revokeInvitation(projectId: string, id: string): Promise<boolean>;
+  /** Deletes a pending invitation of the project; resolves with it, or undefined when there is none. */
+  revokeInvitation(projectId: string, id: string): Promise<Invitation | undefined>;
 }
 
 const COLUMNS = 'id, token_digest, project_id, email, role, invited_by, created_at, expires_at, accepted_at';
@@ -77,18 +80,19 @@ export function createInvitationRecords(sql: SqlExecutor): InvitationRecords {
     async acceptInvitation(tokenDigest, now) {
       const changed = await sql.run(
         `UPDATE invitations SET accepted_at = $2
-         WHERE token_digest = $1 AND accepted_at IS NULL AND expires_at > $2`,
+         WHERE token_digest = $1 AND accepted_at IS NULL AND expires_at > $2
+         AND (invited_by IS NULL OR EXISTS (SELECT 1 FROM memberships m WHERE m.account_id = invitations.invited_by
+           AND m.project_id = invitations.project_id AND m.role = 'owner'))`,
         [tokenDigest, now],
       );
       return changed > 0;
     },
     async revokeInvitation(projectId, id) {
-      return (
-        (await sql.run('DELETE FROM invitations WHERE project_id = $1 AND id = $2 AND accepted_at IS NULL', [
-          projectId,
-          id,
-        ])) > 0
+      const [row] = await sql.all(
+        `DELETE FROM invitations WHERE project_id = $1 AND id = $2 AND accepted_at IS NULL RETURNING ${COLUMNS}`,
+        [projectId, id],
       );
+      return row && toInvitation(row);
     },
   };
 }

@@ -6,7 +6,7 @@ import { insertPetWithKey, petWriter } from './postgres-create.ts';
 import { migrateDown, migrateUp } from './postgres-migrate.ts';
 import { createPool, mapPostgresError, type PoolSettings } from './postgres-pool.ts';
 import { sharedRead } from './shared-read.ts';
-import type { SqlExecutor } from './sql-executor.ts';
+import type { SqlBatch, SqlExecutor } from './sql-executor.ts';
 import { KeyedStorage } from './keyed-storage.ts';
 import type { PoolStats } from './repository.ts';
 import type { CreateOptions, CreateResult, ListQuery, NewPet, Pet } from './records.ts';
@@ -54,8 +54,19 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
     this.#pool = pool;
     this.#schema = options.schema;
     this.#clock = options.clock ?? systemClock;
-    this.projects = createProjectRepository(sql, () => {});
-    this.accounts = createAccountRepository(sql);
+    const batch: SqlBatch = (statements, lockProject) =>
+      this.#transaction(async (client) => {
+        if (lockProject !== undefined) {
+          await client.query('SELECT 1 FROM projects WHERE id = $1 FOR NO KEY UPDATE', [lockProject]);
+        }
+        const results: Row[][] = [];
+        for (const { sql: text, params } of statements) {
+          results.push((await client.query<Row>(text, [...params])).rows);
+        }
+        return results;
+      });
+    this.projects = createProjectRepository(sql, batch, () => {});
+    this.accounts = createAccountRepository(sql, batch);
     this.domains = createDomainRepository(sql, () => {});
     this.audit = createAuditRecords(sql);
     this.requestLog = createPostgresRequestLog({

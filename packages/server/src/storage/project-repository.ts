@@ -2,7 +2,7 @@ import { createInvitationRecords, type InvitationRecords } from './invitation-re
 import { createMemberRecords, type MemberRecords, type Role } from './member-records.ts';
 import type { Plan } from './records.ts';
 import type { Row } from './rows.ts';
-import type { SqlExecutor } from './sql-executor.ts';
+import type { SqlBatch, SqlExecutor } from './sql-executor.ts';
 
 /** A project: it owns API keys (its plan decides their limits) and a published docs site. */
 export interface Project {
@@ -54,7 +54,11 @@ function toProject(row: Row): Project {
 }
 
 /** One implementation for SQLite and PostgreSQL; `changed` is told of every write (caches listen). */
-export function createProjectRepository(sql: SqlExecutor, changed: () => void): ProjectRepository {
+export function createProjectRepository(
+  sql: SqlExecutor,
+  batch: SqlBatch,
+  changed: () => void,
+): ProjectRepository {
   const one = async (query: string, params: unknown[]) => {
     const [row] = await sql.all(query, params);
     return row && toProject(row);
@@ -65,7 +69,7 @@ export function createProjectRepository(sql: SqlExecutor, changed: () => void): 
     return count > 0;
   };
   return {
-    ...createMemberRecords(sql),
+    ...createMemberRecords(sql, batch),
     ...createInvitationRecords(sql),
     async create(project) {
       const [row] = await sql.all(

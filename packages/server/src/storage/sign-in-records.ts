@@ -1,3 +1,4 @@
+import { isForeignKeyViolation } from './errors.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 
 /** Failed sign-ins of one subject (a digest naming an email's unknown devices, an address, a device). */
@@ -30,7 +31,10 @@ export interface SignInRecords {
   clearThrottle(subject: string): Promise<void>;
   /** Deletes subjects whose last failure is before `before`; returns how many. */
   purgeThrottles(before: number): Promise<number>;
-  /** Holds an encrypted payload for one page of one session (replacing the previous one). */
+  /**
+   * Holds an encrypted payload for one page of one session (replacing the previous one); nothing when
+   * the session no longer exists.
+   */
   putFlash(sessionDigest: string, page: string, payload: string, expiresAt: number): Promise<void>;
   /** The page's payload, deleted as it is read; undefined when none or expired. */
   takeFlash(sessionDigest: string, page: string, now: number): Promise<string | undefined>;
@@ -84,11 +88,17 @@ export function createSignInRecords(sql: SqlExecutor): SignInRecords {
     },
     purgeThrottles: (before) => sql.run('DELETE FROM sign_in_throttles WHERE last_failure_at < $1', [before]),
     async putFlash(sessionDigest, page, payload, expiresAt) {
-      await sql.run(
-        `INSERT INTO session_flashes (session_digest, page, payload, expires_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (session_digest, page) DO UPDATE SET payload = $3, expires_at = $4`,
-        [sessionDigest, page, payload, expiresAt],
-      );
+      // A session that has just ended (its member removed by another owner meanwhile) keeps nothing:
+      // nobody will see the flash, and the answer must not become a 500.
+      await sql
+        .run(
+          `INSERT INTO session_flashes (session_digest, page, payload, expires_at) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (session_digest, page) DO UPDATE SET payload = $3, expires_at = $4`,
+          [sessionDigest, page, payload, expiresAt],
+        )
+        .catch((error: unknown) => {
+          if (!isForeignKeyViolation(error)) throw error;
+        });
     },
     async takeFlash(sessionDigest, page, now) {
       const [row] = await sql.all(

@@ -20,3 +20,18 @@ export function sqlitePlaceholders(sql: string): string {
   if (text === undefined) converted.set(sql, (text = sql.replace(/\$(\d+)/g, '?$1')));
   return text;
 }
+
+/** One statement of a batch, with its own parameters. */
+export interface Statement {
+  sql: string;
+  params: readonly unknown[];
+}
+
+/**
+ * Runs statements in order as one transaction with nothing else in between, and resolves with each
+ * one's rows (a write's `RETURNING` rows); any failure rolls them all back. With `lockProject`,
+ * PostgreSQL first locks that project's row (`FOR NO KEY UPDATE`: foreign-key checks of inserts still
+ * pass), so batches of one project run one after another and each statement, under READ COMMITTED,
+ * sees the batches committed before it; SQLite's `BEGIN IMMEDIATE` runs one writer at a time anyway.
+ */
+export type SqlBatch = (statements: readonly Statement[], lockProject?: string) => Promise<Row[][]>;

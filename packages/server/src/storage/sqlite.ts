@@ -13,7 +13,7 @@ import { createSqliteRequestLog } from './request-log-sqlite.ts';
 import { PET_COLUMNS, toIdempotency, toPet } from './rows.ts';
 import { CREATE_WITH_KEY, storeKeyValues } from './idempotency-sql.ts';
 import { KeyedStorage } from './keyed-storage.ts';
-import { type SqlExecutor, sqlitePlaceholders } from './sql-executor.ts';
+import { type SqlBatch, type SqlExecutor, sqlitePlaceholders } from './sql-executor.ts';
 import { SqliteDatabase } from './sqlite-database.ts';
 import { GroupCommit } from './sqlite-group-commit.ts';
 import { migrateDown, migrateUp } from './sqlite-migrate.ts';
@@ -62,14 +62,21 @@ export class SqliteStorage extends KeyedStorage implements ReversibleStorage {
       all: async (text, params = []) => db.all(sqlitePlaceholders(text), ...(params as SQLInputValue[])),
       run: async (text, params = []) => db.run(sqlitePlaceholders(text), ...(params as SQLInputValue[])),
     };
+    // Synchronous: nothing else reaches the connection between BEGIN IMMEDIATE and COMMIT.
+    const batch: SqlBatch = async (statements) =>
+      db.transaction(() =>
+        statements.map(({ sql: text, params }) =>
+          db.all(sqlitePlaceholders(text), ...(params as SQLInputValue[])),
+        ),
+      );
     super(sql);
     this.#clock = options.clock ?? systemClock;
     this.#path = path;
     this.#db = db;
     this.#writes = new GroupCommit(db, { create: (pet, create) => this.#insertPet(pet, create) });
     // A project's plan is every key's plan: its changes count like key changes for the caches.
-    this.projects = createProjectRepository(sql, () => this.keyWrites++);
-    this.accounts = createAccountRepository(sql);
+    this.projects = createProjectRepository(sql, batch, () => this.keyWrites++);
+    this.accounts = createAccountRepository(sql, batch);
     this.domains = createDomainRepository(sql, () => this.keyWrites++);
     this.requestLog = createSqliteRequestLog(db, sql);
     this.audit = createAuditRecords(sql);

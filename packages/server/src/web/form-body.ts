@@ -29,6 +29,7 @@ export function installFormBody(scope: FastifyInstance): void {
 
 /** A text field of a parsed form, '' when absent. */
 export function field(body: unknown, name: string): string {
-  const value = (body as Record<string, unknown> | null | undefined)?.[name];
+  if (typeof body !== 'object' || body === null || !Object.hasOwn(body, name)) return '';
+  const value = (body as Record<string, unknown>)[name];
   return typeof value === 'string' ? value : '';
 }

@@ -28,22 +28,39 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   two_factor_enabled: 'Turned on two-factor sign-in',
   two_factor_disabled: 'Turned off two-factor sign-in',
   two_factor_required: 'Set whether members need two-factor sign-in',
+  invitation_accepted: 'Accepted an invitation',
 };
 
 /** Where an event without a client address came from, by its actor. */
-const WITHOUT_ADDRESS: Record<string, string> = {
-  operator: 'command line',
-  service: 'background check',
-};
+const WITHOUT_ADDRESS = new Map([
+  ['operator', 'command line'],
+  ['service', 'background check'],
+]);
+const fromWithout = (actor: string) => WITHOUT_ADDRESS.get(actor) ?? '';
 
-export function activityView(project: Project, events: readonly StoredAuditEvent[], older?: string): Html {
+export interface ActivityView {
+  project: Project;
+  events: readonly StoredAuditEvent[];
+  /** The position of the next, older page. */
+  older?: string;
+  /** Owners see where each action came from and the members' own sign-ins. */
+  addresses: boolean;
+}
+
+export function activityView({ project, events, older, addresses }: ActivityView): Html {
   const base = urlFor('activityPage', { slug: project.slug });
   return html`${projectHeader(project, 'activity')}
     <section class="card" aria-labelledby="activity">
       <h2 id="activity">Activity</h2>
       <p class="muted small">
-        What members and operators did in this project, what the service's background checks changed (domains
-        verified or no longer served), and members' sign-ins and password changes, newest first.
+        What members and operators did in this project and what the service's background checks changed
+        (domains verified or no longer served), newest
+        first${
+          addresses
+            ? html`, with the members' sign-ins and password changes since each joined. Only owners see these
+              and where each action came from.`
+            : '.'
+        }
       </p>
       ${
         events.length === 0
@@ -56,7 +73,7 @@ export function activityView(project: Project, events: readonly StoredAuditEvent
                     <th scope="col">Who</th>
                     <th scope="col">Action</th>
                     <th scope="col">What</th>
-                    <th scope="col">From</th>
+                    ${addresses ? html`<th scope="col">From</th>` : ''}
                   </tr>
                 </thead>
                 <tbody>
@@ -67,9 +84,13 @@ export function activityView(project: Project, events: readonly StoredAuditEvent
                         <td class="wrap" data-label="Who">${event.actor}</td>
                         <td data-label="Action">${ACTION_LABELS[event.action] ?? event.action}</td>
                         <td class="wrap" data-label="What">${event.target ?? ''}</td>
-                        <td class="mono" data-label="From">
-                          ${event.address ?? WITHOUT_ADDRESS[event.actor] ?? ''}
-                        </td>
+                        ${
+                          addresses
+                            ? html`<td class="mono" data-label="From">
+                                ${event.address ?? fromWithout(event.actor)}
+                              </td>`
+                            : ''
+                        }
                       </tr>`,
                   )}
                 </tbody>

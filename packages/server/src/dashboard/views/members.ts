@@ -75,6 +75,12 @@ function row(member: Member, view: MembersView): Html {
   </tr>`;
 }
 
+/** Who made an invitation: a member (only owners invite), or the operator's command line. */
+const invitedBy = (invitation: Invitation, view: MembersView): string =>
+  invitation.invitedBy === null
+    ? 'by the operator'
+    : `by ${view.members.find((member) => member.accountId === invitation.invitedBy)?.email ?? 'a former member'}`;
+
 /** A refused invitation comes back with what was typed; other refusals belong to the members list. */
 const inviteRefused = (flash: Flash) => flash.values?.email !== undefined;
 
@@ -111,7 +117,8 @@ function inviteForm(view: MembersView): Html {
                 (invitation) =>
                   html`<li>
                     <span class="wrap">${invitation.email}</span> · ${ROLE_LABELS[invitation.role]} · until
-                    ${day(invitation.expiresAt)}
+                    ${day(invitation.expiresAt)} ·
+                    <span class="muted small wrap">${invitedBy(invitation, view)}</span>
                     <form
                       class="inline compact"
                       method="post"
@@ -160,7 +167,12 @@ export function membersView(view: MembersView): Html {
     </section>`;
 }
 
-export function removeMemberView(project: Project, member: Member, csrfToken: string): Html {
+export function removeMemberView(
+  project: Project,
+  member: Member,
+  invitations: readonly Invitation[],
+  csrfToken: string,
+): Html {
   return html`${projectHeader(project, 'members')}
     <section class="card" aria-labelledby="remove-member">
       <h2 id="remove-member">Remove ${member.email} from ${project.name}?</h2>
@@ -168,6 +180,19 @@ export function removeMemberView(project: Project, member: Member, csrfToken: st
         They lose access to this project at once, and every session of theirs ends (they can sign in again to
         their other projects).
       </p>
+      ${
+        invitations.length === 0
+          ? ''
+          : html`<p>The invitations they made and nobody has accepted yet are revoked with them:</p>
+              <ul>
+                ${invitations.map(
+                  (invitation) =>
+                    html`<li>
+                      <span class="wrap">${invitation.email}</span> · ${ROLE_LABELS[invitation.role]}
+                    </li>`,
+                )}
+              </ul>`
+      }
       <form
         class="inline"
         method="post"

@@ -22,6 +22,10 @@ export const RANGES: Record<string, { label: string; ms: number }> = {
   '30d': { label: 'Last 30 days', ms: 30 * 86_400_000 },
 };
 
+/** The range a query names; undefined for anything else (own properties only: never `__proto__`). */
+export const rangeOf = (text: string): { label: string; ms: number } | undefined =>
+  Object.hasOwn(RANGES, text) ? RANGES[text] : undefined;
+
 const STATUSES: Record<string, string> = {
   '2xx': '2xx success',
   '4xx': '4xx client error',

@@ -1,0 +1,1 @@
+DROP INDEX invitations_invited_by;
