@@ -51,6 +51,8 @@ describe('dashboard two-factor sign-in: set up, sign in with a code or a recover
       .exec(page.body)?.[1]
       ?.replace(/ /g, '');
     assert.ok(secret && secret.length === 32, 'the secret as text, for typing');
+    const uri = /<a href="([^"]+)" id="two-factor-uri">/.exec(page.body)?.[1]?.replace(/&amp;/g, '&');
+    assert.equal(new URL(uri!).searchParams.get('secret'), secret, 'a link for an app on the same phone');
     const wrong = await browser.post('/dashboard/account/two-factor', {
       _csrf: csrfOf(page),
       code: '000000',

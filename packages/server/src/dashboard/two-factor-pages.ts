@@ -41,6 +41,7 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
     const main = twoFactorEnrolView({
       csrfToken,
       secret: enrolment.secret,
+      uri: enrolment.uri,
       qrSvg: await qrSvg(enrolment.uri),
       problem,
       requiredBy,
