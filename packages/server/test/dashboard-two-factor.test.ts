@@ -97,6 +97,7 @@ describe('dashboard two-factor sign-in: set up, sign in with a code or a recover
     assert.match(alert(wrong.body), /not right/);
     const reused = await codeStep(other, codeAt(secret, confirmedAt));
     assert.equal(reused.status, 400, 'the code that confirmed the set-up is used');
+    assert.match(alert(reused.body), /That code was used already: type the next one/);
     app.clock.advance(STEP);
     const signedIn = await codeStep(other, codeAt(secret, app.clock.now()));
     assert.equal(signedIn.status, 303);
