@@ -51,6 +51,8 @@ describe('dashboard two-factor sign-in: set up, sign in with a code or a recover
       .exec(page.body)?.[1]
       ?.replace(/ /g, '');
     assert.ok(secret && secret.length === 32, 'the secret as text, for typing');
+    const uri = /<a href="([^"]+)" id="two-factor-uri">/.exec(page.body)?.[1]?.replace(/&amp;/g, '&');
+    assert.equal(new URL(uri!).searchParams.get('secret'), secret, 'a link for an app on the same phone');
     const wrong = await browser.post('/dashboard/account/two-factor', {
       _csrf: csrfOf(page),
       code: '000000',
@@ -95,6 +97,7 @@ describe('dashboard two-factor sign-in: set up, sign in with a code or a recover
     assert.match(alert(wrong.body), /not right/);
     const reused = await codeStep(other, codeAt(secret, confirmedAt));
     assert.equal(reused.status, 400, 'the code that confirmed the set-up is used');
+    assert.match(alert(reused.body), /That code was used already: type the next one/);
     app.clock.advance(STEP);
     const signedIn = await codeStep(other, codeAt(secret, app.clock.now()));
     assert.equal(signedIn.status, 303);

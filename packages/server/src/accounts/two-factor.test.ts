@@ -92,7 +92,7 @@ describe('two-factor sign-in (TOTP)', () => {
     const now = clock.now();
     assert.deepEqual(
       await twoFactor.verify(id, codeAt(secret, now - 30_000)),
-      { kind: 'wrong_code' },
+      { kind: 'reused_code' },
       'the confirming step is used',
     );
     assert.deepEqual(
@@ -103,7 +103,7 @@ describe('two-factor sign-in (TOTP)', () => {
     assert.deepEqual(await twoFactor.verify(id, codeAt(secret, now)), { kind: 'ok', recovery: false });
     assert.deepEqual(
       await twoFactor.verify(id, codeAt(secret, now)),
-      { kind: 'wrong_code' },
+      { kind: 'reused_code' },
       'reused within its window',
     );
     assert.deepEqual(
@@ -115,7 +115,7 @@ describe('two-factor sign-in (TOTP)', () => {
     );
     assert.deepEqual(
       await twoFactor.verify(id, codeAt(secret, now)),
-      { kind: 'wrong_code' },
+      { kind: 'reused_code' },
       'an earlier step after a later one',
     );
   });

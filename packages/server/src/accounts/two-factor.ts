@@ -25,6 +25,8 @@ export const TOTP_ISSUER = 'Petstore';
 export type CodeOutcome =
   | { kind: 'ok'; recovery: boolean }
   | { kind: 'wrong_code' }
+  /** A current code, but of a step already used: the next code is needed (a failure all the same). */
+  | { kind: 'reused_code' }
   | { kind: 'throttled'; retryAfterSeconds: number };
 
 export interface Enrolment {
@@ -104,6 +106,7 @@ export function createTwoFactor({ accounts, clock, throttle, box }: TwoFactorDep
   const verify = async (accountId: string, typed: string): Promise<CodeOutcome> => {
     const code = compact(typed);
     let recovery = false;
+    let reused = false;
     const outcome = await throttled(accountId, async () => {
       const state = await accounts.twoFactor(accountId);
       if (!state || state.confirmedAt === null) return false;
@@ -113,10 +116,13 @@ export function createTwoFactor({ accounts, clock, throttle, box }: TwoFactorDep
       }
       const secret = await box.open(accountId, state.sealedSecret);
       const step = secret === undefined ? undefined : stepOf(secret, code);
-      return step !== undefined && (await accounts.useTwoFactorStep(accountId, step));
+      if (step === undefined) return false;
+      reused = !(await accounts.useTwoFactorStep(accountId, step));
+      return !reused;
     });
     if (outcome.kind === 'throttled') return outcome;
-    return outcome.ok ? { kind: 'ok', recovery } : { kind: 'wrong_code' };
+    if (outcome.ok) return { kind: 'ok', recovery };
+    return reused ? { kind: 'reused_code' } : { kind: 'wrong_code' };
   };
 
   return {

@@ -13,6 +13,8 @@ import { twoFactorEnrolView, twoFactorSignInView } from './views/two-factor.ts';
 
 const ACCOUNT = urlFor('accountPage');
 const RESTART = 'Sign in with your email and password first: a sign-in waits 5 minutes for its code.';
+const REUSED_CODE =
+  'That code was used already: type the next one your app shows (a new one every 30 seconds).';
 const WRONG_CODE = 'That code is not right: type the code your app shows now, or a recovery code.';
 
 /** The QR code of an otpauth:// URI as inline SVG (no script, no image request), made on the server. */
@@ -41,6 +43,7 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
     const main = twoFactorEnrolView({
       csrfToken,
       secret: enrolment.secret,
+      uri: enrolment.uri,
       qrSvg: await qrSvg(enrolment.uri),
       problem,
       requiredBy,
@@ -80,7 +83,12 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
         await context.audit(request, 'two_factor_disabled', null, { project: null });
         await flashes.put(request, ACCOUNT, { notice: 'Two-factor sign-in is off.' });
       } else {
-        const problem = outcome.kind === 'throttled' ? retryText(outcome.retryAfterSeconds) : WRONG_CODE;
+        const problem =
+          outcome.kind === 'throttled'
+            ? retryText(outcome.retryAfterSeconds)
+            : outcome.kind === 'reused_code'
+              ? REUSED_CODE
+              : WRONG_CODE;
         await flashes.put(request, ACCOUNT, { twoFactorProblem: problem });
       }
       return context.back(reply, ACCOUNT);
@@ -101,9 +109,12 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
         reply.header('retry-after', String(outcome.retryAfterSeconds));
         return signInStep(request, reply, retryText(outcome.retryAfterSeconds), 429);
       }
-      if (outcome.kind === 'wrong_code') {
-        request.log.warn({ event: 'sign_in.code_failed', ...line }, 'two-factor code refused');
-        return signInStep(request, reply, WRONG_CODE, 400);
+      if (outcome.kind !== 'ok') {
+        request.log.warn(
+          { event: 'sign_in.code_failed', ...line, reason: outcome.kind },
+          'two-factor code refused',
+        );
+        return signInStep(request, reply, outcome.kind === 'reused_code' ? REUSED_CODE : WRONG_CODE, 400);
       }
       const account = await storage.accounts.byId(challenge.accountId);
       if (!(await twoFactor.completeChallenge(token)) || !account) return restart(request, reply, 400);

@@ -65,11 +65,13 @@ export function twoFactorSection(options: {
 export function twoFactorEnrolView(options: {
   csrfToken: string;
   secret: string;
+  /** The otpauth:// URI the QR code holds. */
+  uri: string;
   qrSvg: Html;
   problem?: string;
   requiredBy?: string;
 }): Html {
-  const { csrfToken, secret, qrSvg, problem, requiredBy } = options;
+  const { csrfToken, secret, uri, qrSvg, problem, requiredBy } = options;
   const invalid = problem ? html`aria-invalid="true" aria-describedby="enrol-problem"` : '';
   return html`<nav class="breadcrumbs" aria-label="Breadcrumbs">
       <a href="${urlFor('projectsPage')}">Projects</a> / <a href="${urlFor('accountPage')}">account</a> /
@@ -87,6 +89,7 @@ export function twoFactorEnrolView(options: {
       <h2 id="scan">1. Add this account to your authenticator app</h2>
       <p>Scan the code with the app (Google Authenticator, 1Password, Authy, FreeOTP, …):</p>
       <figure class="qr-code" aria-label="QR code of the secret">${qrSvg}</figure>
+      <p>On the phone itself, <a href="${uri}" id="two-factor-uri">open it in the app</a>.</p>
       <p>Or type this key into the app (time-based, 6 digits, every 30 seconds):</p>
       <p><code id="two-factor-secret">${secret.match(/.{1,4}/g)!.join(' ')}</code></p>
     </section>
