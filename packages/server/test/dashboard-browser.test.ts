@@ -20,6 +20,7 @@ import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
 import { launchChromium, skipWithoutBrowser, VIEWPORTS } from './docs-browser.ts';
 import { TEST_PASSWORD_PARAMS } from './harness.ts';
 import { linkIn, type MailSink, startMailSink } from './mail-sink.ts';
+import { invitationUrl, invite } from '../src/accounts/invitations.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -282,6 +283,25 @@ test(
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Projects' }).waitFor();
     });
+
+    await t.test(
+      'an invitation link opens one page for a new and an existing account, with both forms',
+      async () => {
+        const project = (await storage.projects.bySlug('acme'))!;
+        const { token } = await invite(storage.projects, {
+          project,
+          email: 'friend@example.com',
+          role: 'developer',
+          invitedBy: null,
+          now: Date.now(),
+        });
+        await page.goto(invitationUrl(base, token));
+        await page.getByRole('heading', { name: 'New to Petstore?' }).waitFor();
+        assert.equal(await page.getByRole('button', { name: 'Create account and join' }).count(), 1);
+        assert.equal(await page.getByRole('button', { name: 'Sign in and join' }).count(), 1);
+        await shot('12-invitation');
+      },
+    );
 
     await t.test('accessibility (axe-core) of every page above: no serious or critical violation', () => {
       assert.deepEqual(findings, []);

@@ -5,7 +5,7 @@ import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { Account, AccountRepository } from '../storage/account-repository.ts';
 import type { Clock } from '../time/clock.ts';
 import { normalizeEmail } from './email.ts';
-import { hashPassword, passwordProblem } from './passwords.ts';
+import { hashPassword, PASSWORD_CHECKS_BUSY, passwordProblem } from './passwords.ts';
 import { BUSY_RETRY_SECONDS, type Sessions } from './sessions.ts';
 
 /** A reset link works once, for 30 minutes. */
@@ -98,12 +98,12 @@ export async function resetPassword(
 ): Promise<ResetOutcome> {
   const account = await pendingReset(deps, token);
   if (!account) return { kind: 'invalid_link' };
-  const problem = await passwordProblem(password, { email: account.email });
+  const ticket = { lane: `address:${clientAddress}`, priority: false };
+  const problem = await passwordProblem(password, { email: account.email, ticket });
+  if (problem === PASSWORD_CHECKS_BUSY) return { kind: 'throttled', retryAfterSeconds: BUSY_RETRY_SECONDS };
   if (problem) return { kind: 'refused', problem };
   const { gate, passwordParams } = deps.sessions;
-  const hashed = await gate.run({ lane: `address:${clientAddress}`, priority: false }, () =>
-    hashPassword(password, passwordParams),
-  );
+  const hashed = await gate.run(ticket, () => hashPassword(password, passwordParams));
   if (!hashed.ran) return { kind: 'throttled', retryAfterSeconds: BUSY_RETRY_SECONDS };
   const now = deps.clock.now();
   if ((await deps.accounts.usePasswordReset(digest(token), now)) !== account.id)

@@ -40,47 +40,52 @@ export function invitationView({
       with <strong>${invitation.email}</strong>. The link works once, until ${day(invitation.expiresAt)}.
     </p>
     ${problem ? html`<p class="notice error" role="alert" id="invitation-problem" tabindex="-1" data-focus>${problem}</p>` : ''}
-    <form class="stack" method="post" action="${urlFor('acceptInvitation')}" aria-labelledby="new-account">
-      ${hidden}
+    <section aria-labelledby="new-account">
       <h2 id="new-account">New to Petstore?</h2>
       <p>
         Choose a password for your new account (at least ${MIN_PASSWORD_LENGTH} characters; common and easily
         guessed passwords are refused).
       </p>
-      <label
-        >Password
-        <input
-          type="password"
-          name="password"
-          autocomplete="new-password"
-          minlength="${MIN_PASSWORD_LENGTH}"
-          required
-          ${invalid}
-      /></label>
-      <label
-        >Repeat the password
-        <input type="password" name="repeat" autocomplete="new-password" required ${invalid}
-      /></label>
-      <div><button type="submit">Create account and join</button></div>
-    </form>
-    <form class="stack" method="post" action="${urlFor('acceptInvitation')}" aria-labelledby="have-account">
-      ${hidden}
+      <form class="stack" method="post" action="${urlFor('acceptInvitation')}">
+        ${hidden}
+        <label
+          >Password
+          <input
+            type="password"
+            name="password"
+            autocomplete="new-password"
+            minlength="${MIN_PASSWORD_LENGTH}"
+            required
+            ${invalid}
+        /></label>
+        <label
+          >Repeat the password
+          <input type="password" name="repeat" autocomplete="new-password" required ${invalid}
+        /></label>
+        <div><button type="submit">Create account and join</button></div>
+      </form>
+    </section>
+    <hr />
+    <section aria-labelledby="have-account">
       <h2 id="have-account">Have an account with ${invitation.email}?</h2>
-      <label
-        >Your account’s password
-        <input type="password" name="password" autocomplete="current-password" required ${invalid}
-      /></label>
-      ${
-        askCode
-          ? html`<label
-              >Code from your authenticator app
-              <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" required
-            /></label>`
-          : ''
-      }
-      <div><button type="submit">Sign in and join</button></div>
+      <form class="stack" method="post" action="${urlFor('acceptInvitation')}">
+        ${hidden}
+        <label
+          >Your account’s password
+          <input type="password" name="password" autocomplete="current-password" required ${invalid}
+        /></label>
+        ${
+          askCode
+            ? html`<label
+                >Code from your authenticator app
+                <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" required
+              /></label>`
+            : ''
+        }
+        <div><button type="submit">Sign in and join</button></div>
+      </form>
       <p class="small"><a href="${urlFor('forgotPasswordPage')}">Forgot password?</a></p>
-    </form>
+    </section>
   </div>`;
 }
 
