@@ -52,6 +52,8 @@ const SLOW: Record<string, number> = {
   'packages/server/test/ratelimit-redis-stall.test.ts': 4,
   'packages/server/test/domains-verify.test.ts': 4,
   'packages/server/test/edge-pipelining.test.ts': 3,
+  'packages/server/test/dashboard-owner-race.test.ts': 5,
+  'packages/server/test/dashboard-filters-properties.test.ts': 4,
 };
 
 const flags = ['--all', '--isolate'];
