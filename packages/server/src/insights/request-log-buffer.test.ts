@@ -55,14 +55,36 @@ describe('request log buffer', () => {
     );
   });
 
-  it('refusals of one key, code and second → one row counting them, while it waits', () => {
-    const buffer = createRequestLogBuffer(10);
+  it('refusals of one key, code and second → one row counting them, written once its second has passed', () => {
+    let clock = 0;
+    const buffer = createRequestLogBuffer(10, () => clock);
     assert.equal(buffer.offer(row('a', 1_000, 429)).kind, 'added');
     assert.deepEqual(buffer.offer(row('a', 1_999, 429)), { kind: 'counted' });
     assert.equal(buffer.offer(row('a', 2_000, 429)).kind, 'added');
-    const [first, second] = buffer.take(10);
-    assert.deepEqual([first!.count, second!.count], [2, undefined]);
-    assert.equal(buffer.offer(row('a', 2_500, 429)).kind, 'added', 'a written row counts no more');
+    assert.equal(buffer.offer(row('b', 2_001)).kind, 'added');
+    // The second of 1,000 has passed (a row of 2,000 came); the second of 2,000 has not.
+    assert.deepEqual(
+      buffer.take(10).map((r) => [r.at, r.count]),
+      [
+        [1_000, 2],
+        [2_001, undefined],
+      ],
+    );
+    assert.equal(buffer.size, 1);
+    assert.deepEqual(buffer.offer(row('a', 2_500, 429)), { kind: 'counted' });
+    assert.deepEqual(buffer.take(10), [], 'still counting');
+    clock = 1_000;
+    assert.deepEqual(
+      buffer.take(10).map((r) => [r.at, r.count]),
+      [[2_000, 2]],
+      'a second later by the monotonic clock',
+    );
+    assert.equal(buffer.offer(row('a', 2_600, 429)).kind, 'added', 'a written row counts no more');
+    assert.deepEqual(
+      buffer.take(10, true).map((r) => r.at),
+      [2_600],
+      'taken at once when every row is asked for',
+    );
   });
 });
 

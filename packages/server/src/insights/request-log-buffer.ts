@@ -18,8 +18,12 @@ export interface RequestLogBuffer {
    * makes room (`evicted`), unless the row's own project holds as many; then the row is dropped.
    */
   offer(row: LoggedRequest): Offered;
-  /** Takes up to `count` rows, oldest first. */
-  take(count: number): LoggedRequest[];
+  /**
+   * Takes up to `count` rows, oldest first. A row counting refusals stays (moved behind the others)
+   * until its second has passed, on the caller's clock or by `now()` a second after it was made,
+   * unless `all`: so a flood of refusals is one row a second, not one a write.
+   */
+  take(count: number, all?: boolean): LoggedRequest[];
 }
 
 /** The second of one key's refusals with one code: the row that counts them while it waits. */
@@ -32,7 +36,10 @@ const refusalOf = (row: LoggedRequest) => `${row.keyId}\u0000${row.code}\u0000${
  * each project keeps at least an equal share of the buffer. Refusals (429) of a key are kept as one row per
  * key, code and second, with their number: a banned key sending thousands a second takes a row a second.
  */
-export function createRequestLogBuffer(capacity: number): RequestLogBuffer {
+export function createRequestLogBuffer(
+  capacity: number,
+  now: () => number = () => performance.now(),
+): RequestLogBuffer {
   /** Rows in arrival order from `head`; an evicted row leaves null. */
   let slots: (LoggedRequest | null)[] = [];
   let head = 0;
@@ -41,12 +48,22 @@ export function createRequestLogBuffer(capacity: number): RequestLogBuffer {
   /** A project holding the most rows, or close to it: checked before it gives up a row. */
   let largest: string | undefined;
   const refusals = new Map<string, LoggedRequest>();
+  /** When each row counting refusals was made, by `now()`. */
+  const madeAt = new Map<LoggedRequest, number>();
+  /** The latest `at` offered: the caller's clock, as far as the rows tell it. */
+  let latestAt = Number.NEGATIVE_INFINITY;
+  const counting = (row: LoggedRequest) => row.status === 429 && refusals.get(refusalOf(row)) === row;
+  const ripe = (row: LoggedRequest) =>
+    latestAt >= (Math.floor(row.at / 1_000) + 1) * 1_000 || now() - madeAt.get(row)! >= 1_000;
 
   const release = (row: LoggedRequest) => {
     const left = held.get(row.projectId)! - 1;
     if (left === 0) held.delete(row.projectId);
     else held.set(row.projectId, left);
-    if (row.status === 429 && refusals.get(refusalOf(row)) === row) refusals.delete(refusalOf(row));
+    if (counting(row)) {
+      refusals.delete(refusalOf(row));
+      madeAt.delete(row);
+    }
   };
 
   /** A project holding more than `than` + 1 rows, the most of any; undefined when none does. */
@@ -79,6 +96,7 @@ export function createRequestLogBuffer(capacity: number): RequestLogBuffer {
       return size;
     },
     offer(row) {
+      if (row.at > latestAt) latestAt = row.at;
       if (row.status === 429) {
         const waiting = refusals.get(refusalOf(row));
         if (waiting) {
@@ -98,18 +116,28 @@ export function createRequestLogBuffer(capacity: number): RequestLogBuffer {
       size++;
       held.set(row.projectId, mine + 1);
       if (largest === undefined || mine + 1 > (held.get(largest) ?? 0)) largest = row.projectId;
-      if (row.status === 429) refusals.set(refusalOf(row), row);
+      if (row.status === 429) {
+        refusals.set(refusalOf(row), row);
+        madeAt.set(row, now());
+      }
       return evicted ? { kind: 'added', evicted } : { kind: 'added' };
     },
-    take(count) {
+    take(count, all = false) {
       const taken: LoggedRequest[] = [];
-      while (taken.length < count && head < slots.length) {
+      const waiting: LoggedRequest[] = [];
+      const end = slots.length;
+      while (taken.length < count && head < end) {
         const row = slots[head++];
         if (!row) continue;
+        if (!all && counting(row) && !ripe(row)) {
+          waiting.push(row);
+          continue;
+        }
         size--;
         release(row);
         taken.push(row);
       }
+      for (const row of waiting) slots.push(row);
       // Slots before `head` are gone: dropped from the array once they are most of it.
       if (head > 1_024 && head * 2 > slots.length) {
         slots = slots.slice(head);

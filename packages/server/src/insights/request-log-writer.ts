@@ -128,8 +128,14 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
    */
   const drain = async (all: boolean) => {
     let owed = all ? buffer.size : 0;
+    stalled = false;
     while (buffer.size >= batchSize || (owed > 0 && buffer.size > 0)) {
-      const batch = buffer.take(batchSize);
+      // Rows counting refusals wait for their second to pass, unless someone waits for every row.
+      const batch = buffer.take(batchSize, flushing > 0 || waiters.length > 0);
+      if (batch.length === 0) {
+        stalled = true;
+        break;
+      }
       try {
         await store.write(batch);
         written += batch.length;
@@ -143,13 +149,17 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
     report(false);
   };
 
+  /** flush() calls under way, and whether the last drain found only rows counting refusals. */
+  let flushing = 0;
+  let stalled = false;
+
   const start = (all: boolean): Promise<void> => {
     clearTimeout(timer);
     timer = undefined;
     running ??= drain(all).finally(() => {
       running = undefined;
       if (waiters.length > 0) timer = setTimeout(() => void start(true), 0).unref();
-      else if (buffer.size >= batchSize) timer = setTimeout(() => void start(false), 0).unref();
+      else if (buffer.size >= batchSize && !stalled) timer = setTimeout(() => void start(false), 0).unref();
       else if (buffer.size > 0) timer = setTimeout(() => void start(true), intervalMs).unref();
     });
     return running;
@@ -180,7 +190,12 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
       } else timer ??= setTimeout(() => void start(true), intervalMs).unref();
     },
     async flush() {
-      while (running || buffer.size > 0) await (running ?? start(true));
+      flushing++;
+      try {
+        while (running || buffer.size > 0) await (running ?? start(true));
+      } finally {
+        flushing--;
+      }
       report(true);
     },
     settle() {

@@ -132,8 +132,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   };
   const enqueue = (input: ConsumeInput) =>
     new Promise<ConsumeOutcome>((resolve, reject) => {
-      const names = [...input.windows, ...(input.group?.windows ?? [])].map((w) => w.name);
-      const subject = `${input.bucket}\u0000${input.group?.bucket ?? ''}\u0000${names.join('\u0000')}`;
+      let subject = `${input.bucket}\u0000${input.group?.bucket ?? ''}`;
+      for (const window of input.windows) subject += `\u0000${window.name}`;
+      for (const window of input.group?.windows ?? []) subject += `\u0001${window.name}`;
       const batch = pending.get(subject);
       if (batch) batch.push({ input, resolve, reject });
       else {
