@@ -98,7 +98,7 @@ export async function makeTestApp(
     /** The request log's settings (default: on, with its defaults). */
     requestLog?: AppDeps['requestLog'];
     /** How often the host sets read projects and served domains again (default: production's). */
-    siteHostsRefreshMs?: number;
+    changePollMs?: number;
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-test-'));
@@ -123,7 +123,7 @@ export async function makeTestApp(
     dns: options.dns,
     hashingGate: options.hashingGate,
     requestLog: options.requestLog,
-    siteHostsRefreshMs: options.siteHostsRefreshMs,
+    changePollMs: options.changePollMs,
     logger: options.logLines && {
       level: 'info',
       stream: { write: (line: string) => void options.logLines!.push(line) },

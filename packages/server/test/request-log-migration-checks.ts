@@ -3,6 +3,7 @@ import type { StoredRequest } from '../src/storage/request-log-records.ts';
 import type { ReversibleStorage } from '../src/storage/migrations.ts';
 import type { Storage } from '../src/storage/repository.ts';
 import { request, requestIdOf, T0 } from './storage-contract-request-log-generated.ts';
+import { undoThrough } from './undo-migrations.ts';
 
 /** A logged request as the rows of request_log held it: its columns without id and project_id. */
 export type LogColumns = Record<string, unknown>;
@@ -87,11 +88,11 @@ export async function assertCompactRowsUndone(
   const compact = await storedRows();
   assert.ok(compact.length === 2 && compact.every((rows) => rows.startsWith('{"v":2,')));
 
-  assert.equal(await storage.rollback(), '057_request_log_compact_rows');
+  await undoThrough(storage, '057_request_log_compact_rows');
   const arrays = await storedRows();
   assert.ok(arrays.length === 2 && arrays.every((rows) => rows.startsWith('[')), arrays[0]?.slice(0, 80));
   assert.deepEqual(await listedColumns(storage, 'prj_c'), listed);
 
-  assert.deepEqual(await storage.migrate(), ['057_request_log_compact_rows']);
+  assert.deepEqual((await storage.migrate()).slice(0, 1), ['057_request_log_compact_rows']);
   assert.deepEqual(await listedColumns(storage, 'prj_c'), listed);
 }

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { SqliteStorage } from '../src/storage/sqlite.ts';
 import { assertCompactRowsUndone, assertMovedIntoBatches } from './request-log-migration-checks.ts';
 import { request, T0 } from './storage-contract-request-log-generated.ts';
+import { undoThrough } from './undo-migrations.ts';
 
 describe('request log in SQLite batches', () => {
   let dir: string;
@@ -21,7 +22,7 @@ describe('request log in SQLite batches', () => {
     const path = join(dir, 'migrated.db');
     const storage = new SqliteStorage(path);
     await storage.migrate();
-    assert.equal(await storage.rollback(), '057_request_log_compact_rows');
+    await undoThrough(storage, '057_request_log_compact_rows');
     assert.equal(await storage.rollback(), '054_request_log_batches');
     const raw = new DatabaseSync(path);
     const insert =
@@ -59,10 +60,13 @@ describe('request log in SQLite batches', () => {
     const before = { a: asRows('prj_a'), b: asRows('prj_b') };
     raw.close();
 
-    assert.deepEqual(await storage.migrate(), ['054_request_log_batches', '057_request_log_compact_rows']);
+    assert.deepEqual((await storage.migrate()).slice(0, 2), [
+      '054_request_log_batches',
+      '057_request_log_compact_rows',
+    ]);
     await assertMovedIntoBatches(storage, before);
 
-    assert.equal(await storage.rollback(), '057_request_log_compact_rows');
+    await undoThrough(storage, '057_request_log_compact_rows');
     assert.equal(await storage.rollback(), '054_request_log_batches');
     const back = new DatabaseSync(path);
     const again = back

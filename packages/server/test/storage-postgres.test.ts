@@ -17,6 +17,7 @@ import {
 } from './request-log-migration-checks.ts';
 import { request, T0 } from './storage-contract-request-log-generated.ts';
 import { runStorageContract, type StorageFixture } from './storage-contract.ts';
+import { undoThrough } from './undo-migrations.ts';
 
 const postgres = await service('postgres');
 const skip = 'skip' in postgres ? postgres.skip : false;
@@ -283,7 +284,7 @@ describe('postgres storage', { skip }, () => {
       );
     try {
       await fixture.storage.projects.create(project('acme', { plan: 'business' }));
-      assert.equal(await fixture.storage.rollback(), '057_request_log_compact_rows');
+      await undoThrough(fixture.storage, '057_request_log_compact_rows');
       assert.equal(await fixture.storage.rollback(), '056_request_log_batches');
       const days = [T0, T0 + 86_400_000];
       const values: unknown[] = [];
@@ -321,17 +322,17 @@ describe('postgres storage', { skip }, () => {
       const before = { a: await rowsOf('prj_a'), b: await rowsOf('prj_b') };
       assert.equal(before.a.length + before.b.length, 700);
 
-      assert.deepEqual(await fixture.storage.migrate(), [
+      assert.deepEqual((await fixture.storage.migrate()).slice(0, 2), [
         '056_request_log_batches',
         '057_request_log_compact_rows',
       ]);
       await assertMovedIntoBatches(fixture.storage, before);
 
-      assert.equal(await fixture.storage.rollback(), '057_request_log_compact_rows');
+      await undoThrough(fixture.storage, '057_request_log_compact_rows');
       assert.equal(await fixture.storage.rollback(), '056_request_log_batches');
       assert.deepEqual(await rowsOf('prj_a'), before.a);
       assert.deepEqual(await rowsOf('prj_b'), before.b);
-      assert.deepEqual(await fixture.storage.migrate(), [
+      assert.deepEqual((await fixture.storage.migrate()).slice(0, 2), [
         '056_request_log_batches',
         '057_request_log_compact_rows',
       ]);

@@ -25,6 +25,8 @@ export interface HealthDeps {
   limiter: RateLimiter;
   /** Not ready below this many free bytes where the database is stored (0: not checked). */
   minFreeDiskBytes?: number;
+  /** Why hosts cannot be looked up now (the change feed or a lookup failed), or undefined. */
+  hostRouting?: () => string | undefined;
   log: FastifyBaseLogger;
   /** From the start of a graceful shutdown, so a load balancer still asking stops sending traffic here. */
   closing: () => boolean;
@@ -40,7 +42,7 @@ const MB = 1024 * 1024;
 
 /**
  * getHealth (/healthz): the process is alive. getReadiness (/readyz): the database commits a write,
- * its disk has room, and the rate-limit store is in use.
+ * its disk has room, hosts can be looked up (the change feed reads), and the rate-limit store is in use.
  */
 export function healthOperations(deps: HealthDeps): {
   getHealth: RouteHandlerMethod;
@@ -91,6 +93,11 @@ export function healthOperations(deps: HealthDeps): {
         checks.disk = 'unknown';
         failing.push('free disk space unknown');
       }
+    }
+    if (deps.hostRouting) {
+      const problem = deps.hostRouting();
+      checks.hostRouting = problem === undefined ? 'ok' : 'failing';
+      if (problem !== undefined) failing.push(problem);
     }
     await deps.limiter.check(STORE_PROBE);
     const limiter = deps.limiter.status();

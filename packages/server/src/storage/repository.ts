@@ -1,5 +1,6 @@
 import type { AccountRepository } from './account-repository.ts';
 import type { AuditRecords } from './audit-records.ts';
+import type { ChangeRecords } from './change-records.ts';
 import type { DomainRepository } from './domain-repository.ts';
 import type { ProjectRepository } from './project-repository.ts';
 import type { RequestLogRecords } from './request-log-records.ts';
@@ -61,6 +62,10 @@ export interface Storage extends PetRepository, KeyRepository, IdempotencyReposi
   readonly requestLog: RequestLogRecords;
   /** Who did what in the dashboard and from the command line. */
   readonly audit: AuditRecords;
+  /** The change feed of projects and custom domains (migration 090): what every instance's host cache follows. */
+  readonly changes: ChangeRecords;
+  /** PostgreSQL: calls `onNotify` whenever a change is committed, until closed (LISTEN/NOTIFY). */
+  listenForChanges?(onNotify: () => void): { close(): Promise<void> };
   /** Applies pending migrations; returns the names applied. */
   migrate(): Promise<string[]>;
   /** Throws when the database cannot answer. */
