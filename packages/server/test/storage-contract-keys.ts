@@ -99,15 +99,22 @@ export function keyContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.unbanKey('key_missing', T0), false);
   });
 
-  it('touchKey → lastUsedAt moves forward only; an unknown key is no error', async () => {
+  it('touchKeys → lastUsedAt moves forward only; an unknown key is no error; a thousand keys in one call', async () => {
     const { storage } = fixture();
     await storage.createKey(newKey('key_1'));
-    await storage.touchKey('key_1', T0 + 60_000);
+    await storage.touchKeys([{ id: 'key_1', at: T0 + 60_000 }]);
     assert.equal((await storage.getKey('key_1'))!.lastUsedAt, T0 + 60_000);
-    await storage.touchKey('key_1', T0 + 30_000);
+    await storage.touchKeys([{ id: 'key_1', at: T0 + 30_000 }]);
     assert.equal((await storage.getKey('key_1'))!.lastUsedAt, T0 + 60_000, 'an older use does not win');
-    await storage.touchKey('key_1', T0 + 120_000);
+    await storage.touchKeys([
+      { id: 'key_missing', at: T0 },
+      { id: 'key_1', at: T0 + 120_000 },
+    ]);
     assert.equal((await storage.getKey('key_1'))!.lastUsedAt, T0 + 120_000);
-    await storage.touchKey('key_missing', T0);
+    await storage.touchKeys([]);
+    const many = Array.from({ length: 1_200 }, (_, n) => `key_m${String(n).padStart(4, '0')}`);
+    for (const id of many.slice(0, 3)) await storage.createKey(newKey(id));
+    await storage.touchKeys(many.map((id, n) => ({ id, at: T0 + n })));
+    assert.equal((await storage.getKey(many[2]!))!.lastUsedAt, T0 + 2);
   });
 }

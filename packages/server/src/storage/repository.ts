@@ -40,10 +40,16 @@ export interface KeyRepository {
   /** Lifts a ban: bannedUntil becomes null and banLiftedAt = at. */
   unbanKey(id: string, at: number): Promise<boolean>;
   /**
-   * Records a use of the key at `at`, unless a later one is already recorded. Not a change of the key:
-   * caches of key records need not be dropped for it.
+   * Records uses of keys, each unless a later one is already recorded (an unknown key is skipped), in
+   * statements of hundreds of keys. Not a change of the keys: caches of key records need not be dropped.
    */
-  touchKey(id: string, at: number): Promise<void>;
+  touchKeys(uses: readonly KeyUse[]): Promise<void>;
+}
+
+/** A key's last use, as key usage writes it in batches. */
+export interface KeyUse {
+  id: string;
+  at: number;
 }
 
 export interface IdempotencyRepository {
