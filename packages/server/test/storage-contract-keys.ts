@@ -99,6 +99,33 @@ export function keyContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.unbanKey('key_missing', T0), false);
   });
 
+  it('listKeysPage → creation order (created_at, then id) from after the last key of the previous page, at most the limit', async () => {
+    const { storage } = fixture();
+    for (const [id, createdAt] of [
+      ['key_c', T0],
+      ['key_a', T0],
+      ['key_b', T0 + 1],
+      ['key_d', T0 - 1],
+    ] as const) {
+      await storage.createKey(newKey(id, { createdAt }));
+    }
+    const first = await storage.listKeysPage({ limit: 2 });
+    assert.deepEqual(
+      first.map((key) => key.id),
+      ['key_d', 'key_a'],
+    );
+    const last = first.at(-1)!;
+    const next = await storage.listKeysPage({ after: { createdAt: last.createdAt, id: last.id }, limit: 10 });
+    assert.deepEqual(
+      next.map((key) => key.id),
+      ['key_c', 'key_b'],
+    );
+    assert.deepEqual(
+      await storage.listKeysPage({ after: { createdAt: T0 + 1, id: 'key_b' }, limit: 10 }),
+      [],
+    );
+  });
+
   it('touchKeys → lastUsedAt moves forward only; an unknown key is no error; a thousand keys in one call', async () => {
     const { storage } = fixture();
     await storage.createKey(newKey('key_1'));

@@ -1,5 +1,5 @@
 import type { ApiKeyRecord, IdempotencyRecord, NewApiKey, Plan } from './records.ts';
-import type { IdempotencyRepository, KeyRepository, KeyUse } from './repository.ts';
+import type { IdempotencyRepository, KeyPage, KeyRepository, KeyUse } from './repository.ts';
 import { IDEMPOTENCY_COLUMNS, KEY_SELECT, toApiKey, toIdempotency } from './rows.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 
@@ -59,6 +59,16 @@ export abstract class KeyedStorage implements KeyRepository, IdempotencyReposito
         : await this.#sql.all(`${KEY_SELECT} WHERE k.project_id = $1 ORDER BY k.created_at, k.id`, [
             projectId,
           ]);
+    return rows.map(toApiKey);
+  }
+
+  async listKeysPage({ after, limit }: KeyPage): Promise<ApiKeyRecord[]> {
+    const rows = after
+      ? await this.#sql.all(
+          `${KEY_SELECT} WHERE (k.created_at, k.id) > ($1, $2) ORDER BY k.created_at, k.id LIMIT $3`,
+          [after.createdAt, after.id, limit],
+        )
+      : await this.#sql.all(`${KEY_SELECT} ORDER BY k.created_at, k.id LIMIT $1`, [limit]);
     return rows.map(toApiKey);
   }
 

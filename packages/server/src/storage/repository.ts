@@ -32,6 +32,11 @@ export interface KeyRepository {
   getKey(id: string): Promise<ApiKeyRecord | undefined>;
   /** Every key in creation order, or only a project's. */
   listKeys(projectId?: string): Promise<ApiKeyRecord[]>;
+  /**
+   * At most `limit` keys in creation order (created_at, then id) after `after`, the last key of the
+   * previous page: an index range, in constant memory, however many keys there are.
+   */
+  listKeysPage(page: KeyPage): Promise<ApiKeyRecord[]>;
   /** Returns false when no such key exists. */
   revokeKey(id: string, at: number): Promise<boolean>;
   updateKeyPlan(id: string, plan: Plan, perMinute: number | null, perDay: number | null): Promise<boolean>;
@@ -44,6 +49,12 @@ export interface KeyRepository {
    * statements of hundreds of keys. Not a change of the keys: caches of key records need not be dropped.
    */
   touchKeys(uses: readonly KeyUse[]): Promise<void>;
+}
+
+/** Where a page of keys starts: after the key created at `createdAt` with id `id`. */
+export interface KeyPage {
+  after?: { createdAt: number; id: string };
+  limit: number;
 }
 
 /** A key's last use, as key usage writes it in batches. */
