@@ -12,6 +12,7 @@ export const SCENARIOS = [
   'startup',
   'postgres',
   'request-log',
+  'tenants',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 export type Tool = 'wrk' | 'autocannon';
@@ -29,6 +30,8 @@ export interface BenchOptions {
   out: string | undefined;
   profileDir: string | undefined;
   startupRuns: number;
+  /** Projects, verified domains and keys seeded by the tenants scenario. */
+  tenants: number;
   postgresUrl: string;
   /** Rate-limit store for the postgres scenario (the scale-out setup); empty string: none. */
   redisUrl: string;
@@ -53,6 +56,8 @@ Scenarios (--scenario, comma-separated; default: all of them):
   startup    spawn to first 200 of GET /v1/pets?limit=20, median of --startup-runs
   postgres   list status=available and create with DATABASE_URL=--postgres-url and REDIS_URL=--redis-url
              (skipped when PostgreSQL is unreachable; without Redis when it is)
+  tenants    --tenants projects, verified custom domains and keys vs one tenant: start-up, idle CPU
+             and RSS, get, a docs-site request on the last domain, keys list --limit 20 (SQLite)
 
 Options:
   --scenario LIST      which scenarios to run (default: all)
@@ -70,6 +75,7 @@ Options:
   --profile DIR        run the server with --cpu-prof and write its profiles to DIR
                        (summarise one with: node bench/profile-summary.ts DIR/<file>.cpuprofile)
   --startup-runs N     start-ups measured by the startup scenario (default 5)
+  --tenants N          projects, domains and keys seeded by the tenants scenario (default 100000)
   --postgres-url URL   database for the postgres scenario; it is dropped and re-created
                        (default postgres://postgres@127.0.0.1:5432/petstore_bench)
   --redis-url URL      rate-limit store for the postgres scenario (default redis://127.0.0.1:6379;
@@ -124,6 +130,7 @@ export function readOptions(args: string[]): BenchOptions | undefined {
       out: { type: 'string' },
       profile: { type: 'string' },
       'startup-runs': { type: 'string' },
+      tenants: { type: 'string' },
       'postgres-url': { type: 'string' },
       'redis-url': { type: 'string' },
       keep: { type: 'boolean' },
@@ -152,6 +159,7 @@ export function readOptions(args: string[]): BenchOptions | undefined {
     out: values.out,
     profileDir: values.profile,
     startupRuns: Math.round(positive('startup-runs', values['startup-runs'], 5)),
+    tenants: Math.round(positive('tenants', values.tenants, 100_000)),
     postgresUrl: values['postgres-url'] ?? 'postgres://postgres@127.0.0.1:5432/petstore_bench',
     redisUrl: values['redis-url'] ?? 'redis://127.0.0.1:6379',
     keep: values.keep ?? false,

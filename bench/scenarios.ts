@@ -15,6 +15,7 @@ import type { ScenarioName } from './options.ts';
 import { pagingScenario } from './scenario-paging.ts';
 import { requestLogScenario } from './scenario-request-log.ts';
 import { startupScenario } from './scenario-startup.ts';
+import { tenantsScenario } from './scenario-tenants.ts';
 import { createKey, seedPostgres } from './seed.ts';
 import type { Row } from './table.ts';
 
@@ -216,4 +217,5 @@ export const SCENARIO_RUNNERS: Record<ScenarioName, (harness: Harness) => Promis
   startup: startupScenario,
   postgres,
   'request-log': requestLogScenario,
+  tenants: tenantsScenario,
 };
