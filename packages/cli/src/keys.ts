@@ -11,6 +11,7 @@ import { openServerDatabase } from './database.ts';
 import { CliError, EXIT, NotFoundError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
 import { keyState, listKeys, readKeysCursor } from './keys-list.ts';
+import { MAX_PAGE_SIZE } from './paged-output.ts';
 import { liftStoreBan } from './store-ban.ts';
 import { formatInstant } from './table.ts';
 import { type ParsedCommand, parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
@@ -238,7 +239,7 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
   const newKey = action === 'create' ? readNewKey(parsed) : undefined;
   const limits = action === 'set-plan' ? readPlan(parsed) : undefined;
   const paging = {
-    limit: positiveInteger('limit', stringOption(parsed, 'limit'), 10_000),
+    limit: positiveInteger('limit', stringOption(parsed, 'limit'), MAX_PAGE_SIZE),
     after: readKeysCursor(stringOption(parsed, 'cursor')),
     all: parsed.values.all === true,
   };

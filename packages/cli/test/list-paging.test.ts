@@ -84,3 +84,53 @@ describe('keys list pages with a cursor: --limit, --cursor, --all', () => {
     assert.ok(formatTable([{ title: 'N' }], rows).endsWith('199999'));
   });
 });
+
+describe('projects list pages by slug: --limit, --cursor, --all', () => {
+  let dir: string;
+  let database: string;
+  const withDb = (args: string[]) => runCli(args, { cwd: dir, env: { DATABASE_URL: database } });
+  const slugs = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'petstore-projects-paging-'));
+    database = join(dir, 'petstore.db');
+    assert.equal((await withDb(['migrate'])).code, 0);
+    for (const slug of [...slugs].reverse()) {
+      const created = await withDb(['projects', 'create', '--name', slug, '--slug', slug, '--plan', 'free']);
+      assert.equal(created.code, 0, created.stderr);
+    }
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('--limit 2 pages by slug to the end; --all and --json --all give every project once', async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await withDb([
+        'projects',
+        'list',
+        '--limit',
+        '2',
+        ...(cursor ? ['--cursor', cursor] : []),
+      ]);
+      assert.equal(page.code, 0, page.stderr);
+      seen.push(
+        ...page.stdout
+          .trimEnd()
+          .split('\n')
+          .slice(1)
+          .map((line) => line.split(' ', 1)[0]!),
+      );
+      cursor = /--cursor (\S+)/.exec(page.stderr)?.[1];
+    } while (cursor);
+    assert.deepEqual(seen, slugs);
+    const all = await withDb(['projects', 'list', '--all', '--limit', '2', '--json']);
+    assert.deepEqual(
+      (JSON.parse(all.stdout) as { slug: string }[]).map((project) => project.slug),
+      slugs,
+    );
+    const bad = await withDb(['projects', 'list', '--cursor', 'nope']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--cursor/);
+  });
+});
