@@ -274,7 +274,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     gatherMetrics: deps.gatherMetrics ?? (async () => metrics.families()),
     minFreeDiskBytes: deps.minFreeDiskBytes,
     hosts: sites.directory,
-    hostRouting: () => sites.feed.problem() ?? sites.directory.failures().problem,
+    hostRouting: () => sites.directory.check(),
   });
   const areas = [api, internal, dashboard, sites];
   const table: RouteTable = {

@@ -26,7 +26,7 @@ export interface HealthDeps {
   /** Not ready below this many free bytes where the database is stored (0: not checked). */
   minFreeDiskBytes?: number;
   /** Why hosts cannot be looked up now (the change feed or a lookup failed), or undefined. */
-  hostRouting?: () => string | undefined;
+  hostRouting?: () => Promise<string | undefined>;
   log: FastifyBaseLogger;
   /** From the start of a graceful shutdown, so a load balancer still asking stops sending traffic here. */
   closing: () => boolean;
@@ -74,6 +74,10 @@ export function healthOperations(deps: HealthDeps): {
   const assess = async (): Promise<Readiness> => {
     const checks: Record<string, string> = {};
     const failing: string[] = [];
+    // Asked beside the database's write, not after it: readiness answers within one check's time.
+    const routing =
+      deps.hostRouting &&
+      withTimeout(deps.hostRouting(), CHECK_TIMEOUT_MS).catch(() => 'hosts could not be looked up in time');
     if (await databaseWritable()) checks.database = 'ok';
     else {
       checks.database = 'unavailable';
@@ -94,8 +98,8 @@ export function healthOperations(deps: HealthDeps): {
         failing.push('free disk space unknown');
       }
     }
-    if (deps.hostRouting) {
-      const problem = deps.hostRouting();
+    if (routing) {
+      const problem = await routing;
       checks.hostRouting = problem === undefined ? 'ok' : 'failing';
       if (problem !== undefined) failing.push(problem);
     }

@@ -18,7 +18,7 @@ export interface InternalAreaDeps {
   /** What each host serves: the TLS proxy's question is answered from it. */
   hosts: HostDirectory;
   /** Why hosts cannot be looked up now (readiness), or undefined. */
-  hostRouting?: () => string | undefined;
+  hostRouting?: () => Promise<string | undefined>;
 }
 
 /**

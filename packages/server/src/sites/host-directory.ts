@@ -42,6 +42,12 @@ export interface HostDirectory {
   cached(hostname: string): HostAnswer | undefined;
   /** Lookups that failed since start (metrics), and why the last one did, until one succeeds (readiness). */
   failures(): { total: number; problem: string | undefined };
+  /**
+   * Why hosts cannot be looked up now, or undefined (readiness): the change feed and the last failed
+   * lookup are tried again first, so an instance reports ready again once the database answers, with
+   * or without traffic on a customer's name.
+   */
+  check(): Promise<string | undefined>;
 }
 
 export interface HostDirectoryDeps {
@@ -93,6 +99,7 @@ export function createHostDirectory(deps: HostDirectoryDeps): HostDirectory {
   });
   let total = 0;
   let problem: string | undefined;
+  let failedHost: string | undefined;
 
   const withPrimary = async (project: Project, host: string): Promise<HostAnswer> => {
     const primary = isPaid(project) ? await deps.domains.primaryOf(project.id) : undefined;
@@ -128,8 +135,12 @@ export function createHostDirectory(deps: HostDirectoryDeps): HostDirectory {
   };
   const fresh = async (host: string): Promise<HostAnswer> => {
     const epoch = deps.feed.epoch();
-    const answer = await lookup(host).catch(failed);
+    const answer = await lookup(host).catch((error: unknown) => {
+      failedHost = host;
+      return failed(error);
+    });
     problem = undefined;
+    failedHost = undefined;
     // A change read meanwhile may be newer than what the lookup saw: answer it, cache it next time.
     if (deps.feed.started() && deps.feed.epoch() === epoch) remember(host, answer);
     return answer;
@@ -151,5 +162,10 @@ export function createHostDirectory(deps: HostDirectoryDeps): HostDirectory {
     isServiceOwn,
     cached: (hostname) => cache.get(hostname),
     failures: () => ({ total, problem }),
+    async check() {
+      await deps.feed.catchUp().catch(() => {});
+      if (failedHost !== undefined) await fresh(failedHost).catch(() => {});
+      return deps.feed.problem() ?? problem;
+    },
   };
 }
