@@ -13,6 +13,7 @@ export const SCENARIOS = [
   'postgres',
   'request-log',
   'attack',
+  'tenants',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 export type Tool = 'wrk' | 'autocannon';
@@ -30,6 +31,8 @@ export interface BenchOptions {
   out: string | undefined;
   profileDir: string | undefined;
   startupRuns: number;
+  /** Projects, verified domains and keys seeded by the tenants scenario. */
+  tenants: number;
   postgresUrl: string;
   /** Rate-limit store for the postgres scenario (the scale-out setup); empty string: none. */
   redisUrl: string;
@@ -56,6 +59,8 @@ Scenarios (--scenario, comma-separated; default: all of them):
              (skipped when PostgreSQL is unreachable; without Redis when it is)
   attack     another tenant's GET /v1/pets (16 connections) alone, then while 8 posts of the worst
              passwords to /dashboard/invitation are always in flight; its p99 must stay under 50 ms
+  tenants    --tenants projects, verified custom domains and keys vs one tenant: start-up, idle CPU
+             and RSS, get, a docs-site request on the last domain, keys list --limit 20 (SQLite)
 
 Options:
   --scenario LIST      which scenarios to run (default: all)
@@ -73,6 +78,7 @@ Options:
   --profile DIR        run the server with --cpu-prof and write its profiles to DIR
                        (summarise one with: node bench/profile-summary.ts DIR/<file>.cpuprofile)
   --startup-runs N     start-ups measured by the startup scenario (default 5)
+  --tenants N          projects, domains and keys seeded by the tenants scenario (default 100000)
   --postgres-url URL   database for the postgres scenario; it is dropped and re-created
                        (default postgres://postgres@127.0.0.1:5432/petstore_bench)
   --redis-url URL      rate-limit store for the postgres scenario (default redis://127.0.0.1:6379;
@@ -127,6 +133,7 @@ export function readOptions(args: string[]): BenchOptions | undefined {
       out: { type: 'string' },
       profile: { type: 'string' },
       'startup-runs': { type: 'string' },
+      tenants: { type: 'string' },
       'postgres-url': { type: 'string' },
       'redis-url': { type: 'string' },
       keep: { type: 'boolean' },
@@ -155,6 +162,7 @@ export function readOptions(args: string[]): BenchOptions | undefined {
     out: values.out,
     profileDir: values.profile,
     startupRuns: Math.round(positive('startup-runs', values['startup-runs'], 5)),
+    tenants: Math.round(positive('tenants', values.tenants, 100_000)),
     postgresUrl: values['postgres-url'] ?? 'postgres://postgres@127.0.0.1:5432/petstore_bench',
     redisUrl: values['redis-url'] ?? 'redis://127.0.0.1:6379',
     keep: values.keep ?? false,

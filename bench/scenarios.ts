@@ -16,6 +16,7 @@ import { attackScenario } from './scenario-attack.ts';
 import { pagingScenario } from './scenario-paging.ts';
 import { requestLogScenario } from './scenario-request-log.ts';
 import { startupScenario } from './scenario-startup.ts';
+import { tenantsScenario } from './scenario-tenants.ts';
 import { createKey, seedPostgres } from './seed.ts';
 import type { Row } from './table.ts';
 
@@ -218,4 +219,5 @@ export const SCENARIO_RUNNERS: Record<ScenarioName, (harness: Harness) => Promis
   postgres,
   'request-log': requestLogScenario,
   attack: attackScenario,
+  tenants: tenantsScenario,
 };

@@ -114,6 +114,7 @@ function harnessOptions(options: Options): BenchOptions {
     out: undefined,
     profileDir: undefined,
     startupRuns: options.rounds,
+    tenants: 1,
     postgresUrl: '',
     redisUrl: '',
     keep: options.keep,

@@ -1,6 +1,7 @@
 import type { ApiKeyRecord, Storage } from '@petstore/server/operator';
-import { type CliIo, say } from './io.ts';
-import { type Column, formatInstant, formatTable } from './table.ts';
+import type { CliIo } from './io.ts';
+import { decodeCursor, type Paging, printPages } from './paged-output.ts';
+import { type Column, formatInstant } from './table.ts';
 
 /** active, revoked, expired or banned until an instant, in that order of precedence. */
 export function keyState(key: ApiKeyRecord, now: number): string {
@@ -31,31 +32,49 @@ const COLUMNS: Column[] = [
   { title: 'STATE' },
 ];
 
-/** `keys list`: a table for people, or with --json an array without digests. */
-export async function listKeys(io: CliIo, storage: Storage, json: boolean): Promise<void> {
-  const keys = await storage.listKeys();
+export type KeysCursor = { createdAt: number; id: string };
+
+/** `keys list --cursor`, read before the database is opened. */
+export function readKeysCursor(text: string | undefined): KeysCursor | undefined {
+  return decodeCursor('keys list', text, (value) => {
+    const { createdAt, id } = (value ?? {}) as { createdAt?: unknown; id?: unknown };
+    return Number.isSafeInteger(createdAt) && typeof id === 'string' && id.length <= 100
+      ? { createdAt: createdAt as number, id }
+      : undefined;
+  });
+}
+
+/**
+ * `keys list`: one page of keys in creation order (a table, or with --json an array without digests),
+ * the next page's cursor on stderr, or with --all every key in constant memory (printPages).
+ */
+export async function listKeys(
+  io: CliIo,
+  storage: Storage,
+  options: Paging<KeysCursor> & { json: boolean },
+): Promise<void> {
   const now = Date.now();
-  if (json) {
-    const records = keys.map(({ digest: _digest, ...key }) => ({
-      ...key,
-      state: keyState({ ...key, digest: '' }, now),
-    }));
-    say(io, JSON.stringify(records));
-    return;
-  }
-  if (keys.length === 0) {
-    say(io, 'no keys; create one with: petstore keys create --plan free');
-    return;
-  }
-  const rows = keys.map((key) => [
-    key.id,
-    key.environment,
-    planCell(key),
-    key.label ?? '-',
-    formatInstant(key.createdAt, '-'),
-    formatInstant(key.lastUsedAt, 'never'),
-    formatInstant(key.expiresAt, 'never'),
-    keyState(key, now),
-  ]);
-  say(io, formatTable(COLUMNS, rows));
+  await printPages(
+    io,
+    {
+      command: 'petstore keys list',
+      page: (after, limit) => storage.listKeysPage({ after, limit }),
+      cursorOf: (key) => ({ createdAt: key.createdAt, id: key.id }),
+      columns: COLUMNS,
+      row: (key) => [
+        key.id,
+        key.environment,
+        planCell(key),
+        key.label ?? '-',
+        formatInstant(key.createdAt, '-'),
+        formatInstant(key.lastUsedAt, 'never'),
+        formatInstant(key.expiresAt, 'never'),
+        keyState(key, now),
+      ],
+      record: ({ digest: _digest, ...key }) =>
+        JSON.stringify({ ...key, state: keyState({ ...key, digest: '' }, now) }),
+      empty: 'no keys; create one with: petstore keys create --plan free',
+    },
+    options,
+  );
 }

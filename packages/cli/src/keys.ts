@@ -11,7 +11,8 @@ import {
 import { openServerDatabase } from './database.ts';
 import { CliError, EXIT, NotFoundError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
-import { keyState, listKeys } from './keys-list.ts';
+import { keyState, listKeys, readKeysCursor } from './keys-list.ts';
+import { MAX_PAGE_SIZE } from './paged-output.ts';
 import { liftStoreBan } from './store-ban.ts';
 import { formatInstant } from './table.ts';
 import { type ParsedCommand, parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
@@ -28,7 +29,10 @@ const HELP = `petstore keys <create|list|revoke|unban|set-plan|set-limits> [opti
               [--expires-in-days N] [--json]
       Creates a standalone key with its own plan (no project). Enterprise keys need --per-minute and
       --per-day.
-  keys list [--json]           Every key: environment, plan, label, created, last used, expires, state.
+  keys list [--limit N] [--cursor C] [--all] [--json]
+      Keys in creation order: environment, plan, label, created, last used, expires, state. One page
+      of --limit keys (default 100, at most 10000); stderr then names the --cursor of the next page.
+      --all prints every key from the cursor on, page after page, in constant memory.
   keys revoke <id>             The key stops working at once.
   keys unban <id>              Lifts a temporary ban.
   keys set-plan <id> --plan P [--per-minute N --per-day N]
@@ -52,6 +56,9 @@ const OPTIONS = {
   json: { type: 'boolean' },
   database: { type: 'string' },
   project: { type: 'string' },
+  limit: { type: 'string' },
+  cursor: { type: 'string' },
+  all: { type: 'boolean' },
 } as const;
 
 const ACTIONS = ['create', 'list', 'revoke', 'unban', 'set-plan', 'set-limits'];
@@ -297,6 +304,11 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
   const newKey = action === 'create' ? readNewKey(parsed) : undefined;
   const limits = action === 'set-plan' ? readPlan(parsed) : undefined;
   const own = action === 'set-limits' ? readOwnLimits(parsed) : undefined;
+  const paging = {
+    limit: positiveInteger('limit', stringOption(parsed, 'limit'), MAX_PAGE_SIZE),
+    after: readKeysCursor(stringOption(parsed, 'cursor')),
+    all: parsed.values.all === true,
+  };
   const positionals = parsed.positionals.slice(1);
   if (['revoke', 'unban', 'set-plan', 'set-limits'].includes(action) && positionals.length !== 1) {
     throw new UsageError(`keys ${action} takes one key id`);
@@ -305,7 +317,7 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
   const { config, storage } = await openServerDatabase(io, flag);
   try {
     if (newKey) await create(io, storage, newKey, keyEnvironmentOf(config.environment), json);
-    else if (action === 'list') await listKeys(io, storage, json);
+    else if (action === 'list') await listKeys(io, storage, { json, ...paging });
     else await change(io, storage, action, positionals, limits, own);
     return EXIT.ok;
   } finally {

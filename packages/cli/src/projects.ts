@@ -10,8 +10,9 @@ import {
 import { openServerDatabase } from './database.ts';
 import { EXIT, NotFoundError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
-import { formatInstant, formatTable } from './table.ts';
-import { parseCommand, stringOption, UsageError } from './usage.ts';
+import { decodeCursor, MAX_PAGE_SIZE, type Paging, printPages } from './paged-output.ts';
+import { formatInstant } from './table.ts';
+import { parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 import { recordOperator } from './operator-audit.ts';
 
 const HELP = `petstore projects <create|list|set-plan> [options]
@@ -20,7 +21,10 @@ const HELP = `petstore projects <create|list|set-plan> [options]
                   [--per-minute N --per-day N] [--json]
       A project owns API keys (its plan sets their limits) and a docs site at <slug>.<PETSTORE_SITE_DOMAIN>.
       The slug is 1 to 40 lower-case letters, digits and inner dashes; enterprise needs --per-minute and --per-day.
-  projects list [--json]       Every project with its plan and limits.
+  projects list [--limit N] [--cursor C] [--all] [--json]
+                               Projects by slug with their plan and limits: one page of --limit
+                               (default 100, at most 10000), the next page's --cursor on stderr;
+                               --all prints every project, page after page, in constant memory.
   projects set-plan <slug> --plan P [--per-minute N --per-day N]
                                Changes the plan; every key of the project follows on its next request.
 
@@ -35,6 +39,9 @@ const OPTIONS = {
   'per-day': { type: 'string' },
   json: { type: 'boolean' },
   database: { type: 'string' },
+  limit: { type: 'string' },
+  cursor: { type: 'string' },
+  all: { type: 'boolean' },
 } as const;
 
 type Values = Record<string, string | boolean | undefined>;
@@ -97,25 +104,27 @@ function limitsText(project: Project): string {
   return project.plan === 'enterprise' ? `${project.perMinute}/min ${project.perDay}/day` : '';
 }
 
-async function list(io: CliIo, storage: Storage, values: Values): Promise<void> {
-  const projects = await storage.projects.list();
-  if (values.json) {
-    say(io, JSON.stringify(projects));
-    return;
-  }
-  if (projects.length === 0) {
-    say(
-      io,
-      'no projects; create one with: petstore projects create --name "Acme Docs" --slug acme --plan free',
-    );
-    return;
-  }
-  say(
+/** `projects list`: one page by slug, or with --all every project in constant memory (printPages). */
+async function list(io: CliIo, storage: Storage, options: Paging<string> & { json: boolean }): Promise<void> {
+  await printPages(
     io,
-    formatTable(
-      [{ title: 'SLUG' }, { title: 'PLAN' }, { title: 'LIMITS' }, { title: 'CREATED' }, { title: 'NAME' }],
-      projects.map((p) => [p.slug, p.plan, limitsText(p), formatInstant(p.createdAt, ''), p.name]),
-    ),
+    {
+      command: 'petstore projects list',
+      page: (after, limit) => storage.projects.listPage(after, limit),
+      cursorOf: (project) => project.slug,
+      columns: [
+        { title: 'SLUG' },
+        { title: 'PLAN' },
+        { title: 'LIMITS' },
+        { title: 'CREATED' },
+        { title: 'NAME' },
+      ],
+      row: (p) => [p.slug, p.plan, limitsText(p), formatInstant(p.createdAt, ''), p.name],
+      record: (project) => JSON.stringify(project),
+      empty:
+        'no projects; create one with: petstore projects create --name "Acme Docs" --slug acme --plan free',
+    },
+    options,
   );
 }
 
@@ -147,11 +156,19 @@ export async function runProjects(args: string[], io: CliIo): Promise<number> {
   const choice = action === 'set-plan' ? readPlanChoice(parsed.values) : undefined;
   if (action === 'set-plan' && positionals.length !== 1)
     throw new UsageError('projects set-plan takes one project slug');
+  const paging = {
+    json: parsed.values.json === true,
+    limit: positiveInteger('limit', stringOption(parsed, 'limit'), MAX_PAGE_SIZE),
+    after: decodeCursor('projects list', stringOption(parsed, 'cursor'), (value) =>
+      typeof value === 'string' && value.length <= 100 ? value : undefined,
+    ),
+    all: parsed.values.all === true,
+  };
   const flag = stringOption(parsed, 'database');
   const { storage } = await openServerDatabase(io, flag);
   try {
     if (newProject) await create(io, storage, newProject, parsed.values.json === true);
-    else if (action === 'list') await list(io, storage, parsed.values);
+    else if (action === 'list') await list(io, storage, paging);
     else await setPlan(io, storage, positionals[0]!, choice!);
     return EXIT.ok;
   } finally {

@@ -11,9 +11,12 @@ const width = (text: string) => [...text].length;
  * not padded, so no line ends in blanks.
  */
 export function formatTable(columns: Column[], rows: string[][]): string {
-  const widths = columns.map((column, index) =>
-    Math.max(width(column.title), ...rows.map((row) => width(row[index] ?? ''))),
-  );
+  // A loop, not Math.max(...cells): spreading a million cells overflows the call stack.
+  const widths = columns.map((column, index) => {
+    let widest = width(column.title);
+    for (const row of rows) widest = Math.max(widest, width(row[index] ?? ''));
+    return widest;
+  });
   const line = (cells: string[]) =>
     cells
       .map((cell, index) => {

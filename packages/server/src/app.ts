@@ -29,7 +29,7 @@ import { requestLine } from './http/request-log.ts';
 import { rewriteRequestTarget } from './http/request-target.ts';
 import { keepForwardedAddresses } from './http/client-origin.ts';
 import { trustedProxyMatcher } from './http/trusted-proxies.ts';
-import { isServiceName, type ServiceNames } from './hosts/service-names.ts';
+import type { ServiceNames } from './hosts/service-names.ts';
 import { loggedRequest } from './insights/logged-request.ts';
 import {
   createRequestLogWriter,
@@ -103,8 +103,8 @@ export interface AppDeps {
   httpLimits?: HttpLimits;
   /** The request log's buffer and batches (REQUEST_LOG_DEFAULTS when absent); false: nothing is logged. */
   requestLog?: false | Partial<Omit<RequestLogWriterOptions, 'store' | 'onError'>>;
-  /** How often the host sets read projects and served domains again (default SITE_HOSTS_REFRESH_MS). */
-  siteHostsRefreshMs?: number;
+  /** How often the change feed of projects and domains is read unasked (default CHANGE_POLL_MS). */
+  changePollMs?: number;
   /** Where mails go (default: the log, one JSON line each); the outbox sends them off the request path. */
   mailer?: Mailer;
   /** The sender the log's mails name when no mailer is given (PETSTORE_MAIL_FROM). */
@@ -136,15 +136,17 @@ const NO_SCHEMA_COMPILERS = { buildValidator: () => noSchemas, buildSerializer: 
 export function buildApp(deps: AppDeps): FastifyInstance {
   const siteDomain = deps.hosts?.siteDomain ?? 'sites.localhost';
   const apiHost = deps.hosts?.apiHost;
+  const names: ServiceNames = { siteDomain, apiHosts: apiHost ? [apiHost] : [] };
   const sites = createSitesArea({
     storage: deps.storage,
-    siteDomain,
+    names,
+    clock: deps.clock,
+    // The app's logger, once the app exists (nothing is logged before it does).
+    log: { warn: (obj, msg) => app.log.warn(obj, msg), info: (obj, msg) => app.log.info(obj, msg) },
     publicBaseUrl: deps.publicBaseUrl,
-    apiHost,
-    refreshMs: deps.siteHostsRefreshMs,
+    changePollMs: deps.changePollMs,
   });
-  const names: ServiceNames = { siteDomain, apiHosts: apiHost ? [apiHost] : [] };
-  const hosts: HostRules = { names, isServedDomain: sites.hosts.isServedDomain };
+  const hosts: HostRules = { names, custom: sites.routing.custom, prepare: sites.routing.prepare };
   const limits = deps.httpLimits ?? DEFAULT_HTTP_LIMITS;
   const metrics = deps.metrics ?? createMetrics({ storage: deps.storage, limiter: deps.limiter });
   const requestId = requestIdReader(createRequestIds(() => deps.clock.now()));
@@ -210,6 +212,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   app.addHook('onClose', async () => usage.flush());
   app.addHook('onClose', async () => metrics.close());
+  app.addHook('onReady', (done) => {
+    sites.feed.start();
+    done();
+  });
+  metrics.observeHostLookups(() => sites.directory.failures().total);
   const requestLog =
     deps.requestLog === false
       ? undefined
@@ -251,7 +258,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     caIdentity: deps.caIdentity ?? 'letsencrypt.org',
     enterpriseDomains: deps.enterpriseDomains,
     tlsProbe: deps.tlsProbe,
-    domainsChanged: () => sites.hosts.refresh(),
+    domainsChanged: () => sites.feed.catchUp().catch(() => {}),
     log: app.log,
     settleRequestLog: async () => requestLog?.settle(),
     outbox,
@@ -270,11 +277,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   installGuard(app, {
     ...admitDeps,
     areas: { ...dashboard.checks, ...sites.checks },
-    cors: { allows: (origin) => configured.allows(origin) || sites.hosts.origins.allows(origin) },
-    servesCustomDomain:
-      names.apiHosts.length === 0
-        ? async (hostname) => !isServiceName(hostname, names) && (await sites.publishedAt(hostname))
-        : undefined,
+    cors: { allows: (origin) => configured.allows(origin) || sites.routing.originAllowed(origin) },
   });
   /** Metrics, the log line and the request-log row of every answered request, whoever answered it. */
   const logRequest = requestLine(app.log);
@@ -298,7 +301,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     return sendErrorAsPage(request, reply, error, onApiHost ? SERVICE_LINK : {});
   });
   const otherMethods = createOtherMethods(hosts, { maxParamLength: MAX_HEADER_BYTES });
-  installNotFound(app, otherMethods);
+  installNotFound(app, otherMethods, hosts);
 
   const api = createApiArea({
     storage: deps.storage,
@@ -314,7 +317,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     log: app.log,
     gatherMetrics: deps.gatherMetrics ?? (async () => metrics.families()),
     minFreeDiskBytes: deps.minFreeDiskBytes,
-    siteDomain,
+    hosts: sites.directory,
+    hostRouting: () => sites.directory.check(),
   });
   const areas = [api, internal, dashboard, sites];
   const table: RouteTable = {

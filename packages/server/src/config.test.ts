@@ -110,10 +110,10 @@ describe('loadConfig', () => {
     }
   });
 
-  it("PETSTORE_SITE_HOSTS_REFRESH_MS: the site hosts' default unless set; below 10 ms → a ConfigError naming it", () => {
-    assert.equal(loadConfig({}).siteHostsRefreshMs, undefined);
-    assert.equal(loadConfig({ PETSTORE_SITE_HOSTS_REFRESH_MS: '50' }).siteHostsRefreshMs, 50);
-    assert.match(refused({ PETSTORE_SITE_HOSTS_REFRESH_MS: '5' }), /^PETSTORE_SITE_HOSTS_REFRESH_MS must be/);
+  it("PETSTORE_CHANGE_POLL_MS: the change feed's default unless set; below 10 ms → a ConfigError naming it", () => {
+    assert.equal(loadConfig({}).changePollMs, undefined);
+    assert.equal(loadConfig({ PETSTORE_CHANGE_POLL_MS: '50' }).changePollMs, 50);
+    assert.match(refused({ PETSTORE_CHANGE_POLL_MS: '5' }), /^PETSTORE_CHANGE_POLL_MS must be/);
   });
 
   it('PETSTORE_ENV=production without PETSTORE_API_HOST → serving refused, naming the variable', () => {

@@ -50,10 +50,10 @@ export interface Config {
   /** Whether API requests made with projects' keys are written to the request log (PETSTORE_REQUEST_LOG). */
   requestLog: boolean;
   /**
-   * How often each instance reads the projects and served domains again (PETSTORE_SITE_HOSTS_REFRESH_MS);
-   * undefined: the site hosts' default, SITE_HOSTS_REFRESH_MS.
+   * How often each instance reads the change feed of projects and domains without being told
+   * (PETSTORE_CHANGE_POLL_MS); undefined: the feed's default, CHANGE_POLL_MS (1 s).
    */
-  siteHostsRefreshMs: number | undefined;
+  changePollMs: number | undefined;
   /** Where mail goes (PETSTORE_SMTP_URL; without it, the log) and who sends it (PETSTORE_MAIL_FROM). */
   mail: MailSettings;
 }
@@ -329,10 +329,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
         1_000_000,
       ) * MB,
     requestLog: oneOf('PETSTORE_REQUEST_LOG', env.PETSTORE_REQUEST_LOG, ['on', 'off'], 'on') === 'on',
-    siteHostsRefreshMs:
-      env.PETSTORE_SITE_HOSTS_REFRESH_MS === undefined || env.PETSTORE_SITE_HOSTS_REFRESH_MS === ''
+    changePollMs:
+      env.PETSTORE_CHANGE_POLL_MS === undefined || env.PETSTORE_CHANGE_POLL_MS === ''
         ? undefined
-        : integer('PETSTORE_SITE_HOSTS_REFRESH_MS', env.PETSTORE_SITE_HOSTS_REFRESH_MS, 0, 10, 3_600_000),
+        : integer('PETSTORE_CHANGE_POLL_MS', env.PETSTORE_CHANGE_POLL_MS, 0, 10, 3_600_000),
     mail: mailSettings(env.PETSTORE_SMTP_URL, env.PETSTORE_MAIL_FROM, (message) => new ConfigError(message)),
   };
 }

@@ -195,7 +195,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     httpLimits: { ...config.http, maxConnections: connectionCap.allowed },
     minFreeDiskBytes: config.minFreeDiskBytes,
     requestLog: config.requestLog ? {} : false,
-    siteHostsRefreshMs: config.siteHostsRefreshMs,
+    changePollMs: config.changePollMs,
     mailer,
     mailFrom: config.mail.from,
     linkOrigin: () => linkOrigin ?? listeningOrigin,

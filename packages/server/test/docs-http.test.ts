@@ -58,6 +58,17 @@ describe('docs over HTTP', () => {
     );
   });
 
+  it('GET /docs/ → 301 to /docs with the query kept', async () => {
+    for (const [url, location] of [
+      ['/docs/', '/docs'],
+      ['/docs/?tag=pets', '/docs?tag=pets'],
+    ]) {
+      const response = await app.request({ url: url!, key: null, unchecked: true });
+      assert.equal(response.status, 301, url);
+      assert.equal(response.headers.location, location, url);
+    }
+  });
+
   it('GET /docs/assets/nothing.js → 404', async () => {
     assert.equal((await get('/docs/assets/nothing.js')).status, 404);
   });

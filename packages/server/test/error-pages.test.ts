@@ -160,12 +160,14 @@ describe('errors as pages with PETSTORE_API_HOST set: hosts that are not the API
     }
   });
 
-  it('/v1 on another host: the Error body for a browser too (401 before anything else, as on the API host)', async () => {
-    assertErrorBody(
-      await get(app, '/v1/pets', { host: 'other.example.test', accept: BROWSER }),
-      401,
-      'unauthorized',
-    );
+  it('/v1 on another host: 404 not_found, with a key or without (no API there to ask a key for)', async () => {
+    for (const url of ['/v1/pets', '/v1/pets/1', '/v1/openapi.json', '/v1/nothing']) {
+      for (const key of [null, app.key]) {
+        const response = await get(app, url, { host: 'other.example.test', accept: BROWSER, key });
+        assert.equal(response.status, 404, `${url} ${key ? 'with' : 'without'} a key`);
+        assert.equal(response.headers['www-authenticate'], undefined, url);
+      }
+    }
   });
 
   it('the API host: a 404 page links its reference', async () => {

@@ -1,5 +1,5 @@
-/** The site hosts' refresh period the suites give their apps and servers: changes are seen in milliseconds. */
-export const TEST_SITE_HOSTS_REFRESH_MS = 20;
+/** How often the suites' apps and servers read the change feed unasked: changes are seen in milliseconds. */
+export const TEST_CHANGE_POLL_MS = 20;
 
 /**
  * Polls `condition` until it holds. No deadline of its own: what it waits for comes with the next

@@ -98,8 +98,8 @@ export async function makeTestApp(
     logLevel?: string;
     /** The request log's settings (default: on, with its defaults). */
     requestLog?: AppDeps['requestLog'];
-    /** How often the host sets read projects and served domains again (default: production's). */
-    siteHostsRefreshMs?: number;
+    /** How often the change feed is read unasked (default: production's). */
+    changePollMs?: number;
     /** Timeouts and connection caps of the HTTP server (default: production's). */
     httpLimits?: AppDeps['httpLimits'];
     /** Where mails go (default: the log); `test/mail-sink.ts` gives a loopback SMTP server's mailer. */
@@ -129,7 +129,7 @@ export async function makeTestApp(
     dns: options.dns,
     hashingGate: options.hashingGate,
     requestLog: options.requestLog,
-    siteHostsRefreshMs: options.siteHostsRefreshMs,
+    changePollMs: options.changePollMs,
     httpLimits: options.httpLimits,
     mailer: options.mailer,
     mailRetryDelaysMs: options.mailRetryDelaysMs,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { eventually, TEST_SITE_HOSTS_REFRESH_MS } from './eventually.ts';
+import { eventually, TEST_CHANGE_POLL_MS } from './eventually.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 import { assertErrorAnswer } from './openapi-validator.ts';
 import { rawRequest } from './raw-http.ts';
@@ -23,7 +23,7 @@ describe('the edge on raw sockets: Host, absolute-form targets, redirects and TL
     });
 
   before(async () => {
-    app = await makeTestApp({ trustProxy: true, siteHostsRefreshMs: TEST_SITE_HOSTS_REFRESH_MS });
+    app = await makeTestApp({ trustProxy: true, changePollMs: TEST_CHANGE_POLL_MS });
     await app.signedInMember('acme', { plan: 'pro' });
     const now = app.clock.now();
     await app.storage.domains.add(verifiedDomain('docs.acme.example', 'prj_acme', now));

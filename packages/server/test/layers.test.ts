@@ -20,6 +20,7 @@ const LAYERS: string[][] = [
     'validation',
     'docs',
     'mail',
+    'changes',
   ],
   ['http'],
   ['insights', 'metrics'],

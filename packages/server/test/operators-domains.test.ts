@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cleanEnv, killAll, runCli, type ServerProcess, startServe } from './blackbox-process.ts';
 import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
-import { TEST_SITE_HOSTS_REFRESH_MS } from './eventually.ts';
+import { TEST_CHANGE_POLL_MS } from './eventually.ts';
 
 const TARGET = 'acme.sites.test';
 
@@ -72,7 +72,7 @@ describe('petstore domains, as an operator runs it, with the server answering by
       // As in production: names that are not served answer nothing.
       PETSTORE_API_HOST: 'api.test',
       PETSTORE_DNS_SERVERS: zone.address,
-      PETSTORE_SITE_HOSTS_REFRESH_MS: String(TEST_SITE_HOSTS_REFRESH_MS),
+      PETSTORE_CHANGE_POLL_MS: String(TEST_CHANGE_POLL_MS),
     });
     assert.equal((await runCli(['migrate'], env)).code, 0);
     const created = await cli(

@@ -41,6 +41,7 @@ test('every public route → limited per client address in the budget the route 
     'getMetrics',
     'getOpenApiDocument',
     'getReadiness',
+    'redirectDocsSlash',
     'redirectToDocs',
     'tlsAsk',
   ]);
@@ -49,11 +50,14 @@ test('every public route → limited per client address in the budget the route 
     assert.equal(rateLimited, true, route.url);
     const budget = ADDRESS_BUDGETS[addressBudget!];
     const ask = route.config.operationId === 'tlsAsk'; // the TLS proxy's question: no such site here
-    const unchecked = ['getDocsAsset', 'tlsAsk', 'redirectToDocs'].includes(route.config.operationId); // outside the contract
+    const unchecked = ['getDocsAsset', 'tlsAsk', 'redirectToDocs', 'redirectDocsSlash'].includes(
+      route.config.operationId,
+    ); // outside the contract
     const url = concretePath(route.url) + (ask ? '?domain=nothing.example' : '');
     // The TLS proxy asks on the internal listener, the only place that answers it.
     const response = ask ? await app.internal(url) : await app.request({ url, key: null, unchecked });
-    const expected = ask ? 404 : route.config.operationId === 'redirectToDocs' ? 302 : 200;
+    const redirects: Record<string, number> = { redirectToDocs: 302, redirectDocsSlash: 301 };
+    const expected = ask ? 404 : (redirects[route.config.operationId] ?? 200);
     assert.equal(response.status, expected, route.url);
     assertLimitHeaders(response, { limit: budget.perMinute });
   }

@@ -116,7 +116,10 @@ describe('GET /readyz with PostgreSQL and Redis answering', { skip }, () => {
       await storage.migrate();
       const answer = await readyz(storage, store);
       assert.equal(answer.status, 200);
-      assert.deepEqual(answer.body, { status: 'ready', checks: { database: 'ok', rateLimitStore: 'ok' } });
+      assert.deepEqual(answer.body, {
+        status: 'ready',
+        checks: { database: 'ok', hostRouting: 'ok', rateLimitStore: 'ok' },
+      });
     } finally {
       await storage.close();
       const admin = new pg.Client({ connectionString: url });

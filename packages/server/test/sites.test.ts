@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { eventually, TEST_SITE_HOSTS_REFRESH_MS } from './eventually.ts';
+import { eventually, TEST_CHANGE_POLL_MS } from './eventually.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 
 const get = (app: TestApp, host: string, url = '/', key: string | null = null) =>
@@ -12,7 +12,7 @@ describe('published docs sites, routed by host', () => {
   before(async () => {
     app = await makeTestApp({
       publicBaseUrl: 'https://api.petstore.example/v1',
-      siteHostsRefreshMs: TEST_SITE_HOSTS_REFRESH_MS,
+      changePollMs: TEST_CHANGE_POLL_MS,
     });
     await app.signedInMember('acme');
     await app.signedInMember('zoo');

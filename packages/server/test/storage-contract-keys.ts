@@ -101,15 +101,49 @@ export function keyContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.unbanKey('key_missing', T0), false);
   });
 
-  it('touchKey → lastUsedAt moves forward only; an unknown key is no error', async () => {
+  it('listKeysPage → creation order (created_at, then id) from after the last key of the previous page, at most the limit', async () => {
+    const { storage } = fixture();
+    for (const [id, createdAt] of [
+      ['key_c', T0],
+      ['key_a', T0],
+      ['key_b', T0 + 1],
+      ['key_d', T0 - 1],
+    ] as const) {
+      await storage.createKey(newKey(id, { createdAt }));
+    }
+    const first = await storage.listKeysPage({ limit: 2 });
+    assert.deepEqual(
+      first.map((key) => key.id),
+      ['key_d', 'key_a'],
+    );
+    const last = first.at(-1)!;
+    const next = await storage.listKeysPage({ after: { createdAt: last.createdAt, id: last.id }, limit: 10 });
+    assert.deepEqual(
+      next.map((key) => key.id),
+      ['key_c', 'key_b'],
+    );
+    assert.deepEqual(
+      await storage.listKeysPage({ after: { createdAt: T0 + 1, id: 'key_b' }, limit: 10 }),
+      [],
+    );
+  });
+
+  it('touchKeys → lastUsedAt moves forward only; an unknown key is no error; a thousand keys in one call', async () => {
     const { storage } = fixture();
     await storage.createKey(newKey('key_1'));
-    await storage.touchKey('key_1', T0 + 60_000);
+    await storage.touchKeys([{ id: 'key_1', at: T0 + 60_000 }]);
     assert.equal((await storage.getKey('key_1'))!.lastUsedAt, T0 + 60_000);
-    await storage.touchKey('key_1', T0 + 30_000);
+    await storage.touchKeys([{ id: 'key_1', at: T0 + 30_000 }]);
     assert.equal((await storage.getKey('key_1'))!.lastUsedAt, T0 + 60_000, 'an older use does not win');
-    await storage.touchKey('key_1', T0 + 120_000);
+    await storage.touchKeys([
+      { id: 'key_missing', at: T0 },
+      { id: 'key_1', at: T0 + 120_000 },
+    ]);
     assert.equal((await storage.getKey('key_1'))!.lastUsedAt, T0 + 120_000);
-    await storage.touchKey('key_missing', T0);
+    await storage.touchKeys([]);
+    const many = Array.from({ length: 1_200 }, (_, n) => `key_m${String(n).padStart(4, '0')}`);
+    for (const id of many.slice(0, 3)) await storage.createKey(newKey(id));
+    await storage.touchKeys(many.map((id, n) => ({ id, at: T0 + n })));
+    assert.equal((await storage.getKey(many[2]!))!.lastUsedAt, T0 + 2);
   });
 }

@@ -86,6 +86,16 @@ export function projectContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.updateKeyOwnLimits('key_nope', 1, 1), false);
   });
 
+  it('listPage → projects by slug after the given one, at most the limit', async () => {
+    const { storage } = fixture();
+    for (const slug of ['delta', 'alpha', 'charlie', 'bravo']) await storage.projects.create(project(slug));
+    const slugs = async (after: string | undefined, limit: number) =>
+      (await storage.projects.listPage(after, limit)).map((p) => p.slug);
+    assert.deepEqual(await slugs(undefined, 2), ['alpha', 'bravo']);
+    assert.deepEqual(await slugs('bravo', 10), ['charlie', 'delta']);
+    assert.deepEqual(await slugs('delta', 10), []);
+  });
+
   it('listKeys(projectId) → only that project keys; listKeys() → every key', async () => {
     const { storage } = fixture();
     await storage.projects.create(project('a'));

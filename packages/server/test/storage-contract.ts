@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe } from 'node:test';
 import type { ReversibleStorage } from '../src/storage/migrations.ts';
 import { accountContract } from './storage-contract-accounts.ts';
 import { auditContract } from './storage-contract-audit.ts';
+import { changeContract } from './storage-contract-changes.ts';
 import { domainContract } from './storage-contract-domains.ts';
 import { idempotencyContract } from './storage-contract-idempotency.ts';
 import { keyContract } from './storage-contract-keys.ts';
@@ -47,5 +48,6 @@ export function runStorageContract(name: string, makeStorage: FixtureFactory): v
     usageContract(fixture);
     auditContract(fixture);
     twoFactorContract(fixture);
+    changeContract(fixture);
   });
 }

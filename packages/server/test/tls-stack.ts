@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type CliResult, cleanEnv, runCli } from './blackbox-process.ts';
 import { adaptDeployCaddyfile, type Caddy, onLoopback, startCaddy } from './caddy-process.ts';
 import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
-import { TEST_SITE_HOSTS_REFRESH_MS } from './eventually.ts';
+import { TEST_CHANGE_POLL_MS } from './eventually.ts';
 import { type Pebble, startPebble } from './pebble-process.ts';
 import { freePort } from './scaleout-servers.ts';
 import { type ServeProcess, spawnServe } from './serve-process.ts';
@@ -90,7 +90,7 @@ export async function startTlsStack(): Promise<TlsStack> {
       TRUST_PROXY: '127.0.0.1',
       PETSTORE_ENV: 'development',
       PETSTORE_INTERNAL_PORT: String(internalPort),
-      PETSTORE_SITE_HOSTS_REFRESH_MS: String(TEST_SITE_HOSTS_REFRESH_MS),
+      PETSTORE_CHANGE_POLL_MS: String(TEST_CHANGE_POLL_MS),
     });
     const server = spawnServe(env, ['--port', '0']);
     children.add(server.child);

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { KeyRepository } from '../storage/repository.ts';
 import type { ApiKeyRecord } from '../storage/records.ts';
 import type { Clock } from '../time/clock.ts';
@@ -15,8 +16,15 @@ export interface AuthenticatorOptions {
    */
   changeToken: () => number | undefined;
   ttlMs?: number;
+  /** Keys (by presented secret) cached at most: the least recently used is dropped first. */
   maxEntries?: number;
 }
+
+/**
+ * Presented secrets cached at most: 100,000 (a few tens of MB when full). Past that the least recently
+ * used one is dropped alone: 50k keys in rotation stay cached, and no request pays for a cache emptied.
+ */
+export const MAX_CACHED_KEYS = 100_000;
 
 interface CacheEntry {
   record: ApiKeyRecord | undefined;
@@ -33,8 +41,7 @@ export interface Authenticator {
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
   const { keys, clock, environment, changeToken } = options;
   const ttlMs = options.ttlMs ?? 1000;
-  const maxEntries = options.maxEntries ?? 10_000;
-  const cache = new Map<string, CacheEntry>();
+  const cache = new LRUCache<string, CacheEntry>({ max: options.maxEntries ?? MAX_CACHED_KEYS });
   let token = changeToken();
 
   const fresh = (entry: CacheEntry | undefined, now: number): entry is CacheEntry => {
@@ -58,7 +65,6 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       found && timingSafeEqual(Buffer.from(found.digest, 'hex'), Buffer.from(digest, 'hex'))
         ? found
         : undefined;
-    if (cache.size >= maxEntries) cache.clear();
     cache.set(secret, { record, loadedAt: now });
     return record;
   };

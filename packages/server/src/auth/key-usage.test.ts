@@ -4,20 +4,23 @@ import { createKeyUsage } from './key-usage.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
 
-function recorder(fail = false) {
+function recorder(fail = false, maxRemembered?: number) {
   const writes: [string, number][] = [];
+  const statements: number[] = [];
   const errors: unknown[] = [];
   const usage = createKeyUsage({
     keys: {
-      async touchKey(id, at) {
+      async touchKeys(uses) {
         if (fail) throw new Error('database down');
-        writes.push([id, at]);
+        statements.push(uses.length);
+        for (const use of uses) writes.push([use.id, use.at]);
       },
     },
     delayMs: 60_000,
+    maxRemembered,
     onError: (error) => errors.push(error),
   });
-  return { usage, writes, errors };
+  return { usage, writes, statements, errors };
 }
 
 test('key usage → one write per key per minute, however many requests', async () => {
@@ -47,4 +50,25 @@ test('key usage → a failed write is reported, not thrown', async () => {
   usage.record('key_a', T0);
   await usage.flush();
   assert.equal(errors.length, 1);
+});
+
+test('key usage → the uses of many keys are written together, in one call', async () => {
+  const { usage, writes, statements } = recorder();
+  for (let n = 0; n < 5_000; n++) usage.record(`key_${n}`, T0 + n);
+  await usage.flush();
+  assert.equal(writes.length, 5_000);
+  assert.deepEqual(statements, [5_000]);
+});
+
+test('key usage → past its bound one key is forgotten, never all: only that key is written again', async () => {
+  const { usage, writes } = recorder(false, 3);
+  for (const id of ['key_a', 'key_b', 'key_c']) usage.record(id, T0);
+  await usage.flush();
+  usage.record('key_d', T0 + 1);
+  await usage.flush();
+  assert.equal(writes.length, 4);
+  for (const id of ['key_b', 'key_c', 'key_d']) usage.record(id, T0 + 2);
+  usage.record('key_a', T0 + 2);
+  await usage.flush();
+  assert.deepEqual(writes.slice(4), [['key_a', T0 + 2]], 'key_a alone was forgotten');
 });

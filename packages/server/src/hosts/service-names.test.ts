@@ -7,7 +7,7 @@ import { classifyHost, type ServiceNames } from './service-names.ts';
 
 const NAMES: ServiceNames = { siteDomain: 'sites.example.test', apiHosts: ['api.example.test'] };
 const OPEN: ServiceNames = { siteDomain: 'sites.localhost', apiHosts: [] };
-const EVERYTHING_SERVED = () => true;
+const EVERYTHING_SERVED = () => 'site' as const;
 
 const FULL_WIDTH_DIGITS = '０１２３４５６７８９';
 const BYTE = fc.integer({ min: 0, max: 255 });
@@ -92,7 +92,7 @@ describe('host names: every IP spelling is one address, and always the service o
     assert.equal(classifyHost('api.example.test', NAMES, EVERYTHING_SERVED), 'api');
     assert.equal(classifyHost('localhost', NAMES, EVERYTHING_SERVED), 'api');
     assert.equal(
-      classifyHost('acme.sites.example.test', NAMES, () => false),
+      classifyHost('acme.sites.example.test', NAMES, () => 'free'),
       'site',
     );
     assert.equal(classifyHost('sites.example.test', NAMES, EVERYTHING_SERVED), 'none');
@@ -109,14 +109,25 @@ describe('host names: every IP spelling is one address, and always the service o
     }
   });
 
-  it('any other name is a site only while served; else the API when no API host is set, else nothing', () => {
+  it('any other name: a site while served; nothing while it is or was a custom domain; else the API only with no API host', () => {
     assert.equal(classifyHost('docs.example.com', NAMES, EVERYTHING_SERVED), 'site');
+    for (const names of [NAMES, OPEN]) {
+      assert.equal(
+        classifyHost('docs.example.com', names, () => 'claimed'),
+        'none',
+      );
+      assert.equal(
+        classifyHost('docs.example.com', names, () => undefined),
+        'none',
+        'not looked up yet',
+      );
+    }
     assert.equal(
-      classifyHost('docs.example.com', NAMES, () => false),
+      classifyHost('docs.example.com', NAMES, () => 'free'),
       'none',
     );
     assert.equal(
-      classifyHost('docs.example.com', OPEN, () => false),
+      classifyHost('docs.example.com', OPEN, () => 'free'),
       'api',
     );
   });

@@ -31,18 +31,28 @@ export function isServiceName(hostname: string, names: ServiceNames): boolean {
 }
 
 /**
+ * What a name that is not the service's own is to the projects: the docs site of one (`site`), a name
+ * that is or was a project's custom domain in any state and serves no site now (`claimed`), or none
+ * (`free`). See sites/host-directory.ts.
+ */
+export type CustomHostKind = 'site' | 'claimed' | 'free';
+
+/**
  * Which part of the service a parsed host reaches. The service's own names are decided by
- * configuration; any other name is a project's site only while it is a verified custom domain of a
- * project on a paid plan (`isServedDomain`), and otherwise the API when no API host is configured,
- * else nothing. So nothing a tenant adds, pending, failed or removed, moves the service's own pages.
+ * configuration; any other name is a project's site while it is a verified custom domain of a project
+ * on a paid plan, reaches nothing while it is or was any project's custom domain (pending, failed,
+ * suspended, removed), and is the API only when no project ever claimed it and no API host is
+ * configured. A name not looked up yet (`undefined`) reaches nothing. So nothing a tenant adds moves the
+ * service's own pages, and no customer's name, old or new, ever shows them.
  */
 export function classifyHost(
   hostname: string,
   names: ServiceNames,
-  isServedDomain: (hostname: string) => boolean,
+  custom: (hostname: string) => CustomHostKind | undefined,
 ): HostKind {
   const own = ownNameKind(hostname, names);
   if (own !== undefined) return own;
-  if (isServedDomain(hostname)) return 'site';
-  return names.apiHosts.length === 0 ? 'api' : 'none';
+  const kind = custom(hostname);
+  if (kind === 'site') return 'site';
+  return kind === 'free' && names.apiHosts.length === 0 ? 'api' : 'none';
 }

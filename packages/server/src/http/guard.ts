@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../auth/authenticator.ts';
-import { normalizeHost } from './host-kind.ts';
 import type { KeyUsage } from '../auth/key-usage.ts';
 import { ApiError } from '../errors.ts';
 import { applyCors, type CorsPolicy } from './cors.ts';
@@ -46,12 +45,6 @@ export interface GuardDeps {
   /** What the product areas check, for the routes that declare it (wired by app.ts). */
   areas: AreaChecks;
   cors: CorsPolicy;
-  /**
-   * Whether a host serves a project's site now, from the database: set when any host that is not a
-   * site serves the API (PETSTORE_API_HOST unset), so that the service's own pages are never shown on
-   * a served custom domain, not even in the moments before this instance's host sets catch up.
-   */
-  servesCustomDomain?: (hostname: string) => Promise<boolean>;
 }
 
 const UNAUTHORIZED_MESSAGE = 'a valid API key is required: send Authorization: Bearer <API key>';
@@ -173,13 +166,6 @@ export function checkSunset(config: RouteConfig, now: number): void {
 
 async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyReply, config: RouteConfig) {
   await admit(deps, request, (headers) => reply.headers(headers), config);
-  if (
-    config.servicePage &&
-    deps.servesCustomDomain &&
-    (await deps.servesCustomDomain(normalizeHost(request.headers.host)))
-  ) {
-    throw new ApiError('not_found', 'nothing is published at this address');
-  }
   if (config.access === 'session') await deps.areas.session(request);
   if (config.role) await deps.areas.role(request, config.role);
   if (config.host === 'site') await deps.areas.site(request, reply);

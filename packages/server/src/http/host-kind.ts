@@ -1,16 +1,27 @@
 import type { IncomingMessage } from 'node:http';
 import { parseHostHeader } from '../hosts/host-name.ts';
-import { classifyHost, type HostKind, type ServiceNames } from '../hosts/service-names.ts';
+import {
+  classifyHost,
+  type CustomHostKind,
+  type HostKind,
+  type ServiceNames,
+} from '../hosts/service-names.ts';
 
 export type { HostKind } from '../hosts/service-names.ts';
 
 export interface HostRules {
   names: ServiceNames;
   /**
-   * Whether a name is a verified custom domain of a project on a paid plan (kept in memory, may be a
-   * little behind the database; the site itself is always read from the database).
+   * What a name that is not the service's own is to the projects, as this instance last looked it up
+   * (undefined: not looked up yet; such a name reaches nothing). The site itself is checked again when
+   * it is served, so a removed domain stops at once.
    */
-  isServedDomain?(hostname: string): boolean;
+  custom?(hostname: string): CustomHostKind | undefined;
+  /**
+   * Looks up what the request's host (and its Origin's, for CORS) is before the router reads it
+   * synchronously; undefined when nothing needs looking up. Never rejects.
+   */
+  prepare?(request: IncomingMessage): Promise<void> | undefined;
 }
 
 /** The Host header's name as compared everywhere (see parseHostHeader); '' when it names no host. */
@@ -29,12 +40,28 @@ export function markInternal(request: IncomingMessage): void {
   (request as Marked)[KIND] = 'internal';
 }
 
-const NEVER_SERVED = () => false;
+const NOT_LOOKED_UP = () => undefined;
 
 export function hostKindOf(host: string, rules: HostRules): HostKind {
   // Only HTTP/1.0 may omit Host: it reaches what any unknown name reaches.
   if (host === '') return rules.names.apiHosts.length === 0 ? 'api' : 'none';
-  return classifyHost(host, rules.names, rules.isServedDomain ?? NEVER_SERVED);
+  return classifyHost(host, rules.names, rules.custom ?? NOT_LOOKED_UP);
+}
+
+const FAILED = Symbol('petstore.hostLookupFailed');
+type Failed = IncomingMessage & { [FAILED]?: Error };
+
+/**
+ * Marks a request whose host could not be looked up: it is routed nowhere, and the 404 handler answers
+ * `error` (a 503) instead, so a failed lookup never passes for "nothing here".
+ */
+export function markHostLookupFailed(request: IncomingMessage, error: Error): void {
+  (request as Failed)[FAILED] = error;
+}
+
+/** Why the request's host could not be looked up, if it could not (see markHostLookupFailed). */
+export function hostLookupFailure(request: IncomingMessage): Error | undefined {
+  return (request as Failed)[FAILED];
 }
 
 /** The request's host kind, worked out once per request. */

@@ -21,14 +21,24 @@ export type RequestLane = (
 /**
  * Puts `lane` in front of the framework's request listener on the app's server (and as `app.dispatch`,
  * for in-process tests), so the server's every request meets it first; both take pipelined requests in
- * turn (see inTurn).
+ * turn (see inTurn). `prepare` runs, in the request's turn, before both (it looks up what a host serves
+ * when that is not known yet: the router then reads it synchronously).
  */
-export function installLane(app: FastifyInstance, lane: RequestLane): void {
+export function installLane(
+  app: FastifyInstance,
+  lane: RequestLane,
+  prepare?: (request: IncomingMessage) => Promise<void> | undefined,
+): void {
   const server = app.server;
   const [framework] = server.listeners('request') as RequestListener[];
   if (!framework) throw new Error('the server has no request listener to put the lane in front of');
-  const dispatch = inTurn((request, response) => {
+  const serve: RequestListener = (request, response) => {
     if (!lane(request, response, framework)) framework(request, response);
+  };
+  const dispatch = inTurn((request, response) => {
+    const pending = prepare?.(request);
+    if (pending === undefined) serve(request, response);
+    else void pending.then(() => serve(request, response));
   });
   server.removeListener('request', framework);
   server.on('request', dispatch);

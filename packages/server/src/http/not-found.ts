@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
+import { hostLookupFailure, type HostRules, requestHostKind } from './host-kind.ts';
 import type { OtherMethods } from './other-methods.ts';
 import { type RouteConfig, routeConfig } from './route-config.ts';
 
@@ -33,6 +34,8 @@ export async function refuseOtherMethod(request: FastifyRequest): Promise<void> 
 
 async function notFound(request: FastifyRequest): Promise<never> {
   await refuseOtherMethod(request);
+  const failure = hostLookupFailure(request.raw);
+  if (failure) throw failure;
   throw new ApiError('not_found', `no resource at ${request.url.split('?', 1)[0]}`);
 }
 
@@ -44,12 +47,22 @@ function withConfig(config: RouteConfig): Parameters<FastifyInstance['setNotFoun
   return { config, preParsing: refuseOtherMethod } as Parameters<FastifyInstance['setNotFoundHandler']>[0];
 }
 
-export function installNotFound(app: FastifyInstance, otherMethods: OtherMethods): void {
+/**
+ * On a host that reaches nothing (not the API's when PETSTORE_API_HOST is set, a customer's name),
+ * `/v1/*` is a 404 like every other path: no key is asked for where there is no API.
+ */
+export function installNotFound(app: FastifyInstance, otherMethods: OtherMethods, hosts: HostRules): void {
   const otherMethodOf = otherMethods.lookup;
-  app.setNotFoundHandler(withConfig({ ...ELSEWHERE, otherMethodOf }), notFound);
+  const elsewhere: RouteConfig = { ...ELSEWHERE, otherMethodOf };
+  const underV1: RouteConfig = {
+    ...UNDER_V1,
+    otherMethodOf: (request) =>
+      otherMethodOf(request) ?? (requestHostKind(request, hosts) === 'none' ? elsewhere : undefined),
+  };
+  app.setNotFoundHandler(withConfig(elsewhere), notFound);
   app.register(
     async (v1) => {
-      v1.setNotFoundHandler(withConfig({ ...UNDER_V1, otherMethodOf }), notFound);
+      v1.setNotFoundHandler(withConfig(underV1), notFound);
     },
     { prefix: '/v1' },
   );

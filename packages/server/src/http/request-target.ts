@@ -27,6 +27,15 @@ export function rewriteRequestTarget(request: IncomingMessage): string {
   return escapeUndecodablePath(url);
 }
 
+/**
+ * The Host header the router will read: an absolute-form target's authority, else the Host header
+ * (what rewriteRequestTarget makes of it, for steps that run before the router).
+ */
+export function targetHostHeader(request: IncomingMessage): string | undefined {
+  const absolute = ABSOLUTE_FORM.exec(request.url ?? '');
+  return absolute ? absolute[1] : request.headers.host;
+}
+
 /** Whether the request's absolute-form target named no valid host (`GET http://x:99999/ HTTP/1.1`). */
 export function hasBadAuthority(request: IncomingMessage): boolean {
   return (request as Marked)[BAD_AUTHORITY] === true;

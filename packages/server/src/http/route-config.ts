@@ -35,11 +35,6 @@ export interface RouteConfig {
    * all, or only the internal listener (PETSTORE_INTERNAL_PORT), which no public name ever reaches.
    */
   host?: 'api' | 'site' | 'any' | 'internal';
-  /**
-   * A page of the service itself (its docs, the dashboard): never shown on a host that serves a
-   * project's site now, which is checked against the database when PETSTORE_API_HOST is unset.
-   */
-  servicePage?: boolean;
   /** Errors as an HTML page (dashboard and sites) instead of the Error body. */
   htmlErrors?: boolean;
   /** A form that changes something: its CSRF token is checked before the handler runs. */

@@ -36,6 +36,8 @@ export interface Metrics {
   observeConnections(gate: ConnectionCounts): void;
   /** Reports the request log's writes and drops from now on. */
   observeRequestLog(stats: () => RequestLogCounts): void;
+  /** Reports the host lookups that failed (sites/host-directory.ts) from now on. */
+  observeHostLookups(failures: () => number): void;
   /** The limiter, counting the refusals and bans it decides. */
   instrumentLimiter(limiter: RateLimiter): RateLimiter;
   /** Everything this process knows, read now. */
@@ -111,6 +113,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
   const processMetrics = createProcessMetrics();
   let connections: ConnectionCounts | undefined;
   let requestLog: (() => RequestLogCounts) | undefined;
+  let hostLookupFailures: (() => number) | undefined;
 
   const dependencyFamilies = (): Family[] => {
     const families: Family[] = [
@@ -123,6 +126,14 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     ];
     if (connections) families.push(...connectionFamilies(connections));
     if (requestLog) families.push(...requestLogFamilies(requestLog()));
+    if (hostLookupFailures) {
+      families.push({
+        name: 'petstore_host_lookup_failures_total',
+        help: 'Lookups of what a host serves that failed (the request was answered 503, never routed nowhere).',
+        type: 'counter',
+        samples: [{ suffix: '', labels: '', value: hostLookupFailures() }],
+      });
+    }
     const pool = deps.storage.poolStats?.();
     if (pool) {
       families.push({
@@ -149,6 +160,9 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     },
     observeRequestLog(stats) {
       requestLog = stats;
+    },
+    observeHostLookups(failures) {
+      hostLookupFailures = failures;
     },
     instrumentLimiter(limiter) {
       return {

@@ -84,9 +84,9 @@ export function createApiArea(deps: ApiAreaDeps): Area {
   const warming = deps.warmPetCache ? warmingOnFirstGet(service, deps.log) : undefined;
   const pets = warming?.pets ?? service;
   // The docs are imported on their first request (see lazyHandlers).
-  const docs = lazyHandlers(['getDocs', 'getDocsAsset', 'redirectToDocs'], async () => {
-    const { getDocs, getDocsAsset, redirectToDocs } = await import('./docs.ts');
-    return { getDocs, getDocsAsset, redirectToDocs };
+  const docs = lazyHandlers(['getDocs', 'getDocsAsset', 'redirectToDocs', 'redirectDocsSlash'], async () => {
+    const { getDocs, getDocsAsset, redirectToDocs, redirectDocsSlash } = await import('./docs.ts');
+    return { getDocs, getDocsAsset, redirectToDocs, redirectDocsSlash };
   });
   const area: Omit<Area, 'plugin'> = {
     operations: {
@@ -97,7 +97,11 @@ export function createApiArea(deps: ApiAreaDeps): Area {
       getOpenApiDocument,
       getDocs: docs.getDocs,
     },
-    others: { getDocsAsset: docs.getDocsAsset, redirectToDocs: docs.redirectToDocs },
+    others: {
+      getDocsAsset: docs.getDocsAsset,
+      redirectToDocs: docs.redirectToDocs,
+      redirectDocsSlash: docs.redirectDocsSlash,
+    },
   };
   let closing = false;
   const plugin: Area['plugin'] = (app, options, done) => {
@@ -130,6 +134,7 @@ export function createApiArea(deps: ApiAreaDeps): Area {
         record: lane.record,
         closing: () => closing,
       }),
+      lane.hosts.prepare,
     );
     done();
   };

@@ -26,3 +26,12 @@ export const getDocsAsset: RouteHandlerMethod = async (request, reply) => {
  */
 export const redirectToDocs: RouteHandlerMethod = async (_request, reply) =>
   reply.redirect(urlFor('getDocs'), 302);
+
+/**
+ * `GET /docs/` → `301` to `/docs` with the same query: the reference has one address, and a typed or
+ * linked trailing slash still finds it.
+ */
+export const redirectDocsSlash: RouteHandlerMethod = async (request, reply) => {
+  const query = request.url.indexOf('?');
+  return reply.redirect(`${urlFor('getDocs')}${query === -1 ? '' : request.url.slice(query)}`, 301);
+};

@@ -25,6 +25,8 @@ export interface HealthDeps {
   limiter: RateLimiter;
   /** Not ready below this many free bytes where the database is stored (0: not checked). */
   minFreeDiskBytes?: number;
+  /** Why hosts cannot be looked up now (the change feed or a lookup failed), or undefined. */
+  hostRouting?: () => Promise<string | undefined>;
   log: FastifyBaseLogger;
   /** From the start of a graceful shutdown, so a load balancer still asking stops sending traffic here. */
   closing: () => boolean;
@@ -40,7 +42,7 @@ const MB = 1024 * 1024;
 
 /**
  * getHealth (/healthz): the process is alive. getReadiness (/readyz): the database commits a write,
- * its disk has room, and the rate-limit store is in use.
+ * its disk has room, hosts can be looked up (the change feed reads), and the rate-limit store is in use.
  */
 export function healthOperations(deps: HealthDeps): {
   getHealth: RouteHandlerMethod;
@@ -72,6 +74,10 @@ export function healthOperations(deps: HealthDeps): {
   const assess = async (): Promise<Readiness> => {
     const checks: Record<string, string> = {};
     const failing: string[] = [];
+    // Asked beside the database's write, not after it: readiness answers within one check's time.
+    const routing =
+      deps.hostRouting &&
+      withTimeout(deps.hostRouting(), CHECK_TIMEOUT_MS).catch(() => 'hosts could not be looked up in time');
     if (await databaseWritable()) checks.database = 'ok';
     else {
       checks.database = 'unavailable';
@@ -91,6 +97,11 @@ export function healthOperations(deps: HealthDeps): {
         checks.disk = 'unknown';
         failing.push('free disk space unknown');
       }
+    }
+    if (routing) {
+      const problem = await routing;
+      checks.hostRouting = problem === undefined ? 'ok' : 'failing';
+      if (problem !== undefined) failing.push(problem);
     }
     await deps.limiter.check(STORE_PROBE);
     const limiter = deps.limiter.status();

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Family } from '../metrics/exposition.ts';
+import type { HostDirectory } from '../sites/host-directory.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { Storage } from '../storage/repository.ts';
 import { type Area, registerAreaRoutes } from './area.ts';
@@ -14,7 +15,10 @@ export interface InternalAreaDeps {
   /** What /metrics reports. */
   gatherMetrics: () => Promise<Family[]>;
   minFreeDiskBytes?: number;
-  siteDomain: string;
+  /** What each host serves: the TLS proxy's question is answered from it. */
+  hosts: HostDirectory;
+  /** Why hosts cannot be looked up now (readiness), or undefined. */
+  hostRouting?: () => Promise<string | undefined>;
 }
 
 /**
@@ -29,6 +33,7 @@ export function createInternalArea(deps: InternalAreaDeps): Area {
         storage: deps.storage,
         limiter: deps.limiter,
         minFreeDiskBytes: deps.minFreeDiskBytes,
+        hostRouting: deps.hostRouting,
         log: deps.log,
         closing: () => closing,
       }),
@@ -36,11 +41,7 @@ export function createInternalArea(deps: InternalAreaDeps): Area {
     },
     // The TLS proxy asks only when a certificate is needed: its handler is imported on the first ask.
     others: lazyHandlers(['tlsAsk'], async () => ({
-      tlsAsk: (await import('../domains/tls-ask.ts')).tlsAsk({
-        projects: deps.storage.projects,
-        domains: deps.storage.domains,
-        siteDomain: deps.siteDomain,
-      }),
+      tlsAsk: (await import('../domains/tls-ask.ts')).tlsAsk(deps.hosts),
     })),
   };
   return {

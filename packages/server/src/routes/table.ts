@@ -87,7 +87,6 @@ export function contractOperations(contract: OpenApiDocument): RouteSpec[] {
         addressBudget: access === 'apiKey' ? 'api' : publicBudget(operation.operationId),
         metricsLabel: access === 'apiKey' ? operation.operationId : 'other',
       };
-      if (config.addressBudget === 'public') config.servicePage = true;
       found.push({ method: method.toUpperCase(), url: routerUrl(prefix, template), config, operation });
     }
   }
@@ -252,7 +251,6 @@ const dashboard = (operationId: string, access: 'public' | 'session', csrf = fal
   rateLimited: true,
   addressBudget: 'public',
   metricsLabel: 'dashboard',
-  servicePage: true,
   htmlErrors: true,
   csrf,
 });
@@ -287,7 +285,13 @@ export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
     rateLimited: true,
     addressBudget: 'public',
     metricsLabel: 'other',
-    servicePage: true,
+  }),
+  route('GET', '/docs/', {
+    operationId: 'redirectDocsSlash',
+    access: 'public',
+    rateLimited: true,
+    addressBudget: 'public',
+    metricsLabel: 'other',
   }),
   route('GET', '/', {
     operationId: 'redirectToDocs',
@@ -295,7 +299,6 @@ export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
     rateLimited: true,
     addressBudget: 'public',
     metricsLabel: 'other',
-    servicePage: true,
   }),
   route('GET', '/dashboard/sign-in', dashboard('signInPage', 'public')),
   route('POST', '/dashboard/sign-in', dashboard('signIn', 'public', true)),

@@ -1,29 +1,34 @@
 import type { ErrorPage } from '../http/error-handler.ts';
 import type { AreaChecks } from '../http/guard.ts';
+import type { ServiceNames } from '../hosts/service-names.ts';
 import { type Area, registerAreaRoutes } from '../routes/area.ts';
 import { lazyHandlers } from '../routes/lazy-handlers.ts';
 import { NON_CONTRACT_ROUTES } from '../routes/table.ts';
 import type { Storage } from '../storage/repository.ts';
-import { createSiteDirectory } from './site-directory.ts';
+import type { Clock } from '../time/clock.ts';
+import { type ChangeFeed, createChangeFeed } from '../changes/feed.ts';
+import { createHostDirectory, type HostDirectory } from './host-directory.ts';
+import { createHostRouting, type HostRouting } from './host-routing.ts';
 import { sendSiteErrorPage } from './site-error-page.ts';
 import { requireSite } from './site-guard.ts';
-import { createSiteHosts, type SiteHosts } from './site-hosts.ts';
 
 export interface SitesAreaDeps {
-  storage: Pick<Storage, 'projects' | 'domains'>;
-  siteDomain: string;
+  storage: Pick<Storage, 'projects' | 'domains' | 'changes' | 'changeToken' | 'listenForChanges'>;
+  names: ServiceNames;
+  clock: Clock;
+  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
   /** Where the sites' try-it sends requests (PUBLIC_BASE_URL). */
   publicBaseUrl?: string;
-  apiHost?: string;
-  /** How often the host sets are read again (default SITE_HOSTS_REFRESH_MS). */
-  refreshMs?: number;
+  /** How often the change feed is read without being told (default CHANGE_POLL_MS). */
+  changePollMs?: number;
 }
 
 export interface SitesArea extends Area {
-  /** Which hosts are sites, and their origins, from memory: the router and CORS read them. */
-  hosts: SiteHosts;
-  /** Whether a site is published at `hostname` now, from the database. */
-  publishedAt(hostname: string): Promise<boolean>;
+  /** What each host serves: looked up when asked for, cached, kept current by the change feed. */
+  directory: HostDirectory;
+  /** What the router and CORS read synchronously, prepared by the dispatch. */
+  routing: HostRouting;
+  feed: ChangeFeed;
   /** The guard's check of the sites' routes. */
   checks: Pick<AreaChecks, 'site'>;
   errorPage: ErrorPage;
@@ -35,30 +40,40 @@ export interface SitesArea extends Area {
  * lazyHandlers) and their error pages.
  */
 export function createSitesArea(deps: SitesAreaDeps): SitesArea {
-  const where = {
-    projects: deps.storage.projects,
-    domains: deps.storage.domains,
-    siteDomain: deps.siteDomain,
-  };
-  const hosts = createSiteHosts({ ...where, refreshMs: deps.refreshMs });
-  const directory = createSiteDirectory(where);
+  const { storage } = deps;
+  const feed = createChangeFeed({
+    changes: storage.changes,
+    changeToken: () => storage.changeToken(),
+    listen: storage.listenForChanges && ((onNotify) => storage.listenForChanges!(onNotify)),
+    clock: deps.clock,
+    log: deps.log,
+    pollMs: deps.changePollMs,
+  });
+  const directory = createHostDirectory({
+    projects: storage.projects,
+    domains: storage.domains,
+    names: deps.names,
+    feed,
+  });
+  const routing = createHostRouting({ directory, names: deps.names, log: deps.log });
   const operationIds = NON_CONTRACT_ROUTES.filter((route) => route.config.host === 'site').map(
     (route) => route.config.operationId,
   );
   const others = lazyHandlers(operationIds, async () =>
     (await import('./site-routes.ts')).siteHandlers({
       publicBaseUrl: deps.publicBaseUrl,
-      apiHost: deps.apiHost,
+      apiHost: deps.names.apiHosts[0],
     }),
   );
   return {
-    hosts,
-    publishedAt: async (hostname) => (await directory.resolve(hostname)) !== undefined,
+    directory,
+    routing,
+    feed,
     others,
     checks: { site: (request, reply) => requireSite(request, reply, directory) },
     errorPage: sendSiteErrorPage,
     plugin(app, options, done) {
-      app.addHook('onClose', async () => hosts.close());
+      app.addHook('onClose', async () => feed.close());
       registerAreaRoutes(app, options, { others });
       done();
     },

@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { normalizeHost } from '../http/host-kind.ts';
-import type { Site, SiteDirectory } from './site-directory.ts';
+import type { HostDirectory, Site } from './host-directory.ts';
+import { preparedAnswer } from './host-routing.ts';
 import { portSuffix } from './urls.ts';
 import { requestScheme } from '../http/scheme.ts';
 
@@ -28,9 +29,12 @@ const REDIRECT_CACHE_CONTROL = 'public, max-age=300';
 export async function requireSite(
   request: FastifyRequest,
   reply: FastifyReply,
-  sites: SiteDirectory,
+  directory: HostDirectory,
 ): Promise<void> {
-  const site = await sites.resolve(normalizeHost(request.headers.host));
+  // Looked up by the dispatch just now for a custom domain; a default host (or a cached name) here.
+  const host = normalizeHost(request.headers.host);
+  const answer = preparedAnswer(request.raw, host) ?? (await directory.resolve(host));
+  const site = answer.kind === 'site' ? answer.site : undefined;
   if (!site) throw new ApiError('not_found', 'no docs site is published at this address');
   if (site.redirectTo) {
     // request.url is origin-form (see rewriteRequestTarget): a path and query, never an authority.

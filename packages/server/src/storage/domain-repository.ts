@@ -85,6 +85,8 @@ export interface DomainRepository {
    * the project's oldest verified domain takes its place. False when it is not the project's.
    */
   remove(projectId: string, hostname: string, removedAt: number): Promise<boolean>;
+  /** Whether the name was a custom domain once and was removed (or released after failing). */
+  wasRemoved(hostname: string): Promise<boolean>;
   /** Verified domains of projects on a paid plan, the ones that are served. */
   listServed(): Promise<string[]>;
   /**
@@ -345,6 +347,10 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
       return (
         row && { servers: JSON.parse(row.servers as string) as string[], recordedAt: Number(row.recorded_at) }
       );
+    },
+    async wasRemoved(hostname) {
+      const rows = await sql.all('SELECT 1 AS one FROM removed_domains WHERE hostname = $1', [hostname]);
+      return rows.length > 0;
     },
     listServed: async () =>
       (

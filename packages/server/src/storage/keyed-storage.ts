@@ -1,7 +1,10 @@
 import type { ApiKeyRecord, IdempotencyRecord, NewApiKey, Plan } from './records.ts';
-import type { IdempotencyRepository, KeyRepository } from './repository.ts';
+import type { IdempotencyRepository, KeyPage, KeyRepository, KeyUse } from './repository.ts';
 import { IDEMPOTENCY_COLUMNS, KEY_SELECT, toApiKey, toIdempotency } from './rows.ts';
 import type { SqlExecutor } from './sql-executor.ts';
+
+/** Key uses written by one statement (two parameters each: well under either dialect's limit). */
+const TOUCH_BATCH = 500;
 
 /**
  * What both dialects' Storage share: API keys and Idempotency-Key records on the dialect-neutral
@@ -61,6 +64,16 @@ export abstract class KeyedStorage implements KeyRepository, IdempotencyReposito
     return rows.map(toApiKey);
   }
 
+  async listKeysPage({ after, limit }: KeyPage): Promise<ApiKeyRecord[]> {
+    const rows = after
+      ? await this.#sql.all(
+          `${KEY_SELECT} WHERE (k.created_at, k.id) > ($1, $2) ORDER BY k.created_at, k.id LIMIT $3`,
+          [after.createdAt, after.id, limit],
+        )
+      : await this.#sql.all(`${KEY_SELECT} ORDER BY k.created_at, k.id LIMIT $1`, [limit]);
+    return rows.map(toApiKey);
+  }
+
   revokeKey(id: string, at: number): Promise<boolean> {
     return this.#changeKey('UPDATE api_keys SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1', [
       id,
@@ -89,11 +102,16 @@ export abstract class KeyedStorage implements KeyRepository, IdempotencyReposito
     ]);
   }
 
-  async touchKey(id: string, at: number): Promise<void> {
-    await this.#sql.run(
-      'UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2)',
-      [id, at],
-    );
+  async touchKeys(uses: readonly KeyUse[]): Promise<void> {
+    for (let from = 0; from < uses.length; from += TOUCH_BATCH) {
+      const batch = uses.slice(from, from + TOUCH_BATCH);
+      const rows = batch.map((_, i) => `($${2 * i + 1}, CAST($${2 * i + 2} AS BIGINT))`).join(', ');
+      await this.#sql.run(
+        `UPDATE api_keys SET last_used_at = v.column2 FROM (VALUES ${rows}) AS v
+         WHERE api_keys.id = v.column1 AND (api_keys.last_used_at IS NULL OR api_keys.last_used_at < v.column2)`,
+        batch.flatMap((use) => [use.id, use.at]),
+      );
+    }
   }
 
   async findIdempotency(apiKeyId: string, key: string, now: number): Promise<IdempotencyRecord | undefined> {

@@ -12,6 +12,8 @@ import type { PoolStats } from './repository.ts';
 import type { CreateOptions, CreateResult, ListQuery, NewPet, Pet } from './records.ts';
 import { type AccountRepository, createAccountRepository } from './account-repository.ts';
 import { type AuditRecords, createAuditRecords } from './audit-records.ts';
+import { type ChangeRecords, createChangeRecords } from './change-records.ts';
+import { listenForHostChanges } from './postgres-listen.ts';
 import { createDomainRepository, type DomainRepository } from './domain-repository.ts';
 import { createProjectRepository, type ProjectRepository } from './project-repository.ts';
 import type { MaintenanceLog } from './partition-analysis.ts';
@@ -36,6 +38,8 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
   readonly domains: DomainRepository;
   readonly requestLog: PostgresRequestLog;
   readonly audit: AuditRecords;
+  readonly changes: ChangeRecords;
+  readonly #settings: PostgresOptions;
   readonly #pool: Pool;
   readonly #schema: string | undefined;
   readonly #clock: Clock;
@@ -69,6 +73,8 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
     this.accounts = createAccountRepository(sql, batch);
     this.domains = createDomainRepository(sql, () => {});
     this.audit = createAuditRecords(sql);
+    this.changes = createChangeRecords(sql);
+    this.#settings = options;
     this.requestLog = createPostgresRequestLog({
       sql,
       transaction: (work) => this.#transaction(work),
@@ -114,6 +120,10 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
    */
   petsVersion(): Promise<bigint> {
     return this.#newestPetId();
+  }
+
+  listenForChanges(onNotify: () => void): { close(): Promise<void> } {
+    return listenForHostChanges(this.#settings, onNotify);
   }
 
   poolStats(): PoolStats {

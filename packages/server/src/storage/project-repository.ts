@@ -25,6 +25,8 @@ export interface ProjectRepository extends MemberRecords, InvitationRecords {
   bySlug(slug: string): Promise<Project | undefined>;
   byId(id: string): Promise<Project | undefined>;
   list(): Promise<Project[]>;
+  /** At most `limit` projects by slug after `afterSlug`: an index range, however many there are. */
+  listPage(afterSlug: string | undefined, limit: number): Promise<Project[]>;
   /** The projects an account is a member of, by name. */
   listForAccount(accountId: string): Promise<Project[]>;
   /** Returns false when no such project exists. */
@@ -92,6 +94,13 @@ export function createProjectRepository(
     bySlug: (slug) => one(`SELECT ${COLUMNS} FROM projects p WHERE p.slug = $1`, [slug]),
     byId: (id) => one(`SELECT ${COLUMNS} FROM projects p WHERE p.id = $1`, [id]),
     list: async () => (await sql.all(`SELECT ${COLUMNS} FROM projects p ORDER BY p.slug`)).map(toProject),
+    listPage: async (afterSlug, limit) =>
+      (
+        await sql.all(`SELECT ${COLUMNS} FROM projects p WHERE p.slug > $1 ORDER BY p.slug LIMIT $2`, [
+          afterSlug ?? '',
+          limit,
+        ])
+      ).map(toProject),
     listForAccount: async (accountId) =>
       (
         await sql.all(

@@ -13,10 +13,19 @@ export interface PurgeTask {
   intervalMs: number;
 }
 
-/** Runs each purge now and then every interval; a failure is logged and tried again next time. */
+/**
+ * How long after start the first purge of each kind runs: never during start-up (which then does no
+ * work that grows with the data), and well after the server listens.
+ */
+export const FIRST_PURGE_DELAY_MS = 60_000;
+
+/**
+ * Runs each purge FIRST_PURGE_DELAY_MS after start (at most its own interval), then every interval; a
+ * failure is logged and tried again next time.
+ */
 export async function startPurges(
   tasks: readonly PurgeTask[],
-  deps: { clock: Clock; log: PurgeLog },
+  deps: { clock: Clock; log: PurgeLog; firstDelayMs?: number },
 ): Promise<{ stop(): void }> {
   const run = async ({ what, purge }: PurgeTask) => {
     try {
@@ -27,7 +36,15 @@ export async function startPurges(
       deps.log.warn({ cause: (error as Error).message }, `purging ${what} failed`);
     }
   };
-  await Promise.all(tasks.map(run));
-  const timers = tasks.map((task) => setInterval(() => run(task), task.intervalMs).unref());
-  return { stop: () => timers.forEach(clearInterval) };
+  const timers: NodeJS.Timeout[] = [];
+  for (const task of tasks) {
+    const first = Math.min(deps.firstDelayMs ?? FIRST_PURGE_DELAY_MS, task.intervalMs);
+    const timer = setTimeout(() => {
+      void run(task);
+      timers.push(setInterval(() => run(task), task.intervalMs).unref());
+    }, first).unref();
+    timers.push(timer);
+  }
+  // clearTimeout and clearInterval clear either kind of timer.
+  return { stop: () => timers.forEach((timer) => clearTimeout(timer)) };
 }

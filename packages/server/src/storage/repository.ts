@@ -1,5 +1,6 @@
 import type { AccountRepository } from './account-repository.ts';
 import type { AuditRecords } from './audit-records.ts';
+import type { ChangeRecords } from './change-records.ts';
 import type { DomainRepository } from './domain-repository.ts';
 import type { ProjectRepository } from './project-repository.ts';
 import type { RequestLogRecords } from './request-log-records.ts';
@@ -31,6 +32,11 @@ export interface KeyRepository {
   getKey(id: string): Promise<ApiKeyRecord | undefined>;
   /** Every key in creation order, or only a project's. */
   listKeys(projectId?: string): Promise<ApiKeyRecord[]>;
+  /**
+   * At most `limit` keys in creation order (created_at, then id) after `after`, the last key of the
+   * previous page: an index range, in constant memory, however many keys there are.
+   */
+  listKeysPage(page: KeyPage): Promise<ApiKeyRecord[]>;
   /** Returns false when no such key exists. */
   revokeKey(id: string, at: number): Promise<boolean>;
   updateKeyPlan(id: string, plan: Plan, perMinute: number | null, perDay: number | null): Promise<boolean>;
@@ -41,10 +47,22 @@ export interface KeyRepository {
   /** Lifts a ban: bannedUntil becomes null and banLiftedAt = at. */
   unbanKey(id: string, at: number): Promise<boolean>;
   /**
-   * Records a use of the key at `at`, unless a later one is already recorded. Not a change of the key:
-   * caches of key records need not be dropped for it.
+   * Records uses of keys, each unless a later one is already recorded (an unknown key is skipped), in
+   * statements of hundreds of keys. Not a change of the keys: caches of key records need not be dropped.
    */
-  touchKey(id: string, at: number): Promise<void>;
+  touchKeys(uses: readonly KeyUse[]): Promise<void>;
+}
+
+/** Where a page of keys starts: after the key created at `createdAt` with id `id`. */
+export interface KeyPage {
+  after?: { createdAt: number; id: string };
+  limit: number;
+}
+
+/** A key's last use, as key usage writes it in batches. */
+export interface KeyUse {
+  id: string;
+  at: number;
 }
 
 export interface IdempotencyRepository {
@@ -63,6 +81,10 @@ export interface Storage extends PetRepository, KeyRepository, IdempotencyReposi
   readonly requestLog: RequestLogRecords;
   /** Who did what in the dashboard and from the command line. */
   readonly audit: AuditRecords;
+  /** The change feed of projects and custom domains (migration 090): what every instance's host cache follows. */
+  readonly changes: ChangeRecords;
+  /** PostgreSQL: calls `onNotify` whenever a change is committed, until closed (LISTEN/NOTIFY). */
+  listenForChanges?(onNotify: () => void): { close(): Promise<void> };
   /** Applies pending migrations; returns the names applied. */
   migrate(): Promise<string[]>;
   /** Throws when the database cannot answer. */

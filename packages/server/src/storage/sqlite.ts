@@ -6,6 +6,7 @@ import type { ReversibleStorage } from './migrations.ts';
 import type { CreateOptions, CreateResult, ListQuery, NewPet, Pet } from './records.ts';
 import { createAccountRepository, type AccountRepository } from './account-repository.ts';
 import { type AuditRecords, createAuditRecords } from './audit-records.ts';
+import { type ChangeRecords, createChangeRecords } from './change-records.ts';
 import { createDomainRepository, type DomainRepository } from './domain-repository.ts';
 import { createProjectRepository, type ProjectRepository } from './project-repository.ts';
 import type { RequestLogRecords } from './request-log-records.ts';
@@ -50,6 +51,7 @@ export class SqliteStorage extends KeyedStorage implements ReversibleStorage {
   readonly domains: DomainRepository;
   readonly requestLog: RequestLogRecords;
   readonly audit: AuditRecords;
+  readonly changes: ChangeRecords;
   readonly #db: SqliteDatabase;
   readonly #path: string;
   readonly #clock: Clock;
@@ -80,6 +82,7 @@ export class SqliteStorage extends KeyedStorage implements ReversibleStorage {
     this.domains = createDomainRepository(sql, () => this.keyWrites++);
     this.requestLog = createSqliteRequestLog(db, sql);
     this.audit = createAuditRecords(sql);
+    this.changes = createChangeRecords(sql);
   }
 
   async migrate(): Promise<string[]> {

@@ -1,0 +1,99 @@
+import { type CliIo, note, type Output, say } from './io.ts';
+import { type Column, formatTable } from './table.ts';
+import { UsageError } from './usage.ts';
+
+/** Items per page when `--limit` is not given; `--all` reads pages of this size too. */
+export const PAGE_SIZE = 100;
+/** The largest `--limit`. */
+export const MAX_PAGE_SIZE = 10_000;
+
+/** `--limit`, `--cursor` and `--all` of a listing command, read before the database is opened. */
+export interface Paging<Cursor> {
+  limit?: number;
+  after?: Cursor;
+  all: boolean;
+}
+
+/** An opaque cursor: the JSON of `value`, base64url. */
+export function encodeCursor(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+/**
+ * `--cursor` decoded by `check` (which returns undefined for a value no listing printed); a cursor
+ * that is not one is a usage error, before the database is opened.
+ */
+export function decodeCursor<Cursor>(
+  command: string,
+  text: string | undefined,
+  check: (value: unknown) => Cursor | undefined,
+): Cursor | undefined {
+  if (text === undefined) return undefined;
+  let cursor: Cursor | undefined;
+  try {
+    cursor = check(JSON.parse(Buffer.from(text, 'base64url').toString()));
+  } catch {
+    cursor = undefined;
+  }
+  if (cursor === undefined) throw new UsageError(`--cursor must be a cursor printed by "${command}"`);
+  return cursor;
+}
+
+/** Resolves once `output` can take more (a pipe whose reader is slower than the database). */
+function drained(output: Output, wrote: unknown): Promise<void> | undefined {
+  const stream = output as Output & { once?: (event: string, listener: () => void) => void };
+  if (wrote !== false || typeof stream.once !== 'function') return undefined;
+  return new Promise((resolve) => stream.once!('drain', resolve));
+}
+
+export interface PagedListing<Item, Cursor> {
+  /** The command as typed, for the next page's hint: `petstore keys list`. */
+  command: string;
+  /** At most `limit` items after `after`, in the listing's order. */
+  page(after: Cursor | undefined, limit: number): Promise<Item[]>;
+  cursorOf(item: Item): Cursor;
+  columns: Column[];
+  row(item: Item): string[];
+  /** One item as JSON text. */
+  record(item: Item): string;
+  /** Printed (without --json) when there is nothing at all. */
+  empty: string;
+}
+
+/**
+ * One page of a listing (a table, or with --json an array), and on stderr the cursor of the next page
+ * when there is one; `--all` streams every page, reading the next only once the output has taken the
+ * last, so memory stays the same at any size.
+ */
+export async function printPages<Item, Cursor>(
+  io: CliIo,
+  listing: PagedListing<Item, Cursor>,
+  options: Paging<Cursor> & { json: boolean },
+): Promise<void> {
+  const limit = options.limit ?? PAGE_SIZE;
+  let after = options.after;
+  let first = true;
+  const write = (text: string) => drained(io.stdout, io.stdout.write(text));
+  if (options.json) await write('[');
+  for (;;) {
+    const page = await listing.page(after, limit + 1);
+    const more = page.length > limit;
+    const items = more ? page.slice(0, limit) : page;
+    if (items.length > 0) {
+      if (options.json) await write(`${first ? '' : ','}${items.map(listing.record).join(',')}`);
+      else {
+        const table = formatTable(listing.columns, items.map(listing.row));
+        // A page after the first continues the table: its header is not repeated.
+        await write(`${first ? table : table.slice(table.indexOf('\n') + 1)}\n`);
+      }
+      first = false;
+    }
+    after = more ? listing.cursorOf(items.at(-1)!) : undefined;
+    if (!more || !options.all) {
+      if (options.json) say(io, ']');
+      else if (first) say(io, listing.empty);
+      if (more) note(io, `more: ${listing.command} --cursor ${encodeCursor(after)} (or --all)`);
+      return;
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import type { SqlExecutor } from './sql-executor.ts';
+
+/**
+ * One change of what routes a host (migration 090): a project (its id and slug) or a custom domain
+ * (its name and project) was written. A reader drops what it cached about each name it mentions.
+ */
+export interface HostChange {
+  seq: number;
+  projectId: string | null;
+  slug: string | null;
+  hostname: string | null;
+}
+
+/** The change feed's table: written by triggers (and publishChange), read by every instance. */
+export interface ChangeRecords {
+  /** The changes after `seq`, oldest first, at most `limit` of them (an index range, however long the table). */
+  since(seq: number, limit: number): Promise<HostChange[]>;
+  /** The newest sequence number, 0 when there is none: where a new reader starts. */
+  newest(): Promise<number>;
+  /** Deletes at most `limit` changes recorded before `before` (epoch ms); how many. */
+  prune(before: number, limit: number): Promise<number>;
+  /** Appends a change on its own (see publishChange for one inside a transaction). */
+  publish(change: ChangeNotice): Promise<void>;
+}
+
+/** What a write outside the triggered tables tells the readers: at least one of the three. */
+export interface ChangeNotice {
+  projectId?: string;
+  slug?: string;
+  hostname?: string;
+}
+
+/**
+ * Appends a change to the feed through `sql` — the executor of the caller's own transaction, so the
+ * change is published exactly when the write commits. Writes of `projects` and `custom_domains` are
+ * published by their triggers already; this is for anything else that changes what a host serves.
+ */
+export async function publishChange(sql: SqlExecutor, change: ChangeNotice): Promise<void> {
+  await sql.run('INSERT INTO host_changes (project_id, slug, hostname) VALUES ($1, $2, $3)', [
+    change.projectId ?? null,
+    change.slug ?? null,
+    change.hostname ?? null,
+  ]);
+}
+
+const text = (value: unknown): string | null =>
+  value === null || value === undefined ? null : String(value);
+
+export function createChangeRecords(sql: SqlExecutor): ChangeRecords {
+  return {
+    since: async (seq, limit) =>
+      (
+        await sql.all(
+          'SELECT seq, project_id, slug, hostname FROM host_changes WHERE seq > $1 ORDER BY seq LIMIT $2',
+          [seq, limit],
+          'petstore_host_changes_since',
+        )
+      ).map((row) => ({
+        seq: Number(row.seq),
+        projectId: text(row.project_id),
+        slug: text(row.slug),
+        hostname: text(row.hostname),
+      })),
+    async newest() {
+      const [row] = await sql.all('SELECT max(seq) AS seq FROM host_changes');
+      return row?.seq === null || row?.seq === undefined ? 0 : Number(row.seq);
+    },
+    prune: (before, limit) =>
+      sql.run(
+        'DELETE FROM host_changes WHERE seq IN (SELECT seq FROM host_changes WHERE at < $1 ORDER BY at LIMIT $2)',
+        [before, limit],
+      ),
+    publish: (change) => publishChange(sql, change),
+  };
+}

@@ -1,0 +1,7 @@
+DROP TRIGGER custom_domains_host_change_delete;
+DROP TRIGGER custom_domains_host_change_update;
+DROP TRIGGER custom_domains_host_change_insert;
+DROP TRIGGER projects_host_change_delete;
+DROP TRIGGER projects_host_change_update;
+DROP TRIGGER projects_host_change_insert;
+DROP TABLE host_changes;
