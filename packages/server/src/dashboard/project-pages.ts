@@ -4,6 +4,7 @@ import { signedInOf } from './session-cookie.ts';
 import type { RouteHandlerMethod } from 'fastify';
 import { nameProblem } from '../projects/project-rules.ts';
 import { type DashboardContext } from './context.ts';
+import { apiOrigin } from './page.ts';
 import { field } from '../web/form-body.ts';
 import { usagePeriods } from '../insights/usage-series.ts';
 import { projectView } from './views/project.ts';
@@ -31,6 +32,7 @@ export function projectPages(context: DashboardContext): Record<string, RouteHan
         usage: { hourly: hourly!, daily: daily! },
         project,
         siteUrl: siteUrl(request, project.slug),
+        apiBase: apiOrigin(request),
         csrfToken: context.signedIn(request).csrfToken,
         canWrite: role === 'owner',
         flash: await context.flashes.take(request, urlFor('projectPage', { slug: project.slug })),

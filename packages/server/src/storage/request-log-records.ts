@@ -21,14 +21,18 @@ export interface LoggedRequest {
   latencyMs: number;
   /** The client address, as the server saw it (after trusted proxies). */
   address: string;
+  /** The Error body's `message` the client received (at most MESSAGE_MAX_LENGTH); null for a success. */
+  message?: string | null;
 }
 
 export interface StoredRequest extends LoggedRequest {
   /** The row's own id, a decimal string: names it in the dashboard and orders rows of one instant. */
   id: string;
+  /** Null for a success, and for failures logged before messages were kept. */
+  message: string | null;
 }
 
-/** `2xx`, `4xx` (429 included), `429` alone, `5xx`, or one status code. */
+/** `2xx`, `4xx` (429 not included: it has a class of its own), `429`, `5xx`, or one status code. */
 export type StatusFilter = '2xx' | '4xx' | '429' | '5xx' | number;
 
 export interface RequestLogQuery {
@@ -37,6 +41,11 @@ export interface RequestLogQuery {
   status?: StatusFilter;
   operation?: string;
   requestId?: string;
+  /**
+   * Requests whose id starts with this (lower case, 8 to 36 characters of a UUIDv7, as the service
+   * makes them): only the batches whose id times the prefix can hold are read.
+   */
+  requestIdPrefix?: string;
   /** Inclusive, epoch ms. */
   since?: number;
   /** Exclusive, epoch ms. */
@@ -77,6 +86,7 @@ export type RequestFields = [
   code: string | null,
   latencyMs: number,
   address: string,
+  message: string | null,
 ];
 
 export const requestFields = (entry: LoggedRequest): RequestFields => [
@@ -91,6 +101,7 @@ export const requestFields = (entry: LoggedRequest): RequestFields => [
   entry.code,
   entry.latencyMs,
   entry.address,
+  entry.message ?? null,
 ];
 
 const STATUS_RANGES: Record<Exclude<StatusFilter, number>, [number, number]> = {
@@ -100,6 +111,11 @@ const STATUS_RANGES: Record<Exclude<StatusFilter, number>, [number, number]> = {
   '5xx': [500, 599],
 };
 
-/** The inclusive range of statuses a filter takes. */
-export const statusRange = (status: StatusFilter): [number, number] =>
-  typeof status === 'number' ? [status, status] : STATUS_RANGES[status];
+/** Whether a status is in a filter's: `4xx` leaves 429 to its own class, as the usage charts do. */
+export function statusMatcher(status: StatusFilter | undefined): (code: number) => boolean {
+  if (status === undefined) return () => true;
+  const [low, high] = typeof status === 'number' ? [status, status] : STATUS_RANGES[status];
+  return status === '4xx'
+    ? (code) => code >= low && code <= high && code !== 429
+    : (code) => code >= low && code <= high;
+}

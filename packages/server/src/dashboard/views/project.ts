@@ -6,6 +6,7 @@ import type { Flash } from '../flash.ts';
 import { noticeOf, problemOf } from './messages.ts';
 import { planLabel, plansTable } from './plans.ts';
 import type { Period } from '../../insights/usage-series.ts';
+import { firstRequest } from './first-request.ts';
 import { usageChart } from './usage-chart.ts';
 
 export type ProjectTab = 'overview' | 'keys' | 'requests' | 'activity' | 'domains' | 'members';
@@ -31,6 +32,8 @@ export function projectHeader(project: Project, current: ProjectTab): Html {
 export interface ProjectView {
   project: Project;
   siteUrl: string;
+  /** The API's origin, for the first request to make. */
+  apiBase: string;
   csrfToken: string;
   /** Owners rename the project; others read. */
   canWrite: boolean;
@@ -39,8 +42,13 @@ export interface ProjectView {
   usage: { hourly: readonly Period[]; daily: readonly Period[] };
 }
 
-function usageSection(project: Project, usage: ProjectView['usage']): Html {
+function usageSection(project: Project, usage: ProjectView['usage'], apiBase: string): Html {
   const csv = urlFor('usageCsv', { slug: project.slug });
+  if (usage.daily.every((period) => period.total === 0))
+    return html`<section class="card" aria-labelledby="usage">
+      <h2 id="usage">Usage</h2>
+      ${firstRequest(apiBase)}
+    </section>`;
   return html`<section class="card" aria-labelledby="usage">
     <h2 id="usage">Usage</h2>
     ${usageChart({ id: 'usage-hourly', heading: 'Requests per hour, last 24 hours', periods: usage.hourly, step: 'hour', csvHref: `${csv}?step=hour` })}
@@ -48,9 +56,11 @@ function usageSection(project: Project, usage: ProjectView['usage']): Html {
   </section>`;
 }
 
-export function projectView({ project, siteUrl, csrfToken, canWrite, flash, usage }: ProjectView): Html {
+export function projectView(view: ProjectView): Html {
+  const { project, siteUrl, csrfToken, canWrite, flash, usage } = view;
   const limits = limitsFor(project);
-  return html`${projectHeader(project, 'overview')} ${noticeOf(flash)} ${usageSection(project, usage)}
+  return html`${projectHeader(project, 'overview')} ${noticeOf(flash)}
+    ${usageSection(project, usage, view.apiBase)}
     <div class="grid">
       <section class="card" aria-labelledby="docs-site">
         <h2 id="docs-site">Published docs site</h2>
