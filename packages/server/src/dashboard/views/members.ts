@@ -158,7 +158,7 @@ export function membersView(view: MembersView): Html {
     <section class="card" aria-labelledby="members">
       <h2 id="members">Members</h2>
       ${inviteRefused(view.flash) ? '' : problemOf(view.flash, 'members-problem')}
-      <div class="table-wrap" tabindex="0" role="region" aria-labelledby="members">
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Members table">
         <table>
           <thead>
             <tr>

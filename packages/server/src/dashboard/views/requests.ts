@@ -106,23 +106,18 @@ function filterForm(view: RequestsView): Html {
       Object.entries(RANGES).map(([value, { label }]) => [value, label]),
     )}
     <label
-      >Request id
-      <input
-        type="text"
-        name="request_id"
-        maxlength="128"
-        value="${filters.requestId}"
-        spellcheck="false"
-        aria-describedby="request-id-hint"
+      >Request id <span class="hint">any case, or its first 8+ characters</span>
+      <input type="text" name="request_id" maxlength="128" value="${filters.requestId}" spellcheck="false"
     /></label>
-    <span id="request-id-hint" class="muted small">Any case; the first 8 characters or more.</span>
     <button type="submit">Show</button>
   </form>`;
 }
 
 function row(project: Project, entry: StoredRequest): Html {
   return html`<tr>
-    <td class="small" data-label="Time">${instant(entry.at)}</td>
+    <td class="small" data-label="Time">
+      <time datetime="${new Date(entry.at).toISOString()}">${instant(entry.at)}</time>
+    </td>
     <td data-label="Status">
       ${statusBadge(entry.status)}${entry.code ? html` <span class="mono small">${entry.code}</span>` : ''}
     </td>
@@ -184,8 +179,8 @@ export function requestsView(view: RequestsView): Html {
       ${
         rows.length === 0
           ? noRows(view)
-          : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Requests, newest first">
-              <table class="stacked requests">
+          : html`<div class="table-wrap wide" tabindex="0" role="region" aria-label="Requests, newest first">
+              <table class="stacked requests nowrap">
                 <thead>
                   <tr>
                     <th scope="col">Time</th>
