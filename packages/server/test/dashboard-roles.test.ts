@@ -153,8 +153,13 @@ describe('dashboard roles: every project route checks the role it declares (rout
     const keys = await send(member, 'GET', `/dashboard/projects/${slug}/keys`, 'keysPage');
     assert.equal(keys.status, 200);
     assert.doesNotMatch(keys.body, /Create key|\/revoke"/);
+    assert.match(
+      keys.body,
+      /You are a viewer of this project: only its developers and owners can create and\s+revoke keys/,
+    );
     const members = await send(member, 'GET', `/dashboard/projects/${slug}/members`, 'membersPage');
     assert.doesNotMatch(members.body, /Create invitation link|\/role"|\/remove"/);
+    assert.doesNotMatch(members.body, /plan, members/, 'only the operator changes the plan');
     const overview = await send(member, 'GET', `/dashboard/projects/${slug}`, 'projectPage');
     assert.doesNotMatch(overview.body, /Project name/);
   });

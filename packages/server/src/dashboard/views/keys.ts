@@ -157,7 +157,14 @@ function createForm(view: KeysView): Html {
 export function keysView(view: KeysView): Html {
   const { project, rows, flash } = view;
   return html`${projectHeader(project, 'keys')} ${flash.key ? createdNotice(flash.key) : ''}
-    ${noticeOf(flash)} ${view.canWrite ? createForm(view) : ''}
+    ${noticeOf(flash)}
+    ${
+      view.canWrite
+        ? createForm(view)
+        : html`<p class="notice info" role="note">
+            You are a viewer of this project: only its developers and owners can create and revoke keys.
+          </p>`
+    }
     <section class="card" aria-labelledby="keys">
       <h2 id="keys">Keys</h2>
       ${

@@ -21,7 +21,7 @@ export interface MembersView {
 export const ROLE_LABELS: Record<Role, string> = { owner: 'Owner', developer: 'Developer', viewer: 'Viewer' };
 
 const ROLE_HELP: Record<Role, string> = {
-  owner: 'everything: plan, members, domains, keys',
+  owner: 'everything in the project: its name, members, domains and keys (the plan is the operator’s)',
   developer: 'API keys and logs',
   viewer: 'reads everything, changes nothing',
 };

@@ -31,7 +31,8 @@ export function projectHeader(project: Project, current: ProjectTab): Html {
 
 export interface ProjectView {
   project: Project;
-  siteUrl: string;
+  /** Where the docs site answers: its primary domain first, with the default host that redirects there. */
+  site: { url: string; redirecting?: string };
   /** The API's origin, for the first request to make. */
   apiBase: string;
   csrfToken: string;
@@ -57,7 +58,7 @@ function usageSection(project: Project, usage: ProjectView['usage'], apiBase: st
 }
 
 export function projectView(view: ProjectView): Html {
-  const { project, siteUrl, csrfToken, canWrite, flash, usage } = view;
+  const { project, site, csrfToken, canWrite, flash, usage } = view;
   const limits = limitsFor(project);
   return html`${projectHeader(project, 'overview')} ${noticeOf(flash)}
     ${usageSection(project, usage, view.apiBase)}
@@ -68,7 +69,15 @@ export function projectView(view: ProjectView): Html {
           The API reference, titled with this project's name, with try-it panels your users can send real
           requests from.
         </p>
-        <p><a href="${siteUrl}" rel="noopener">${new URL(siteUrl).host}</a></p>
+        <p><a class="token" href="${site.url}" rel="noopener">${new URL(site.url).host}</a></p>
+        ${
+          site.redirecting
+            ? html`<p class="small muted">
+                Its primary domain. Also at <span class="token">${new URL(site.redirecting).host}</span>,
+                which redirects there.
+              </p>`
+            : ''
+        }
       </section>
       <section class="card" aria-labelledby="plan">
         <h2 id="plan">Plan and limits</h2>
