@@ -35,6 +35,7 @@ const FULL_ONLY: Record<string, string> = {
   'packages/cli/test/npm-start-signal.test.ts': 'spawned npm and server',
   'packages/cli/test/bundle.test.ts': 'builds the bundle, spawned CLI and server',
   'bench/peers/peers.test.ts': 'spawned peer servers',
+  'bench/peers/interrupt.test.ts': 'spawned benchmark runs (npm, servers)',
 };
 
 /**
