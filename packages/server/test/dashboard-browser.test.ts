@@ -257,6 +257,20 @@ test(
             await page.goto(`${base}${path}`);
             seen.push(...(await layoutProblems(page)).map((problem) => `${width} ${path}: ${problem}`));
             await shot(`9-${width}-${path.split('/').slice(-2).join('-')}`);
+            if (path.endsWith('/members') && (await page.locator('select[name="role"]').count()) > 0) {
+              const [input, select] = await Promise.all(
+                ['#invite input[type="email"], form input[name="email"]', 'select[name="role"]'].map((css) =>
+                  page
+                    .locator(css)
+                    .first()
+                    .evaluate((element) => element.getBoundingClientRect().height),
+                ),
+              );
+              if (Math.abs(input! - select!) > 1)
+                seen.push(
+                  `${width} ${path}: the role select is ${select} px tall beside a ${input} px input`,
+                );
+            }
             if (width === 'desktop' && path.endsWith('/requests'))
               seen.push(...(await wrappedRequestCells()).map((cell) => `${width} ${path}: wraps ${cell}`));
           }

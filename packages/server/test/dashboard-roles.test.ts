@@ -115,7 +115,7 @@ describe('dashboard roles: every project route checks the role it declares (rout
           }
         } else {
           assert.equal(response.status, 403, label);
-          assert.match(response.body, new RegExp(`you are an? ${role} of p\\d+: this needs`), label);
+          assert.match(response.body, new RegExp(`You are an? ${role} of p\\d+: this needs`), label);
         }
         seen.push(`${label} → ${response.status}`);
       }

@@ -213,6 +213,11 @@ describe('the docs page at desktop, tablet and phone widths', { skip: skipWithou
     await page.locator('.menu-button').click();
     await page.waitForFunction(() => document.getElementById('sidebar')!.getBoundingClientRect().x >= 0);
     await check('phone, menu open');
+    assert.notEqual(
+      await page.evaluate("getComputedStyle(document.getElementById('sidebar')).boxShadow"),
+      'none',
+      'the open drawer dims the page behind it (a scrim)',
+    );
     await page.keyboard.press('Escape');
     await page.setViewportSize(VIEWPORTS.desktop);
     await page.keyboard.press('Control+k');

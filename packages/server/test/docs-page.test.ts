@@ -327,6 +327,27 @@ describe('the docs page in Chromium', { skip: skipWithoutBrowser }, () => {
           }),
           { status: 429, code: 'rate_limited', now },
         ),
+        // This browser's clock a second behind the server's: the server's t, not 61 seconds.
+        skewed: rateLimitWords(
+          headers({
+            'ratelimit-policy': '"minute";q=60;w=60',
+            'x-ratelimit-limit': '60',
+            'x-ratelimit-remaining': '59',
+            'x-ratelimit-reset': String(now / 1000 + 61),
+            ratelimit: '"minute";r=59;t=60',
+          }),
+          { status: 200, now },
+        ),
+        unsaid: rateLimitWords(
+          headers({
+            'ratelimit-policy': '"minute";q=60;w=60',
+            'x-ratelimit-limit': '60',
+            'x-ratelimit-remaining': '59',
+            'x-ratelimit-reset': String(now / 1000 + 61),
+            ratelimit: '"minute";r=59',
+          }),
+          { status: 200, now },
+        ),
         banned: rateLimitWords(headers({ 'retry-after': '900' }), {
           status: 429,
           code: 'temporarily_banned',
@@ -349,6 +370,14 @@ describe('the docs page in Chromium', { skip: skipWithoutBrowser }, () => {
       day: [
         "0 requests of 1,000 left in this day's window. It resets at 00:00:00 UTC, in 12 hours.",
         'Refused for being over the limit: wait 12 hours (Retry-After), then send again. Sending while refused counts toward a temporary ban.',
+      ],
+      skewed: [
+        'This key may send 60 a minute.',
+        "59 requests of 60 left in this minute's window. It resets at 12:01:01 UTC, in 60 seconds.",
+      ],
+      unsaid: [
+        'This key may send 60 a minute.',
+        "59 requests of 60 left in this minute's window. It resets at 12:01:01 UTC, in 60 seconds.",
       ],
       banned: [
         'This key is banned for sending while it was limited: wait 15 minutes (Retry-After) before sending again.',

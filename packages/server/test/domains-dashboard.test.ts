@@ -132,6 +132,11 @@ describe('the domains page: what the cards say, and who sees which forms', () =>
         unanswered,
         /Could not check: the DNS server could not answer \(SERVFAIL\) for docs\.example\.test, will retry/,
       );
+      // The records shown are the last answer's, and say when it was seen.
+      assert.match(
+        unanswered,
+        /<th scope="col">Last seen <span class="hint">\(<time>\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/time>\)<\/span><\/th>/,
+      );
     } finally {
       zone.behave('answer');
     }
