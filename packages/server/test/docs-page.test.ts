@@ -150,10 +150,11 @@ describe('the docs page in Chromium', { skip: skipWithoutBrowser }, () => {
     const input = page.locator('#search-input');
     await input.waitFor();
     await input.fill('idempotency_key_reused');
-    assert.equal(
-      await text(page.locator('.search-result').first().locator('.search-title')),
-      'idempotency_key_reused',
-    );
+    const first = page.locator('.search-result').first();
+    assert.equal(await text(first.locator('.search-title')), 'idempotency_key_reused');
+    // Its kind once ("Error code"), where it belongs without repeating it, and what it says.
+    assert.equal(await text(first.locator('.search-context')), 'HTTP 422');
+    assert.ok(((await text(first.locator('.search-snippet'))) ?? '').length > 10, 'a snippet');
     await input.press('Enter');
     assert.equal(new URL(page.url()).hash, '#error/idempotency_key_reused');
     assert.ok(await page.locator('tr[id="error/idempotency_key_reused"]').isVisible());
@@ -166,6 +167,11 @@ describe('the docs page in Chromium', { skip: skipWithoutBrowser }, () => {
     assert.equal(
       await text(page.locator('.search-result[aria-selected="true"] .search-title')),
       'Rate limits',
+    );
+    assert.equal(
+      await page.locator('.search-result[aria-selected="true"] .search-context').count(),
+      0,
+      'a guide is not labelled "Guide" twice',
     );
     await input.fill('add a pet');
     await input.press('ArrowDown');
