@@ -27,7 +27,11 @@ export function startNodeFlags(root = new URL('..', import.meta.url).pathname): 
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };
-  const words = manifest.scripts.start.trim().split(/\s+/);
+  // Since the script execs node (so that npm's signals reach the server), `exec` comes first.
+  const words = manifest.scripts.start
+    .trim()
+    .split(/\s+/)
+    .filter((word, index) => !(index === 0 && word === 'exec'));
   const script = words.findIndex((word) => word.endsWith('petstore.js'));
   if (words[0] !== 'node' || script === -1)
     throw new Error(`unexpected start script: ${manifest.scripts.start}`);

@@ -233,18 +233,41 @@ async function measure(options: Options, harness: Harness, servers: Servers): Pr
   return results;
 }
 
+/** The signals that end a run, with their numbers (the exit status is 128 plus it). */
+const INTERRUPTIONS: readonly [NodeJS.Signals, number][] = [
+  ['SIGINT', 2],
+  ['SIGTERM', 15],
+  ['SIGHUP', 1],
+  ['SIGQUIT', 3],
+];
+
 async function main(): Promise<number> {
   const options = readOptions(process.argv.slice(2));
   if (!options) return 0;
   requireTools();
   // The project runs as `npm ci` leaves it: from its start-up bundle, rebuilt if an edit made it stale.
   buildCheckoutBundle();
+  // Whatever stops the run (Ctrl-C, a kill, a closed terminal), its servers stop and its temporary
+  // directory goes: the process exits the way the signal would have ended it (128 + its number). The
+  // handlers come first, so that no moment after the directory is made is left to the default action.
+  const made: { servers?: Servers; workDir?: string } = {};
+  const cleanUp = () => {
+    if (made.workDir === undefined) return;
+    if (options.keep) console.error(`kept ${made.workDir}`);
+    else rmSync(made.workDir, { recursive: true, force: true });
+  };
+  for (const [signal, number] of INTERRUPTIONS)
+    process.once(signal, () => {
+      console.error(`bench:peers: ${signal}, stopping`);
+      void Promise.resolve(made.servers?.stopAll())
+        .finally(cleanUp)
+        .finally(() => process.exit(128 + number));
+    });
   const workDir = mkdtempSync(join(options.dir, 'petstore-peers-'));
+  made.workDir = workDir;
   const harness = new Harness(harnessOptions(options), workDir);
   const servers = new Servers(harness, options.pets);
-  const interrupted = () => void servers.stopAll().finally(() => process.exit(130));
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
+  made.servers = servers;
   const before = text('uptime');
   try {
     const results = await measure(options, harness, servers);
@@ -257,8 +280,7 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     await servers.stopAll();
-    if (options.keep) console.error(`kept ${workDir}`);
-    else rmSync(workDir, { recursive: true, force: true });
+    cleanUp();
   }
 }
 

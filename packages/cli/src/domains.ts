@@ -61,7 +61,8 @@ function describe(domain: DomainView): string {
       ]),
     ),
   );
-  lines.push('  DNS changes can take up to 48 hours to be seen everywhere.');
+  // Only while the records are still awaited: a verified domain has been seen.
+  if (domain.state !== 'verified') lines.push('  DNS changes can take up to 48 hours to be seen everywhere.');
   return lines.join('\n');
 }
 

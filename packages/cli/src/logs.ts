@@ -11,9 +11,11 @@ const HELP = `petstore logs --project <slug> [--key ID] [--status 2xx|4xx|429|5x
 
   The API requests made with the project's keys, newest first (at most --limit, default 100, up to
   1000), within what the project's plan keeps (Free 1 day, Pro 7, Business and Enterprise 30).
-  --status 4xx includes 429. --since takes 30m, 1h, 7d or an ISO 8601 instant. With --json, an array of
-  {time, requestId, keyId, keyLabel, operation, method, path, status, code, latencyMs, address, count}:
-  count is 1 but for a key's refusals (429) within one second, kept as one row with their number.
+  --status 4xx leaves 429 out (--status 429 lists those), as the dashboard's charts count them. --since
+  takes 30m, 1h, 7d or an ISO 8601 instant. With --json, an array of {time, requestId, keyId, keyLabel,
+  operation, method, path, status, code, latencyMs, address, count, message}: count is 1 but for a key's
+  refusals (429) within one second, kept as one row with their number; message is the Error body's the
+  client received, null for a success.
   --database URL   the server's database (DATABASE_URL, default ./data/petstore.db).`;
 
 const OPTIONS = {

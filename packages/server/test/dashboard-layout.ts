@@ -5,7 +5,12 @@ declare const document: {
   querySelectorAll(selector: string): Iterable<DomElement>;
   createTreeWalker(root: unknown, show: number): { nextNode(): DomText | null };
   body: unknown;
-  createRange(): { selectNodeContents(node: unknown): void; getClientRects(): Iterable<Rect> };
+  createRange(): {
+    selectNodeContents(node: unknown): void;
+    setStart(node: unknown, offset: number): void;
+    setEnd(node: unknown, offset: number): void;
+    getClientRects(): Iterable<Rect>;
+  };
 };
 declare const window: { innerWidth: number; getComputedStyle(element: DomElement): Record<string, string> };
 interface Rect {
@@ -26,6 +31,8 @@ interface DomElement {
   getBoundingClientRect(): Rect;
   contains(other: unknown): boolean;
   closest(selector: string): DomElement | null;
+  querySelector(selector: string): DomElement | null;
+  parentElement: DomElement | null;
 }
 interface DomText {
   textContent: string | null;
@@ -34,8 +41,10 @@ interface DomText {
 
 /**
  * What is wrong with the page's layout at the current viewport: the document wider than the window,
- * a scroller whose content is wider than itself (a hidden column), text cut off by its box, and a
- * control lying over text that is not its own. Empty when the layout is right.
+ * a scroller whose content is wider than itself (a hidden column; a table may scroll inside its card
+ * when its first column stays in view), text cut off by its box, a token broken across lines though
+ * its box could hold it, and a control lying over text that is not its own. Empty when the layout is
+ * right.
  */
 export function layoutProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -54,9 +63,39 @@ export function layoutProblems(page: Page): Promise<string[]> {
       const style = window.getComputedStyle(element);
       const clips = ['hidden', 'clip', 'auto', 'scroll'].includes(style.overflowX ?? '');
       if (clips && element.scrollWidth > element.clientWidth + 1 && element.clientWidth > 0) {
+        // A table may scroll inside its card, if its first column stays in view while it does.
+        if (` ${element.className} `.includes(' table-wrap ') && style.overflowX === 'auto') {
+          const first = element.querySelector('tbody tr > :first-child');
+          const sticky = first && window.getComputedStyle(first).position === 'sticky';
+          if (sticky) continue;
+          problems.push(`${name(element)} scrolls without keeping its first column in view`);
+          continue;
+        }
         problems.push(
           `${name(element)} cuts off ${element.scrollWidth - element.clientWidth} px of its content`,
         );
+      }
+    }
+    // A token (text without white space: an address, a name, a date, an id) drawn on two lines although
+    // its box could hold it on one.
+    const tokens = document.createTreeWalker(document.body, 4);
+    for (let node = tokens.nextNode(); node; node = tokens.nextNode()) {
+      const owner = node.parentElement;
+      const text = node.textContent ?? '';
+      if (!owner || !text.trim() || hidden(owner) || owner.closest('pre, textarea, svg')) continue;
+      let block = owner;
+      while ((window.getComputedStyle(block).display ?? '').startsWith('inline') && block.parentElement)
+        block = block.parentElement;
+      for (const match of text.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const rects = [...range.getClientRects()].filter((rect) => rect.width > 0);
+        const lines = new Set(rects.map((rect) => Math.round(rect.top)));
+        if (lines.size < 2) continue;
+        const width = rects.reduce((sum, rect) => sum + rect.width, 0);
+        if (width <= block.clientWidth)
+          problems.push(`"${match[0].slice(0, 40)}" is broken across lines in ${name(block)}`);
       }
     }
     const texts: { rect: Rect; owner: DomElement }[] = [];

@@ -118,7 +118,7 @@ describe('dashboard roles: every project route checks the role it declares (rout
           }
         } else {
           assert.equal(response.status, 403, label);
-          assert.match(response.body, new RegExp(`you are an? ${role} of p\\d+: this needs`), label);
+          assert.match(response.body, new RegExp(`You are an? ${role} of p\\d+: this needs`), label);
         }
         seen.push(`${label} → ${response.status}`);
       }
@@ -156,8 +156,13 @@ describe('dashboard roles: every project route checks the role it declares (rout
     const keys = await send(member, 'GET', `/dashboard/projects/${slug}/keys`, 'keysPage');
     assert.equal(keys.status, 200);
     assert.doesNotMatch(keys.body, /Create key|\/revoke"/);
+    assert.match(
+      keys.body,
+      /You are a viewer of this project: only its developers and owners can create and\s+revoke keys/,
+    );
     const members = await send(member, 'GET', `/dashboard/projects/${slug}/members`, 'membersPage');
     assert.doesNotMatch(members.body, /Send invitation|\/role"|\/remove"/);
+    assert.doesNotMatch(members.body, /plan, members/, 'only the operator changes the plan');
     const overview = await send(member, 'GET', `/dashboard/projects/${slug}`, 'projectPage');
     assert.doesNotMatch(overview.body, /Project name/);
   });

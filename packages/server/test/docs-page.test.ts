@@ -150,10 +150,11 @@ describe('the docs page in Chromium', { skip: skipWithoutBrowser }, () => {
     const input = page.locator('#search-input');
     await input.waitFor();
     await input.fill('idempotency_key_reused');
-    assert.equal(
-      await text(page.locator('.search-result').first().locator('.search-title')),
-      'idempotency_key_reused',
-    );
+    const first = page.locator('.search-result').first();
+    assert.equal(await text(first.locator('.search-title')), 'idempotency_key_reused');
+    // Its kind once ("Error code"), where it belongs without repeating it, and what it says.
+    assert.equal(await text(first.locator('.search-context')), 'HTTP 422');
+    assert.ok(((await text(first.locator('.search-snippet'))) ?? '').length > 10, 'a snippet');
     await input.press('Enter');
     assert.equal(new URL(page.url()).hash, '#error/idempotency_key_reused');
     assert.ok(await page.locator('tr[id="error/idempotency_key_reused"]').isVisible());
@@ -166,6 +167,11 @@ describe('the docs page in Chromium', { skip: skipWithoutBrowser }, () => {
     assert.equal(
       await text(page.locator('.search-result[aria-selected="true"] .search-title')),
       'Rate limits',
+    );
+    assert.equal(
+      await page.locator('.search-result[aria-selected="true"] .search-context').count(),
+      0,
+      'a guide is not labelled "Guide" twice',
     );
     await input.fill('add a pet');
     await input.press('ArrowDown');
@@ -327,6 +333,27 @@ describe('the docs page in Chromium', { skip: skipWithoutBrowser }, () => {
           }),
           { status: 429, code: 'rate_limited', now },
         ),
+        // This browser's clock a second behind the server's: the server's t, not 61 seconds.
+        skewed: rateLimitWords(
+          headers({
+            'ratelimit-policy': '"minute";q=60;w=60',
+            'x-ratelimit-limit': '60',
+            'x-ratelimit-remaining': '59',
+            'x-ratelimit-reset': String(now / 1000 + 61),
+            ratelimit: '"minute";r=59;t=60',
+          }),
+          { status: 200, now },
+        ),
+        unsaid: rateLimitWords(
+          headers({
+            'ratelimit-policy': '"minute";q=60;w=60',
+            'x-ratelimit-limit': '60',
+            'x-ratelimit-remaining': '59',
+            'x-ratelimit-reset': String(now / 1000 + 61),
+            ratelimit: '"minute";r=59',
+          }),
+          { status: 200, now },
+        ),
         banned: rateLimitWords(headers({ 'retry-after': '900' }), {
           status: 429,
           code: 'temporarily_banned',
@@ -349,6 +376,14 @@ describe('the docs page in Chromium', { skip: skipWithoutBrowser }, () => {
       day: [
         "0 requests of 1,000 left in this day's window. It resets at 00:00:00 UTC, in 12 hours.",
         'Refused for being over the limit: wait 12 hours (Retry-After), then send again. Sending while refused counts toward a temporary ban.',
+      ],
+      skewed: [
+        'This key may send 60 a minute.',
+        "59 requests of 60 left in this minute's window. It resets at 12:01:01 UTC, in 60 seconds.",
+      ],
+      unsaid: [
+        'This key may send 60 a minute.',
+        "59 requests of 60 left in this minute's window. It resets at 12:01:01 UTC, in 60 seconds.",
       ],
       banned: [
         'This key is banned for sending while it was limited: wait 15 minutes (Retry-After) before sending again.',

@@ -245,8 +245,9 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
       [['domain_checked', 'docs.example.test: failed', null, null]],
     );
     const activity = await page(app, owner, `/dashboard/projects/acme/activity`);
+    // Tokens are marked so that they never break inside (views/tokens.ts): the text is the same.
     assert.match(
-      activity.body,
+      activity.body.replace(/<span class="token">([^<]*)<\/span>/g, '$1'),
       /docs\.example\.test: failed<\/td>\s*<td class="mono" data-label="From">\s*background check\s*</,
     );
   });

@@ -266,8 +266,8 @@ for (const store of [sqlite, postgresAndRedis]) {
               await post('/dashboard/projects/acme/domains', { hostname: 'docs.example.com' }),
             ];
             assert.deepEqual(refused, [
-              '403 you are a viewer of acme: this needs a developer or an owner',
-              '403 you are a viewer of acme: this needs an owner',
+              '403 You are a viewer of acme: this needs a developer or an owner',
+              '403 You are a viewer of acme: this needs an owner',
             ]);
           },
         );

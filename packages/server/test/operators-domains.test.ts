@@ -170,6 +170,8 @@ describe('petstore domains, as an operator runs it, with the server answering by
       warned.stderr,
       /PETSTORE_DNS_SERVERS of this shell is not used: checking with the service's DNS servers 127\.0\.0\.1:\d+/,
     );
+    assert.match(warned.stdout, /docs\.example\.test: verified/);
+    assert.doesNotMatch(warned.stdout, /48 hours/, 'a verified domain has been seen: no propagation note');
     assert.equal((await visit(server, 'docs.example.test')).status, 200);
   });
 

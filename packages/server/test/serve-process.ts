@@ -55,6 +55,11 @@ export function spawnServe(
     stdio: ['ignore', 'pipe', 'pipe'],
     ...user,
   });
+  return watchServe(child);
+}
+
+/** Collects the output of a spawned process that serves (`petstore serve`, or npm running it). */
+export function watchServe(child: ChildProcess): ServeProcess {
   const lines: string[] = [];
   const waiters = new Set<() => void>();
   createInterface({ input: child.stdout! }).on('line', (line) => {

@@ -74,6 +74,7 @@ function reference(all: StoredRequest[], query: RequestLogQuery): StoredRequest[
         (query.requestId === undefined || row.requestId === query.requestId) &&
         row.status >= low &&
         row.status <= high &&
+        !(query.status === '4xx' && row.status === 429) &&
         (query.since === undefined || row.at >= query.since) &&
         (query.until === undefined || row.at < query.until),
     )

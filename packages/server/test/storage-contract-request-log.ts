@@ -23,6 +23,7 @@ export function logged(overrides: Partial<LoggedRequest> = {}): LoggedRequest {
     code: null,
     latencyMs: 1.25,
     address: '192.0.2.7',
+    message: null,
     ...overrides,
   };
 }
@@ -41,7 +42,10 @@ export function requestLogContract(fixture: () => StorageFixture): void {
     const storage = await setUp();
     const rows = [
       logged({ requestId: 'a', at: T0 }),
-      logged({ requestId: 'b', at: T0 + 1, status: 404, code: 'not_found', keyLabel: null, latencyMs: 0.5 }),
+      logged({
+        ...{ requestId: 'b', at: T0 + 1, status: 404, code: 'not_found', keyLabel: null, latencyMs: 0.5 },
+        message: 'pet 7 does not exist',
+      }),
       logged({ requestId: 'c', at: T0 + 1, method: 'POST', operation: 'createPet', path: '/v1/pets' }),
       logged({ requestId: 'd', projectId: 'prj_other' }),
     ];
@@ -105,7 +109,8 @@ export function requestLogContract(fixture: () => StorageFixture): void {
     const ids = async (query: Partial<Parameters<typeof storage.requestLog.list>[0]>) =>
       (await storage.requestLog.list({ projectId: 'prj_acme', limit: 10, ...query })).map((r) => r.requestId);
     assert.deepEqual(await ids({ status: '2xx' }), ['ok']);
-    assert.deepEqual(await ids({ status: '4xx' }), ['missing', 'limited', 'bad']);
+    // 4xx leaves 429 to its own class, as the usage charts count them.
+    assert.deepEqual(await ids({ status: '4xx' }), ['missing', 'bad']);
     assert.deepEqual(await ids({ status: '429' }), ['limited']);
     assert.deepEqual(await ids({ status: '5xx' }), ['broken']);
     assert.deepEqual(await ids({ status: 404 }), ['missing']);
@@ -115,6 +120,32 @@ export function requestLogContract(fixture: () => StorageFixture): void {
     assert.deepEqual(await ids({ since: T0 + 1, until: T0 + 3 }), ['limited', 'bad']);
     assert.deepEqual(await ids({ keyId: 'key_a', status: '4xx', since: T0 + 3 }), ['missing']);
     assert.deepEqual(await ids({ keyId: 'key_nobody' }), []);
+  });
+
+  it('requestLog.list → by a request id prefix of 8+ characters: every request whose UUIDv7 id starts so, newest first', async () => {
+    const storage = await setUp();
+    const ids = [
+      '019ab697-e87b-7000-93f3-cdc1ba6e3f2d',
+      '019ab697-e87b-7001-8000-000000000001',
+      '019ab697-f000-7000-8000-000000000002',
+      '019ab698-0000-7000-8000-000000000003',
+    ];
+    await storage.requestLog.write([
+      ...ids.map((requestId, i) => logged({ requestId, at: T0 + i })),
+      logged({ requestId: '019ab697-client-chosen', at: T0 + 9 }),
+      logged({ requestId: ids[0]!, at: T0 + 5, projectId: 'prj_other' }),
+    ]);
+    const found = async (requestIdPrefix: string, extra: object = {}) =>
+      (await storage.requestLog.list({ projectId: 'prj_acme', limit: 10, requestIdPrefix, ...extra })).map(
+        (r) => r.requestId,
+      );
+    assert.deepEqual(await found('019ab697'), [ids[2], ids[1], ids[0]]);
+    assert.deepEqual(await found('019ab697-e87b'), [ids[1], ids[0]]);
+    assert.deepEqual(await found('019ab697-e87b-7000'), [ids[0]]);
+    assert.deepEqual(await found(ids[3]!), [ids[3]]);
+    assert.deepEqual(await found('019ab697', { limit: 1 }), [ids[2]]);
+    assert.deepEqual(await found('019ab697', { status: '5xx' }), []);
+    assert.deepEqual(await found('019ab699'), []);
   });
 
   it('requestLog.list → keyset pages cover every row once, across rows of one instant', async () => {

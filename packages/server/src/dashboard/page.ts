@@ -20,6 +20,9 @@ export const DASHBOARD_CSP = [
   "base-uri 'none'",
 ].join('; ');
 
+/** The origin this page was asked on, where the API answers too: `http://127.0.0.1:8080`. */
+export const apiOrigin = (request: FastifyRequest): string => `${request.protocol}://${request.host}`;
+
 /** Security headers of every dashboard page, errors included. */
 export const securityHeaders = (): Record<string, string> => pageSecurityHeaders(DASHBOARD_CSP);
 

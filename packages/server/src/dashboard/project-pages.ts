@@ -1,9 +1,14 @@
 import { urlFor } from '../routes/urls.ts';
 import { memberOf } from './roles.ts';
 import { signedInOf } from './session-cookie.ts';
-import type { RouteHandlerMethod } from 'fastify';
+import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { isPaid } from '../domains/domain-service.ts';
+import { requestScheme } from '../http/scheme.ts';
+import { portSuffix } from '../sites/urls.ts';
+import type { Project } from '../storage/project-repository.ts';
 import { nameProblem } from '../projects/project-rules.ts';
 import { type DashboardContext } from './context.ts';
+import { apiOrigin } from './page.ts';
 import { field } from '../web/form-body.ts';
 import { usagePeriods } from '../insights/usage-series.ts';
 import { projectView } from './views/project.ts';
@@ -13,10 +18,22 @@ import { requireTwoFactorSection } from './views/two-factor.ts';
 /** The list of the account's projects and a project's overview. */
 export function projectPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
   const { storage, siteUrl } = context;
+  /**
+   * Where the project's docs site answers without a redirect: its primary custom domain when it has
+   * one (every other host, the default one included, redirects there), else its default host.
+   */
+  const publishedAt = async (request: FastifyRequest, project: Project) => {
+    const primary = isPaid(project) ? await storage.domains.primaryOf(project.id) : undefined;
+    const fallback = siteUrl(request, project.slug);
+    return primary
+      ? { url: `${requestScheme(request)}://${primary}${portSuffix(request)}/`, redirecting: fallback }
+      : { url: fallback };
+  };
   return {
     async projectsPage(request, reply) {
       const projects = await storage.projects.listForAccount(signedInOf(request).account.id);
-      const main = projectsView(projects, (slug) => siteUrl(request, slug));
+      const sites = await Promise.all(projects.map((project) => publishedAt(request, project)));
+      const main = projectsView(projects, (index) => sites[index]!.url);
       return context.page(request, reply, 'Projects', main);
     },
     async projectPage(request, reply) {
@@ -33,7 +50,8 @@ export function projectPages(context: DashboardContext): Record<string, RouteHan
       const main = projectView({
         usage: { hourly: hourly!, daily: daily! },
         project,
-        siteUrl: siteUrl(request, project.slug),
+        site: await publishedAt(request, project),
+        apiBase: apiOrigin(request),
         csrfToken,
         canWrite: role === 'owner',
         flash,

@@ -1,15 +1,29 @@
+import { Readable } from 'node:stream';
 import type { RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../errors.ts';
-import { cursorOf, parseCursor, parseStatusFilter } from '../insights/filters.ts';
+import {
+  cursorOf,
+  parseCursor,
+  parseStatusFilter,
+  requestIdSearch,
+  searchesByPrefix,
+} from '../insights/filters.ts';
+import { EXPORT_FORMATS, requestPagesOf } from '../insights/request-export.ts';
 import { retainedSince } from '../insights/retention.ts';
 import { contractOperations } from '../routes/table.ts';
 import { contract } from '../openapi/contract.ts';
+import type { Project } from '../storage/project-repository.ts';
 import type { RequestLogQuery } from '../storage/request-log-records.ts';
 import type { DashboardContext } from './context.ts';
-import { RANGES, rangeOf, type RequestFilters, requestsView, requestView } from './views/requests.ts';
-
-/** Rows on one page of the Requests tab. */
-export const REQUESTS_PAGE_SIZE = 50;
+import { apiOrigin, securityHeaders } from './page.ts';
+import {
+  RANGES,
+  rangeOf,
+  type RequestFilters,
+  REQUESTS_PAGE_SIZE,
+  requestsView,
+  requestView,
+} from './views/requests.ts';
 
 /** The operations a project's key can call, and the 405 answered on their paths. */
 const OPERATIONS = [
@@ -32,62 +46,93 @@ function text(query: Record<string, unknown>, name: string): string {
 const invalid = (name: string, message: string) =>
   new ApiError('invalid_parameter', message, { param: name });
 
-/** The Requests tab: the project's request log with filters and keyset paging, and one request's details. */
+/** The Requests tab's filters, read from its query: the log's query (without paging) and the form's values. */
+function requestQuery(
+  project: Project,
+  query: Record<string, unknown>,
+  now: number,
+): { listing: Omit<RequestLogQuery, 'limit'>; filters: RequestFilters; before: string } {
+  const [key = '', status = '', operation = '', range = '', requestId = '', before = ''] = FILTER_NAMES.map(
+    (name) => text(query, name),
+  );
+  const listing: Omit<RequestLogQuery, 'limit'> = {
+    projectId: project.id,
+    since: retainedSince(project.plan, now),
+  };
+  if (key) listing.keyId = key;
+  if (status) {
+    listing.status = parseStatusFilter(status);
+    if (listing.status === undefined)
+      throw invalid('status', 'status must be 2xx, 4xx, 429, 5xx or a status code');
+  }
+  if (operation) {
+    if (!OPERATIONS.includes(operation))
+      throw invalid('operation', `operation must be one of ${OPERATIONS.join(', ')}`);
+    listing.operation = operation;
+  }
+  if (range) {
+    const chosen = rangeOf(range);
+    if (!chosen) throw invalid('range', `range must be one of ${Object.keys(RANGES).join(', ')}`);
+    listing.since = Math.max(listing.since!, now - chosen.ms);
+  }
+  if (requestId) {
+    if (requestId.length > 128) throw invalid('request_id', 'request_id is at most 128 characters');
+    Object.assign(listing, requestIdSearch(requestId));
+  }
+  return { listing, filters: { key, status, operation, range, requestId }, before };
+}
+
+/** The query string of the filters (no paging), as the form would send them. */
+function filterQuery(filters: RequestFilters): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries({
+    ...filters,
+    requestId: undefined,
+    request_id: filters.requestId,
+  }))
+    if (value) params.set(name, value);
+  return params;
+}
+
+/** The Requests tab: the project's request log with filters and keyset paging, one request's details, exports. */
 export function requestPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
   const { storage, clock } = context;
+  const exportAs =
+    (format: keyof typeof EXPORT_FORMATS): RouteHandlerMethod =>
+    async (request, reply) => {
+      const project = context.memberProject(request);
+      const now = clock.now();
+      const { listing } = requestQuery(project, request.query as Record<string, unknown>, now);
+      await context.settleRequestLog();
+      const stamp = new Date(now).toISOString().slice(0, 19).replaceAll(':', '');
+      const { type, lines } = EXPORT_FORMATS[format];
+      return reply
+        .headers(securityHeaders())
+        .header('content-type', type)
+        .header('content-disposition', `attachment; filename="${project.slug}-requests-${stamp}Z.${format}"`)
+        .send(Readable.from(lines(requestPagesOf(storage.requestLog, listing))));
+    };
   return {
+    requestsCsv: exportAs('csv'),
+    requestsNdjson: exportAs('ndjson'),
     async requestsPage(request, reply) {
       const project = context.memberProject(request);
-      const query = request.query as Record<string, unknown>;
-      const [key = '', status = '', operation = '', range = '', requestId = '', before = ''] =
-        FILTER_NAMES.map((name) => text(query, name));
-      const now = clock.now();
-      const listing: RequestLogQuery = {
-        projectId: project.id,
-        since: retainedSince(project.plan, now),
-        limit: REQUESTS_PAGE_SIZE + 1,
-      };
-      if (key) listing.keyId = key;
-      if (status) {
-        listing.status = parseStatusFilter(status);
-        if (listing.status === undefined)
-          throw invalid('status', 'status must be 2xx, 4xx, 429, 5xx or a status code');
-      }
-      if (operation) {
-        if (!OPERATIONS.includes(operation))
-          throw invalid('operation', `operation must be one of ${OPERATIONS.join(', ')}`);
-        listing.operation = operation;
-      }
-      if (range) {
-        const chosen = rangeOf(range);
-        if (!chosen) throw invalid('range', `range must be one of ${Object.keys(RANGES).join(', ')}`);
-        listing.since = Math.max(listing.since!, now - chosen.ms);
-      }
-      if (requestId) {
-        if (requestId.length > 128) throw invalid('request_id', 'request_id is at most 128 characters');
-        listing.requestId = requestId;
-      }
+      const { listing, filters, before } = requestQuery(
+        project,
+        request.query as Record<string, unknown>,
+        clock.now(),
+      );
+      const paged: RequestLogQuery = { ...listing, limit: REQUESTS_PAGE_SIZE + 1 };
       if (before) {
-        listing.before = parseCursor(before);
-        if (!listing.before) throw invalid('before', 'before must be a position this page gave');
+        paged.before = parseCursor(before);
+        if (!paged.before) throw invalid('before', 'before must be a position this page gave');
       }
       await context.settleRequestLog();
-      const [found, keys] = await Promise.all([
-        storage.requestLog.list(listing),
-        storage.listKeys(project.id),
-      ]);
+      const [found, keys] = await Promise.all([storage.requestLog.list(paged), storage.listKeys(project.id)]);
       const rows = found.slice(0, REQUESTS_PAGE_SIZE);
-      const filters: RequestFilters = { key, status, operation, range, requestId };
       let older: string | undefined;
       if (found.length > REQUESTS_PAGE_SIZE) {
-        const next = new URLSearchParams();
-        for (const [name, value] of Object.entries({
-          ...filters,
-          requestId: undefined,
-          request_id: requestId,
-        })) {
-          if (value) next.set(name, value);
-        }
+        const next = filterQuery(filters);
         next.set('before', cursorOf(rows.at(-1)!));
         older = next.toString();
       }
@@ -96,9 +141,14 @@ export function requestPages(context: DashboardContext): Record<string, RouteHan
         keys,
         operations: OPERATIONS,
         filters,
+        filterQuery: filterQuery(filters).toString(),
+        apiBase: apiOrigin(request),
         rows,
         older,
         paged: before !== '',
+        prefixMatches: searchesByPrefix(listing)
+          ? new Set(found.map((row) => row.requestId)).size
+          : undefined,
       });
       return context.page(request, reply, `Requests · ${project.name}`, main);
     },

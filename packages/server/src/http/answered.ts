@@ -19,6 +19,8 @@ export interface AnsweredRequest {
   config: RouteConfig;
   /** The Error body's `code` of a failure. */
   errorCode: string | undefined;
+  /** The Error body's `message` of a failure. */
+  errorMessage?: string;
   /** The client address (after trusted proxies). */
   address: string;
 }
@@ -33,6 +35,7 @@ export function answeredOf(request: FastifyRequest, reply: FastifyReply): Answer
     key: request.apiKey,
     config: routeConfig(request),
     errorCode: request.errorCode,
+    errorMessage: request.errorMessage,
     address: request.ip,
   };
 }

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../errors.ts';
+import { ApiError, errorBody } from '../errors.ts';
 import { routeConfig } from './route-config.ts';
 import { StorageUnavailableError } from '../storage/errors.ts';
 import { prefersHtml } from './accept.ts';
@@ -41,6 +41,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The `code` of the error answered, for the request log. */
     errorCode?: string;
+    /** The `message` of the error answered, for the request log. */
+    errorMessage?: string;
   }
 }
 
@@ -63,6 +65,7 @@ export function installErrorHandler(app: FastifyInstance, errorPage?: ErrorPage)
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
     request.errorCode = apiError.code;
+    request.errorMessage = errorBody(apiError).message;
     if (apiError.code === 'internal_error') request.log.error({ err: error }, 'request failed');
     else if (apiError.code === 'service_unavailable') {
       request.log.warn({ cause: error.message }, 'request failed: a dependency is unavailable');

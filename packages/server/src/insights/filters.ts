@@ -1,4 +1,5 @@
-import type { StatusFilter } from '../storage/request-log-records.ts';
+import { uuidV7PrefixRange } from '../storage/request-log-batch.ts';
+import type { RequestLogQuery, StatusFilter } from '../storage/request-log-records.ts';
 
 const DURATION = /^(\d{1,6})(m|h|d)$/;
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -9,6 +10,19 @@ export function parseStatusFilter(text: string): StatusFilter | undefined {
   if (/^[1-5]\d\d$/.test(text)) return Number(text);
   return undefined;
 }
+
+/**
+ * A search by request id: the service's own ids (UUIDv7) in any case and by a prefix of 8 or more
+ * characters; an id the client chose (its X-Request-Id) exactly as it sent it.
+ */
+export function requestIdSearch(text: string): Pick<RequestLogQuery, 'requestId' | 'requestIdPrefix'> {
+  const lower = text.toLowerCase();
+  return uuidV7PrefixRange(lower) ? { requestIdPrefix: lower } : { requestId: text };
+}
+
+/** Whether a search by request id may match several requests (a prefix shorter than a whole id). */
+export const searchesByPrefix = (search: Pick<RequestLogQuery, 'requestIdPrefix'>): boolean =>
+  search.requestIdPrefix !== undefined && search.requestIdPrefix.length < 36;
 
 /**
  * The instant a `since` names at `now`: a duration back (`30m`, `1h`, `7d`) or an ISO 8601 instant

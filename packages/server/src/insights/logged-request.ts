@@ -22,5 +22,6 @@ export function loggedRequest(answer: AnsweredRequest, at: number): LoggedReques
     code: answer.status >= 400 ? (answer.errorCode ?? null) : null,
     latencyMs: Math.round(answer.ms * 100) / 100,
     address: answer.address,
+    message: answer.status >= 400 ? (answer.errorMessage ?? null) : null,
   };
 }

@@ -327,6 +327,8 @@ export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
   route('POST', '/dashboard/projects/:slug/keys/:keyId/revoke', projectRoute('revokeKey', 'developer', true)),
   route('GET', '/dashboard/projects/:slug/requests', projectRoute('requestsPage', 'viewer')),
   route('GET', '/dashboard/projects/:slug/usage.csv', projectRoute('usageCsv', 'viewer')),
+  route('GET', '/dashboard/projects/:slug/requests.csv', projectRoute('requestsCsv', 'viewer')),
+  route('GET', '/dashboard/projects/:slug/requests.ndjson', projectRoute('requestsNdjson', 'viewer')),
   route('GET', '/dashboard/projects/:slug/activity', projectRoute('activityPage', 'viewer')),
   route('GET', '/dashboard/projects/:slug/requests/:requestRowId', projectRoute('requestPage', 'viewer')),
   route('GET', '/dashboard/projects/:slug/members', projectRoute('membersPage', 'viewer')),

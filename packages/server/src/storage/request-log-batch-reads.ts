@@ -7,6 +7,7 @@ import {
   slotFilter,
   toStored,
   uuidV7Ms,
+  uuidV7PrefixRange,
 } from './request-log-batch.ts';
 import type { RequestLogQuery, RequestLogRecords, StoredRequest } from './request-log-records.ts';
 import type { Row } from './rows.ts';
@@ -33,6 +34,10 @@ export const REQUEST_ID_LOOKUP =
 /** The batches whose UUIDv7 request ids span a time. */
 export const REQUEST_TIME_LOOKUP =
   'SELECT id FROM request_log_batches WHERE project_id = $1 AND id_ms_max >= $2 AND id_ms_min <= $2';
+
+/** The batches whose UUIDv7 request ids' times meet a range (a prefix's). */
+const REQUEST_TIMES_LOOKUP =
+  'SELECT id FROM request_log_batches WHERE project_id = $1 AND id_ms_max >= $2 AND id_ms_min <= $3';
 
 const BATCH_BY_ID = 'SELECT id, rows FROM request_log_batches WHERE id = $1 AND project_id = $2';
 
@@ -87,6 +92,19 @@ export function batchReads(sql: SqlExecutor): Pick<RequestLogRecords, 'list' | '
     return found.sort(newestFirst).slice(0, query.limit);
   };
 
+  /** Reads the batches one at a time, keeping only the newest `limit` matches. */
+  const prefixed = async (query: RequestLogQuery & { requestIdPrefix: string }, keep: Keep) => {
+    const range = uuidV7PrefixRange(query.requestIdPrefix);
+    if (!range) return [];
+    let found: StoredRequest[] = [];
+    for (const row of await sql.all(REQUEST_TIMES_LOOKUP, [query.projectId, ...range])) {
+      const [batch] = await sql.all(BATCH_BY_ID, [row.id, query.projectId]);
+      if (!batch) continue;
+      found = [...found, ...decoded(query.projectId, batch, keep)].sort(newestFirst).slice(0, query.limit);
+    }
+    return found;
+  };
+
   /** Newest first, merging batches whose times overlap: a request is listed once no unread batch can hold a newer one. */
   const scan = async (query: RequestLogQuery, keep: Keep) => {
     const { params, where, add } = projectConditions(query.projectId);
@@ -128,9 +146,11 @@ export function batchReads(sql: SqlExecutor): Pick<RequestLogRecords, 'list' | '
   return {
     async list(query) {
       const keep = slotFilter(query);
-      return query.requestId === undefined
-        ? scan(query, keep)
-        : byRequestId(query as RequestLogQuery & { requestId: string }, keep);
+      if (query.requestId !== undefined)
+        return byRequestId(query as RequestLogQuery & { requestId: string }, keep);
+      if (query.requestIdPrefix !== undefined)
+        return prefixed(query as RequestLogQuery & { requestIdPrefix: string }, keep);
+      return scan(query, keep);
     },
     async get(projectId, id) {
       if (!/^\d{1,19}$/.test(id) || BigInt(id) > INT64_MAX) return undefined;

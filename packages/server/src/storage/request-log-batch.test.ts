@@ -8,6 +8,7 @@ import {
   decodeSlots,
   encodeSlots,
   uuidV7Ms,
+  uuidV7PrefixRange,
 } from './request-log-batch.ts';
 
 describe('request log batch summaries', () => {
@@ -38,6 +39,32 @@ describe('request log batch summaries', () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+
+  it('uuidV7PrefixRange → the times of the ids starting so: every id the service makes is in its prefixes’ ranges', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 48 - 2 }), fc.integer({ min: 8, max: 36 }), (ms, length) => {
+        const id = createRequestIds(() => ms).next();
+        const [low, high] = uuidV7PrefixRange(id.slice(0, length))!;
+        assert.ok(low <= ms && ms <= high, `${id.slice(0, length)}: ${low}..${high}`);
+      }),
+    );
+    assert.deepEqual(uuidV7PrefixRange('019ab697'), [0x019ab6970000, 0x019ab697ffff]);
+    assert.deepEqual(uuidV7PrefixRange('019ab697-e8'), [0x019ab697e800, 0x019ab697e8ff]);
+    for (const other of ['019ab69', '019AB697', '019ab697e', '019ab697-e87b-4', 'req-1-abcd', 'x'.repeat(37)])
+      assert.equal(uuidV7PrefixRange(other), undefined, other);
+  });
+
+  it('decodeSlots → a compact batch stored before messages were kept reads with a null message', () => {
+    const stored = JSON.stringify({
+      v: 2,
+      base: 1000,
+      strings: ['key_a', 'getPet', 'GET', '127.0.0.1'],
+      rows: [[5, 'req-1', 0, null, 1, 2, '/v1/pets/1', 200, null, 42, 3]],
+    });
+    assert.deepEqual(decodeSlots(stored), [
+      [1005, 'req-1', 'key_a', null, 'getPet', 'GET', '/v1/pets/1', 200, null, 0.42, '127.0.0.1', null],
+    ]);
   });
 
   it('combinationPattern → key, operation and status together, LIKE characters of a name taken literally', () => {
@@ -73,6 +100,7 @@ describe('request log batch summaries', () => {
           fc.double({ min: 0, max: 1e6, noNaN: true }),
         ),
         fc.constantFrom('127.0.0.1', '::1', '203.0.113.7'),
+        fc.option(fc.string({ unit: 'binary', maxLength: 20 })),
       )
       .map((fields) => fields as unknown as NonNullable<BatchSlot>),
     { freq: 8 },
@@ -105,6 +133,7 @@ describe('request log batch summaries', () => {
       null,
       0.42,
       '127.0.0.1',
+      null,
     ]);
     const compact = encodeSlots(slots).rows.length;
     const arrays = JSON.stringify(slots).length;

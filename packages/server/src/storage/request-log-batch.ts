@@ -5,7 +5,7 @@ import {
   requestFields,
   type StatusFilter,
   type StoredRequest,
-  statusRange,
+  statusMatcher,
 } from './request-log-records.ts';
 
 /**
@@ -108,6 +108,26 @@ export function uuidV7Ms(requestId: string): number | undefined {
   return ms;
 }
 
+/** Where each character of a UUIDv7 prefix may be a hexadecimal digit (x), a hyphen or the version. */
+const UUID_V7_SHAPE = 'xxxxxxxx-xxxx-7xxx-xxxx-xxxxxxxxxxxx';
+
+/**
+ * The inclusive range of the times (epoch ms) of the UUIDv7 ids starting with `prefix` (8 to 36
+ * characters, lower case), or undefined when no UUIDv7 starts so. Eight characters span about 65 s.
+ */
+export function uuidV7PrefixRange(prefix: string): [number, number] | undefined {
+  if (prefix.length < 8 || prefix.length > UUID_V7_SHAPE.length) return undefined;
+  for (let i = 0; i < prefix.length; i++) {
+    const shape = UUID_V7_SHAPE[i]!;
+    const char = prefix[i]!;
+    if (shape === 'x' ? !/[0-9a-f]/.test(char) : char !== shape) return undefined;
+  }
+  const digits = prefix.slice(0, 13).replace('-', '');
+  const missing = 12 - digits.length;
+  const low = Number.parseInt(digits, 16) * 16 ** missing;
+  return [low, low + 16 ** missing - 1];
+}
+
 /**
  * The first reading of an id's time, kept for ids whose first twelve digits are not all hexadecimal:
  * batches stored by it hold their time ranges, which searches must read the same way.
@@ -165,7 +185,7 @@ export function encodeSlots(slots: readonly BatchSlot[]): EncodedBatch {
  * method, error code, client address): a compact batch keeps each value once, in `strings`, and the
  * requests refer to it by position.
  */
-const SHARED_FIELDS = [2, 3, 4, 5, 8, 10] as const;
+const SHARED_FIELDS = [2, 3, 4, 5, 8, 10, 11] as const;
 
 type CompactRow = (string | number | null)[];
 
@@ -222,10 +242,11 @@ function compactRows(slots: readonly BatchSlot[]): string {
       null,
       hundredths / 100 === latency ? hundredths : String(latency),
       0,
+      null,
     ];
-    if (slot[11] !== undefined) row.push(slot[11]);
+    if (slot[12] !== undefined) row.push(slot[12]);
     for (const field of SHARED_FIELDS) {
-      const value = slot[field];
+      const value = slot[field] ?? null;
       if (value === null) row[field] = null;
       else if (previous !== undefined && previous[field] === value) row[field] = previousRow![field]!;
       else row[field] = position(value);
@@ -238,8 +259,9 @@ function compactRows(slots: readonly BatchSlot[]): string {
 }
 
 function expandRows({ base, strings, rows }: CompactBatch): BatchSlot[] {
-  const text = (position: string | number | null) =>
-    position === null ? null : strings[position as number]!;
+  // Rows stored before messages were kept end at the address (index 10); a count follows the message.
+  const text = (position: string | number | null | undefined) =>
+    position === null || position === undefined ? null : strings[position as number]!;
   return rows.map((row): BatchSlot => {
     if (row === null) return null;
     const slot: RequestFields = [
@@ -254,8 +276,9 @@ function expandRows({ base, strings, rows }: CompactBatch): BatchSlot[] {
       text(row[8]!),
       typeof row[9] === 'string' ? Number(row[9]) : (row[9] as number) / 100,
       text(row[10]!)!,
+      text(row[11]),
     ];
-    if (row.length > 11) slot.push(row[11] as number);
+    if (row.length > 12) slot.push(row[12] as number);
     return slot;
   });
 }
@@ -319,20 +342,22 @@ export function toStored(projectId: string, rowId: number, slot: StoredRow): Sto
     code: slot[8],
     latencyMs: slot[9],
     address: slot[10],
-    ...(slot[11] !== undefined && { count: slot[11] }),
+    message: slot[11] ?? null,
+    ...(slot[12] !== undefined && { count: slot[12] }),
   };
 }
 
 /** Whether a stored request matches every filter of the query (its project aside). */
 export function slotFilter(query: RequestLogQuery): (slot: StoredRow, rowId: number) => boolean {
-  const [low, high] = query.status === undefined ? [-Infinity, Infinity] : statusRange(query.status);
+  const statusOk = statusMatcher(query.status);
   const before = query.before && { at: query.before.at, id: Number(query.before.id) };
+  const prefix = query.requestIdPrefix;
   return (slot, rowId) =>
     (query.keyId === undefined || slot[2] === query.keyId) &&
     (query.requestId === undefined || slot[1] === query.requestId) &&
+    (prefix === undefined || (slot[1].toLowerCase().startsWith(prefix) && uuidV7Ms(slot[1]) !== undefined)) &&
     (query.operation === undefined || slot[4] === query.operation) &&
-    slot[7] >= low &&
-    slot[7] <= high &&
+    statusOk(slot[7]) &&
     (query.since === undefined || slot[0] >= query.since) &&
     (query.until === undefined || slot[0] < query.until) &&
     (before === undefined || slot[0] < before.at || (slot[0] === before.at && rowId < before.id));

@@ -21,6 +21,8 @@ export interface LoggedRequest {
   latencyMs: number;
   /** The client address, as the server saw it (after trusted proxies). */
   address: string;
+  /** The Error body's `message` the client received (at most MESSAGE_MAX_LENGTH); null for a success. */
+  message?: string | null;
   /**
    * How many requests this row stands for, when more than one: the refusals (429) of one key within one
    * second are kept as one row, the first of them, with their number (insights/request-log-buffer.ts).
@@ -31,9 +33,11 @@ export interface LoggedRequest {
 export interface StoredRequest extends LoggedRequest {
   /** The row's own id, a decimal string: names it in the dashboard and orders rows of one instant. */
   id: string;
+  /** Null for a success, and for failures logged before messages were kept. */
+  message: string | null;
 }
 
-/** `2xx`, `4xx` (429 included), `429` alone, `5xx`, or one status code. */
+/** `2xx`, `4xx` (429 not included: it has a class of its own), `429`, `5xx`, or one status code. */
 export type StatusFilter = '2xx' | '4xx' | '429' | '5xx' | number;
 
 export interface RequestLogQuery {
@@ -42,6 +46,11 @@ export interface RequestLogQuery {
   status?: StatusFilter;
   operation?: string;
   requestId?: string;
+  /**
+   * Requests whose id starts with this (lower case, 8 to 36 characters of a UUIDv7, as the service
+   * makes them): only the batches whose id times the prefix can hold are read.
+   */
+  requestIdPrefix?: string;
   /** Inclusive, epoch ms. */
   since?: number;
   /** Exclusive, epoch ms. */
@@ -82,6 +91,7 @@ export type RequestFields = [
   code: string | null,
   latencyMs: number,
   address: string,
+  message: string | null,
   /** Present only when the row stands for more than one request. */
   count?: number,
 ];
@@ -99,6 +109,7 @@ export const requestFields = (entry: LoggedRequest): RequestFields => {
     entry.code,
     entry.latencyMs,
     entry.address,
+    entry.message ?? null,
   ];
   if (entry.count !== undefined && entry.count > 1) fields.push(entry.count);
   return fields;
@@ -111,6 +122,11 @@ const STATUS_RANGES: Record<Exclude<StatusFilter, number>, [number, number]> = {
   '5xx': [500, 599],
 };
 
-/** The inclusive range of statuses a filter takes. */
-export const statusRange = (status: StatusFilter): [number, number] =>
-  typeof status === 'number' ? [status, status] : STATUS_RANGES[status];
+/** Whether a status is in a filter's: `4xx` leaves 429 to its own class, as the usage charts do. */
+export function statusMatcher(status: StatusFilter | undefined): (code: number) => boolean {
+  if (status === undefined) return () => true;
+  const [low, high] = typeof status === 'number' ? [status, status] : STATUS_RANGES[status];
+  return status === '4xx'
+    ? (code) => code >= low && code <= high && code !== 429
+    : (code) => code >= low && code <= high;
+}

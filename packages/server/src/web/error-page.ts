@@ -73,7 +73,7 @@ function errorPageCsp(): string {
 }
 
 /** A message of the Error body as a sentence of a page: `no resource at /x` → `No resource at /x`. */
-const sentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1);
+export const sentence = (message: string): string => message.charAt(0).toUpperCase() + message.slice(1);
 
 /** An error as a page: its title, the message, the status and request id, and where to go on. */
 export function renderErrorPage(error: ApiError, requestId: string, options: ErrorPageOptions = {}): string {

@@ -4,6 +4,7 @@ import type { AuditAction, StoredAuditEvent } from '../../storage/audit-records.
 import { type Html, html } from '../../web/html.ts';
 import { projectHeader } from './project.ts';
 import { instant } from './requests.ts';
+import { tokens } from './tokens.ts';
 
 /** Each action as people say it. */
 export const ACTION_LABELS: Record<AuditAction, string> = {
@@ -65,7 +66,7 @@ export function activityView({ project, events, older, addresses }: ActivityView
       ${
         events.length === 0
           ? html`<p class="empty">Nothing yet.</p>`
-          : html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="activity">
+          : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Activity table">
               <table class="stacked">
                 <thead>
                   <tr>
@@ -80,10 +81,10 @@ export function activityView({ project, events, older, addresses }: ActivityView
                   ${events.map(
                     (event) =>
                       html`<tr>
-                        <td class="small" data-label="Time">${instant(event.at)}</td>
-                        <td class="wrap" data-label="Who">${event.actor}</td>
+                        <td class="small" data-label="Time"><time>${instant(event.at)}</time></td>
+                        <td class="wrap" data-label="Who">${tokens(event.actor)}</td>
                         <td data-label="Action">${ACTION_LABELS[event.action] ?? event.action}</td>
-                        <td class="wrap" data-label="What">${event.target ?? ''}</td>
+                        <td class="wrap" data-label="What">${tokens(event.target ?? '')}</td>
                         ${
                           addresses
                             ? html`<td class="mono" data-label="From">

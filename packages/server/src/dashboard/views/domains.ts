@@ -5,6 +5,7 @@ import { isPaid } from '../../domains/domain-service.ts';
 import { providerName } from '../../domains/records.ts';
 import type { Project } from '../../storage/project-repository.ts';
 import { type Html, html } from '../../web/html.ts';
+import { minute } from './keys.ts';
 import { planLabel } from './plans.ts';
 import { projectHeader } from './project.ts';
 
@@ -107,6 +108,11 @@ function certificate(domain: DomainsView['domains'][number]): Html {
 }
 
 function records(domain: DomainView, index: number): Html {
+  // While DNS gives no answer, what is shown is the last answer: say when it was seen.
+  const stale = domain.checkError !== null && domain.checkedAt !== null;
+  const seen = stale
+    ? html`Last seen <span class="hint">(<time>${minute(domain.checkedAt!)}</time>)</span>`
+    : 'Seen now';
   return html`<div class="table-wrap" tabindex="0">
     <table>
       <caption class="visually-hidden">
@@ -117,7 +123,7 @@ function records(domain: DomainView, index: number): Html {
           <th scope="col">Type</th>
           <th scope="col">Name <span class="hint">(full name below)</span></th>
           <th scope="col">Value</th>
-          <th scope="col">Seen now</th>
+          <th scope="col">${seen}</th>
         </tr>
       </thead>
       <tbody>

@@ -6,6 +6,7 @@ import { type Html, html } from '../../web/html.ts';
 import type { Flash } from '../flash.ts';
 import { noticeOf, problemOf } from './messages.ts';
 import { projectHeader } from './project.ts';
+import { tokens } from './tokens.ts';
 import type { Period } from '../../insights/usage-series.ts';
 import { usageChart } from './usage-chart.ts';
 
@@ -99,7 +100,7 @@ function row({ key, usage }: KeyRow, view: KeysView): Html {
     <td class="wrap">
       <strong>${key.label ?? html`<span class="muted">No label</span>`}</strong>
       <div class="mono">${key.prefix ? `${key.prefix}…` : key.id}</div>
-      <div class="muted small">created ${minute(key.createdAt)}</div>
+      <div class="muted small">created <time>${minute(key.createdAt)}</time></div>
     </td>
     <td>
       ${
@@ -165,13 +166,20 @@ function createForm(view: KeysView): Html {
 export function keysView(view: KeysView): Html {
   const { project, rows, flash } = view;
   return html`${projectHeader(project, 'keys')} ${flash.key ? createdNotice(flash.key) : ''}
-    ${noticeOf(flash)} ${view.canWrite ? createForm(view) : ''}
+    ${noticeOf(flash)}
+    ${
+      view.canWrite
+        ? createForm(view)
+        : html`<p class="notice info" role="note">
+            You are a viewer of this project: only its developers and owners can create and revoke keys.
+          </p>`
+    }
     <section class="card" aria-labelledby="keys">
       <h2 id="keys">Keys</h2>
       ${
         rows.length === 0
           ? html`<p class="empty">No keys yet.${view.canWrite ? ' Create one above.' : ''}</p>`
-          : html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="keys">
+          : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Keys table">
               <table>
                 <thead>
                   <tr>
@@ -202,7 +210,7 @@ export function keysView(view: KeysView): Html {
 export function revokeView(project: Project, key: ApiKeyRecord, csrfToken: string): Html {
   return html`${projectHeader(project, 'keys')}
     <section class="card" aria-labelledby="revoke">
-      <h2 id="revoke">Revoke ${keyName(key)}?</h2>
+      <h2 id="revoke">Revoke ${tokens(keyName(key))}?</h2>
       <p>
         Requests with this key are refused with <code>401</code> from now on, on every server. This cannot be
         undone.

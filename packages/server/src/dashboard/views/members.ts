@@ -21,7 +21,7 @@ export interface MembersView {
 export const ROLE_LABELS: Record<Role, string> = { owner: 'Owner', developer: 'Developer', viewer: 'Viewer' };
 
 const ROLE_HELP: Record<Role, string> = {
-  owner: 'everything: plan, members, domains, keys',
+  owner: 'everything in the project: its name, members, domains and keys (the plan is the operator’s)',
   developer: 'API keys and logs',
   viewer: 'reads everything, changes nothing',
 };
@@ -143,7 +143,7 @@ export function membersView(view: MembersView): Html {
     <section class="card" aria-labelledby="members">
       <h2 id="members">Members</h2>
       ${inviteRefused(view.flash) ? '' : problemOf(view.flash, 'members-problem')}
-      <div class="table-wrap" tabindex="0" role="region" aria-labelledby="members">
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Members table">
         <table>
           <thead>
             <tr>

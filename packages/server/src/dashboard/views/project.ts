@@ -6,6 +6,7 @@ import type { Flash } from '../flash.ts';
 import { noticeOf, problemOf } from './messages.ts';
 import { planLabel, plansTable } from './plans.ts';
 import type { Period } from '../../insights/usage-series.ts';
+import { firstRequest } from './first-request.ts';
 import { usageChart } from './usage-chart.ts';
 
 export type ProjectTab = 'overview' | 'keys' | 'requests' | 'activity' | 'domains' | 'members';
@@ -30,7 +31,10 @@ export function projectHeader(project: Project, current: ProjectTab): Html {
 
 export interface ProjectView {
   project: Project;
-  siteUrl: string;
+  /** Where the docs site answers: its primary domain first, with the default host that redirects there. */
+  site: { url: string; redirecting?: string };
+  /** The API's origin, for the first request to make. */
+  apiBase: string;
   csrfToken: string;
   /** Owners rename the project; others read. */
   canWrite: boolean;
@@ -41,8 +45,13 @@ export interface ProjectView {
   twoFactor?: Html;
 }
 
-function usageSection(project: Project, usage: ProjectView['usage']): Html {
+function usageSection(project: Project, usage: ProjectView['usage'], apiBase: string): Html {
   const csv = urlFor('usageCsv', { slug: project.slug });
+  if (usage.daily.every((period) => period.total === 0))
+    return html`<section class="card" aria-labelledby="usage">
+      <h2 id="usage">Usage</h2>
+      ${firstRequest(apiBase)}
+    </section>`;
   return html`<section class="card" aria-labelledby="usage">
     <h2 id="usage">Usage</h2>
     ${usageChart({ id: 'usage-hourly', heading: 'Requests per hour, last 24 hours', periods: usage.hourly, step: 'hour', csvHref: `${csv}?step=hour` })}
@@ -50,17 +59,11 @@ function usageSection(project: Project, usage: ProjectView['usage']): Html {
   </section>`;
 }
 
-export function projectView({
-  project,
-  siteUrl,
-  csrfToken,
-  canWrite,
-  flash,
-  usage,
-  twoFactor,
-}: ProjectView): Html {
+export function projectView(view: ProjectView): Html {
+  const { project, site, csrfToken, canWrite, flash, usage, twoFactor } = view;
   const limits = limitsFor(project);
-  return html`${projectHeader(project, 'overview')} ${noticeOf(flash)} ${usageSection(project, usage)}
+  return html`${projectHeader(project, 'overview')} ${noticeOf(flash)}
+    ${usageSection(project, usage, view.apiBase)}
     <div class="grid">
       <section class="card" aria-labelledby="docs-site">
         <h2 id="docs-site">Published docs site</h2>
@@ -68,7 +71,15 @@ export function projectView({
           The API reference, titled with this project's name, with try-it panels your users can send real
           requests from.
         </p>
-        <p><a href="${siteUrl}" rel="noopener">${new URL(siteUrl).host}</a></p>
+        <p><a class="token" href="${site.url}" rel="noopener">${new URL(site.url).host}</a></p>
+        ${
+          site.redirecting
+            ? html`<p class="small muted">
+                Its primary domain. Also at <span class="token">${new URL(site.redirecting).host}</span>,
+                which redirects there.
+              </p>`
+            : ''
+        }
       </section>
       <section class="card" aria-labelledby="plan">
         <h2 id="plan">Plan and limits</h2>

@@ -3,7 +3,8 @@ import type { Project } from '../../storage/project-repository.ts';
 import { type Html, html } from '../../web/html.ts';
 import { planLabel } from './plans.ts';
 
-export function projectsView(projects: readonly Project[], siteUrl: (slug: string) => string): Html {
+/** `siteUrl(index)`: where the project at `index` publishes its docs (its primary domain first). */
+export function projectsView(projects: readonly Project[], siteUrl: (index: number) => string): Html {
   return html`<h1>Projects</h1>
     ${
       projects.length === 0
@@ -15,14 +16,16 @@ export function projectsView(projects: readonly Project[], siteUrl: (slug: strin
           </div>`
         : html`<ul class="project-list">
             ${projects.map(
-              (project) =>
+              (project, index) =>
                 html`<li>
                   <a href="${urlFor('projectPage', { slug: project.slug })}">
                     <div class="card">
                       <h2>${project.name}</h2>
                       <p class="muted small mono">${project.slug}</p>
                       <p><span class="badge">${planLabel(project.plan)}</span></p>
-                      <p class="muted small">Docs site: ${new URL(siteUrl(project.slug)).host}</p>
+                      <p class="muted small">
+                        Docs site: <span class="token">${new URL(siteUrl(index)).host}</span>
+                      </p>
                     </div>
                   </a>
                 </li>`,

@@ -4,6 +4,7 @@ import type { Project } from '../../storage/project-repository.ts';
 import type { ApiKeyRecord } from '../../storage/records.ts';
 import type { StoredRequest } from '../../storage/request-log-records.ts';
 import { type Html, html } from '../../web/html.ts';
+import { firstRequest } from './first-request.ts';
 import { projectHeader } from './project.ts';
 
 /** The filters of the Requests tab, as the form sends them (empty: no filter). */
@@ -14,6 +15,9 @@ export interface RequestFilters {
   range: string;
   requestId: string;
 }
+
+/** Rows on one page of the Requests tab (request-pages.ts reads one more, to know of an older page). */
+export const REQUESTS_PAGE_SIZE = 50;
 
 export const RANGES: Record<string, { label: string; ms: number }> = {
   '1h': { label: 'Last hour', ms: 3_600_000 },
@@ -26,19 +30,29 @@ export const RANGES: Record<string, { label: string; ms: number }> = {
 export const rangeOf = (text: string): { label: string; ms: number } | undefined =>
   Object.hasOwn(RANGES, text) ? RANGES[text] : undefined;
 
-const STATUSES: Record<string, string> = {
-  '2xx': '2xx success',
-  '4xx': '4xx client error',
-  '429': '429 rate limited',
-  '5xx': '5xx server error',
-};
+/**
+ * The status classes, in this order: `4xx` leaves 429 to its own class, as the usage charts and their
+ * CSV count them. (An array: an object would list the integer-like `429` first.)
+ */
+const STATUSES: [string, string][] = [
+  ['2xx', '2xx success'],
+  ['4xx', '4xx client error (not 429)'],
+  ['429', '429 rate limited'],
+  ['5xx', '5xx server error'],
+];
 
 export interface RequestsView {
   project: Project;
   keys: readonly ApiKeyRecord[];
   operations: readonly string[];
   filters: RequestFilters;
+  /** The filters as a query string, for the exports. */
+  filterQuery: string;
   rows: readonly StoredRequest[];
+  /** The API's origin, for the first request to make. */
+  apiBase: string;
+  /** How many requests (of at most a page and one) a request id prefix matched; undefined for no prefix. */
+  prefixMatches?: number;
   /** The query string of the next (older) page, when there is one. */
   older?: string;
   /** Whether this is a later page (a link back to the newest is shown). */
@@ -82,7 +96,7 @@ function filterForm(view: RequestsView): Html {
       filters.key,
       view.keys.map((key) => [key.id, key.label ?? key.prefix ?? key.id]),
     )}
-    ${select('status', 'Status', filters.status, Object.entries(STATUSES))}
+    ${select('status', 'Status', filters.status, STATUSES)}
     ${select(
       'operation',
       'Operation',
@@ -96,7 +110,7 @@ function filterForm(view: RequestsView): Html {
       Object.entries(RANGES).map(([value, { label }]) => [value, label]),
     )}
     <label
-      >Request id
+      >Request id <span class="hint">any case, or its first 8+ characters</span>
       <input type="text" name="request_id" maxlength="128" value="${filters.requestId}" spellcheck="false"
     /></label>
     <button type="submit">Show</button>
@@ -115,7 +129,9 @@ function repeated(entry: StoredRequest): Html | string {
 
 function row(project: Project, entry: StoredRequest): Html {
   return html`<tr>
-    <td class="small" data-label="Time">${instant(entry.at)}</td>
+    <td class="small" data-label="Time">
+      <time datetime="${new Date(entry.at).toISOString()}">${instant(entry.at)}</time>
+    </td>
     <td data-label="Status">
       ${statusBadge(entry.status)}${entry.code ? html` <span class="mono small">${entry.code}</span>` : ''}
       ${repeated(entry)}
@@ -133,9 +149,32 @@ function row(project: Project, entry: StoredRequest): Html {
   </tr>`;
 }
 
+/** What a request id prefix found, when it is not one request. */
+function prefixNotice(view: RequestsView): Html | string {
+  const matches = view.prefixMatches;
+  if (matches === undefined || matches === 1) return '';
+  if (matches === 0) return '';
+  const count = matches > REQUESTS_PAGE_SIZE ? `More than ${REQUESTS_PAGE_SIZE}` : String(matches);
+  return html`<p class="notice" role="status">
+    ${count} requests have an id starting with <span class="mono">${view.filters.requestId}</span>: type more
+    of the id to find one.
+  </p>`;
+}
+
+function noRows(view: RequestsView): Html {
+  const filtered = Object.values(view.filters).some((value) => value !== '');
+  if (filtered)
+    return html`<p class="empty">
+      No requests
+      match.${view.filters.requestId ? ' Search by the whole id, or its first 8 characters or more.' : ''}
+    </p>`;
+  return firstRequest(view.apiBase);
+}
+
 export function requestsView(view: RequestsView): Html {
   const { project, rows } = view;
   const base = urlFor('requestsPage', { slug: project.slug });
+  const query = view.filterQuery ? `?${view.filterQuery}` : '';
   return html`${projectHeader(project, 'requests')}
     <section class="card" aria-labelledby="requests">
       <h2 id="requests">Requests</h2>
@@ -147,11 +186,17 @@ export function requestsView(view: RequestsView): Html {
         their number.
       </p>
       ${filterForm(view)}
+      <p class="small">
+        Download every request of this filter:
+        <a href="${urlFor('requestsCsv', { slug: project.slug })}${query}" download>CSV</a> ·
+        <a href="${urlFor('requestsNdjson', { slug: project.slug })}${query}" download>NDJSON</a>
+      </p>
+      ${prefixNotice(view)}
       ${
         rows.length === 0
-          ? html`<p class="empty">No requests match.</p>`
-          : html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="requests">
-              <table class="stacked">
+          ? noRows(view)
+          : html`<div class="table-wrap wide" tabindex="0" role="region" aria-label="Requests, newest first">
+              <table class="stacked requests nowrap">
                 <thead>
                   <tr>
                     <th scope="col">Time</th>
@@ -193,6 +238,7 @@ export function requestView(project: Project, entry: StoredRequest): Html {
             : ''
         }
         ${fact('Error code', entry.code ? html`<code>${entry.code}</code>` : 'none')}
+        ${entry.status >= 400 ? fact('Message the client received', entry.message ?? html`<span class="muted">not recorded (logged before messages were kept)</span>`) : ''}
         ${fact('Method', entry.method)} ${fact('Path', html`<code class="wrap">${entry.path}</code>`)}
         ${fact('Operation', entry.operation)}
         ${fact('Key', html`${entry.keyLabel ?? 'No label'} <span class="mono">(${entry.keyId})</span>`)}

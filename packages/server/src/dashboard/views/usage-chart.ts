@@ -16,7 +16,7 @@ export interface ChartOptions {
 const WIDTH = 600;
 const SERIES = [
   ['ok', '2xx', 'ok'],
-  ['clientErrors', '4xx', 'client'],
+  ['clientErrors', '4xx (not 429)', 'client'],
   ['rateLimited', '429', 'limited'],
   ['serverErrors', '5xx', 'server'],
 ] as const;

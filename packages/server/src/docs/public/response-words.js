@@ -45,11 +45,17 @@ export function rateLimitWords(get, { status, code, now = Date.now() } = {}) {
   const remaining = get('x-ratelimit-remaining');
   const reset = Number(get('x-ratelimit-reset'));
   if (limit !== null && remaining !== null) {
-    const window = /^"([a-z]+)"/.exec(get('ratelimit') ?? '')?.[1];
+    const [, window, left] = /^"([a-z]+)"(?:.*;t=(\d+))?/.exec(get('ratelimit') ?? '') ?? [];
     const where = window ? `this ${window}'s window` : 'the current window';
+    // The server's own count of seconds left (RateLimit's t) when it sends one: this browser's clock,
+    // a second off, made a 60-second window reset "in 61 seconds". Else from the reset time, at most
+    // the window's length.
+    const length = policies.find((policy) => policy.name === window)?.seconds ?? Infinity;
+    const seconds =
+      left !== undefined ? Number(left) : Math.min(length, Math.max(0, Math.ceil(reset - now / 1000)));
     const resets =
       Number.isFinite(reset) && reset > 0
-        ? ` It resets at ${clock(reset)} UTC, in ${duration(Math.max(0, Math.ceil(reset - now / 1000)))}.`
+        ? ` It resets at ${clock(reset)} UTC, in ${duration(seconds)}.`
         : '';
     sentences.push(`${plural(remaining, 'request')} of ${count(limit)} left in ${where}.${resets}`);
   }

@@ -76,7 +76,7 @@ const fuzzy = (term) => (term.length >= 10 ? 2 : term.length >= 5 ? 1 : false);
 
 export const SEARCH_OPTIONS = {
   fields: [...FIELDS, 'phrases'],
-  storeFields: ['kind', 'title', 'context', 'anchor'],
+  storeFields: ['kind', 'title', 'context', 'anchor', 'text'],
   extractField: (entry, field) => (field === 'phrases' ? `${entry.title} ${entry.text}` : entry[field]),
   tokenize,
   processTerm,
@@ -99,7 +99,7 @@ export function createIndex(MiniSearch, entries) {
   return index;
 }
 
-const stored = ({ kind, title, context, anchor }) => ({ kind, title, context, anchor });
+const stored = ({ kind, title, context, anchor, text }) => ({ kind, title, context, anchor, text });
 
 /**
  * The best `limit` entries for a query, best first; nothing for a blank query. Every word must match

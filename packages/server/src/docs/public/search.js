@@ -6,6 +6,19 @@ import { h, setChildren } from './dom.js';
 import MiniSearch from './minisearch.js';
 import { createIndex, kindLabel, search } from './search-engine.js';
 
+/** Where a result belongs, unless it only repeats its kind (`Guide`, `Schema`, `Error · 422` → `HTTP 422`). */
+function placeOf(entry) {
+  if (entry.context === kindLabel(entry.kind) || entry.context === 'Guide') return '';
+  return entry.context.replace(/^Error · /, 'HTTP ');
+}
+
+/** The start of what a result says, cut at a word: at most SNIPPET characters. */
+const SNIPPET = 140;
+function snippetOf(text) {
+  const clean = (text ?? '').replace(/\s+/g, ' ').trim();
+  return clean.length <= SNIPPET ? clean : `${clean.slice(0, SNIPPET - 1).replace(/\s+\S*$/, '')}…`;
+}
+
 function isTyping(target) {
   return (
     target instanceof HTMLElement &&
@@ -85,7 +98,8 @@ export function createSearch(entries, button) {
           },
           h('span', { class: `search-kind kind-${entry.kind}` }, kindLabel(entry.kind)),
           h('span', { class: 'search-title' }, entry.title),
-          h('span', { class: 'search-context' }, entry.context),
+          placeOf(entry) ? h('span', { class: 'search-context' }, placeOf(entry)) : null,
+          snippetOf(entry.text) ? h('span', { class: 'search-snippet' }, snippetOf(entry.text)) : null,
         ),
       ),
     );

@@ -1,0 +1,89 @@
+import type { RequestLogQuery, RequestLogRecords, StoredRequest } from '../storage/request-log-records.ts';
+
+/**
+ * Rows read from the request log at a time while exporting: an export of any length holds one page in
+ * memory, and each page is one keyset read (older than the last row sent).
+ */
+export const EXPORT_PAGE_ROWS = 500;
+
+/** A query's requests, newest first, a page at a time until the last: what every export reads. */
+export async function* requestPagesOf(
+  records: Pick<RequestLogRecords, 'list'>,
+  query: Omit<RequestLogQuery, 'limit' | 'before'>,
+  pageRows = EXPORT_PAGE_ROWS,
+): AsyncGenerator<StoredRequest[]> {
+  let before: RequestLogQuery['before'];
+  for (;;) {
+    const page = await records.list({ ...query, limit: pageRows, ...(before ? { before } : {}) });
+    if (page.length > 0) yield page;
+    if (page.length < pageRows) return;
+    const last = page.at(-1)!;
+    before = { at: last.at, id: last.id };
+  }
+}
+
+/** The columns of an export, in order: the CSV header and the NDJSON objects' keys. */
+const COLUMNS = [
+  'time',
+  'request_id',
+  'status',
+  'code',
+  'message',
+  'method',
+  'path',
+  'operation',
+  'key_id',
+  'key_label',
+  'latency_ms',
+  'address',
+] as const;
+
+type Exported = Record<(typeof COLUMNS)[number], string | number | null>;
+
+const exported = (row: StoredRequest): Exported => ({
+  time: new Date(row.at).toISOString(),
+  request_id: row.requestId,
+  status: row.status,
+  code: row.code,
+  message: row.message,
+  method: row.method,
+  path: row.path,
+  operation: row.operation,
+  key_id: row.keyId,
+  key_label: row.keyLabel,
+  latency_ms: row.latencyMs,
+  address: row.address,
+});
+
+/**
+ * A CSV cell: quoted when it holds a comma, a quote or a line break. A text starting with `=`, `+`, `-`,
+ * `@`, a tab or a carriage return would be read as a formula by a spreadsheet (CSV injection): it is
+ * prefixed with `'`, which the spreadsheet shows as text. Numbers are written as they are.
+ */
+export function csvCell(value: string | number | null): string {
+  if (value === null) return '';
+  if (typeof value === 'number') return String(value);
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** CSV (RFC 4180, CRLF line ends), the header first, then a chunk per page. */
+export async function* requestsCsv(pages: AsyncIterable<StoredRequest[]>): AsyncGenerator<string> {
+  yield `${COLUMNS.join(',')}\r\n`;
+  for await (const page of pages) {
+    yield page.map((row) => `${Object.values(exported(row)).map(csvCell).join(',')}\r\n`).join('');
+  }
+}
+
+/** NDJSON: one JSON object a line, a chunk per page. */
+export async function* requestsNdjson(pages: AsyncIterable<StoredRequest[]>): AsyncGenerator<string> {
+  for await (const page of pages) {
+    yield page.map((row) => `${JSON.stringify(exported(row))}\n`).join('');
+  }
+}
+
+/** The export formats: their media type and how their lines are written. */
+export const EXPORT_FORMATS = {
+  csv: { type: 'text/csv; charset=utf-8', lines: requestsCsv },
+  ndjson: { type: 'application/x-ndjson; charset=utf-8', lines: requestsNdjson },
+} as const;
