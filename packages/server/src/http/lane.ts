@@ -32,16 +32,20 @@ export function installLane(
   const server = app.server;
   const [framework] = server.listeners('request') as RequestListener[];
   if (!framework) throw new Error('the server has no request listener to put the lane in front of');
-  const serve: RequestListener = (request, response) => {
-    if (!lane(request, response, framework)) framework(request, response);
-  };
-  const dispatch = inTurn((request, response) => {
-    const pending = prepare?.(request);
-    if (pending === undefined) serve(request, response);
-    else void pending.then(() => serve(request, response));
-  });
+  const prepared =
+    (listener: RequestListener): RequestListener =>
+    (request, response) => {
+      const pending = prepare?.(request);
+      if (pending === undefined) listener(request, response);
+      else void pending.then(() => listener(request, response));
+    };
+  const dispatch = inTurn(
+    prepared((request, response) => {
+      if (!lane(request, response, framework)) framework(request, response);
+    }),
+  );
   server.removeListener('request', framework);
   server.on('request', dispatch);
   app.decorate('dispatch', dispatch);
-  app.decorate('withoutLane', inTurn(framework));
+  app.decorate('withoutLane', inTurn(prepared(framework)));
 }
