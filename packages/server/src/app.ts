@@ -5,6 +5,8 @@ import { createAuthenticator } from './auth/authenticator.ts';
 import { createKeyUsage } from './auth/key-usage.ts';
 import type { KeyEnvironment } from './auth/keys.ts';
 import { createDashboardArea } from './dashboard/plugin.ts';
+import { createManageArea } from './features/manage/area.ts';
+import type { Limits } from './ratelimit/plans.ts';
 import type { ProbeAddress } from './domains/certificate.ts';
 import { createDnsResolver, type DnsResolver } from './domains/dns.ts';
 import { type AnsweredRequest, answeredOf } from './http/answered.ts';
@@ -97,6 +99,8 @@ export interface AppDeps {
   requestLog?: false | Partial<Omit<RequestLogWriterOptions, 'store' | 'onError'>>;
   /** How often the host sets read projects and served domains again (default SITE_HOSTS_REFRESH_MS). */
   siteHostsRefreshMs?: number;
+  /** Each management API access token's rate limits (default MANAGE_TOKEN_LIMITS). */
+  manageTokenLimits?: Limits;
 }
 
 declare module 'fastify' {
@@ -214,6 +218,14 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     settleRequestLog: async () => requestLog?.settle(),
   });
 
+  const manage = createManageArea({
+    storage: deps.storage,
+    limiter: metrics.instrumentLimiter(deps.limiter),
+    clock: deps.clock,
+    keyEnvironment: deps.keyEnvironment,
+    tokenLimits: deps.manageTokenLimits,
+  });
+
   // Browsers may read the API from the configured origins and from the projects' docs sites (try-it).
   const configured = deps.cors ?? NO_ORIGINS;
   const admitDeps: AdmitDeps = {
@@ -225,7 +237,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   };
   installGuard(app, {
     ...admitDeps,
-    areas: { ...dashboard.checks, ...sites.checks },
+    areas: { ...dashboard.checks, ...sites.checks, ...manage.checks },
     cors: { allows: (origin) => configured.allows(origin) || sites.hosts.origins.allows(origin) },
     servesCustomDomain:
       names.apiHosts.length === 0
@@ -272,7 +284,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     minFreeDiskBytes: deps.minFreeDiskBytes,
     siteDomain,
   });
-  const areas = [api, internal, dashboard, sites];
+  const areas = [api, internal, dashboard, sites, manage];
   const table: RouteTable = {
     operations: contractRoutes(contract, Object.assign({}, ...areas.map((area) => area.operations))),
     others: nonContractRoutes(Object.assign({}, ...areas.map((area) => area.others))),

@@ -99,6 +99,8 @@ export async function makeTestApp(
     requestLog?: AppDeps['requestLog'];
     /** How often the host sets read projects and served domains again (default: production's). */
     siteHostsRefreshMs?: number;
+    /** Each management API access token's rate limits (default: production's). */
+    manageTokenLimits?: AppDeps['manageTokenLimits'];
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-test-'));
@@ -124,6 +126,7 @@ export async function makeTestApp(
     hashingGate: options.hashingGate,
     requestLog: options.requestLog,
     siteHostsRefreshMs: options.siteHostsRefreshMs,
+    manageTokenLimits: options.manageTokenLimits,
     logger: options.logLines && {
       level: 'info',
       stream: { write: (line: string) => void options.logLines!.push(line) },

@@ -20,6 +20,8 @@ export interface Flash {
   values?: Record<string, string>;
   /** A new API key: its secret is shown this once. */
   key?: { id: string; secret: string; label: string | null; prefix: string; createdAt: number };
+  /** A new access token of the management API: its secret is shown this once. */
+  accessToken?: { secret: string; name: string; prefix: string };
   /** A new invitation: its link is shown this once. */
   invitation?: { url: string; email: string; role: string; expiresAt: number };
 }

@@ -35,6 +35,8 @@ export interface AreaChecks {
   site(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** A form's CSRF token, once its body is read (`csrf`). */
   csrf(request: FastifyRequest): void;
+  /** An access token of the management API, and its own rate limit (`access: 'accessToken'`). */
+  accessToken?(request: FastifyRequest, reply: FastifyReply): Promise<void>;
 }
 
 export interface GuardDeps {
@@ -186,6 +188,10 @@ async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyRep
     (await deps.servesCustomDomain(normalizeHost(request.headers.host)))
   ) {
     throw new ApiError('not_found', 'nothing is published at this address');
+  }
+  if (config.access === 'accessToken') {
+    if (!deps.areas.accessToken) throw new Error('a management route without the access-token check');
+    await deps.areas.accessToken(request, reply);
   }
   if (config.access === 'session') await deps.areas.session(request);
   if (config.role) await deps.areas.role(request, config.role);

@@ -39,6 +39,12 @@ export interface ApiKeyRecord {
   banLiftedAt: number | null;
   /** Epoch ms of a recent use: each server process records it at most once a minute per key. */
   lastUsedAt: number | null;
+  /** The key's own limits, which hold it below its project's or plan's (null: none of its own). */
+  ownPerMinute?: number | null;
+  ownPerDay?: number | null;
+  /** When the key was rolled (it then expires at the end of the overlap) and the key that replaced it. */
+  rolledAt?: number | null;
+  rolledTo?: string | null;
 }
 
 /**

@@ -12,7 +12,7 @@ export const KEY_SELECT = `SELECT k.id, k.digest, k.project_id, k.prefix, coales
   CASE WHEN p.id IS NULL THEN k.per_minute ELSE p.per_minute END AS per_minute,
   CASE WHEN p.id IS NULL THEN k.per_day ELSE p.per_day END AS per_day,
   k.label, k.environment, k.created_at, k.revoked_at, k.expires_at, k.banned_until, k.ban_lifted_at,
-  k.last_used_at
+  k.last_used_at, k.limit_per_minute, k.limit_per_day, k.rolled_at, k.rolled_to
   FROM api_keys k LEFT JOIN projects p ON p.id = k.project_id`;
 export const IDEMPOTENCY_COLUMNS = 'api_key_id, key, request_hash, pet_id, created_at, expires_at';
 
@@ -47,6 +47,10 @@ export function toApiKey(row: Row): ApiKeyRecord {
     bannedUntil: nullableNumber(row.banned_until),
     banLiftedAt: nullableNumber(row.ban_lifted_at),
     lastUsedAt: nullableNumber(row.last_used_at),
+    ownPerMinute: nullableNumber(row.limit_per_minute),
+    ownPerDay: nullableNumber(row.limit_per_day),
+    rolledAt: nullableNumber(row.rolled_at),
+    rolledTo: (row.rolled_to as string | null) ?? null,
   };
 }
 

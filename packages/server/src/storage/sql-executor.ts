@@ -20,3 +20,13 @@ export function sqlitePlaceholders(sql: string): string {
   if (text === undefined) converted.set(sql, (text = sql.replace(/\$(\d+)/g, '?$1')));
   return text;
 }
+
+/**
+ * One write transaction for the application services (features/*): `work` runs its statements on the
+ * executor it is given; the transaction commits when `work` resolves and rolls back when it throws, so
+ * a change and its audit record are stored together or not at all. `work` must await nothing but its
+ * executor: on SQLite the one connection holds the transaction open meanwhile.
+ */
+export interface Transactions {
+  transaction<T>(work: (sql: SqlExecutor) => Promise<T>): Promise<T>;
+}

@@ -13,7 +13,8 @@ import { createSqliteRequestLog } from './request-log-sqlite.ts';
 import { PET_COLUMNS, toIdempotency, toPet } from './rows.ts';
 import { CREATE_WITH_KEY, storeKeyValues } from './idempotency-sql.ts';
 import { KeyedStorage } from './keyed-storage.ts';
-import { type SqlExecutor, sqlitePlaceholders } from './sql-executor.ts';
+import { type SqlExecutor, sqlitePlaceholders, type Transactions } from './sql-executor.ts';
+import { serialTransactions } from './sqlite-transactions.ts';
 import { SqliteDatabase } from './sqlite-database.ts';
 import { GroupCommit } from './sqlite-group-commit.ts';
 import { migrateDown, migrateUp } from './sqlite-migrate.ts';
@@ -50,10 +51,12 @@ export class SqliteStorage extends KeyedStorage implements ReversibleStorage {
   readonly domains: DomainRepository;
   readonly requestLog: RequestLogRecords;
   readonly audit: AuditRecords;
+  readonly sql: SqlExecutor;
   readonly #db: SqliteDatabase;
   readonly #path: string;
   readonly #clock: Clock;
   readonly #writes: GroupCommit;
+  readonly #transactions: Transactions['transaction'];
   #dataVersion: number | undefined;
 
   constructor(path: string, options: SqliteOptions = {}) {
@@ -63,6 +66,7 @@ export class SqliteStorage extends KeyedStorage implements ReversibleStorage {
       run: async (text, params = []) => db.run(sqlitePlaceholders(text), ...(params as SQLInputValue[])),
     };
     super(sql);
+    this.sql = sql;
     this.#clock = options.clock ?? systemClock;
     this.#path = path;
     this.#db = db;
@@ -73,6 +77,12 @@ export class SqliteStorage extends KeyedStorage implements ReversibleStorage {
     this.domains = createDomainRepository(sql, () => this.keyWrites++);
     this.requestLog = createSqliteRequestLog(db, sql);
     this.audit = createAuditRecords(sql);
+    // Any table may change in a transaction (keys among them): each commit counts as a key change.
+    this.#transactions = serialTransactions(db, sql, () => this.keyWrites++);
+  }
+
+  transaction<T>(work: (sql: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.#transactions(work);
   }
 
   async migrate(): Promise<string[]> {

@@ -24,6 +24,9 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   role_changed: 'Changed a role',
   invitation_created: 'Invited someone',
   invitation_revoked: 'Revoked an invitation',
+  key_rolled: 'Rolled a key',
+  access_token_created: 'Created an access token',
+  access_token_revoked: 'Revoked an access token',
 };
 
 /** Where an event without a client address came from, by its actor. */
