@@ -68,6 +68,20 @@ export async function assertMovedIntoBatches(
 }
 
 /**
+ * Undoes migrations, newest first, until `name` is undone (later migrations are undone with it);
+ * returns their names in the order undone, so that `migrate()` must apply them reversed.
+ */
+export async function undoThrough(storage: Pick<ReversibleStorage, 'rollback'>, name: string): Promise<string[]> {
+  const undone: string[] = [];
+  while (undone.at(-1) !== name) {
+    const last = await storage.rollback();
+    assert.ok(last !== undefined, `${name} was never applied`);
+    undone.push(last);
+  }
+  return undone;
+}
+
+/**
  * What undoing 057 must keep: requests stored in the compact form (null labels and codes, latencies
  * whole, in hundredths and finer, two batches) list the same once their batches hold the array form
  * again, and after 057 is applied again. `storedRows` reads prj_c's batches as stored.
@@ -87,11 +101,11 @@ export async function assertCompactRowsUndone(
   const compact = await storedRows();
   assert.ok(compact.length === 2 && compact.every((rows) => rows.startsWith('{"v":2,')));
 
-  assert.equal(await storage.rollback(), '057_request_log_compact_rows');
+  const undone = await undoThrough(storage, '057_request_log_compact_rows');
   const arrays = await storedRows();
   assert.ok(arrays.length === 2 && arrays.every((rows) => rows.startsWith('[')), arrays[0]?.slice(0, 80));
   assert.deepEqual(await listedColumns(storage, 'prj_c'), listed);
 
-  assert.deepEqual(await storage.migrate(), ['057_request_log_compact_rows']);
+  assert.deepEqual(await storage.migrate(), undone.toReversed());
   assert.deepEqual(await listedColumns(storage, 'prj_c'), listed);
 }

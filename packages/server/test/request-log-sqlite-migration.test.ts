@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { SqliteStorage } from '../src/storage/sqlite.ts';
-import { assertCompactRowsUndone, assertMovedIntoBatches } from './request-log-migration-checks.ts';
+import { assertCompactRowsUndone, assertMovedIntoBatches, undoThrough } from './request-log-migration-checks.ts';
 import { request, T0 } from './storage-contract-request-log-generated.ts';
 
 describe('request log in SQLite batches', () => {
@@ -21,8 +21,7 @@ describe('request log in SQLite batches', () => {
     const path = join(dir, 'migrated.db');
     const storage = new SqliteStorage(path);
     await storage.migrate();
-    assert.equal(await storage.rollback(), '057_request_log_compact_rows');
-    assert.equal(await storage.rollback(), '054_request_log_batches');
+    const undone = await undoThrough(storage, '054_request_log_batches');
     const raw = new DatabaseSync(path);
     const insert =
       raw.prepare(`INSERT INTO request_log (project_id, at, request_id, key_id, key_label, operation,
@@ -59,11 +58,10 @@ describe('request log in SQLite batches', () => {
     const before = { a: asRows('prj_a'), b: asRows('prj_b') };
     raw.close();
 
-    assert.deepEqual(await storage.migrate(), ['054_request_log_batches', '057_request_log_compact_rows']);
+    assert.deepEqual(await storage.migrate(), undone.toReversed());
     await assertMovedIntoBatches(storage, before);
 
-    assert.equal(await storage.rollback(), '057_request_log_compact_rows');
-    assert.equal(await storage.rollback(), '054_request_log_batches');
+    await undoThrough(storage, '054_request_log_batches');
     const back = new DatabaseSync(path);
     const again = back
       .prepare(

@@ -14,6 +14,7 @@ import {
   assertCompactRowsUndone,
   assertMovedIntoBatches,
   listedColumns,
+  undoThrough,
 } from './request-log-migration-checks.ts';
 import { request, T0 } from './storage-contract-request-log-generated.ts';
 import { runStorageContract, type StorageFixture } from './storage-contract.ts';
@@ -283,8 +284,7 @@ describe('postgres storage', { skip }, () => {
       );
     try {
       await fixture.storage.projects.create(project('acme', { plan: 'business' }));
-      assert.equal(await fixture.storage.rollback(), '057_request_log_compact_rows');
-      assert.equal(await fixture.storage.rollback(), '056_request_log_batches');
+      let undone = await undoThrough(fixture.storage, '056_request_log_batches');
       const days = [T0, T0 + 86_400_000];
       const values: unknown[] = [];
       const tuples: string[] = [];
@@ -321,20 +321,13 @@ describe('postgres storage', { skip }, () => {
       const before = { a: await rowsOf('prj_a'), b: await rowsOf('prj_b') };
       assert.equal(before.a.length + before.b.length, 700);
 
-      assert.deepEqual(await fixture.storage.migrate(), [
-        '056_request_log_batches',
-        '057_request_log_compact_rows',
-      ]);
+      assert.deepEqual(await fixture.storage.migrate(), undone.toReversed());
       await assertMovedIntoBatches(fixture.storage, before);
 
-      assert.equal(await fixture.storage.rollback(), '057_request_log_compact_rows');
-      assert.equal(await fixture.storage.rollback(), '056_request_log_batches');
+      undone = await undoThrough(fixture.storage, '056_request_log_batches');
       assert.deepEqual(await rowsOf('prj_a'), before.a);
       assert.deepEqual(await rowsOf('prj_b'), before.b);
-      assert.deepEqual(await fixture.storage.migrate(), [
-        '056_request_log_batches',
-        '057_request_log_compact_rows',
-      ]);
+      assert.deepEqual(await fixture.storage.migrate(), undone.toReversed());
       assert.deepEqual(await listedColumns(fixture.storage, 'prj_b'), before.b);
     } finally {
       await fixture.dispose();
