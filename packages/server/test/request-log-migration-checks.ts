@@ -71,7 +71,10 @@ export async function assertMovedIntoBatches(
  * Undoes migrations, newest first, until `name` is undone (later migrations are undone with it);
  * returns their names in the order undone, so that `migrate()` must apply them reversed.
  */
-export async function undoThrough(storage: Pick<ReversibleStorage, 'rollback'>, name: string): Promise<string[]> {
+export async function undoThrough(
+  storage: Pick<ReversibleStorage, 'rollback'>,
+  name: string,
+): Promise<string[]> {
   const undone: string[] = [];
   while (undone.at(-1) !== name) {
     const last = await storage.rollback();

@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { SqliteStorage } from '../src/storage/sqlite.ts';
-import { assertCompactRowsUndone, assertMovedIntoBatches, undoThrough } from './request-log-migration-checks.ts';
+import {
+  assertCompactRowsUndone,
+  assertMovedIntoBatches,
+  undoThrough,
+} from './request-log-migration-checks.ts';
 import { request, T0 } from './storage-contract-request-log-generated.ts';
 
 describe('request log in SQLite batches', () => {
