@@ -107,6 +107,18 @@ describe('management API: access tokens', () => {
     );
   });
 
+  it('GET /docs/manage → the docs page, with the management API’s reference as its data', async () => {
+    const page = await app.request({ url: '/docs/manage', key: null, unchecked: true });
+    assert.equal(page.status, 200);
+    assert.match(page.body, /Petstore Management API/);
+    assert.match(page.body, /manage-reference\.json/);
+    const data = await app.request({ url: '/docs/assets/manage-reference.json', key: null, unchecked: true });
+    assert.equal(data.status, 200);
+    const reference = json(data.body) as { paths: Record<string, Json>; 'x-search': unknown[] };
+    assert.ok(reference.paths['/projects/{slug}/keys/{keyId}/roll']);
+    assert.ok(reference['x-search'].length > 0);
+  });
+
   it('each token has its own rate limit: over it → 429 rate_limited with Retry-After', async () => {
     const limited = await makeTestApp({ manageTokenLimits: { perMinute: 2, perDay: 100 } });
     try {

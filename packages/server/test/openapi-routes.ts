@@ -1,5 +1,5 @@
 import { contract, type OpenApiDocument } from '../src/openapi/contract.ts';
-import { manageContract } from '../src/features/manage/contract.ts';
+import { manageContract } from '../src/openapi/manage-contract.ts';
 
 /** A JSON value of the (dereferenced) OpenAPI document. */
 export type Node = Record<string, unknown>;

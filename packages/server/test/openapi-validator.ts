@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { contract } from '../src/openapi/contract.ts';
-import { manageContract } from '../src/features/manage/contract.ts';
+import { manageContract } from '../src/openapi/manage-contract.ts';
 import { findRoute, type Node } from './openapi-routes.ts';
 
 /** A response as a test received it, with the request that produced it. */

@@ -84,9 +84,9 @@ export function createApiArea(deps: ApiAreaDeps): Area {
   const warming = deps.warmPetCache ? warmingOnFirstGet(service, deps.log) : undefined;
   const pets = warming?.pets ?? service;
   // The docs are imported on their first request (see lazyHandlers).
-  const docs = lazyHandlers(['getDocs', 'getDocsAsset', 'redirectToDocs'], async () => {
-    const { getDocs, getDocsAsset, redirectToDocs } = await import('./docs.ts');
-    return { getDocs, getDocsAsset, redirectToDocs };
+  const docs = lazyHandlers(['getDocs', 'getDocsAsset', 'redirectToDocs', 'getManageDocs'], async () => {
+    const { getDocs, getDocsAsset, redirectToDocs, getManageDocs } = await import('./docs.ts');
+    return { getDocs, getDocsAsset, redirectToDocs, getManageDocs };
   });
   const area: Omit<Area, 'plugin'> = {
     operations: {
@@ -97,7 +97,11 @@ export function createApiArea(deps: ApiAreaDeps): Area {
       getOpenApiDocument,
       getDocs: docs.getDocs,
     },
-    others: { getDocsAsset: docs.getDocsAsset, redirectToDocs: docs.redirectToDocs },
+    others: {
+      getDocsAsset: docs.getDocsAsset,
+      redirectToDocs: docs.redirectToDocs,
+      getManageDocs: docs.getManageDocs,
+    },
   };
   let closing = false;
   const plugin: Area['plugin'] = (app, options, done) => {

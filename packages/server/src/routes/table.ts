@@ -289,6 +289,14 @@ export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
     metricsLabel: 'other',
     servicePage: true,
   }),
+  route('GET', '/docs/manage', {
+    operationId: 'getManageDocs',
+    access: 'public',
+    rateLimited: true,
+    addressBudget: 'public',
+    metricsLabel: 'other',
+    servicePage: true,
+  }),
   route('GET', '/', {
     operationId: 'redirectToDocs',
     access: 'public',

@@ -117,8 +117,10 @@ export function accessTokensView(view: AccessTokensView): Html {
     <h1>Access tokens</h1>
     ${view.flash.accessToken ? createdNotice(view.flash.accessToken) : noticeOf(view.flash)}
     <p class="muted small">
-      Tokens let scripts and the <code>petstore</code> command line use the management API (its reference is
-      the OpenAPI document at <code>/manage/v1/openapi.json</code>) with your role in the projects you choose.
+      Tokens let scripts and the <code>petstore</code> command line use the management API (<a
+        href="${urlFor('getManageDocs')}"
+        >its reference</a
+      >) with your role in the projects you choose.
     </p>
     ${createForm(view)}
     <section class="card" aria-labelledby="tokens">

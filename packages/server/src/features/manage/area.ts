@@ -17,7 +17,7 @@ import { keyRoutes } from '../keys/routes.ts';
 import { createKeyService } from '../keys/service.ts';
 import { projectRoutes } from '../projects/routes.ts';
 import { createProjectService } from '../projects/service.ts';
-import { manageContract } from './contract.ts';
+import { manageContract } from '../../openapi/manage-contract.ts';
 
 export interface ManageAreaDeps {
   storage: Storage;

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { loadContract } from '../../openapi/contract-source.ts';
-import type { OpenApiDocument } from '../../openapi/contract.ts';
-import { dereference } from '../../openapi/dereference.ts';
+import { loadContract } from './contract-source.ts';
+import type { OpenApiDocument } from './contract.ts';
+import { dereference } from './dereference.ts';
 
-export const MANAGE_CONTRACT_PATH = path.join(import.meta.dirname, '../../../../../openapi/manage.yaml');
+export const MANAGE_CONTRACT_PATH = path.join(import.meta.dirname, '../../../../openapi/manage.yaml');
 
 let loaded: Promise<{ json: string; document: OpenApiDocument }> | undefined;
 
