@@ -12,6 +12,13 @@ import { generateAccessToken, isAccessToken } from './token-format.ts';
 export const TOKEN_LIFETIMES_DAYS = [7, 30, 90, 365] as const;
 /** A token's use is written at most this often per token and process. */
 const TOUCH_INTERVAL_MS = 60_000;
+/**
+ * Valid tokens are kept in memory, by secret, until the database may have changed: on SQLite until
+ * its change token moves (any commit elsewhere, or a transaction here: exact), elsewhere for at most
+ * CACHE_TTL_MS (a revocation on another instance takes effect within it). At most CACHE_MAX_ENTRIES.
+ */
+const CACHE_TTL_MS = 1_000;
+const CACHE_MAX_ENTRIES = 10_000;
 
 export interface NewTokenInput {
   name: string;
@@ -31,6 +38,26 @@ export function createAccessTokenService(deps: { storage: Storage; clock: Clock 
   const { storage, clock } = deps;
   const reads = accessTokenRecords(storage.sql);
   const touched = new Map<string, number>();
+  const cache = new Map<string, { token: AccessToken; email: string; loadedAt: number }>();
+  let seen = storage.changeToken();
+
+  /** The token of a secret and its account's email, from the cache when it is still exact. */
+  const lookup = async (secret: string, now: number) => {
+    const current = storage.changeToken();
+    if (current !== seen) {
+      cache.clear();
+      seen = current;
+    }
+    const hit = cache.get(secret);
+    if (hit && (current !== undefined || now - hit.loadedAt < CACHE_TTL_MS)) return hit;
+    const token = await reads.byDigest(digestKey(secret));
+    const account = token && (await storage.accounts.byId(token.accountId));
+    if (!token || !account) return undefined;
+    if (cache.size >= CACHE_MAX_ENTRIES) cache.clear();
+    const entry = { token, email: account.email, loadedAt: now };
+    cache.set(secret, entry);
+    return entry;
+  };
 
   return {
     list: (accountId: string): Promise<AccessToken[]> => reads.forAccount(accountId),
@@ -103,6 +130,7 @@ export function createAccessTokenService(deps: { storage: Storage; clock: Clock 
         return true;
       });
       if (!revoked) return refused('not_found', `you have no active access token ${id}`);
+      cache.clear();
       return done({ ...token!, revokedAt: now });
     },
 
@@ -110,11 +138,11 @@ export function createAccessTokenService(deps: { storage: Storage; clock: Clock 
     async authenticate(header: string | undefined, address: string | null): Promise<TokenActor | undefined> {
       const secret = bearerToken(header);
       if (secret === undefined || !isAccessToken(secret)) return undefined;
-      const token = await reads.byDigest(digestKey(secret));
       const now = clock.now();
-      if (!token || token.revokedAt !== null || token.expiresAt <= now) return undefined;
-      const account = await storage.accounts.byId(token.accountId);
-      if (!account) return undefined;
+      const found = await lookup(secret, now);
+      if (!found) return undefined;
+      const { token, email } = found;
+      if (token.revokedAt !== null || token.expiresAt <= now) return undefined;
       if (now - (touched.get(token.id) ?? -Infinity) >= TOUCH_INTERVAL_MS) {
         touched.set(token.id, now);
         if (touched.size > 10_000) touched.clear();
@@ -122,8 +150,8 @@ export function createAccessTokenService(deps: { storage: Storage; clock: Clock 
       }
       return {
         kind: 'account',
-        accountId: account.id,
-        email: account.email,
+        accountId: token.accountId,
+        email,
         address,
         token: { tokenId: token.id, scope: token.scope as TokenScope, projectIds: new Set(token.projectIds) },
       };
