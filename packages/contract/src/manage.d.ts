@@ -126,6 +126,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{slug}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the request log
+         * @description The API requests made with the project's keys, newest first, within its plan's retention, with the Requests tab's filters. With `Accept: application/x-ndjson` every matching request is streamed, one JSON object a line (no paging: `limit` and `cursor` are refused).
+         */
+        get: operations["listRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -242,6 +262,28 @@ export interface components {
         };
         KeyPage: {
             data: components["schemas"]["Key"][];
+            hasMore: boolean;
+            next: string | null;
+        };
+        LoggedRequest: {
+            id: string;
+            at: components["schemas"]["Instant"];
+            requestId: string;
+            keyId: string;
+            keyLabel: string | null;
+            operation: string;
+            method: string;
+            /** @description The request target, secrets redacted. */
+            path: string;
+            /** Format: int32 */
+            status: number;
+            code: string | null;
+            /** Format: double */
+            latencyMs: number;
+            address: string;
+        };
+        RequestPage: {
+            data: components["schemas"]["LoggedRequest"][];
             hasMore: boolean;
             next: string | null;
         };
@@ -824,6 +866,60 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRequests: {
+        parameters: {
+            query?: {
+                /** @description How many items a page holds at most (1 to 100 for keys, 1 to 200 for the audit trail). */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `next` of the previous page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Only events at or after this instant. */
+                since?: components["parameters"]["Since"];
+                /** @description Only requests made with this key (its id). */
+                key?: string;
+                /** @description `2xx`, `4xx` (429 included), `429`, `5xx`, or one status code. */
+                status?: string;
+                /** @description Only requests of this operation (`listPets`, `createPet`, …). */
+                operation?: string;
+                /** @description The request with this `X-Request-Id`. */
+                requestId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The project's slug. */
+                slug: components["parameters"]["Slug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of requests, or all of them as NDJSON. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestPage"];
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["BadRequest"];

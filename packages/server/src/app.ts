@@ -224,6 +224,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     clock: deps.clock,
     keyEnvironment: deps.keyEnvironment,
     tokenLimits: deps.manageTokenLimits,
+    settleRequestLog: async () => requestLog?.settle(),
   });
 
   // Browsers may read the API from the configured origins and from the projects' docs sites (try-it).

@@ -16,6 +16,8 @@ import { createAuditService } from '../audit/service.ts';
 import { keyRoutes } from '../keys/routes.ts';
 import { createKeyService } from '../keys/service.ts';
 import { projectRoutes } from '../projects/routes.ts';
+import { requestRoutes } from '../requests/routes.ts';
+import { createRequestService } from '../requests/service.ts';
 import { createProjectService } from '../projects/service.ts';
 import { manageContract } from '../../openapi/manage-contract.ts';
 
@@ -26,6 +28,8 @@ export interface ManageAreaDeps {
   keyEnvironment: KeyEnvironment;
   /** Each access token's rate limits (default MANAGE_TOKEN_LIMITS). */
   tokenLimits?: Limits;
+  /** Resolves once this instance's waiting request-log rows are written. */
+  settleRequestLog?: () => Promise<void>;
 }
 
 const OPERATION_METHODS = ['get', 'post', 'delete'];
@@ -87,6 +91,7 @@ export function createManageArea(deps: ManageAreaDeps): Area & {
           clock,
         ),
         ...auditRoutes(createAuditService({ storage }), document),
+        ...requestRoutes(createRequestService({ storage, clock, settle: deps.settleRequestLog }), document),
         getManageDocument: async (_request, reply) =>
           reply
             .header('content-type', JSON_CONTENT_TYPE)
