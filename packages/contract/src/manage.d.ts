@@ -126,6 +126,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{slug}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get usage
+         * @description The project's requests by period, as the Usage chart shows them: the last 24 hours by hour, or the last 30 days by day (UTC), the current one included; counts by outcome and latency percentiles (upper bounds of 25 % buckets), optionally for one key.
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{slug}/requests": {
         parameters: {
             query?: never;
@@ -281,6 +301,27 @@ export interface components {
             /** Format: double */
             latencyMs: number;
             address: string;
+        };
+        Usage: {
+            /** @enum {string} */
+            period: "hour" | "day";
+            data: {
+                start: components["schemas"]["Instant"];
+                /** Format: int64 */
+                total: bigint;
+                /** Format: int64 */
+                ok: bigint;
+                /** Format: int64 */
+                clientErrors: bigint;
+                /** Format: int64 */
+                rateLimited: bigint;
+                /** Format: int64 */
+                serverErrors: bigint;
+                /** Format: double */
+                p50Ms: number | null;
+                /** Format: double */
+                p99Ms: number | null;
+            }[];
         };
         RequestPage: {
             data: components["schemas"]["LoggedRequest"][];
@@ -866,6 +907,49 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description `hour` (default) or `day`. */
+                period?: "hour" | "day";
+                /** @description Only this key's requests (its id). */
+                key?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The project's slug. */
+                slug: components["parameters"]["Slug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The periods, oldest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -81,4 +81,19 @@ describe('management API: the request log', () => {
     });
     assert.equal(paged.status, 400);
   });
+
+  it('GET …/usage → the last 24 hours by hour (default) or 30 days by day, counted by outcome', async () => {
+    const hours = await app.request({ url: '/manage/v1/projects/acme/usage', key: viewer.token });
+    assert.equal(hours.status, 200);
+    const body = json(hours.body) as { period: string; data: Json[] };
+    assert.equal(body.period, 'hour');
+    assert.equal(body.data.length, 24);
+    const total = body.data.reduce((sum, row) => sum + (row.total as number), 0);
+    const refused = body.data.reduce((sum, row) => sum + (row.clientErrors as number), 0);
+    assert.deepEqual([total, refused], [CALLS, CALLS / 3]);
+    const days = await app.request({ url: '/manage/v1/projects/acme/usage?period=day', key: viewer.token });
+    assert.equal((json(days.body).data as Json[]).length, 30);
+    const bad = await app.request({ url: '/manage/v1/projects/acme/usage?period=week', key: viewer.token });
+    assert.equal(bad.status, 400);
+  });
 });

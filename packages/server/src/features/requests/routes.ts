@@ -8,6 +8,7 @@ import { tokenActorOf } from '../access-tokens/check.ts';
 import { iso, numberOf, sendJson } from '../shared/json.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
 import type { RequestFilters, RequestService } from './service.ts';
+import type { Step } from '../../insights/usage-series.ts';
 
 export const requestJson = (row: StoredRequest) => ({
   id: row.id,
@@ -32,7 +33,20 @@ export function requestRoutes(
   contract: OpenApiDocument,
 ): Record<string, RouteHandlerMethod> {
   const listQuery = queryReader('/projects/{slug}/requests', 'get', contract);
+  const usageQuery = queryReader('/projects/{slug}/usage', 'get', contract);
   return {
+    async getUsage(request, reply) {
+      const { slug } = request.params as { slug: string };
+      const query = usageQuery(request.query as Record<string, string>);
+      const period = (query.period as Step | undefined) ?? 'hour';
+      const periods = valueOrThrow(
+        await requests.usage(tokenActorOf(request), slug, period, query.key as string | undefined),
+      );
+      return sendJson(reply, 200, {
+        period,
+        data: periods.map(({ start, ...counts }) => ({ start: iso(start), ...counts })),
+      });
+    },
     async listRequests(request, reply) {
       const { slug } = request.params as { slug: string };
       const query = listQuery(request.query as Record<string, string>);

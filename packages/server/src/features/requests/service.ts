@@ -1,5 +1,6 @@
 import { parseStatusFilter } from '../../insights/filters.ts';
 import { retainedSince } from '../../insights/retention.ts';
+import { type Period, type Step, usagePeriods } from '../../insights/usage-series.ts';
 import type { Storage } from '../../storage/repository.ts';
 import type { RequestLogQuery, StoredRequest } from '../../storage/request-log-records.ts';
 import type { Clock } from '../../time/clock.ts';
@@ -70,6 +71,21 @@ export function createRequestService(deps: {
       const limit = filters.limit ?? REQUEST_PAGE.defaultLimit;
       const rows = await storage.requestLog.list({ ...query.value, before, limit: limit + 1 });
       return done(pageOf(rows, limit, (row) => ({ at: row.at, id: row.id })));
+    },
+
+    /** The Usage chart's periods: the last 24 hours or 30 days, optionally for one key. */
+    async usage(actor: Actor, slug: string, step: Step, keyId?: string): Promise<Outcome<Period[]>> {
+      const allowed = await authorise(storage.projects, actor, slug, 'viewer', false);
+      if (!allowed.ok) return allowed;
+      await deps.settle?.();
+      return done(
+        await usagePeriods(storage.requestLog, {
+          projectId: allowed.value.project.id,
+          keyId,
+          step,
+          now: clock.now(),
+        }),
+      );
     },
 
     /** Every matching request, newest first, read a page at a time as the consumer asks for more. */
