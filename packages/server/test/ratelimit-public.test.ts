@@ -39,6 +39,7 @@ test('every public route → limited per client address in the budget the route 
     'getDocsAsset',
     'getHealth',
     'getManageDocs',
+    'getManageDocument',
     'getMetrics',
     'getOpenApiDocument',
     'getReadiness',

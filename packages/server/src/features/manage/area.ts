@@ -100,6 +100,8 @@ export function createManageArea(deps: ManageAreaDeps): Area & {
       };
       routes.push(...manageRoutes(document, handlers));
       registerRoutes(app, routes, options.otherMethods);
+      // The app's route table (tooling, the route tests) lists the management API's routes too.
+      (app.routeTable as RouteDefinition[]).push(...routes);
     },
   };
 }
