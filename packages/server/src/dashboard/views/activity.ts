@@ -68,6 +68,7 @@ export function activityView(project: Project, events: readonly StoredAuditEvent
                         <td class="wrap" data-label="What">${event.target ?? ''}</td>
                         <td class="mono" data-label="From">
                           ${event.address ?? WITHOUT_ADDRESS[event.actor] ?? ''}
+                          ${event.via?.startsWith('token:') ? html`<span class="small">(access token)</span>` : ''}
                         </td>
                       </tr>`,
                   )}
