@@ -25,13 +25,13 @@ const top = (file: string) => file.split('/')[0]!;
 /**
  * A feature's folder (`features/<area>/`) holds every layer of it, so its files are placed by their
  * role: its repository with the storage, its routes and pages with the areas, the rest (service,
- * rules, checks) with the services.
+ * rules, checks) with the observers (a service may read the request log's insights), above the edge.
  */
 const featureLayer = (file: string): string => {
   const name = path.basename(file, '.ts');
   if (/^(repository|sqlite|postgres)$/.test(name)) return 'storage';
   if (/^(routes|pages|view|area|plugin|contract|json)$/.test(name)) return 'routes';
-  return 'auth';
+  return 'insights';
 };
 
 const layerOf = (file: string) => {
