@@ -44,6 +44,15 @@ describe('management API: access tokens', () => {
     assert.equal(json(one.body).role, 'owner');
   });
 
+  it('GET /manage/v1/projects/{slug}/members → the members and their roles, to a viewer too', async () => {
+    const viewer = await tokenHolder(app, ['acme'], { role: 'viewer', scope: 'read' });
+    const response = await app.request({ url: '/manage/v1/projects/acme/members', key: viewer.token });
+    assert.equal(response.status, 200);
+    const members = json(response.body).data as Json[];
+    assert.ok(members.some((member) => member.email === owner.email && member.role === 'owner'));
+    assert.ok(members.some((member) => member.email === viewer.email && member.role === 'viewer'));
+  });
+
   it('GET /manage/v1/projects/{slug} → 404 for a project the token does not reach, as for none', async () => {
     const narrow = await tokenHolder(app, ['acme']);
     await app.storage.projects.addMember(narrow.accountId, 'prj_other', app.clock.now(), 'owner');

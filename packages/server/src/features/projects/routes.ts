@@ -23,6 +23,18 @@ export function projectRoutes(projects: ProjectService): Record<string, RouteHan
       const visible = await projects.list(tokenActorOf(request));
       return sendJson(reply, 200, { data: visible.map(projectJson) });
     },
+    async listMembers(request, reply) {
+      const { slug } = request.params as { slug: string };
+      const members = valueOrThrow(await projects.members(tokenActorOf(request), slug));
+      return sendJson(reply, 200, {
+        data: members.map((member) => ({
+          id: member.accountId,
+          email: member.email,
+          role: member.role,
+          since: iso(member.since),
+        })),
+      });
+    },
     async getProject(request, reply) {
       const { slug } = request.params as { slug: string };
       return sendJson(reply, 200, projectJson(valueOrThrow(await projects.get(tokenActorOf(request), slug))));

@@ -1,4 +1,4 @@
-import type { Role } from '../../storage/member-records.ts';
+import type { Member, Role } from '../../storage/member-records.ts';
 import type { Project } from '../../storage/project-repository.ts';
 import type { Storage } from '../../storage/repository.ts';
 import { type Actor, authorise } from '../shared/actor.ts';
@@ -27,6 +27,11 @@ export function createProjectService(deps: { storage: Pick<Storage, 'projects'> 
           role: (await projects.roleOf(actor.accountId, project.id)) ?? 'viewer',
         })),
       );
+    },
+    /** The project's members, for anyone who may read it. */
+    async members(actor: Actor, slug: string): Promise<Outcome<Member[]>> {
+      const allowed = await authorise(projects, actor, slug, 'viewer', false);
+      return allowed.ok ? done(await projects.members(allowed.value.project.id)) : allowed;
     },
     async get(actor: Actor, slug: string): Promise<Outcome<VisibleProject>> {
       const allowed = await authorise(projects, actor, slug, 'viewer', false);
