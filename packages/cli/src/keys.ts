@@ -1,8 +1,10 @@
 import {
   type ApiKeyRecord,
-  generateKey,
+  createKeyService,
   keyEnvironmentOf,
   limitsFor,
+  OPERATOR,
+  systemClock,
   PLANS,
   type Plan,
   type Project,
@@ -16,7 +18,6 @@ import { MAX_PAGE_SIZE } from './paged-output.ts';
 import { liftStoreBan } from './store-ban.ts';
 import { formatInstant } from './table.ts';
 import { type ParsedCommand, parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
-import { recordOperator } from './operator-audit.ts';
 
 const HELP = `petstore keys <create|list|revoke|unban|set-plan|set-limits> [options]
 
@@ -155,6 +156,7 @@ async function projectOf(storage: Storage, slug: string): Promise<Project> {
   return project;
 }
 
+/** Creates the key through the keys service, as the dashboard and the management API do. */
 async function create(
   io: CliIo,
   storage: Storage,
@@ -169,28 +171,19 @@ async function create(
   const limits = project
     ? { plan: project.plan, perMinute: project.perMinute, perDay: project.perDay }
     : choice.limits!;
-  const now = Date.now();
-  const { secret, id, digest, prefix } = generateKey(environment);
-  const expiresAt = expiresInDays ? now + expiresInDays * 86_400_000 : null;
-  await storage.createKey({
-    id,
-    digest,
-    prefix,
-    projectId: project?.id ?? null,
-    ...limits,
-    ...own,
-    label,
-    environment,
-    createdAt: now,
-    expiresAt,
-  });
-  if (project)
-    await recordOperator(
-      storage,
-      'key_created',
-      project.id,
-      `${label ? `“${label}”` : 'no label'} (${prefix}…)`,
-    );
+  const keys = createKeyService({ storage, clock: systemClock, keyEnvironment: environment });
+  const expiresAt = expiresInDays ? systemClock.now() + expiresInDays * 86_400_000 : null;
+  const outcome = project
+    ? await keys.create(OPERATOR, project.slug, {
+        label,
+        expiresAt,
+        perMinute: own?.ownPerMinute ?? null,
+        perDay: own?.ownPerDay ?? null,
+      })
+    : await keys.createStandalone(limits, { label, expiresAt });
+  if (!outcome.ok) throw new UsageError(`--${outcome.problem.param ?? 'label'}: ${outcome.problem.message}`);
+  const { key, secret } = outcome.value;
+  const { id } = key;
   if (json) {
     say(
       io,
@@ -250,14 +243,13 @@ async function change(
   const key = await existingKey(storage, positionals);
   const now = Date.now();
   if (action === 'revoke') {
-    await storage.revokeKey(key.id, now);
-    if (key.projectId)
-      await recordOperator(
-        storage,
-        'key_revoked',
-        key.projectId,
-        `${key.label ? `“${key.label}”` : 'no label'} (${key.prefix ?? key.id}…)`,
-      );
+    const project = key.projectId === null ? undefined : await storage.projects.byId(key.projectId);
+    if (project) {
+      // A project's key is revoked by the keys service, with its audit record in the same transaction.
+      const keys = createKeyService({ storage, clock: systemClock, keyEnvironment: key.environment });
+      const outcome = await keys.revoke(OPERATOR, project.slug, key.id);
+      if (!outcome.ok) throw new CliError(outcome.problem.message);
+    } else await storage.revokeKey(key.id, now);
     say(io, `revoked ${key.id}`);
   } else if (action === 'unban') {
     const banned = keyState(key, now).startsWith('banned');

@@ -238,7 +238,7 @@ export interface components {
              * @description Machine-readable error code, from the closed catalogue in the introduction.
              * @enum {string}
              */
-            code: "unauthorized" | "forbidden" | "plan_required" | "domain_limit_reached" | "domain_exists" | "invalid_json" | "invalid_body" | "invalid_parameter" | "invalid_cursor" | "invalid_request" | "not_found" | "method_not_allowed" | "request_timeout" | "gone" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "idempotency_in_progress" | "idempotency_key_reused" | "rate_limited" | "temporarily_banned" | "too_many_connections" | "headers_too_large" | "not_implemented" | "service_unavailable" | "internal_error";
+            code: "unauthorized" | "forbidden" | "insufficient_scope" | "plan_required" | "domain_limit_reached" | "domain_exists" | "conflict" | "invalid_json" | "invalid_body" | "invalid_parameter" | "invalid_cursor" | "invalid_request" | "not_found" | "method_not_allowed" | "request_timeout" | "gone" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "idempotency_in_progress" | "idempotency_key_reused" | "rate_limited" | "temporarily_banned" | "too_many_connections" | "headers_too_large" | "not_implemented" | "service_unavailable" | "internal_error";
             /** @description Human-readable description; for people, may change. Text echoed from the request is cut so that the message never exceeds 1,000 characters (the last one then `…`). */
             message: string;
             /**

@@ -5,6 +5,8 @@ import { createAuthenticator } from './auth/authenticator.ts';
 import { createKeyUsage } from './auth/key-usage.ts';
 import type { KeyEnvironment } from './auth/keys.ts';
 import { createDashboardArea } from './dashboard/plugin.ts';
+import { createManageArea } from './features/manage/area.ts';
+import type { Limits } from './ratelimit/plans.ts';
 import type { ProbeAddress } from './domains/certificate.ts';
 import { createDnsResolver, type DnsResolver } from './domains/dns.ts';
 import { type AnsweredRequest, answeredOf } from './http/answered.ts';
@@ -116,6 +118,8 @@ export interface AppDeps {
    * the request's own (only where neither is configured: development and tests).
    */
   linkOrigin?: () => string | undefined;
+  /** Each management API access token's rate limits (default MANAGE_TOKEN_LIMITS). */
+  manageTokenLimits?: Limits;
 }
 
 declare module 'fastify' {
@@ -265,6 +269,15 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     linkOrigin: deps.linkOrigin ?? (() => configuredLinks),
   });
 
+  const manage = createManageArea({
+    storage: deps.storage,
+    limiter: metrics.instrumentLimiter(deps.limiter),
+    clock: deps.clock,
+    keyEnvironment: deps.keyEnvironment,
+    tokenLimits: deps.manageTokenLimits,
+    settleRequestLog: async () => requestLog?.settle(),
+  });
+
   // Browsers may read the API from the configured origins and from the projects' docs sites (try-it).
   const configured = deps.cors ?? NO_ORIGINS;
   const admitDeps: AdmitDeps = {
@@ -276,7 +289,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   };
   installGuard(app, {
     ...admitDeps,
-    areas: { ...dashboard.checks, ...sites.checks },
+    areas: { ...dashboard.checks, ...sites.checks, ...manage.checks },
     cors: { allows: (origin) => configured.allows(origin) || sites.routing.originAllowed(origin) },
   });
   /** Metrics, the log line and the request-log row of every answered request, whoever answered it. */
@@ -320,7 +333,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     hosts: sites.directory,
     hostRouting: () => sites.directory.check(),
   });
-  const areas = [api, internal, dashboard, sites];
+  const areas = [api, internal, dashboard, sites, manage];
   const table: RouteTable = {
     operations: contractRoutes(contract, Object.assign({}, ...areas.map((area) => area.operations))),
     others: nonContractRoutes(Object.assign({}, ...areas.map((area) => area.others))),

@@ -33,3 +33,5 @@ export { retainedSince } from './insights/retention.ts';
 export type { RequestLogQuery, StoredRequest } from './storage/request-log-records.ts';
 export type { AuditAction, StoredAuditEvent } from './storage/audit-records.ts';
 export { domainCheckRecord } from './storage/audit-records.ts';
+export { createKeyService, keyTarget, type KeyService } from './features/keys/service.ts';
+export { OPERATOR } from './features/shared/actor.ts';

@@ -105,6 +105,8 @@ export async function makeTestApp(
     /** Where mails go (default: the log); `test/mail-sink.ts` gives a loopback SMTP server's mailer. */
     mailer?: AppDeps['mailer'];
     mailRetryDelaysMs?: AppDeps['mailRetryDelaysMs'];
+    /** Each management API access token's rate limits (default: production's). */
+    manageTokenLimits?: AppDeps['manageTokenLimits'];
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-test-'));
@@ -133,6 +135,7 @@ export async function makeTestApp(
     httpLimits: options.httpLimits,
     mailer: options.mailer,
     mailRetryDelaysMs: options.mailRetryDelaysMs,
+    manageTokenLimits: options.manageTokenLimits,
     logger: options.logLines && {
       level: options.logLevel ?? 'info',
       stream: { write: (line: string) => void options.logLines!.push(line) },

@@ -33,8 +33,22 @@ const LAYERS: string[][] = [
 const LOOKING_UP = new Set<string>([]);
 
 const top = (file: string) => file.split('/')[0]!;
+
+/**
+ * A feature's folder (`features/<area>/`) holds every layer of it, so its files are placed by their
+ * role: its repository with the storage, its routes and pages with the areas, the rest (service,
+ * rules, checks) with the observers (a service may read the request log's insights), above the edge.
+ */
+const featureLayer = (file: string): string => {
+  const name = path.basename(file, '.ts');
+  if (/^(repository|sqlite|postgres)$/.test(name)) return 'storage';
+  if (/^(routes|pages|view|area|plugin|contract|json)$/.test(name)) return 'routes';
+  return 'insights';
+};
+
 const layerOf = (file: string) => {
-  const layer = LAYERS.findIndex((names) => names.includes(top(file)));
+  const placed = top(file) === 'features' ? featureLayer(file) : top(file);
+  const layer = LAYERS.findIndex((names) => names.includes(placed));
   assert.notEqual(layer, -1, `${top(file)} is in no layer: add it to LAYERS and docs/architecture.md`);
   return layer;
 };

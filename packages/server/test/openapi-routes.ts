@@ -1,4 +1,5 @@
-import { contract } from '../src/openapi/contract.ts';
+import { contract, type OpenApiDocument } from '../src/openapi/contract.ts';
+import { manageContract } from '../src/openapi/manage-contract.ts';
 
 /** A JSON value of the (dereferenced) OpenAPI document. */
 export type Node = Record<string, unknown>;
@@ -9,6 +10,8 @@ export interface Route {
   /** The path item: its operations by lower-case method, `$ref`s resolved. */
   item: Node;
   pattern: RegExp;
+  /** The document the path is in: the Pet Store API's or the management API's. */
+  document: OpenApiDocument;
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -16,17 +19,23 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 // An independent reading of the contract's paths, to check the server's own routing against: each path
 // is served under its own `servers` when it has them (the public endpoints use `/`), else under the
 // document's first server (`/v1`). Literal paths win over templated ones, as OpenAPI requires.
-const routes: Route[] = Object.entries(contract.paths)
-  .map(([template, item]) => {
-    const servers = (item.servers as { url: string }[] | undefined) ?? contract.servers;
+// The management API's document (openapi/manage.yaml) is read the same way, under `/manage/v1`.
+const manage = (await manageContract()).document;
+
+const routesOf = (document: OpenApiDocument): Route[] =>
+  Object.entries(document.paths).map(([template, item]) => {
+    const servers = (item.servers as { url: string }[] | undefined) ?? document.servers;
     const prefix = servers[0]!.url.replace(/\/$/, '');
     const source = `${prefix}${template}`
       .split('/')
       .map((segment) => (/^\{[^}]+\}$/.test(segment) ? '[^/]+' : escapeRegExp(segment)))
       .join('/');
-    return { template, item: item as Node, pattern: new RegExp(`^${source}$`) };
-  })
-  .sort((a, b) => a.template.split('{').length - b.template.split('{').length);
+    return { template, item: item as Node, pattern: new RegExp(`^${source}$`), document };
+  });
+
+const routes: Route[] = [...routesOf(contract), ...routesOf(manage)].sort(
+  (a, b) => a.template.split('{').length - b.template.split('{').length,
+);
 
 /** The route whose server prefix and template match a concrete request path (query string ignored). */
 export function findRoute(path: string): Route | undefined {

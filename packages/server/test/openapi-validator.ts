@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { contract } from '../src/openapi/contract.ts';
+import { manageContract } from '../src/openapi/manage-contract.ts';
 import { findRoute, type Node } from './openapi-routes.ts';
 
 /** A response as a test received it, with the request that produced it. */
@@ -16,6 +17,7 @@ export interface ContractResponse {
 }
 
 const ERROR_SCHEMA = (contract.components.schemas as Node).Error;
+const MANAGE_ERROR_SCHEMA = ((await manageContract()).document.components.schemas as Node).Error;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 // strict: false lets OpenAPI's own keywords (example, …) through; formats adds int64 and friends.
@@ -83,7 +85,8 @@ function checkBody(
   }
   const validate = validatorOf(schema);
   const problems = validate(body) ? [] : describe(validate.errors, 'body');
-  const isError = schema === ERROR_SCHEMA && typeof body === 'object' && body !== null;
+  const isError =
+    (schema === ERROR_SCHEMA || schema === MANAGE_ERROR_SCHEMA) && typeof body === 'object' && body !== null;
   if (isError && (body as Node).status !== response.status) {
     problems.push(`body.status is ${(body as Node).status}, the HTTP status is ${response.status}`);
   }

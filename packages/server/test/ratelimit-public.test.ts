@@ -38,6 +38,8 @@ test('every public route → limited per client address in the budget the route 
     'getDocs',
     'getDocsAsset',
     'getHealth',
+    'getManageDocs',
+    'getManageDocument',
     'getMetrics',
     'getOpenApiDocument',
     'getReadiness',
@@ -50,9 +52,13 @@ test('every public route → limited per client address in the budget the route 
     assert.equal(rateLimited, true, route.url);
     const budget = ADDRESS_BUDGETS[addressBudget!];
     const ask = route.config.operationId === 'tlsAsk'; // the TLS proxy's question: no such site here
-    const unchecked = ['getDocsAsset', 'tlsAsk', 'redirectToDocs', 'redirectDocsSlash'].includes(
-      route.config.operationId,
-    ); // outside the contract
+    const unchecked = [
+      'getDocsAsset',
+      'tlsAsk',
+      'redirectToDocs',
+      'redirectDocsSlash',
+      'getManageDocs',
+    ].includes(route.config.operationId); // outside the contract
     const url = concretePath(route.url) + (ask ? '?domain=nothing.example' : '');
     // The TLS proxy asks on the internal listener, the only place that answers it.
     const response = ask ? await app.internal(url) : await app.request({ url, key: null, unchecked });

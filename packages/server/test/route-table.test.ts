@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ALL_METHODS, allowedMethods, type RouteDefinition } from '../src/routes/table.ts';
 import { concretePath, makeTestApp, type SignedIn, type TestApp } from './harness.ts';
+import { tokenHolder } from './manage-support.ts';
 
 const SITE_HOST = 'acme.sites.localhost';
 const isPage = (method: string) => method === 'GET' || method === 'HEAD';
@@ -10,12 +11,18 @@ const isPage = (method: string) => method === 'GET' || method === 'HEAD';
 describe('route table × every method', () => {
   let app: TestApp;
   let member: SignedIn;
+  let token: string;
   before(async () => {
     app = await makeTestApp();
     member = await app.signedInMember('acme');
+    token = (await tokenHolder(app, ['acme'])).token;
     await app.request({ method: 'POST', url: '/v1/pets', body: { name: 'Rex', categoryId: 1 } });
   });
   after(() => app.close());
+
+  /** Rate-limit headers: on limited routes, and on the management API's (its token check limits). */
+  const limited = (route: RouteDefinition) =>
+    route.config.rateLimited || route.config.access === 'accessToken';
 
   /** A request to a route, with what it takes to be let in (key, session, site host) or without it. */
   const send = (method: string, route: RouteDefinition, admitted: boolean) => {
@@ -23,13 +30,19 @@ describe('route table × every method', () => {
     const headers: Record<string, string> = {};
     if (route.config.host === 'site') headers.host = SITE_HOST;
     if (admitted && route.config.access === 'session') headers.cookie = member.cookie;
-    const key = admitted && route.config.access === 'apiKey' ? app.key : null;
+    const key = !admitted
+      ? null
+      : route.config.access === 'apiKey'
+        ? app.key
+        : route.config.access === 'accessToken'
+          ? token
+          : null;
     return app.request({ method, url: concretePath(route.url), key, headers, unchecked: true });
   };
 
   /** What a request without its credentials gets: 401 for the API, sign-in for dashboard pages. */
   const refusedStatus = (route: RouteDefinition, method: string): number | undefined => {
-    if (route.config.access === 'apiKey') return 401;
+    if (route.config.access === 'apiKey' || route.config.access === 'accessToken') return 401;
     if (route.config.access === 'session') return isPage(method) ? 303 : 401;
     return undefined;
   };
@@ -66,7 +79,7 @@ describe('route table × every method', () => {
         const admitted = await send(method, route, true);
         assert.equal(admitted.status, 405, where);
         assert.equal(admitted.headers.allow, allow.join(', '), where);
-        assert.equal(admitted.headers['x-ratelimit-limit'] !== undefined, route.config.rateLimited, where);
+        assert.equal(admitted.headers['x-ratelimit-limit'] !== undefined, limited(route), where);
         const refused = await send(method, route, false);
         assert.equal(refused.status, refusedStatus(route, method) ?? 405, where);
       }
@@ -81,9 +94,9 @@ describe('route table × every method', () => {
       const refused = refusedStatus(route, route.method);
       if (refused !== undefined) assert.equal(anonymous.status, refused, where);
       else assert.ok(![401, 303].includes(anonymous.status), `${where} → ${anonymous.status}`);
-      if (route.config.access === 'apiKey')
+      if (route.config.access === 'apiKey' || route.config.access === 'accessToken')
         assert.equal(anonymous.headers['www-authenticate'], 'Bearer', where);
-      assert.equal(anonymous.headers['x-ratelimit-limit'] !== undefined, route.config.rateLimited, where);
+      assert.equal(anonymous.headers['x-ratelimit-limit'] !== undefined, limited(route), where);
       assert.equal(
         anonymous.headers.deprecation !== undefined,
         route.config.deprecation !== undefined,

@@ -14,6 +14,7 @@ const event = (overrides: Partial<AuditEvent>): AuditEvent => ({
   action: 'key_created',
   target: '“Storefront” (ps_test_AbCd…)',
   address: '192.0.2.1',
+  via: 'dashboard',
   ...overrides,
 });
 

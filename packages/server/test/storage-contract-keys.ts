@@ -43,6 +43,8 @@ export function keyContract(fixture: () => StorageFixture): void {
       bannedUntil: null,
       banLiftedAt: null,
       lastUsedAt: null,
+      rolledAt: null,
+      rolledTo: null,
     });
     assert.deepEqual(await storage.getKey('key_1'), created);
     assert.deepEqual(await storage.findKeyByDigest(input.digest), created);

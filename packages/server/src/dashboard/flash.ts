@@ -24,6 +24,8 @@ export interface Flash {
   recoveryCodes?: string[];
   /** Why turning two-factor sign-in off was refused (shown beside its form, not the password's). */
   twoFactorProblem?: string;
+  /** A new access token of the management API: its secret is shown this once. */
+  accessToken?: { secret: string; name: string; prefix: string };
 }
 
 export const FLASH_TTL_MS = 10 * 60_000;

@@ -2,27 +2,25 @@ import { urlFor } from '../routes/urls.ts';
 import { memberOf } from './roles.ts';
 import { signedInOf } from './session-cookie.ts';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { generateKey } from '../auth/keys.ts';
-import { ApiError } from '../errors.ts';
 import { limitsFor } from '../ratelimit/plans.ts';
 import type { Project } from '../storage/project-repository.ts';
+import { ApiError } from '../errors.ts';
 import { type DashboardContext } from './context.ts';
 import { field } from '../web/form-body.ts';
 import { keyName, keysView, revokeView } from './views/keys.ts';
 import { periodsByKey } from '../insights/usage-series.ts';
-
-const MAX_LABEL_LENGTH = 100;
-
-function labelProblem(label: string): string | undefined {
-  if ([...label].length > MAX_LABEL_LENGTH) return `the label must be at most ${MAX_LABEL_LENGTH} characters`;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(label)) return 'the label must not contain control characters';
-  return undefined;
-}
+import { createKeyService } from '../features/keys/service.ts';
+import type { Actor } from '../features/shared/actor.ts';
+import { valueOrThrow } from '../features/shared/outcome.ts';
 
 /** A project's API keys: the list with usage, create, revoke. */
 export function keyPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
   const { storage, limiter, clock } = context;
+  const keyService = createKeyService({ storage, clock, keyEnvironment: context.keyEnvironment });
+  const actorOf = (request: FastifyRequest): Actor => {
+    const { account } = signedInOf(request);
+    return { kind: 'account', accountId: account.id, email: account.email, address: request.ip };
+  };
 
   const keysPage = async (request: FastifyRequest, reply: FastifyReply, project: Project) => {
     await context.settleRequestLog();
@@ -74,36 +72,24 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
       const project = context.memberProject(request);
       const page = urlFor('keysPage', { slug: project.slug });
       const label = field(request.body, 'label').trim();
-      const problem = labelProblem(label);
-      if (problem) {
+      // The keys service checks the role, the label and writes the key with its audit record.
+      const outcome = await keyService.create(actorOf(request), project.slug, { label });
+      if (!outcome.ok) {
+        const { message } = outcome.problem;
         await context.flashes.put(request, page, {
-          problem: `${problem[0]!.toUpperCase()}${problem.slice(1)}.`,
+          problem: `${message[0]!.toUpperCase()}${message.slice(1)}.`,
           values: { label },
         });
         return context.back(reply, page);
       }
-      const { secret, id, digest, prefix } = generateKey(context.keyEnvironment);
-      const createdAt = clock.now();
-      await storage.createKey({
-        id,
-        digest,
-        prefix,
-        projectId: project.id,
-        plan: project.plan,
-        perMinute: project.perMinute,
-        perDay: project.perDay,
-        label: label || null,
-        environment: context.keyEnvironment,
-        createdAt,
-        expiresAt: null,
-      });
+      const { secret, key } = outcome.value;
+      const { id, prefix, createdAt } = key;
       request.log.info(
         { keyId: id, project: project.slug, account: signedInOf(request).account.id },
         'key created in the dashboard',
       );
-      await context.audit(request, 'key_created', keyName({ id, label: label || null, prefix, createdAt }));
       await context.flashes.put(request, page, {
-        key: { id, secret, label: label || null, prefix, createdAt },
+        key: { id, secret, label: key.label, prefix: prefix!, createdAt },
       });
       return context.back(reply, page);
     },
@@ -116,12 +102,11 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
     async revokeKey(request, reply) {
       const project = context.memberProject(request);
       const key = await projectKey(request, project);
-      await storage.revokeKey(key.id, clock.now());
+      valueOrThrow(await keyService.revoke(actorOf(request), project.slug, key.id));
       request.log.info(
         { keyId: key.id, project: project.slug, account: signedInOf(request).account.id },
         'key revoked in the dashboard',
       );
-      await context.audit(request, 'key_revoked', keyName(key));
       const page = urlFor('keysPage', { slug: project.slug });
       await context.flashes.put(request, page, {
         notice: `${keyName(key)} was revoked: it stops working at once.`,

@@ -3,6 +3,7 @@ import { signedInOf } from './session-cookie.ts';
 import { ApiError } from '../errors.ts';
 import type { Role } from '../storage/member-records.ts';
 import type { Project, ProjectRepository } from '../storage/project-repository.ts';
+import { allows, ROLE_NAMES } from '../features/shared/roles.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,13 +17,6 @@ export function memberOf(request: FastifyRequest): { project: Project; role: Rol
   if (!request.member) throw new Error('a project route ran without the guard’s role check');
   return request.member;
 }
-
-/** What each role may do: an owner everything, a developer keys and logs, a viewer read only. */
-const RANK: Record<Role, number> = { viewer: 0, developer: 1, owner: 2 };
-
-export const allows = (role: Role, needed: Role): boolean => RANK[role] >= RANK[needed];
-
-const ROLE_NAMES: Record<Role, string> = { owner: 'an owner', developer: 'a developer', viewer: 'a viewer' };
 
 /**
  * The guard's step for project routes, after the session: the project named by the route's `:slug`

@@ -1,6 +1,7 @@
 import type { RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { accountPages } from './account-pages.ts';
+import { accessTokenPages } from '../features/access-tokens/pages.ts';
 import { activityPages } from './activity-pages.ts';
 import { dashboardAsset } from './assets.ts';
 import { dashboardContext, type DashboardDeps } from './context.ts';
@@ -23,6 +24,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
   return {
     ...signInPages(context),
     ...accountPages(context),
+    ...accessTokenPages(context),
     ...projectPages(context),
     ...keyPages(context),
     ...memberPages(context),

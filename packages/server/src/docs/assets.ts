@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type StaticAsset, staticAsset } from '../web/static-asset.ts';
 import { CLIENT_ENTRY, clientBundle } from './client-build.ts';
-import { REFERENCE_ASSETS, referenceJson, siteReferenceJson } from './reference.ts';
+import { manageReferenceJson, REFERENCE_ASSETS, referenceJson, siteReferenceJson } from './reference.ts';
 
 export const PUBLIC_DIR = path.join(import.meta.dirname, 'public');
 /** The shared lossless JSON module, served to the page as it is imported on the server. */
@@ -60,6 +60,7 @@ const ASSET_SOURCES = new Map<string, () => StaticAsset>([
 
 const made = new Map<string, StaticAsset>();
 let client: Promise<StaticAsset> | undefined;
+let manageReference: Promise<StaticAsset> | undefined;
 
 /**
  * The scripts, the style sheet, the reference data and the browser build of the typed client, by name
@@ -70,6 +71,10 @@ export async function docsAsset(name: string): Promise<StaticAsset | undefined> 
   if (name === CLIENT_ENTRY) {
     client ??= clientBundle().then((body) => asset(CLIENT_ENTRY, body));
     return client;
+  }
+  if (name === REFERENCE_ASSETS.manage) {
+    manageReference ??= manageReferenceJson().then((body) => asset(name, Buffer.from(body)));
+    return manageReference;
   }
   const source = ASSET_SOURCES.get(name);
   if (!source) return undefined;

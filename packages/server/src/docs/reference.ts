@@ -1,4 +1,5 @@
-import { stringifyJson } from '@petstore/json';
+import { parseJson, stringifyJson } from '@petstore/json';
+import { manageContract } from '../openapi/manage-contract.ts';
 import { exactContract } from '../openapi/contract.ts';
 import { dereference, type JsonNode } from '../openapi/dereference.ts';
 import { CLIENT_OPERATIONS } from './client-build.ts';
@@ -44,8 +45,12 @@ function withHtml(node: unknown, mode: Mode, seen: WeakMap<object, unknown>): un
  * Built on the first request for either edition, once; integers keep their digits.
  * The `site` edition is what a project's published docs show (site-edition.ts).
  */
-function render(): { rendered: JsonNode; resolved: JsonNode; sections: MarkdownSection[] } {
-  const resolved = dereference(exactContract());
+function render(exact: JsonNode = exactContract()): {
+  rendered: JsonNode;
+  resolved: JsonNode;
+  sections: MarkdownSection[];
+} {
+  const resolved = dereference(exact);
   const rendered = withHtml(resolved, 'block', new WeakMap()) as JsonNode;
   const info = rendered.info as JsonNode;
   const sections = splitSections(String(info.description ?? ''));
@@ -83,5 +88,25 @@ export function siteReferenceJson(): string {
   return site;
 }
 
+let manage: Promise<string> | undefined;
+
+/**
+ * The management API's reference (what `/docs/manage` shows), from openapi/manage.yaml, built on first
+ * use and kept: the same page, without the typed client (it has no management methods yet).
+ */
+export function manageReferenceJson(): Promise<string> {
+  manage ??= manageContract().then(({ json }) => {
+    const { rendered, resolved, sections } = render(parseJson(json) as JsonNode);
+    rendered['x-client-operations'] = [];
+    delete rendered['x-client-package'];
+    return stringifyJson({ ...rendered, 'x-search': searchIndex(resolved, sections) });
+  });
+  return manage;
+}
+
 /** The asset each edition of the page loads, under /docs/assets/. */
-export const REFERENCE_ASSETS = { service: 'reference.json', site: 'site-reference.json' } as const;
+export const REFERENCE_ASSETS = {
+  service: 'reference.json',
+  site: 'site-reference.json',
+  manage: 'manage-reference.json',
+} as const;

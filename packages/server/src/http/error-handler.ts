@@ -72,7 +72,7 @@ export function installErrorHandler(app: FastifyInstance, errorPage?: ErrorPage)
     }
     const config = routeConfig(request);
     if (errorPage && config.htmlErrors) return errorPage(request, reply, apiError);
-    if (errorPage && config.access !== 'apiKey') {
+    if (errorPage && config.access !== 'apiKey' && config.access !== 'accessToken') {
       varyOnAccept(reply);
       if (prefersHtml(request.headers.accept)) return errorPage(request, reply, apiError);
     }

@@ -34,6 +34,8 @@ export interface AreaChecks {
   site(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** A form's CSRF token, once its body is read (`csrf`). */
   csrf(request: FastifyRequest): void;
+  /** An access token of the management API, and its own rate limit (`access: 'accessToken'`). */
+  accessToken?(request: FastifyRequest, reply: FastifyReply): Promise<void>;
 }
 
 export interface GuardDeps {
@@ -166,6 +168,10 @@ export function checkSunset(config: RouteConfig, now: number): void {
 
 async function guard(deps: GuardDeps, request: FastifyRequest, reply: FastifyReply, config: RouteConfig) {
   await admit(deps, request, (headers) => reply.headers(headers), config);
+  if (config.access === 'accessToken') {
+    if (!deps.areas.accessToken) throw new Error('a management route without the access-token check');
+    await deps.areas.accessToken(request, reply);
+  }
   if (config.access === 'session') await deps.areas.session(request);
   if (config.role) await deps.areas.role(request, config.role);
   if (config.host === 'site') await deps.areas.site(request, reply);

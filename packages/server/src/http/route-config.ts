@@ -3,8 +3,11 @@ import type { FastifyRequest } from 'fastify';
 import type { AddressBudget } from '../ratelimit/address-budgets.ts';
 import type { Role } from '../storage/member-records.ts';
 
-/** Who may call a route: anyone, a caller with a valid API key, or an account signed in to the dashboard. */
-export type Access = 'public' | 'apiKey' | 'session';
+/**
+ * Who may call a route: anyone, a caller with a valid API key, an account signed in to the dashboard,
+ * or an account's access token (the management API).
+ */
+export type Access = 'public' | 'apiKey' | 'session' | 'accessToken';
 
 export interface Deprecation {
   /** `Deprecation`, `Sunset` and `Link`: sent on every response of the route, errors included. */

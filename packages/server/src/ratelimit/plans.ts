@@ -19,9 +19,21 @@ export const ANONYMOUS_LIMITS: Limits = PLAN_LIMITS.free;
  * The limits a key is held to. A key's custom numbers win when set (enterprise keys carry them);
  * an enterprise key created without them gets the Business plan's numbers rather than no limit.
  */
-export function limitsFor(key: { plan: Plan; perMinute: number | null; perDay: number | null }): Limits {
+export function limitsFor(key: {
+  plan: Plan;
+  perMinute: number | null;
+  perDay: number | null;
+  /** A key's own limits (management API): they only ever lower the plan's. */
+  ownPerMinute?: number | null;
+  ownPerDay?: number | null;
+}): Limits {
   const base = key.plan === 'enterprise' ? PLAN_LIMITS.business : PLAN_LIMITS[key.plan];
-  return { perMinute: key.perMinute ?? base.perMinute, perDay: key.perDay ?? base.perDay };
+  const perMinute = key.perMinute ?? base.perMinute;
+  const perDay = key.perDay ?? base.perDay;
+  return {
+    perMinute: Math.min(perMinute, key.ownPerMinute ?? perMinute),
+    perDay: Math.min(perDay, key.ownPerDay ?? perDay),
+  };
 }
 
 /**

@@ -84,10 +84,14 @@ export function createApiArea(deps: ApiAreaDeps): Area {
   const warming = deps.warmPetCache ? warmingOnFirstGet(service, deps.log) : undefined;
   const pets = warming?.pets ?? service;
   // The docs are imported on their first request (see lazyHandlers).
-  const docs = lazyHandlers(['getDocs', 'getDocsAsset', 'redirectToDocs', 'redirectDocsSlash'], async () => {
-    const { getDocs, getDocsAsset, redirectToDocs, redirectDocsSlash } = await import('./docs.ts');
-    return { getDocs, getDocsAsset, redirectToDocs, redirectDocsSlash };
-  });
+  const docs = lazyHandlers(
+    ['getDocs', 'getDocsAsset', 'redirectToDocs', 'redirectDocsSlash', 'getManageDocs'],
+    async () => {
+      const { getDocs, getDocsAsset, redirectToDocs, redirectDocsSlash, getManageDocs } =
+        await import('./docs.ts');
+      return { getDocs, getDocsAsset, redirectToDocs, redirectDocsSlash, getManageDocs };
+    },
+  );
   const area: Omit<Area, 'plugin'> = {
     operations: {
       listPets: listPets(pets),
@@ -101,6 +105,7 @@ export function createApiArea(deps: ApiAreaDeps): Area {
       getDocsAsset: docs.getDocsAsset,
       redirectToDocs: docs.redirectToDocs,
       redirectDocsSlash: docs.redirectDocsSlash,
+      getManageDocs: docs.getManageDocs,
     },
   };
   let closing = false;

@@ -12,6 +12,14 @@ import { urlFor } from './urls.ts';
 export const getDocs: RouteHandlerMethod = async (request, reply) =>
   sendStaticAsset(request, reply, docsPage({ title: contract.info.title, apiOrigin: '' }));
 
+/** getManageDocs: the management API's reference (openapi/manage.yaml) on the same page. */
+export const getManageDocs: RouteHandlerMethod = async (request, reply) =>
+  sendStaticAsset(
+    request,
+    reply,
+    docsPage({ title: 'Petstore Management API', apiOrigin: '', edition: 'manage' }),
+  );
+
 /** The scripts, style sheet and reference data the page loads, and the client's package (outside the contract). */
 export const getDocsAsset: RouteHandlerMethod = async (request, reply) => {
   const { name } = request.params as { name: string };

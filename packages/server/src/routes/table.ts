@@ -151,13 +151,13 @@ const PREFLIGHT: RouteConfig = {
 };
 
 /**
- * The methods routes may use (the contract's operations and the dashboard's forms use GET and POST;
- * HEAD comes with GET). A method no route uses reaches no route of the router, so its 405 is decided
+ * The methods routes may use (the contract's operations and the dashboard's forms use GET and POST,
+ * the management API DELETE too; HEAD comes with GET). A method no route uses reaches no route of the router, so its 405 is decided
  * after the router's 404 (`otherMethods`); these have routes a 405 must win against (a
  * `GET /dashboard/sign-out` would otherwise be `GET /dashboard/:slug`), so they get 405 routes. A route
  * with any other method is refused at start-up, naming this list.
  */
-const ROUTED_METHODS = ['GET', 'HEAD', 'POST', 'OPTIONS'];
+const ROUTED_METHODS = ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'];
 
 /**
  * Registers every route, and for each path its `OPTIONS` route and 405 answers with `Allow` for every
@@ -293,6 +293,13 @@ export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
     addressBudget: 'public',
     metricsLabel: 'other',
   }),
+  route('GET', '/docs/manage', {
+    operationId: 'getManageDocs',
+    access: 'public',
+    rateLimited: true,
+    addressBudget: 'public',
+    metricsLabel: 'other',
+  }),
   route('GET', '/', {
     operationId: 'redirectToDocs',
     access: 'public',
@@ -319,6 +326,9 @@ export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
   route('POST', '/dashboard/account/two-factor', dashboard('enableTwoFactor', 'session', true)),
   route('POST', '/dashboard/account/two-factor/disable', dashboard('disableTwoFactor', 'session', true)),
   route('POST', '/dashboard/projects/:slug/two-factor', projectRoute('requireTwoFactor', 'owner', true)),
+  route('GET', '/dashboard/account/tokens', dashboard('accessTokensPage', 'session')),
+  route('POST', '/dashboard/account/tokens', dashboard('createAccessToken', 'session', true)),
+  route('POST', '/dashboard/account/tokens/:tokenId/revoke', dashboard('revokeAccessToken', 'session', true)),
   route('GET', '/dashboard/projects/:slug', projectRoute('projectPage', 'viewer')),
   route('POST', '/dashboard/projects/:slug', projectRoute('renameProject', 'owner', true)),
   route('GET', '/dashboard/projects/:slug/keys', projectRoute('keysPage', 'viewer')),

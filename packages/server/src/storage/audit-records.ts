@@ -25,6 +25,9 @@ export const AUDIT_ACTIONS = [
   'two_factor_disabled',
   'two_factor_required',
   'invitation_accepted',
+  'key_rolled',
+  'access_token_created',
+  'access_token_revoked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -74,6 +77,8 @@ export interface AuditEvent {
   target: string | null;
   /** The client address; null from the command line. */
   address: string | null;
+  /** The door it came through: `dashboard`, `cli`, `service` or `token:<access token id>` (null: not recorded). */
+  via?: string | null;
 }
 
 export interface StoredAuditEvent extends AuditEvent {
@@ -104,15 +109,15 @@ export interface AuditRecords {
   purge(before: number): Promise<number>;
 }
 
-const COLUMNS = 'e.id, e.at, e.project_id, e.actor_account_id, e.actor, e.action, e.target, e.address';
+const COLUMNS = 'e.id, e.at, e.project_id, e.actor_account_id, e.actor, e.action, e.target, e.address, e.via';
 
 /** One implementation for SQLite and PostgreSQL. */
 export function createAuditRecords(sql: SqlExecutor): AuditRecords {
   return {
     async record(event) {
       await sql.run(
-        `INSERT INTO audit_log (at, project_id, actor_account_id, actor, action, target, address)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        `INSERT INTO audit_log (at, project_id, actor_account_id, actor, action, target, address, via)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
         [
           event.at,
           event.projectId,
@@ -121,6 +126,7 @@ export function createAuditRecords(sql: SqlExecutor): AuditRecords {
           event.action,
           event.target,
           event.address,
+          event.via ?? null,
         ],
       );
     },
@@ -153,6 +159,7 @@ export function createAuditRecords(sql: SqlExecutor): AuditRecords {
         action: row.action as AuditAction,
         target: (row.target as string | null) ?? null,
         address: (row.address as string | null) ?? null,
+        via: (row.via as string | null) ?? null,
       }));
     },
     async purge(before) {

@@ -2,6 +2,7 @@ import type { ApiKeyRecord, IdempotencyRecord, NewApiKey, Plan } from './records
 import type { IdempotencyRepository, KeyPage, KeyRepository, KeyUse } from './repository.ts';
 import { IDEMPOTENCY_COLUMNS, KEY_SELECT, toApiKey, toIdempotency } from './rows.ts';
 import type { SqlExecutor } from './sql-executor.ts';
+import { keyRecords } from '../features/keys/repository.ts';
 
 /** Key uses written by one statement (two parameters each: well under either dialect's limit). */
 const TOUCH_BATCH = 500;
@@ -21,25 +22,7 @@ export abstract class KeyedStorage implements KeyRepository, IdempotencyReposito
   }
 
   async createKey(key: NewApiKey): Promise<ApiKeyRecord> {
-    await this.#sql.run(
-      `INSERT INTO api_keys (id, digest, project_id, prefix, plan, per_minute, per_day, label, environment, created_at, expires_at, own_per_minute, own_per_day)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-      [
-        key.id,
-        key.digest,
-        key.projectId ?? null,
-        key.prefix ?? null,
-        key.plan,
-        key.perMinute,
-        key.perDay,
-        key.label,
-        key.environment,
-        key.createdAt,
-        key.expiresAt,
-        key.ownPerMinute ?? null,
-        key.ownPerDay ?? null,
-      ],
-    );
+    await keyRecords(this.#sql).insert(key);
     this.keyWrites++;
     return (await this.getKey(key.id))!;
   }

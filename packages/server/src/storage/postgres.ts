@@ -40,6 +40,7 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
   readonly audit: AuditRecords;
   readonly changes: ChangeRecords;
   readonly #settings: PostgresOptions;
+  readonly sql: SqlExecutor;
   readonly #pool: Pool;
   readonly #schema: string | undefined;
   readonly #clock: Clock;
@@ -55,6 +56,7 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
       run: async (text, params = []) => (await run(pool, text, [...params])).rowCount ?? 0,
     };
     super(sql);
+    this.sql = sql;
     this.#pool = pool;
     this.#schema = options.schema;
     this.#clock = options.clock ?? systemClock;
@@ -181,6 +183,10 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
     return Number(row!.n);
   }
 
+  transaction<T>(work: (sql: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.#transaction((client) => work(clientExecutor(client)));
+  }
+
   /** Commits when `keep(result)` holds (by default always), rolls back otherwise or on any error. */
   async #transaction<T>(
     work: (client: PoolClient) => Promise<T>,
@@ -216,6 +222,14 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
   async #query(sql: string, params?: unknown[], name?: string): Promise<Row[]> {
     return (await run(this.#pool, sql, params, name)).rows;
   }
+}
+
+/** Statements on one checked-out connection (a transaction's); failures are mapped by #transaction. */
+function clientExecutor(client: PoolClient): SqlExecutor {
+  return {
+    all: async (text, params = []) => (await client.query<Row>({ text, values: [...params] })).rows,
+    run: async (text, params = []) => (await client.query({ text, values: [...params] })).rowCount ?? 0,
+  };
 }
 
 /** Until the app's logger is attached. */

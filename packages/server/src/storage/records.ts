@@ -45,6 +45,9 @@ export interface ApiKeyRecord {
   banLiftedAt: number | null;
   /** Epoch ms of a recent use: each server process records it at most once a minute per key. */
   lastUsedAt: number | null;
+  /** When the key was rolled (it then expires at the end of the overlap) and the key that replaced it. */
+  rolledAt?: number | null;
+  rolledTo?: string | null;
 }
 
 /**

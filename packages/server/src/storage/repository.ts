@@ -4,6 +4,7 @@ import type { ChangeRecords } from './change-records.ts';
 import type { DomainRepository } from './domain-repository.ts';
 import type { ProjectRepository } from './project-repository.ts';
 import type { RequestLogRecords } from './request-log-records.ts';
+import type { SqlExecutor, Transactions } from './sql-executor.ts';
 
 import type {
   CreateOptions,
@@ -72,8 +73,10 @@ export interface IdempotencyRepository {
   purgeIdempotency(now: number): Promise<number>;
 }
 
-export interface Storage extends PetRepository, KeyRepository, IdempotencyRepository {
+export interface Storage extends PetRepository, KeyRepository, IdempotencyRepository, Transactions {
   readonly kind: 'sqlite' | 'postgres';
+  /** Single statements outside any transaction, for the features' repositories (features/*). */
+  readonly sql: SqlExecutor;
   readonly projects: ProjectRepository;
   readonly accounts: AccountRepository;
   readonly domains: DomainRepository;

@@ -11,8 +11,8 @@ export const PET_COLUMNS = 'id, name, category_id, status';
 export const KEY_SELECT = `SELECT k.id, k.digest, k.project_id, k.prefix, coalesce(p.plan, k.plan) AS plan,
   CASE WHEN p.id IS NULL THEN k.per_minute ELSE p.per_minute END AS per_minute,
   CASE WHEN p.id IS NULL THEN k.per_day ELSE p.per_day END AS per_day,
-  k.own_per_minute, k.own_per_day, k.label, k.environment, k.created_at, k.revoked_at, k.expires_at, k.banned_until, k.ban_lifted_at,
-  k.last_used_at
+  k.own_per_minute, k.own_per_day, k.label, k.environment, k.created_at, k.revoked_at, k.expires_at,
+  k.banned_until, k.ban_lifted_at, k.last_used_at, k.rolled_at, k.rolled_to
   FROM api_keys k LEFT JOIN projects p ON p.id = k.project_id`;
 export const IDEMPOTENCY_COLUMNS = 'api_key_id, key, request_hash, pet_id, created_at, expires_at';
 
@@ -49,6 +49,8 @@ export function toApiKey(row: Row): ApiKeyRecord {
     bannedUntil: nullableNumber(row.banned_until),
     banLiftedAt: nullableNumber(row.ban_lifted_at),
     lastUsedAt: nullableNumber(row.last_used_at),
+    rolledAt: nullableNumber(row.rolled_at),
+    rolledTo: (row.rolled_to as string | null) ?? null,
   };
 }
 

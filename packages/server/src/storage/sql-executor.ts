@@ -35,3 +35,13 @@ export interface Statement {
  * sees the batches committed before it; SQLite's `BEGIN IMMEDIATE` runs one writer at a time anyway.
  */
 export type SqlBatch = (statements: readonly Statement[], lockProject?: string) => Promise<Row[][]>;
+
+/**
+ * One write transaction for the application services (features/*): `work` runs its statements on the
+ * executor it is given; the transaction commits when `work` resolves and rolls back when it throws, so
+ * a change and its audit record are stored together or not at all. `work` must await nothing but its
+ * executor: on SQLite the one connection holds the transaction open meanwhile.
+ */
+export interface Transactions {
+  transaction<T>(work: (sql: SqlExecutor) => Promise<T>): Promise<T>;
+}

@@ -14,7 +14,8 @@ import { createSqliteRequestLog } from './request-log-sqlite.ts';
 import { PET_COLUMNS, toIdempotency, toPet } from './rows.ts';
 import { CREATE_WITH_KEY, storeKeyValues } from './idempotency-sql.ts';
 import { KeyedStorage } from './keyed-storage.ts';
-import { type SqlBatch, type SqlExecutor, sqlitePlaceholders } from './sql-executor.ts';
+import { type SqlBatch, type SqlExecutor, sqlitePlaceholders, type Transactions } from './sql-executor.ts';
+import { serialTransactions } from './sqlite-transactions.ts';
 import { SqliteDatabase } from './sqlite-database.ts';
 import { GroupCommit } from './sqlite-group-commit.ts';
 import { migrateDown, migrateUp } from './sqlite-migrate.ts';
@@ -52,10 +53,12 @@ export class SqliteStorage extends KeyedStorage implements ReversibleStorage {
   readonly requestLog: RequestLogRecords;
   readonly audit: AuditRecords;
   readonly changes: ChangeRecords;
+  readonly sql: SqlExecutor;
   readonly #db: SqliteDatabase;
   readonly #path: string;
   readonly #clock: Clock;
   readonly #writes: GroupCommit;
+  readonly #transactions: Transactions['transaction'];
   #dataVersion: number | undefined;
 
   constructor(path: string, options: SqliteOptions = {}) {
@@ -72,6 +75,7 @@ export class SqliteStorage extends KeyedStorage implements ReversibleStorage {
         ),
       );
     super(sql);
+    this.sql = sql;
     this.#clock = options.clock ?? systemClock;
     this.#path = path;
     this.#db = db;
@@ -83,6 +87,12 @@ export class SqliteStorage extends KeyedStorage implements ReversibleStorage {
     this.requestLog = createSqliteRequestLog(db, sql);
     this.audit = createAuditRecords(sql);
     this.changes = createChangeRecords(sql);
+    // Any table may change in a transaction (keys among them): each commit counts as a key change.
+    this.#transactions = serialTransactions(db, sql, () => this.keyWrites++);
+  }
+
+  transaction<T>(work: (sql: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.#transactions(work);
   }
 
   async migrate(): Promise<string[]> {

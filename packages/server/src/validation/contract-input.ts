@@ -1,5 +1,5 @@
 import { ApiError, type ErrorCode } from '../errors.ts';
-import { contract } from '../openapi/contract.ts';
+import { contract, type OpenApiDocument } from '../openapi/contract.ts';
 import { compileSchema, type Schema } from './schema-check.ts';
 
 export interface Parameter {
@@ -13,23 +13,30 @@ export interface Parameter {
 
 type PathItem = Record<string, { parameters?: Parameter[] }> & { parameters?: Parameter[] };
 
-export function componentSchema(name: string): Schema {
-  const schema = (contract.components.schemas as Record<string, Schema> | undefined)?.[name];
+export function componentSchema(name: string, document: OpenApiDocument = contract): Schema {
+  const schema = (document.components.schemas as Record<string, Schema> | undefined)?.[name];
   if (!schema) throw new Error(`the OpenAPI document has no schema ${name}`);
   return schema;
 }
 
 /** The parameters of one operation, path-level parameters included. */
-export function operationParameters(path: string, method: string): Parameter[] {
-  const item = contract.paths[path] as PathItem | undefined;
+export function operationParameters(
+  path: string,
+  method: string,
+  document: OpenApiDocument = contract,
+): Parameter[] {
+  const item = document.paths[path] as PathItem | undefined;
   const operation = item?.[method];
   if (!item || !operation) throw new Error(`the OpenAPI document has no ${method.toUpperCase()} ${path}`);
   return [...(item.parameters ?? []), ...(operation.parameters ?? [])];
 }
 
 /** A checker for a component schema that throws `invalid_body` naming the offending field. */
-export function bodyChecker(schemaName: string): (value: unknown) => void {
-  const check = compileSchema(componentSchema(schemaName));
+export function bodyChecker(
+  schemaName: string,
+  document: OpenApiDocument = contract,
+): (value: unknown) => void {
+  const check = compileSchema(componentSchema(schemaName, document));
   return (value) => {
     const violation = check(value);
     if (violation)

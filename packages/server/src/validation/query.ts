@@ -1,6 +1,7 @@
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { parseInt64 } from '../json/int64.ts';
 import { operationParameters } from './contract-input.ts';
+import type { OpenApiDocument } from '../openapi/contract.ts';
 import { compileSchema, type Schema } from './schema-check.ts';
 
 type RawQuery = Record<string, string | string[] | undefined>;
@@ -27,8 +28,12 @@ function convert(field: QueryField, text: string): unknown {
  * Reads an operation's query string by its declared parameters: unknown or repeated parameters are a
  * 400, values are converted only from canonical text (integers) and then checked against the schema.
  */
-export function queryReader(path: string, method: string): (query: RawQuery) => Record<string, unknown> {
-  const fields: QueryField[] = operationParameters(path, method)
+export function queryReader(
+  path: string,
+  method: string,
+  document?: OpenApiDocument,
+): (query: RawQuery) => Record<string, unknown> {
+  const fields: QueryField[] = operationParameters(path, method, document)
     .filter((parameter) => parameter.in === 'query')
     .map((parameter) => ({
       name: parameter.name,

@@ -54,6 +54,13 @@ export function accountView({ account, csrfToken, sessions, flash, twoFactor }: 
       </form>
     </section>
     ${twoFactor}
+    <section class="card" aria-labelledby="access-tokens">
+      <h2 id="access-tokens">Access tokens</h2>
+      <p>
+        Scripts and the command line use the management API with an access token:
+        <a href="${urlFor('accessTokensPage')}">manage your access tokens</a>.
+      </p>
+    </section>
     <section class="card" aria-labelledby="sessions">
       <h2 id="sessions">Sessions</h2>
       <p>

@@ -30,6 +30,9 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   two_factor_disabled: 'Turned off two-factor sign-in',
   two_factor_required: 'Set whether members need two-factor sign-in',
   invitation_accepted: 'Accepted an invitation',
+  key_rolled: 'Rolled a key',
+  access_token_created: 'Created an access token',
+  access_token_revoked: 'Revoked an access token',
 };
 
 /** Where an event without a client address came from, by its actor. */
@@ -89,6 +92,7 @@ export function activityView({ project, events, older, addresses }: ActivityView
                           addresses
                             ? html`<td class="mono" data-label="From">
                                 ${event.address ?? fromWithout(event.actor)}
+                                ${event.via?.startsWith('token:') ? html`<span class="small">(access token)</span>` : ''}
                               </td>`
                             : ''
                         }

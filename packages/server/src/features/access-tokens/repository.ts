@@ -1,0 +1,113 @@
+import type { Row } from '../../storage/rows.ts';
+import type { SqlExecutor } from '../../storage/sql-executor.ts';
+
+export type TokenScope = 'read' | 'write';
+
+/** An account's access token to the management API; only the secret's digest is kept. */
+export interface AccessToken {
+  id: string;
+  digest: string;
+  accountId: string;
+  name: string;
+  prefix: string;
+  scope: TokenScope;
+  /** The projects it may act on, by id. */
+  projectIds: string[];
+  createdAt: number;
+  expiresAt: number;
+  revokedAt: number | null;
+  lastUsedAt: number | null;
+}
+
+export type NewAccessToken = Omit<AccessToken, 'revokedAt' | 'lastUsedAt'>;
+
+const COLUMNS = `t.id, t.digest, t.account_id, t.name, t.prefix, t.scope, t.created_at, t.expires_at,
+  t.revoked_at, t.last_used_at`;
+
+const nullable = (value: unknown): number | null =>
+  value === null || value === undefined ? null : Number(value);
+
+function toToken(row: Row, projectIds: string[]): AccessToken {
+  return {
+    id: row.id as string,
+    digest: row.digest as string,
+    accountId: row.account_id as string,
+    name: row.name as string,
+    prefix: row.prefix as string,
+    scope: row.scope as TokenScope,
+    projectIds,
+    createdAt: Number(row.created_at),
+    expiresAt: Number(row.expires_at),
+    revokedAt: nullable(row.revoked_at),
+    lastUsedAt: nullable(row.last_used_at),
+  };
+}
+
+/** The access tokens' statements, written once for SQLite and PostgreSQL. */
+export function accessTokenRecords(sql: SqlExecutor) {
+  const withProjects = async (rows: Row[]): Promise<AccessToken[]> =>
+    Promise.all(
+      rows.map(async (row) => {
+        const projects = await sql.all(
+          'SELECT project_id FROM access_token_projects WHERE token_id = $1 ORDER BY project_id',
+          [row.id],
+        );
+        return toToken(
+          row,
+          projects.map((project) => project.project_id as string),
+        );
+      }),
+    );
+  return {
+    async insert(token: NewAccessToken): Promise<void> {
+      await sql.run(
+        `INSERT INTO access_tokens (id, digest, account_id, name, prefix, scope, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [
+          token.id,
+          token.digest,
+          token.accountId,
+          token.name,
+          token.prefix,
+          token.scope,
+          token.createdAt,
+          token.expiresAt,
+        ],
+      );
+      for (const projectId of token.projectIds) {
+        await sql.run('INSERT INTO access_token_projects (token_id, project_id) VALUES ($1, $2)', [
+          token.id,
+          projectId,
+        ]);
+      }
+    },
+    async byDigest(digest: string): Promise<AccessToken | undefined> {
+      const rows = await sql.all(`SELECT ${COLUMNS} FROM access_tokens t WHERE t.digest = $1`, [digest]);
+      return (await withProjects(rows))[0];
+    },
+    async forAccount(accountId: string): Promise<AccessToken[]> {
+      const rows = await sql.all(
+        `SELECT ${COLUMNS} FROM access_tokens t WHERE t.account_id = $1 ORDER BY t.created_at DESC, t.id`,
+        [accountId],
+      );
+      return withProjects(rows);
+    },
+    /** Whether an unrevoked token of the account was revoked now. */
+    async revoke(accountId: string, id: string, at: number): Promise<boolean> {
+      const changed = await sql.run(
+        'UPDATE access_tokens SET revoked_at = $3 WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL',
+        [id, accountId, at],
+      );
+      return changed > 0;
+    },
+    /** Records a use, unless a later one is recorded. */
+    async touch(id: string, at: number): Promise<void> {
+      await sql.run(
+        'UPDATE access_tokens SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2)',
+        [id, at],
+      );
+    },
+  };
+}
+
+export type AccessTokenRecords = ReturnType<typeof accessTokenRecords>;

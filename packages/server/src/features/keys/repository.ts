@@ -1,0 +1,87 @@
+import type { ApiKeyRecord, NewApiKey } from '../../storage/records.ts';
+import { KEY_SELECT, toApiKey } from '../../storage/rows.ts';
+import type { SqlExecutor } from '../../storage/sql-executor.ts';
+
+/** A key to create, with the limits of its own that hold it below its project's. */
+export type NewKey = NewApiKey & Partial<Pick<ApiKeyRecord, 'ownPerMinute' | 'ownPerDay'>>;
+
+/**
+ * The keys table's writes of the keys service, and its pages: the one INSERT of a key (the storage's
+ * createKey uses it too), written once for SQLite and PostgreSQL.
+ */
+export function keyRecords(sql: SqlExecutor) {
+  return {
+    async insert(key: NewKey): Promise<void> {
+      await sql.run(
+        `INSERT INTO api_keys (id, digest, project_id, prefix, plan, per_minute, per_day, label, environment,
+           created_at, expires_at, own_per_minute, own_per_day)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+        [
+          key.id,
+          key.digest,
+          key.projectId ?? null,
+          key.prefix ?? null,
+          key.plan,
+          key.perMinute,
+          key.perDay,
+          key.label,
+          key.environment,
+          key.createdAt,
+          key.expiresAt,
+          key.ownPerMinute ?? null,
+          key.ownPerDay ?? null,
+        ],
+      );
+    },
+    async get(id: string): Promise<ApiKeyRecord | undefined> {
+      const [row] = await sql.all(`${KEY_SELECT} WHERE k.id = $1`, [id]);
+      return row && toApiKey(row);
+    },
+    /** A project's keys in creation order, `limit` of them after the position given. */
+    async page(
+      projectId: string,
+      after: { at: number; id: string } | undefined,
+      limit: number,
+    ): Promise<ApiKeyRecord[]> {
+      const rows = after
+        ? await sql.all(
+            `${KEY_SELECT} WHERE k.project_id = $1 AND (k.created_at > $2 OR (k.created_at = $2 AND k.id > $3))
+             ORDER BY k.created_at, k.id LIMIT $4`,
+            [projectId, after.at, after.id, limit],
+          )
+        : await sql.all(`${KEY_SELECT} WHERE k.project_id = $1 ORDER BY k.created_at, k.id LIMIT $2`, [
+            projectId,
+            limit,
+          ]);
+      return rows.map(toApiKey);
+    },
+    /** Whether the active key was revoked by this statement (not by an earlier one). */
+    async revoke(id: string, projectId: string, at: number): Promise<boolean> {
+      const changed = await sql.run(
+        'UPDATE api_keys SET revoked_at = $3 WHERE id = $1 AND project_id = $2 AND revoked_at IS NULL',
+        [id, projectId, at],
+      );
+      return changed > 0;
+    },
+    /**
+     * Marks the key rolled to `successor`, expiring at `until` at the latest; whether this statement
+     * did it. One statement with its condition: of two concurrent rolls, exactly one changes the row.
+     */
+    async roll(
+      id: string,
+      projectId: string,
+      successor: string,
+      at: number,
+      until: number,
+    ): Promise<boolean> {
+      const changed = await sql.run(
+        `UPDATE api_keys SET rolled_at = $3, rolled_to = $4,
+           expires_at = CASE WHEN expires_at IS NULL OR expires_at > $5 THEN $5 ELSE expires_at END
+         WHERE id = $1 AND project_id = $2 AND revoked_at IS NULL AND rolled_at IS NULL
+           AND (expires_at IS NULL OR expires_at > $3)`,
+        [id, projectId, at, successor, until],
+      );
+      return changed > 0;
+    },
+  };
+}

@@ -1,0 +1,244 @@
+import { generateKey, type KeyEnvironment } from '../../auth/keys.ts';
+import { limitsFor } from '../../ratelimit/plans.ts';
+import { type AuditAction, createAuditRecords } from '../../storage/audit-records.ts';
+import type { Project } from '../../storage/project-repository.ts';
+import type { ApiKeyRecord, Plan } from '../../storage/records.ts';
+import type { Storage } from '../../storage/repository.ts';
+import type { SqlExecutor } from '../../storage/sql-executor.ts';
+import type { Clock } from '../../time/clock.ts';
+import { type Actor, auditActor, authorise } from '../shared/actor.ts';
+import { decodeCursor, type Page, pageOf } from '../shared/cursor.ts';
+import { done, type Outcome, type Problem, Refusal, refused } from '../shared/outcome.ts';
+import { labelProblem } from '../shared/text-rules.ts';
+import { keyRecords, type NewKey } from './repository.ts';
+
+/** How long a rolled key keeps working by default, and at most (Stripe's choices: up to 7 days). */
+export const ROLL_OVERLAP = { defaultSeconds: 86_400, maxSeconds: 7 * 86_400 } as const;
+/** The furthest expiry a key may be given. */
+const MAX_KEY_LIFETIME_MS = 10 * 365 * 86_400_000;
+export const KEY_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
+
+export interface NewKeyInput {
+  label?: string | null;
+  /** Epoch ms; absent or null: the key never expires. */
+  expiresAt?: number | null;
+  /** The key's own limits, at most its project's. */
+  perMinute?: number | null;
+  perDay?: number | null;
+}
+
+export interface CreatedKey {
+  key: ApiKeyRecord;
+  /** Shown once, never stored. */
+  secret: string;
+}
+
+/** How people name a key in the audit trail: its label and the start of its secret. */
+export const keyTarget = (key: { label: string | null; prefix?: string | null; id: string }): string =>
+  `${key.label ? `“${key.label}”` : 'no label'} (${key.prefix ?? key.id}…)`;
+
+/**
+ * API keys: every door (dashboard, management API, command line) creates, lists, revokes and rolls
+ * keys here, and nowhere else. Each operation validates its input, checks the actor's role once
+ * (authorise), and writes the change with its audit record in one transaction.
+ */
+export function createKeyService(deps: { storage: Storage; clock: Clock; keyEnvironment: KeyEnvironment }) {
+  const { storage, clock, keyEnvironment } = deps;
+
+  /** Runs `work` in a transaction with the audit record it returns; a Refusal undoes it. */
+  const audited = async <T>(
+    actor: Actor,
+    projectId: string | null,
+    work: (sql: SqlExecutor) => Promise<{ value: T; action: AuditAction; target: string }>,
+  ): Promise<Outcome<T>> => {
+    try {
+      return done(
+        await storage.transaction(async (sql) => {
+          const { value, action, target } = await work(sql);
+          await createAuditRecords(sql).record({
+            at: clock.now(),
+            projectId,
+            ...auditActor(actor),
+            action,
+            target,
+          });
+          return value;
+        }),
+      );
+    } catch (error) {
+      if (error instanceof Refusal) return { ok: false, problem: error.problem };
+      throw error;
+    }
+  };
+
+  const newKey = (
+    project: Project | undefined,
+    limits: { plan: Plan; perMinute: number | null; perDay: number | null },
+    input: NewKeyInput,
+  ): { record: NewKey; secret: string } => {
+    const { secret, id, digest, prefix } = generateKey(keyEnvironment);
+    const label = input.label?.trim() || null;
+    return {
+      secret,
+      record: {
+        id,
+        digest,
+        prefix,
+        projectId: project?.id ?? null,
+        plan: limits.plan,
+        perMinute: limits.perMinute,
+        perDay: limits.perDay,
+        label,
+        environment: keyEnvironment,
+        createdAt: clock.now(),
+        expiresAt: input.expiresAt ?? null,
+        ownPerMinute: input.perMinute ?? null,
+        ownPerDay: input.perDay ?? null,
+      },
+    };
+  };
+
+  /** The problem with a new key's label, expiry or own limits, if any. */
+  const inputProblem = (input: NewKeyInput, project: Project | undefined): Problem | undefined => {
+    const label = input.label?.trim() ?? '';
+    const labelIssue = labelProblem(label, 'label');
+    if (labelIssue) return { code: 'invalid_body', message: labelIssue, param: 'label' };
+    const now = clock.now();
+    if (input.expiresAt !== undefined && input.expiresAt !== null) {
+      if (input.expiresAt <= now)
+        return { code: 'invalid_body', message: 'expiresAt must be in the future', param: 'expiresAt' };
+      if (input.expiresAt > now + MAX_KEY_LIFETIME_MS) {
+        return { code: 'invalid_body', message: 'expiresAt must be within ten years', param: 'expiresAt' };
+      }
+    }
+    const ceiling = project ? limitsFor(project) : undefined;
+    for (const [name, value, max] of [
+      ['perMinute', input.perMinute, ceiling?.perMinute],
+      ['perDay', input.perDay, ceiling?.perDay],
+    ] as const) {
+      if (value === undefined || value === null || max === undefined) continue;
+      if (value > max) {
+        return {
+          code: 'invalid_body',
+          message: `${name} must be at most the project's ${max}: a key's own limits only lower its plan's`,
+          param: name,
+        };
+      }
+    }
+    return undefined;
+  };
+
+  const projectKey = async (sql: SqlExecutor, project: Project, keyId: string) => {
+    const key = await keyRecords(sql).get(keyId);
+    if (!key || key.projectId !== project.id)
+      throw new Refusal({ code: 'not_found', message: `no key ${keyId} in ${project.slug}`, param: 'keyId' });
+    return key;
+  };
+
+  return {
+    /** A key of the project, held to its plan (and to its own lower limits, when given). */
+    async create(actor: Actor, slug: string, input: NewKeyInput): Promise<Outcome<CreatedKey>> {
+      const allowed = await authorise(storage.projects, actor, slug, 'developer', true);
+      if (!allowed.ok) return allowed;
+      const { project } = allowed.value;
+      const problem = inputProblem(input, project);
+      if (problem) return { ok: false, problem };
+      const { record, secret } = newKey(project, project, input);
+      return audited(actor, project.id, async (sql) => {
+        await keyRecords(sql).insert(record);
+        return {
+          value: { key: (await keyRecords(sql).get(record.id))!, secret },
+          action: 'key_created',
+          target: keyTarget(record),
+        };
+      });
+    },
+
+    /** A standalone key with its own plan (the operator's `keys create --plan`): no project, no trail. */
+    async createStandalone(
+      limits: { plan: Plan; perMinute: number | null; perDay: number | null },
+      input: NewKeyInput,
+    ): Promise<Outcome<CreatedKey>> {
+      const problem = inputProblem(input, undefined);
+      if (problem) return { ok: false, problem };
+      const { record, secret } = newKey(undefined, limits, input);
+      const key = await storage.transaction(async (sql) => {
+        await keyRecords(sql).insert(record);
+        return (await keyRecords(sql).get(record.id))!;
+      });
+      return done({ key, secret });
+    },
+
+    async list(
+      actor: Actor,
+      slug: string,
+      query: { limit?: number; cursor?: string },
+    ): Promise<Outcome<Page<ApiKeyRecord>>> {
+      const allowed = await authorise(storage.projects, actor, slug, 'viewer', false);
+      if (!allowed.ok) return allowed;
+      const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+      if (query.cursor !== undefined && !after)
+        return refused('invalid_cursor', 'the cursor was altered', 'cursor');
+      const limit = query.limit ?? KEY_PAGE.defaultLimit;
+      const rows = await keyRecords(storage.sql).page(allowed.value.project.id, after, limit + 1);
+      return done(pageOf(rows, limit, (key) => ({ at: key.createdAt, id: key.id })));
+    },
+
+    /** The key stops working at once; revoking a revoked key is 404, like one that never existed. */
+    async revoke(actor: Actor, slug: string, keyId: string): Promise<Outcome<ApiKeyRecord>> {
+      const allowed = await authorise(storage.projects, actor, slug, 'developer', true);
+      if (!allowed.ok) return allowed;
+      const { project } = allowed.value;
+      return audited(actor, project.id, async (sql) => {
+        const key = await projectKey(sql, project, keyId);
+        if (!(await keyRecords(sql).revoke(key.id, project.id, clock.now()))) {
+          throw new Refusal({ code: 'not_found', message: `${keyId} is already revoked`, param: 'keyId' });
+        }
+        return { value: (await keyRecords(sql).get(key.id))!, action: 'key_revoked', target: keyTarget(key) };
+      });
+    },
+
+    /**
+     * A new key with the old one's label, expiry and own limits; the old one keeps working for
+     * `overlapSeconds` more (never longer than it would have), then expires. A key is rolled once:
+     * the second of two concurrent rolls, or a roll of a revoked or expired key, is 409 conflict.
+     */
+    async roll(
+      actor: Actor,
+      slug: string,
+      keyId: string,
+      overlapSeconds: number = ROLL_OVERLAP.defaultSeconds,
+    ): Promise<Outcome<CreatedKey & { previous: ApiKeyRecord }>> {
+      const allowed = await authorise(storage.projects, actor, slug, 'developer', true);
+      if (!allowed.ok) return allowed;
+      const { project } = allowed.value;
+      return audited(actor, project.id, async (sql) => {
+        const old = await projectKey(sql, project, keyId);
+        const { record, secret } = newKey(project, project, {
+          label: old.label,
+          expiresAt: old.expiresAt,
+          perMinute: old.ownPerMinute ?? null,
+          perDay: old.ownPerDay ?? null,
+        });
+        const now = clock.now();
+        if (!(await keyRecords(sql).roll(old.id, project.id, record.id, now, now + overlapSeconds * 1000))) {
+          throw new Refusal({
+            code: 'conflict',
+            message: `${keyId} cannot be rolled: it was already rolled${old.rolledTo ? ` to ${old.rolledTo}` : ''}, revoked or has expired`,
+            param: 'keyId',
+          });
+        }
+        await keyRecords(sql).insert(record);
+        const key = (await keyRecords(sql).get(record.id))!;
+        const previous = (await keyRecords(sql).get(old.id))!;
+        return {
+          value: { key, secret, previous },
+          action: 'key_rolled',
+          target: `${keyTarget(old)} → ${keyTarget(record)}`,
+        };
+      });
+    },
+  };
+}
+
+export type KeyService = ReturnType<typeof createKeyService>;

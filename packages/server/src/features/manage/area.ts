@@ -1,0 +1,107 @@
+import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { KeyEnvironment } from '../../auth/keys.ts';
+import { JSON_CONTENT_TYPE } from '../../http/send-error.ts';
+import type { RouteConfig } from '../../http/route-config.ts';
+import type { OpenApiDocument } from '../../openapi/contract.ts';
+import type { Limits } from '../../ratelimit/plans.ts';
+import type { RateLimiter } from '../../ratelimit/limiter.ts';
+import type { Area } from '../../routes/area.ts';
+import { type RouteDefinition, registerRoutes } from '../../routes/table.ts';
+import type { Storage } from '../../storage/repository.ts';
+import type { Clock } from '../../time/clock.ts';
+import { accessTokenCheck } from '../access-tokens/check.ts';
+import { createAccessTokenService } from '../access-tokens/service.ts';
+import { auditRoutes } from '../audit/routes.ts';
+import { createAuditService } from '../audit/service.ts';
+import { keyRoutes } from '../keys/routes.ts';
+import { createKeyService } from '../keys/service.ts';
+import { projectRoutes } from '../projects/routes.ts';
+import { requestRoutes } from '../requests/routes.ts';
+import { createRequestService } from '../requests/service.ts';
+import { createProjectService } from '../projects/service.ts';
+import { manageContract } from '../../openapi/manage-contract.ts';
+
+export interface ManageAreaDeps {
+  storage: Storage;
+  limiter: RateLimiter;
+  clock: Clock;
+  keyEnvironment: KeyEnvironment;
+  /** Each access token's rate limits (default MANAGE_TOKEN_LIMITS). */
+  tokenLimits?: Limits;
+  /** Resolves once this instance's waiting request-log rows are written. */
+  settleRequestLog?: () => Promise<void>;
+}
+
+const OPERATION_METHODS = ['get', 'post', 'delete'];
+
+/** The operations of openapi/manage.yaml as routes under its server's path (`/manage/v1`). */
+export function manageRoutes(
+  document: OpenApiDocument,
+  handlers: Record<string, RouteHandlerMethod>,
+): RouteDefinition[] {
+  const prefix = new URL(document.servers[0]!.url, 'http://localhost/').pathname.replace(/\/$/, '');
+  return Object.entries(document.paths).flatMap(([template, item]) =>
+    OPERATION_METHODS.filter((method) => item[method]).map((method) => {
+      const operation = item[method] as { operationId: string; security?: unknown[] };
+      const handler = handlers[operation.operationId];
+      if (!handler) throw new Error(`no handler for the management operation ${operation.operationId}`);
+      const open = operation.security?.length === 0;
+      const config: RouteConfig = open
+        ? {
+            operationId: operation.operationId,
+            access: 'public',
+            rateLimited: true,
+            addressBudget: 'public',
+            metricsLabel: 'other',
+          }
+        : {
+            operationId: operation.operationId,
+            access: 'accessToken',
+            rateLimited: false,
+            metricsLabel: 'manage',
+          };
+      const url = `${prefix}${template.replace(/\{([^}]+)\}/g, ':$1')}`;
+      return { method: method.toUpperCase(), url, config, handler };
+    }),
+  );
+}
+
+/**
+ * The management API (`/manage/v1`, docs/management-api.md): its routes from openapi/manage.yaml,
+ * read when the app starts, each on the application services the dashboard and the command line use;
+ * the guard's access-token check.
+ */
+export function createManageArea(deps: ManageAreaDeps): Area & {
+  checks: { accessToken(request: FastifyRequest, reply: FastifyReply): Promise<void> };
+  routes: RouteDefinition[];
+} {
+  const { storage, clock } = deps;
+  const tokens = createAccessTokenService({ storage, clock });
+  const routes: RouteDefinition[] = [];
+  return {
+    routes,
+    checks: { accessToken: accessTokenCheck({ tokens, limiter: deps.limiter, limits: deps.tokenLimits }) },
+    async plugin(app, options) {
+      const { json, document } = await manageContract();
+      const handlers: Record<string, RouteHandlerMethod> = {
+        ...projectRoutes(createProjectService({ storage })),
+        ...keyRoutes(
+          createKeyService({ storage, clock, keyEnvironment: deps.keyEnvironment }),
+          document,
+          clock,
+        ),
+        ...auditRoutes(createAuditService({ storage }), document),
+        ...requestRoutes(createRequestService({ storage, clock, settle: deps.settleRequestLog }), document),
+        getManageDocument: async (_request, reply) =>
+          reply
+            .header('content-type', JSON_CONTENT_TYPE)
+            .header('cache-control', 'public, max-age=300')
+            .send(json),
+      };
+      routes.push(...manageRoutes(document, handlers));
+      registerRoutes(app, routes, options.otherMethods);
+      // The app's route table (tooling, the route tests) lists the management API's routes too.
+      (app.routeTable as RouteDefinition[]).push(...routes);
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import type { RouteHandlerMethod } from 'fastify';
+import { tokenActorOf } from '../access-tokens/check.ts';
+import { limitsFor } from '../../ratelimit/plans.ts';
+import { iso, sendJson } from '../shared/json.ts';
+import { valueOrThrow } from '../shared/outcome.ts';
+import type { ProjectService, VisibleProject } from './service.ts';
+
+export function projectJson({ project, role }: VisibleProject) {
+  return {
+    slug: project.slug,
+    name: project.name,
+    plan: project.plan,
+    role,
+    limits: limitsFor(project),
+    createdAt: iso(project.createdAt),
+  };
+}
+
+/** The management API's project operations (openapi/manage.yaml, tag Projects). */
+export function projectRoutes(projects: ProjectService): Record<string, RouteHandlerMethod> {
+  return {
+    async listProjects(request, reply) {
+      const visible = await projects.list(tokenActorOf(request));
+      return sendJson(reply, 200, { data: visible.map(projectJson) });
+    },
+    async listMembers(request, reply) {
+      const { slug } = request.params as { slug: string };
+      const members = valueOrThrow(await projects.members(tokenActorOf(request), slug));
+      return sendJson(reply, 200, {
+        data: members.map((member) => ({
+          id: member.accountId,
+          email: member.email,
+          role: member.role,
+          since: iso(member.since),
+        })),
+      });
+    },
+    async getProject(request, reply) {
+      const { slug } = request.params as { slug: string };
+      return sendJson(reply, 200, projectJson(valueOrThrow(await projects.get(tokenActorOf(request), slug))));
+    },
+  };
+}

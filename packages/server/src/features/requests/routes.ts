@@ -1,0 +1,90 @@
+import { Readable } from 'node:stream';
+import type { RouteHandlerMethod } from 'fastify';
+import { ApiError } from '../../errors.ts';
+import type { OpenApiDocument } from '../../openapi/contract.ts';
+import type { StoredRequest } from '../../storage/request-log-records.ts';
+import { queryReader } from '../../validation/query.ts';
+import { tokenActorOf } from '../access-tokens/check.ts';
+import { iso, numberOf, sendJson } from '../shared/json.ts';
+import { valueOrThrow } from '../shared/outcome.ts';
+import type { RequestFilters, RequestService } from './service.ts';
+import type { Step } from '../../insights/usage-series.ts';
+
+export const requestJson = (row: StoredRequest) => ({
+  id: row.id,
+  at: iso(row.at),
+  requestId: row.requestId,
+  keyId: row.keyId,
+  keyLabel: row.keyLabel,
+  operation: row.operation,
+  method: row.method,
+  path: row.path,
+  status: row.status,
+  code: row.code,
+  latencyMs: row.latencyMs,
+  address: row.address,
+});
+
+const NDJSON = 'application/x-ndjson';
+
+/** The management API's request log (openapi/manage.yaml, tag Requests): pages, or NDJSON. */
+export function requestRoutes(
+  requests: RequestService,
+  contract: OpenApiDocument,
+): Record<string, RouteHandlerMethod> {
+  const listQuery = queryReader('/projects/{slug}/requests', 'get', contract);
+  const usageQuery = queryReader('/projects/{slug}/usage', 'get', contract);
+  return {
+    async getUsage(request, reply) {
+      const { slug } = request.params as { slug: string };
+      const query = usageQuery(request.query as Record<string, string>);
+      const period = (query.period as Step | undefined) ?? 'hour';
+      const periods = valueOrThrow(
+        await requests.usage(tokenActorOf(request), slug, period, query.key as string | undefined),
+      );
+      return sendJson(reply, 200, {
+        period,
+        data: periods.map(({ start, ...counts }) => ({ start: iso(start), ...counts })),
+      });
+    },
+    async listRequests(request, reply) {
+      const { slug } = request.params as { slug: string };
+      const query = listQuery(request.query as Record<string, string>);
+      const since = query.since === undefined ? undefined : Date.parse(query.since as string);
+      if (since !== undefined && Number.isNaN(since)) {
+        throw new ApiError('invalid_parameter', 'since must be an ISO 8601 instant', { param: 'since' });
+      }
+      const filters: RequestFilters = {
+        key: query.key as string | undefined,
+        status: query.status as string | undefined,
+        operation: query.operation as string | undefined,
+        requestId: query.requestId as string | undefined,
+        since,
+      };
+      const actor = tokenActorOf(request);
+      if ((request.headers.accept ?? '').split(',').some((type) => type.trim().startsWith(NDJSON))) {
+        if (query.limit !== undefined || query.cursor !== undefined) {
+          throw new ApiError('invalid_parameter', 'an NDJSON export has every request: no limit or cursor', {
+            param: query.limit !== undefined ? 'limit' : 'cursor',
+          });
+        }
+        const rows = valueOrThrow(await requests.export(actor, slug, filters));
+        async function* lines() {
+          for await (const row of rows) yield `${JSON.stringify(requestJson(row))}\n`;
+        }
+        return reply
+          .header('content-type', NDJSON)
+          .header('cache-control', 'no-store')
+          .send(Readable.from(lines()));
+      }
+      const page = valueOrThrow(
+        await requests.list(actor, slug, {
+          ...filters,
+          limit: numberOf(query.limit),
+          cursor: query.cursor as string | undefined,
+        }),
+      );
+      return sendJson(reply, 200, { ...page, data: page.data.map(requestJson) });
+    },
+  };
+}

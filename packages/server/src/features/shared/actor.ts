@@ -1,0 +1,81 @@
+import type { AuditEvent } from '../../storage/audit-records.ts';
+import type { Role } from '../../storage/member-records.ts';
+import type { Project, ProjectRepository } from '../../storage/project-repository.ts';
+import { type Outcome, done, refused } from './outcome.ts';
+import { allows, neededText, ROLE_NAMES } from './roles.ts';
+
+/** What an access token lets its account do: read or write, in some of its projects. */
+export interface TokenGrant {
+  tokenId: string;
+  scope: 'read' | 'write';
+  projectIds: ReadonlySet<string>;
+}
+
+/**
+ * Who asks for an operation, whatever the door: an account (signed in to the dashboard, or through
+ * one of its access tokens), or the operator's command line on the server's database, which may do
+ * anything.
+ */
+export type Actor =
+  | {
+      kind: 'account';
+      accountId: string;
+      email: string;
+      /** The client address. */
+      address: string | null;
+      /** Present when the account acts through an access token. */
+      token?: TokenGrant;
+    }
+  | { kind: 'operator' };
+
+export const OPERATOR: Actor = { kind: 'operator' };
+
+/** What an actor acting in a project holds there: the operator holds every role. */
+export interface Authorised {
+  project: Project;
+  role: Role;
+}
+
+/**
+ * The one role check of every operation on a project: the project must exist and the actor be its
+ * member (else 404, the same as a project that does not exist) and, through a token, be among the
+ * token's projects; a write needs a write token (else 403 insufficient_scope) and the role `needed`
+ * (else 403 forbidden).
+ */
+export async function authorise(
+  projects: Pick<ProjectRepository, 'bySlug' | 'roleOf'>,
+  actor: Actor,
+  slug: string,
+  needed: Role,
+  write: boolean,
+): Promise<Outcome<Authorised>> {
+  const project = await projects.bySlug(slug);
+  const missing = refused('not_found', `you have no project ${slug}`, 'slug');
+  if (!project) return missing;
+  if (actor.kind === 'operator') return done({ project, role: 'owner' });
+  if (actor.token && !actor.token.projectIds.has(project.id)) return missing;
+  const role = await projects.roleOf(actor.accountId, project.id);
+  if (!role) return missing;
+  if (write && actor.token?.scope === 'read') {
+    return refused('insufficient_scope', 'this access token may only read: a change needs a write token');
+  }
+  if (!allows(role, needed)) {
+    return refused(
+      'forbidden',
+      `you are ${ROLE_NAMES[role]} of ${project.slug}: this needs ${neededText(needed)}`,
+    );
+  }
+  return done({ project, role });
+}
+
+/** The audit record's who, from where and through which door, for an action of `actor`. */
+export function auditActor(actor: Actor): Pick<AuditEvent, 'actorAccountId' | 'actor' | 'address' | 'via'> {
+  if (actor.kind === 'operator')
+    return { actorAccountId: null, actor: 'operator', address: null, via: 'cli' };
+  return {
+    actorAccountId: actor.accountId,
+    actor: actor.email,
+    address: actor.address,
+    via: actor.token ? `token:${actor.token.tokenId}` : 'dashboard',
+  };
+}

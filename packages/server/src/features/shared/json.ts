@@ -1,0 +1,20 @@
+import type { FastifyReply } from 'fastify';
+import { JSON_CONTENT_TYPE } from '../../http/send-error.ts';
+
+/** An instant as the management API writes it: ISO 8601 in UTC. */
+export const iso = (at: number): string => new Date(at).toISOString();
+export const isoOrNull = (at: number | null | undefined): string | null =>
+  at === null || at === undefined ? null : iso(at);
+
+/** A management API answer: plain JSON (no 64-bit values), never cached. */
+export function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
+  return reply
+    .status(status)
+    .header('content-type', JSON_CONTENT_TYPE)
+    .header('cache-control', 'no-store')
+    .send(JSON.stringify(body));
+}
+
+/** An integer query or body value (the contract's checks have run) as a number. */
+export const numberOf = (value: unknown): number | undefined =>
+  value === undefined || value === null ? undefined : Number(value as number | bigint);

@@ -1,0 +1,2 @@
+DROP TABLE access_token_projects;
+DROP TABLE access_tokens;
