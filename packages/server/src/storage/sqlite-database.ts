@@ -19,6 +19,11 @@ function primaryCode(error: unknown): number | undefined {
   return typeof errcode === 'number' ? errcode & 0xff : undefined;
 }
 
+/** Whether `error` (or the error it wraps) is SQLITE_BUSY: another connection holds the write lock. */
+export function isBusy(error: unknown): boolean {
+  return primaryCode(error) === 5 || primaryCode((error as { cause?: unknown } | null)?.cause) === 5;
+}
+
 export function mapSqliteError(error: unknown): unknown {
   const code = primaryCode(error);
   if (code !== undefined && UNAVAILABLE_CODES.has(code)) {
@@ -61,6 +66,11 @@ export class SqliteDatabase {
 
   get isOpen(): boolean {
     return !this.#closed;
+  }
+
+  /** How long a statement waits for another connection's write lock. */
+  get busyTimeoutMs(): number {
+    return this.#busyTimeoutMs;
   }
 
   get inTransaction(): boolean {
