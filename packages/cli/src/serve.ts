@@ -41,12 +41,14 @@ export async function runServe(args: string[], io: CliIo): Promise<number> {
     await runPrimary(config);
     return 0;
   }
-  const server = await startServer(
+  const server = startServer(
     config,
     cluster.isWorker
       ? { migrate: io.env[WORKER_MIGRATE_ENV] === '1', workerSlot: io.env[WORKER_SLOT_ENV] }
       : {},
   );
+  // Before the port is bound: a signal with no handler yet would end the process without a shutdown.
   closeOnSignals(server);
+  await server;
   return 0;
 }

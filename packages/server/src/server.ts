@@ -327,27 +327,39 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 /**
  * SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the database, exit 0. A signal
  * repeated meanwhile (a terminal's Ctrl-C reaching a cluster's workers and their primary) changes
- * nothing; a shutdown still running after SHUTDOWN_TIMEOUT_MS exits 1.
+ * nothing; a shutdown still running after SHUTDOWN_TIMEOUT_MS exits 1. Call it with the server still
+ * starting: a signal that arrives before the handlers exist kills the process at once, so they are
+ * installed before the port is bound, and a signal during start-up stops the server once it runs.
  */
-export function closeOnSignals(server: RunningServer, timeoutMs = SHUTDOWN_TIMEOUT_MS): void {
+export function closeOnSignals(
+  server: RunningServer | Promise<RunningServer>,
+  timeoutMs = SHUTDOWN_TIMEOUT_MS,
+): void {
   let stopping = false;
+  let started: RunningServer | undefined;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    server.app.log.info({ signal }, 'shutting down');
     setTimeout(() => {
-      server.app.log.error({ timeoutMs }, 'shutdown did not finish in time: exiting');
+      if (started) started.app.log.error({ timeoutMs }, 'shutdown did not finish in time: exiting');
+      else process.stderr.write(`petstore: start-up and shutdown took over ${timeoutMs} ms: exiting\n`);
       process.exit(1);
     }, timeoutMs).unref();
-    server.close().then(
-      () => {
-        server.app.log.info('shut down');
-        process.exit(0);
+    Promise.resolve(server).then(
+      async (running) => {
+        started = running;
+        running.app.log.info({ signal }, 'shutting down');
+        try {
+          await running.close();
+          running.app.log.info('shut down');
+          process.exit(0);
+        } catch (error) {
+          running.app.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        }
       },
-      (error) => {
-        server.app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
+      // A start that failed is reported, and ends the process, where it was awaited.
+      () => {},
     );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
