@@ -1,12 +1,12 @@
 import { generateKey, type KeyEnvironment } from '../../auth/keys.ts';
 import { limitsFor } from '../../ratelimit/plans.ts';
-import { type AuditAction, createAuditRecords } from '../../storage/audit-records.ts';
 import type { Project } from '../../storage/project-repository.ts';
 import type { ApiKeyRecord, Plan } from '../../storage/records.ts';
 import type { Storage } from '../../storage/repository.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 import type { Clock } from '../../time/clock.ts';
-import { type Actor, auditActor, authorise } from '../shared/actor.ts';
+import { type Actor, authorise } from '../shared/actor.ts';
+import { createAudited } from '../shared/audited.ts';
 import { decodeCursor, type Page, pageOf } from '../shared/cursor.ts';
 import { done, type Outcome, type Problem, Refusal, refused } from '../shared/outcome.ts';
 import { labelProblem } from '../shared/text-rules.ts';
@@ -45,31 +45,7 @@ export const keyTarget = (key: { label: string | null; prefix?: string | null; i
 export function createKeyService(deps: { storage: Storage; clock: Clock; keyEnvironment: KeyEnvironment }) {
   const { storage, clock, keyEnvironment } = deps;
 
-  /** Runs `work` in a transaction with the audit record it returns; a Refusal undoes it. */
-  const audited = async <T>(
-    actor: Actor,
-    projectId: string | null,
-    work: (sql: SqlExecutor) => Promise<{ value: T; action: AuditAction; target: string }>,
-  ): Promise<Outcome<T>> => {
-    try {
-      return done(
-        await storage.transaction(async (sql) => {
-          const { value, action, target } = await work(sql);
-          await createAuditRecords(sql).record({
-            at: clock.now(),
-            projectId,
-            ...auditActor(actor),
-            action,
-            target,
-          });
-          return value;
-        }),
-      );
-    } catch (error) {
-      if (error instanceof Refusal) return { ok: false, problem: error.problem };
-      throw error;
-    }
-  };
+  const audited = createAudited(storage, clock);
 
   const newKey = (
     project: Project | undefined,

@@ -1,0 +1,44 @@
+import { type AuditAction, createAuditRecords } from '../../storage/audit-records.ts';
+import type { Storage } from '../../storage/repository.ts';
+import type { SqlExecutor } from '../../storage/sql-executor.ts';
+import type { Clock } from '../../time/clock.ts';
+import { type Actor, auditActor } from './actor.ts';
+import { done, type Outcome, Refusal } from './outcome.ts';
+
+/** What a change made inside `audited` returns: its value and the audit record that names it. */
+export interface AuditedChange<T> {
+  value: T;
+  action: AuditAction;
+  target: string | null;
+}
+
+/**
+ * The one way a service writes a change: `work` and its audit record in one transaction, so the trail
+ * records exactly what was stored. A Refusal thrown by `work` undoes it and becomes the outcome.
+ */
+export function createAudited(storage: Pick<Storage, 'transaction'>, clock: Clock) {
+  return async <T>(
+    actor: Actor,
+    projectId: string | null,
+    work: (sql: SqlExecutor) => Promise<AuditedChange<T>>,
+  ): Promise<Outcome<T>> => {
+    try {
+      return done(
+        await storage.transaction(async (sql) => {
+          const { value, action, target } = await work(sql);
+          await createAuditRecords(sql).record({
+            at: clock.now(),
+            projectId,
+            ...auditActor(actor),
+            action,
+            target,
+          });
+          return value;
+        }),
+      );
+    } catch (error) {
+      if (error instanceof Refusal) return { ok: false, problem: error.problem };
+      throw error;
+    }
+  };
+}
