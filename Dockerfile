@@ -30,7 +30,7 @@ COPY packages/server/package.json packages/server/
 COPY packages/cli/package.json packages/cli/
 COPY packages/client/package.json packages/client/
 RUN npm ci --ignore-scripts --no-audit --no-fund && npm cache clean --force
-COPY openapi/petstore.yaml openapi/
+COPY openapi/petstore.yaml openapi/manage.yaml openapi/
 COPY packages/json/src packages/json/src
 COPY packages/contract/src packages/contract/src
 COPY packages/client/README.md packages/client/
@@ -48,7 +48,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules
 COPY package.json package-lock.json ./
-COPY openapi/petstore.yaml openapi/
+COPY openapi/petstore.yaml openapi/manage.yaml openapi/
 COPY packages/json/package.json packages/json/
 COPY packages/json/src packages/json/src
 COPY packages/contract/package.json packages/contract/
