@@ -1,6 +1,6 @@
 // Every build step (`npm run build`; `npm ci` runs it as `prepare`), so the server compiles nothing:
 // bundles the CLI and server into packages/cli/dist/: a start then loads about 110 files instead of about
-// 380 (start to first 200, median of eight: 378 → 331 ms, docs/benchmarks.md). bin/petstore.js runs the
+// 380 (start to first 200, median of eight: 378 → 331 ms, docs/benchmarks-history.md). bin/petstore.js runs the
 // bundle only while every file it was built from is unchanged, and the sources otherwise, so an edit never
 // runs stale code. And builds the typed client the docs page serves (scripts/build-client.ts).
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
