@@ -190,10 +190,27 @@ export async function buildBundle(outdir: string): Promise<BundleManifest> {
   }
 }
 
+/** Whether a package is installed where this script resolves it. */
+function hasPackage(name: string): boolean {
+  try {
+    import.meta.resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 if (import.meta.main) {
   const { values } = parseArgs({ options: { outdir: { type: 'string' }, help: { type: 'boolean' } } });
   if (values.help) {
     console.log(HELP);
+  } else if (!hasPackage('esbuild') || !hasPackage('typescript')) {
+    console.error(
+      'build: esbuild and typescript are development dependencies: build after a full `npm ci`; a production ' +
+        'install (`npm ci --omit=dev --ignore-scripts`) takes packages/cli/dist and packages/server/dist from ' +
+        'such a build, as the Dockerfile does',
+    );
+    process.exitCode = 1;
   } else {
     const outdir = path.resolve(values.outdir ?? path.join(root, 'packages/cli/dist'));
     const began = performance.now();
