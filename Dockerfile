@@ -17,6 +17,29 @@ COPY packages/client/package.json packages/client/
 # for development.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
+# The build (scripts/build.ts: the start-up bundle and the typed client the docs page serves) needs
+# esbuild and TypeScript, which are development dependencies: it runs here, with every dependency, and
+# only its output goes into the image. Built on top of the runtime install, so it is newer than npm's
+# record of that install, which the bundle is checked against.
+FROM dependencies AS build
+WORKDIR /build
+COPY package.json package-lock.json ./
+COPY packages/json/package.json packages/json/
+COPY packages/contract/package.json packages/contract/
+COPY packages/server/package.json packages/server/
+COPY packages/cli/package.json packages/cli/
+COPY packages/client/package.json packages/client/
+RUN npm ci --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY openapi/petstore.yaml openapi/manage.yaml openapi/
+COPY packages/json/src packages/json/src
+COPY packages/contract/src packages/contract/src
+COPY packages/client/README.md packages/client/
+COPY packages/client/src packages/client/src
+COPY packages/server/src packages/server/src
+COPY packages/cli/src packages/cli/src
+COPY scripts/build.ts scripts/build-client.ts scripts/tar.ts scripts/
+RUN node scripts/build.ts
+
 FROM node:24-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
@@ -25,7 +48,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules
 COPY package.json package-lock.json ./
-COPY openapi/petstore.yaml openapi/
+COPY openapi/petstore.yaml openapi/manage.yaml openapi/
 COPY packages/json/package.json packages/json/
 COPY packages/json/src packages/json/src
 COPY packages/contract/package.json packages/contract/
@@ -37,10 +60,13 @@ COPY packages/server/src packages/server/src
 COPY packages/cli/package.json packages/cli/
 COPY packages/cli/bin packages/cli/bin
 COPY packages/cli/src packages/cli/src
-# The bundle a start loads instead of about 380 modules; built after every source is in place, so the
-# bin finds it as new as all of them (esbuild is a runtime dependency, for the docs build).
-COPY scripts/build.ts scripts/
-RUN node scripts/build.ts
+# The build's output: the bundle a start loads instead of about 380 modules, and the typed client's
+# browser module and npm package (/docs/assets/). COPY keeps the files' times, so both are as new as the
+# sources they were built from; the image is not made if either would be refused as stale.
+COPY --from=build /build/packages/cli/dist packages/cli/dist
+COPY --from=build /build/packages/server/dist packages/server/dist
+COPY scripts/check-build.ts scripts/
+RUN node scripts/check-build.ts
 # The embedded SQLite database lives in a volume owned by the unprivileged user.
 RUN mkdir /data && chown node:node /data
 USER node

@@ -1,19 +1,22 @@
-// Bundles the CLI and server into packages/cli/dist/ (`npm run build`; `npm ci` runs it as `prepare`):
-// a start then loads about 110 files instead of about 380 (start to first 200, median of eight: 378 →
-// 331 ms, docs/benchmarks.md). bin/petstore.js runs the bundle only while every file it was built from is
-// unchanged, and the sources otherwise, so an edit never runs stale code.
+// Every build step (`npm run build`; `npm ci` runs it as `prepare`), so the server compiles nothing:
+// bundles the CLI and server into packages/cli/dist/: a start then loads about 110 files instead of about
+// 380 (start to first 200, median of eight: 378 → 331 ms, docs/benchmarks-history.md). bin/petstore.js runs the
+// bundle only while every file it was built from is unchanged, and the sources otherwise, so an edit never
+// runs stale code. And builds the typed client the docs page serves (scripts/build-client.ts).
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BuildResult, Metafile, OutputFile, Plugin } from 'esbuild';
+import { buildClientAssets } from './build-client.ts';
 
 const HELP = `Usage: node scripts/build.ts [--outdir DIR]
 
 Bundles packages/cli/src/main.ts and everything it imports into DIR (default packages/cli/dist),
-with a chunk per lazily imported module, and writes DIR/bundle.json: the files it was built from.`;
+with a chunk per lazily imported module, and writes DIR/bundle.json: the files it was built from.
+Then builds the typed client's browser module and npm package into packages/server/dist/docs.`;
 
-/** Loaded on demand by the docs build only, and large: always imported from node_modules. */
-const ALWAYS_EXTERNAL = ['esbuild', 'typescript', 'pg-native'];
+/** pg's optional native binding, loaded only if installed: always imported from node_modules. */
+const ALWAYS_EXTERNAL = ['pg-native'];
 
 /** Code that finds files next to itself cannot be moved into a chunk; its package stays in node_modules. */
 const LOCATES_ITSELF = /\b__dirname\b|\b__filename\b|\brequire\.resolve\b|\bimport\.meta\b/;
@@ -187,10 +190,27 @@ export async function buildBundle(outdir: string): Promise<BundleManifest> {
   }
 }
 
+/** Whether a package is installed where this script resolves it. */
+function hasPackage(name: string): boolean {
+  try {
+    import.meta.resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 if (import.meta.main) {
   const { values } = parseArgs({ options: { outdir: { type: 'string' }, help: { type: 'boolean' } } });
   if (values.help) {
     console.log(HELP);
+  } else if (!hasPackage('esbuild') || !hasPackage('typescript')) {
+    console.error(
+      'build: esbuild and typescript are development dependencies: build after a full `npm ci`; a production ' +
+        'install (`npm ci --omit=dev --ignore-scripts`) takes packages/cli/dist and packages/server/dist from ' +
+        'such a build, as the Dockerfile does',
+    );
+    process.exitCode = 1;
   } else {
     const outdir = path.resolve(values.outdir ?? path.join(root, 'packages/cli/dist'));
     const began = performance.now();
@@ -200,5 +220,7 @@ if (import.meta.main) {
       `bundled into ${path.relative(root, outdir)} in ${seconds} s, from ${manifest.inputs.length - 1} files of ours`,
     );
     console.log(`left in node_modules: ${manifest.external.join(', ')}`);
+    const client = await buildClientAssets();
+    console.log(`built the typed client for the docs page: ${client.files.join(', ')}`);
   }
 }

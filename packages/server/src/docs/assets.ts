@@ -2,7 +2,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type StaticAsset, staticAsset } from '../web/static-asset.ts';
-import { CLIENT_ENTRY, clientBundle } from './client-build.ts';
 import { manageReferenceJson, REFERENCE_ASSETS, referenceJson, siteReferenceJson } from './reference.ts';
 
 export const PUBLIC_DIR = path.join(import.meta.dirname, 'public');
@@ -59,19 +58,14 @@ const ASSET_SOURCES = new Map<string, () => StaticAsset>([
 ]);
 
 const made = new Map<string, StaticAsset>();
-let client: Promise<StaticAsset> | undefined;
 let manageReference: Promise<StaticAsset> | undefined;
 
 /**
- * The scripts, the style sheet, the reference data and the browser build of the typed client, by name
- * under /docs/assets/; each made on its first request and kept. The page itself (HTML) is made per
- * title and API origin by `docsPage`.
+ * The scripts, the style sheet and the reference data, by name under /docs/assets/; each made on its
+ * first request and kept. The page itself (HTML) is made per title and API origin by `docsPage`; the
+ * typed client's files are built ahead (`clientAsset`).
  */
 export async function docsAsset(name: string): Promise<StaticAsset | undefined> {
-  if (name === CLIENT_ENTRY) {
-    client ??= clientBundle().then((body) => asset(CLIENT_ENTRY, body));
-    return client;
-  }
   if (name === REFERENCE_ASSETS.manage) {
     manageReference ??= manageReferenceJson().then((body) => asset(name, Buffer.from(body)));
     return manageReference;

@@ -4,6 +4,20 @@ import path from 'node:path';
 /** The typed client's package (packages/client), which the service serves as a tarball. */
 export const CLIENT_DIR = path.join(import.meta.dirname, '../../../client');
 
+/** Where `npm run build` (scripts/build-client.ts; `npm ci` runs it) writes the client's files. */
+export const CLIENT_ASSETS_DIR = path.join(import.meta.dirname, '../../dist/docs');
+export const CLIENT_ASSETS_MANIFEST = 'client-assets.json';
+/** The browser module: `/docs/assets/petstore-client.js`. */
+export const CLIENT_ENTRY = 'petstore-client.js';
+
+export interface ClientAssetsManifest {
+  /** Epoch ms at which the build started: an input changed after it makes the files stale. */
+  builtAt: number;
+  files: string[];
+  /** The files they were built from, relative to the directory. */
+  inputs: string[];
+}
+
 export interface Manifest {
   name: string;
   version: string;

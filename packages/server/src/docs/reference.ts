@@ -2,7 +2,7 @@ import { parseJson, stringifyJson } from '@petstore/json';
 import { manageContract } from '../openapi/manage-contract.ts';
 import { exactContract } from '../openapi/contract.ts';
 import { dereference, type JsonNode } from '../openapi/dereference.ts';
-import { CLIENT_OPERATIONS } from './client-build.ts';
+import { CLIENT_OPERATIONS } from './client-operations.ts';
 import { clientPackageName } from './client-manifest.ts';
 import { type MarkdownSection, renderInline, renderMarkdown, splitSections } from './markdown.ts';
 import { searchIndex } from './search-index.ts';

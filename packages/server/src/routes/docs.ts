@@ -1,7 +1,6 @@
 import type { RouteHandlerMethod } from 'fastify';
 import { docsAsset } from '../docs/assets.ts';
-import { clientPackageName } from '../docs/client-manifest.ts';
-import { clientPackage } from '../docs/client-package.ts';
+import { clientAsset } from '../docs/client-assets.ts';
 import { docsPage } from '../docs/page.ts';
 import { ApiError } from '../errors.ts';
 import { contract } from '../openapi/contract.ts';
@@ -20,10 +19,15 @@ export const getManageDocs: RouteHandlerMethod = async (request, reply) =>
     docsPage({ title: 'Petstore Management API', apiOrigin: '', edition: 'manage' }),
   );
 
-/** The scripts, style sheet and reference data the page loads, and the client's package (outside the contract). */
+/**
+ * The scripts, style sheet and reference data the page loads, and the typed client's files (outside the
+ * contract): 503 while those are not built or older than their sources.
+ */
 export const getDocsAsset: RouteHandlerMethod = async (request, reply) => {
   const { name } = request.params as { name: string };
-  const found = name === clientPackageName().file ? await clientPackage() : await docsAsset(name);
+  const client = clientAsset(name);
+  if (client && 'unavailable' in client) throw new ApiError('service_unavailable', client.unavailable);
+  const found = client ? client.assets.get(name) : await docsAsset(name);
   if (!found) throw new ApiError('not_found', `no resource at ${request.url.split('?', 1)[0]}`);
   return sendStaticAsset(request, reply, found);
 };
