@@ -69,7 +69,8 @@ export const REVOKE_IF_NOT_OWNER = `DELETE FROM invitations WHERE project_id = $
 
 export const ROLE_NOW = 'SELECT role FROM memberships WHERE account_id = $1 AND project_id = $2';
 
-export const RANK = (column: string) => `CASE ${column} WHEN 'owner' THEN 0 WHEN 'developer' THEN 1 ELSE 2 END`;
+export const RANK = (column: string) =>
+  `CASE ${column} WHEN 'owner' THEN 0 WHEN 'developer' THEN 1 ELSE 2 END`;
 
 /** One implementation for SQLite and PostgreSQL; changes run as batches locking the project. */
 export function createMemberRecords(sql: SqlExecutor, batch: SqlBatch): MemberRecords {
