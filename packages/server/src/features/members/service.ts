@@ -1,9 +1,21 @@
 import { emailProblem, normalizeEmail } from '../../accounts/email.ts';
-import { INVITATION_LIMITS, inviteByMail, newInvitation } from '../../accounts/invitations.ts';
+import {
+  INVITATION_LIMITS,
+  invitationDigest,
+  inviteByMail,
+  newInvitation,
+} from '../../accounts/invitations.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import type { RateLimiter } from '../../ratelimit/limiter.ts';
 import { createInvitationRecords, type Invitation } from '../../storage/invitation-records.ts';
-import { type Member, type RevokedInvitation, type Role, ROLES } from '../../storage/member-records.ts';
+import { invitationAcceptedRecord } from '../../storage/audit-records.ts';
+import {
+  type Joined,
+  type Member,
+  type RevokedInvitation,
+  type Role,
+  ROLES,
+} from '../../storage/member-records.ts';
 import type { Project } from '../../storage/project-repository.ts';
 import type { Storage } from '../../storage/repository.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
@@ -115,6 +127,37 @@ export function createMemberService(deps: {
   };
 
   return {
+    /**
+     * The invitation's link used by `account` (its address must be the invitation's): marks it accepted
+     * and joins the project with its role, or raises the member's role to it (never lowers one), with
+     * the record of what it did, in one transaction. An invitation used, revoked, expired, or whose
+     * maker is an owner no more is 404.
+     */
+    async accept(
+      account: { id: string; email: string },
+      token: string,
+      address: string | null,
+    ): Promise<Outcome<{ project: Project; joined: Joined }>> {
+      const invitation = await storage.projects.invitationByToken(invitationDigest(token));
+      const project = invitation && (await storage.projects.byId(invitation.projectId));
+      const gone = refused('not_found', 'this invitation was used, revoked or has expired', 'token');
+      if (!invitation || !project || invitation.email !== account.email) return gone;
+      const actor: Actor = { kind: 'account', accountId: account.id, email: account.email, address };
+      return audited(actor, project.id, async (sql) => {
+        const members = memberRecords(sql, storage.kind);
+        await members.lockProject(project.id);
+        if (!(await createInvitationRecords(sql).acceptInvitation(invitation.tokenDigest, clock.now())))
+          throw new Refusal(gone.problem);
+        const before = await members.roleOf(account.id, project.id);
+        await members.join(account.id, project.id, clock.now(), invitation.role);
+        const joined = { before, role: (await members.roleOf(account.id, project.id))! };
+        return {
+          value: { project, joined },
+          ...invitationAcceptedRecord(account.email, invitation.role, joined),
+        };
+      });
+    },
+
     /** Removes a member; their dashboard sessions end. The last owner stays: 409 conflict. */
     async remove(actor: Actor, slug: string, accountId: string): Promise<Outcome<MemberChanged>> {
       const allowed = await authorise(storage.projects, actor, slug, 'owner', true);
