@@ -10,7 +10,6 @@ import {
 } from '../../storage/member-records.ts';
 import type { Storage } from '../../storage/repository.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
-import type { Position } from '../shared/cursor.ts';
 
 /** Why a change of a member was not made: not a member, or the project's last owner. */
 export type MemberChange = 'done' | 'not_member' | 'last_owner';
@@ -117,7 +116,7 @@ export function invitationRecords(sql: SqlExecutor) {
       return (row?.email as string | undefined) ?? null;
     },
     /** Pending at `now`, newest first, after `after` (the previous page's last). */
-    async page(projectId: string, now: number, after: Position | undefined, limit: number) {
+    async page(projectId: string, now: number, after: { at: number; id: string } | undefined, limit: number) {
       const params: unknown[] = [projectId, now, limit];
       let from = '';
       if (after) {
