@@ -63,7 +63,7 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
       const typed = field(request.body, 'email');
       const role = field(request.body, 'role');
       if (!normalizeEmail(typed) || !isRole(role)) {
-        const problem = isRole(role)
+        const problem = !normalizeEmail(typed)
           ? `“${typed}” is not an email address.`
           : 'Choose a role: owner, developer or viewer.';
         await flashes.put(request, page, { problem, values: { email: typed, role } });
