@@ -1,16 +1,25 @@
 import {
   type Config,
   configuredOrigin,
+  createMemberService,
   invitationUrl,
-  invite,
+  OPERATOR,
+  type Problem,
   type Role,
   ROLES,
   type Storage,
+  systemClock,
 } from '@petstore/server/operator';
 import { type CliIo, note, say } from './io.ts';
 import { NotFoundError } from './exit.ts';
-import { recordOperator } from './operator-audit.ts';
 import { UsageError } from './usage.ts';
+
+/** A refusal of the members service as the command line reports it: no such project (3), else usage (2). */
+export function refusalOf(problem: Problem, slug: string): Error {
+  if (problem.code === 'not_found' && problem.param === 'slug')
+    return new NotFoundError(`no project with slug ${slug}`);
+  return new UsageError(problem.message);
+}
 
 /** `--role owner|developer|viewer`; `fallback` when absent. */
 export function roleOption(value: string | boolean | undefined, fallback: Role): Role {
@@ -46,32 +55,25 @@ export async function inviteMember(
   options: { email: string; slug: string | boolean | undefined; role: Role; origin: string; json: boolean },
 ): Promise<void> {
   if (typeof options.slug !== 'string') throw new UsageError('--project is required');
-  const project = await storage.projects.bySlug(options.slug);
-  if (!project) throw new NotFoundError(`no project with slug ${options.slug}`);
-  const account = await storage.accounts.byEmail(options.email);
-  if (account && (await storage.projects.roleOf(account.id, project.id))) {
-    throw new UsageError(`${options.email} is a member of ${options.slug} already`);
-  }
-  const { token, invitation } = await invite(storage.projects, {
-    project,
-    email: options.email,
-    role: options.role,
-    invitedBy: null,
-    now: Date.now(),
-  });
-  await recordOperator(storage, 'invitation_created', project.id, `${options.email} as ${options.role}`);
+  const outcome = await createMemberService({ storage, clock: systemClock }).inviteWithLink(
+    OPERATOR,
+    options.slug,
+    { email: options.email, role: options.role },
+  );
+  if (!outcome.ok) throw refusalOf(outcome.problem, options.slug);
+  const { token, invitation } = outcome.value;
   const url = invitationUrl(options.origin, token);
   const expiresAt = new Date(invitation.expiresAt).toISOString();
   if (options.json) {
     say(
       io,
-      JSON.stringify({ url, email: options.email, project: project.slug, role: options.role, expiresAt }),
+      JSON.stringify({ url, email: options.email, project: options.slug, role: options.role, expiresAt }),
     );
     return;
   }
   note(
     io,
-    `invited ${options.email} to ${project.slug} as ${options.role}; the link works once, until ${expiresAt}:`,
+    `invited ${options.email} to ${options.slug} as ${options.role}; the link works once, until ${expiresAt}:`,
   );
   say(io, url);
 }

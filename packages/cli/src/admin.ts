@@ -1,19 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import {
+  createMemberService,
   emailProblem,
   hashPassword,
   normalizeEmail,
+  OPERATOR,
   passwordProblem,
   type Role,
   type Storage,
+  systemClock,
 } from '@petstore/server/operator';
-import { dashboardOrigin, inviteMember, roleOption } from './admin-invite.ts';
+import { dashboardOrigin, inviteMember, refusalOf, roleOption } from './admin-invite.ts';
 import { openServerDatabase } from './database.ts';
 import { EXIT, NotFoundError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
 import { readNewPassword } from './password-input.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
-import { recordOperator } from './operator-audit.ts';
 
 const HELP = `petstore admin <create|add-member|invite|remove> [options]
 
@@ -87,27 +89,15 @@ async function addMember(
   role: Role,
 ): Promise<void> {
   if (typeof slug !== 'string') throw new UsageError('--project is required');
-  const account = await storage.accounts.byEmail(address);
-  if (!account)
-    throw new NotFoundError(
-      `no account for ${address}; create it with: petstore admin create --email ${address}`,
-    );
-  const project = await storage.projects.bySlug(slug);
-  if (!project) throw new NotFoundError(`no project with slug ${slug}`);
-  const before = await storage.projects.roleOf(account.id, project.id);
-  await storage.projects.addMember(account.id, project.id, Date.now(), role);
-  const { outcome, revoked } = await storage.projects.setRole(account.id, project.id, role);
-  if (outcome === 'last_owner') {
-    throw new UsageError(`${address} is the last owner of ${slug}: make another member an owner first`);
-  }
-  // What it did: a new member, a role changed, or nothing at all.
-  if (before === undefined)
-    await recordOperator(storage, 'member_added', project.id, `${address} as ${role}`);
-  else if (before !== role)
-    await recordOperator(storage, 'role_changed', project.id, `${address}: ${before} → ${role}`);
-  for (const invitation of revoked) {
-    const target = `${invitation.email} as ${invitation.role} (made by ${address}, no longer an owner)`;
-    await recordOperator(storage, 'invitation_revoked', project.id, target);
+  const members = createMemberService({ storage, clock: systemClock });
+  const outcome = await members.set(OPERATOR, slug, address, role);
+  if (!outcome.ok) {
+    if (outcome.problem.param === 'email') {
+      throw new NotFoundError(
+        `no account for ${address}; create it with: petstore admin create --email ${address}`,
+      );
+    }
+    throw refusalOf(outcome.problem, slug);
   }
   say(io, `${address} is ${role === 'owner' ? 'an' : 'a'} ${role} of ${slug}`);
 }

@@ -146,6 +146,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{slug}/members/{memberId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member
+         * @description The member loses the project at once and their dashboard sessions end. Invitations they made that nobody accepted yet are revoked in the same change. A project always keeps an owner: removing the last one is `409 conflict`, even when two owners remove each other at the same moment. Needs a write token and an owner.
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{slug}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pending invitations
+         * @description The invitations nobody accepted yet and not expired, newest first, with who made them (null: the operator's command line). Never their links. Needs an owner.
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite someone by mail
+         * @description Mails a single-use link, valid seven days, to the address; whoever opens it joins with the role (an account already a member keeps a higher role). The answer never holds the link. An address that is a member already is `409 conflict`; a project sends at most 10 invitations a minute and 100 a day (`429 rate_limited`). Needs a write token and an owner.
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{slug}/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description Its link stops working at once. An invitation accepted, revoked or expired is `404 not_found`. Needs a write token and an owner.
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{slug}/usage": {
         parameters: {
             query?: never;
@@ -332,6 +396,62 @@ export interface components {
                 since: components["schemas"]["Instant"];
             }[];
         };
+        /**
+         * @example {
+         *       "id": "acc_1f2e3d4c5b6a7988",
+         *       "email": "ada@example.com",
+         *       "role": "developer",
+         *       "since": "2026-01-31T09:30:00.000Z"
+         *     }
+         */
+        Member: {
+            /** @description The account's id. */
+            id: string;
+            /** Format: email */
+            email: string;
+            role: components["schemas"]["Role"];
+            since: components["schemas"]["Instant"];
+        };
+        NewInvitation: {
+            /**
+             * Format: email
+             * @description Where the link is mailed; whoever holds this mailbox may join.
+             */
+            email: string;
+            role: components["schemas"]["Role"];
+        };
+        /**
+         * @example {
+         *       "id": "inv_8c2f4e6a1b3d5f70",
+         *       "email": "ada@example.com",
+         *       "role": "developer",
+         *       "invitedBy": {
+         *         "id": "acc_0a1b2c3d4e5f6071",
+         *         "email": "owner@example.com"
+         *       },
+         *       "createdAt": "2026-01-31T09:30:00.000Z",
+         *       "expiresAt": "2026-02-07T09:30:00.000Z"
+         *     }
+         */
+        Invitation: {
+            id: string;
+            /** Format: email */
+            email: string;
+            role: components["schemas"]["Role"];
+            /** @description The owner who made it; null when the operator's command line made it. */
+            invitedBy: {
+                id: string;
+                /** Format: email */
+                email: string;
+            } | null;
+            createdAt: components["schemas"]["Instant"];
+            expiresAt: components["schemas"]["Instant"];
+        };
+        InvitationPage: {
+            data: components["schemas"]["Invitation"][];
+            hasMore: boolean;
+            next: string | null;
+        };
         Usage: {
             /** @enum {string} */
             period: "hour" | "day";
@@ -469,7 +589,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The key was already rolled, revoked or has expired (`conflict`). */
+        /** @description The change conflicts with the current state (`conflict`): a key already rolled, revoked or expired; the last owner of a project; an address that is a member already. */
         Conflict: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -584,12 +704,16 @@ export interface components {
         Slug: string;
         /** @description The key's id. */
         KeyId: string;
-        /** @description How many items a page holds at most (1 to 100 for keys, 1 to 200 for the audit trail). */
+        /** @description How many items a page holds at most (1 to 100 for keys and invitations, 1 to 200 for the audit trail). */
         Limit: number;
         /** @description The `next` of the previous page. */
         Cursor: string;
         /** @description Only events at or after this instant. */
         Since: string;
+        /** @description The member's account id (the `id` of a member in the list). */
+        MemberId: string;
+        /** @description The invitation's id. */
+        InvitationId: string;
     };
     requestBodies: never;
     headers: {
@@ -728,7 +852,7 @@ export interface operations {
     listKeys: {
         parameters: {
             query?: {
-                /** @description How many items a page holds at most (1 to 100 for keys, 1 to 200 for the audit trail). */
+                /** @description How many items a page holds at most (1 to 100 for keys and invitations, 1 to 200 for the audit trail). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
@@ -905,7 +1029,7 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                /** @description How many items a page holds at most (1 to 100 for keys, 1 to 200 for the audit trail). */
+                /** @description How many items a page holds at most (1 to 100 for keys and invitations, 1 to 200 for the audit trail). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
@@ -985,6 +1109,185 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's slug. */
+                slug: components["parameters"]["Slug"];
+                /** @description The member's account id (the `id` of a member in the list). */
+                memberId: components["parameters"]["MemberId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The removed member, with the role they held. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: {
+                /** @description How many items a page holds at most (1 to 100 for keys and invitations, 1 to 200 for the audit trail). */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `next` of the previous page. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The project's slug. */
+                slug: components["parameters"]["Slug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of invitations. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's slug. */
+                slug: components["parameters"]["Slug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "role": "developer"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewInvitation"];
+            };
+        };
+        responses: {
+            /** @description The invitation, without its link. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's slug. */
+                slug: components["parameters"]["Slug"];
+                /** @description The invitation's id. */
+                invitationId: components["parameters"]["InvitationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked invitation. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getUsage: {
         parameters: {
             query?: {
@@ -1031,7 +1334,7 @@ export interface operations {
     listRequests: {
         parameters: {
             query?: {
-                /** @description How many items a page holds at most (1 to 100 for keys, 1 to 200 for the audit trail). */
+                /** @description How many items a page holds at most (1 to 100 for keys and invitations, 1 to 200 for the audit trail). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];

@@ -276,6 +276,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     keyEnvironment: deps.keyEnvironment,
     tokenLimits: deps.manageTokenLimits,
     settleRequestLog: async () => requestLog?.settle(),
+    outbox,
+    linkOrigin: deps.linkOrigin ?? (() => configuredLinks),
   });
 
   // Browsers may read the API from the configured origins and from the projects' docs sites (try-it).

@@ -35,3 +35,5 @@ export type { AuditAction, StoredAuditEvent } from './storage/audit-records.ts';
 export { domainCheckRecord } from './storage/audit-records.ts';
 export { createKeyService, keyTarget, type KeyService } from './features/keys/service.ts';
 export { OPERATOR } from './features/shared/actor.ts';
+export { createMemberService, type MemberService } from './features/members/service.ts';
+export type { Problem } from './features/shared/outcome.ts';

@@ -32,11 +32,11 @@ export interface NewInvitation {
   now: number;
 }
 
-/** Stores a new invitation; the token (256 random bits) is returned once and never stored. */
-export async function invite(
-  projects: ProjectRepository,
-  { project, email, role, invitedBy, now }: NewInvitation,
-): Promise<{ token: string; invitation: Invitation }> {
+/** A new invitation and its link's token (256 random bits): the token is returned once, never stored. */
+export function newInvitation({ project, email, role, invitedBy, now }: NewInvitation): {
+  token: string;
+  invitation: Invitation;
+} {
   const token = randomBytes(32).toString('base64url');
   const invitation: Invitation = {
     id: `inv_${randomBytes(8).toString('hex')}`,
@@ -49,31 +49,38 @@ export async function invite(
     expiresAt: now + INVITATION_TTL_MS,
     acceptedAt: null,
   };
-  await projects.createInvitation(invitation);
   return { token, invitation };
 }
 
+/** Stores a new invitation directly, without an audit record: test fixtures (the doors use features/members). */
+export async function invite(
+  projects: Pick<ProjectRepository, 'createInvitation'>,
+  input: NewInvitation,
+): Promise<{ token: string; invitation: Invitation }> {
+  const made = newInvitation(input);
+  await projects.createInvitation(made.invitation);
+  return made;
+}
+
 /**
- * Stores a new invitation and mails its link to the address (links start with `origin`): the one way
- * an invitation is made for someone else to open. Returns the invitation, never its token, so no
- * door (a dashboard page, an API) can show the link to whoever invited.
+ * Mails an invitation's link to its address (links start with `origin`): the one way an invitation is
+ * sent for someone else to open, so no door (a dashboard page, an API) shows the link to whoever invited.
  */
-export async function inviteByMail(
-  deps: { projects: ProjectRepository; outbox: Outbox },
-  invitation: NewInvitation,
+export function inviteByMail(
+  outbox: Outbox,
+  made: { token: string; invitation: Invitation },
+  project: Project,
   origin: string,
-): Promise<Invitation> {
-  const made = await invite(deps.projects, invitation);
-  deps.outbox.send(
+): void {
+  outbox.send(
     invitationMail({
-      to: invitation.email,
-      projectName: invitation.project.name,
-      role: invitation.role,
+      to: made.invitation.email,
+      projectName: project.name,
+      role: made.invitation.role,
       url: invitationUrl(origin, made.token),
       expiresAt: made.invitation.expiresAt,
     }),
   );
-  return made.invitation;
 }
 
 /** The pending invitation a token stands for, with its project; undefined when used, revoked, expired or made up. */

@@ -5,7 +5,7 @@ import { pendingInvitation, invitationDigest } from '../accounts/invitations.ts'
 import { hashPassword, PASSWORD_CHECKS_BUSY, passwordProblem } from '../accounts/passwords.ts';
 import { SESSION_TTL_MS } from '../accounts/sessions.ts';
 import type { Account } from '../storage/account-repository.ts';
-import { invitationAcceptedRecord } from '../storage/audit-records.ts';
+import { createMemberService } from '../features/members/service.ts';
 import type { Invitation } from '../storage/invitation-records.ts';
 import type { Project } from '../storage/project-repository.ts';
 import { type DashboardContext } from './context.ts';
@@ -29,6 +29,7 @@ const CODE_NEEDED =
  */
 export function invitationPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
   const { storage, sessions, clock } = context;
+  const members = createMemberService({ storage, clock });
 
   const invalid = (request: FastifyRequest, reply: FastifyReply) =>
     sendPage(request, reply, { title: 'Invitation', main: invalidInvitationView(), status: 404 });
@@ -47,38 +48,32 @@ export function invitationPages(context: DashboardContext): Record<string, Route
     return sendPage(request, reply, { title: `Join ${found.project.name}`, main, status });
   };
 
-  /** Joins, signs the browser in as `account` and goes to the project. */
+  /** Joins by the link (through the members service) and signs the browser in as `account`: the project's page. */
   const join = async (
     request: FastifyRequest,
     reply: FastifyReply,
     account: Account,
-    found: { invitation: Invitation; project: Project },
-    signedIn: { token: string; deviceCookie: string },
+    token: string,
+    signedIn: () => Promise<{ token: string; deviceCookie: string }>,
   ) => {
-    const { invitation, project } = found;
-    const joined = await storage.projects.joinByInvitation(
-      account.id,
-      project.id,
-      clock.now(),
-      invitation.role,
-    );
-    const record = invitationAcceptedRecord(account.email, invitation.role, joined);
-    await context.audit(request, record.action, record.target, { account, project });
+    const accepted = await members.accept(account, token, request.ip);
+    if (!accepted.ok) return undefined;
+    const { project, joined } = accepted.value;
+    const session = await signedIn();
     request.log.info(
       {
         event: 'invitation.accepted',
-        invitationId: invitation.id,
         project: project.slug,
         accountId: account.id,
-        invited: invitation.role,
         before: joined.before,
         role: joined.role,
       },
       'invitation accepted',
     );
-    setSessionCookie(request, reply, signedIn.token, SESSION_TTL_MS);
-    setDeviceCookie(request, reply, signedIn.deviceCookie);
-    return reply.redirect(urlFor('projectPage', { slug: project.slug }), 303);
+    setSessionCookie(request, reply, session.token, SESSION_TTL_MS);
+    setDeviceCookie(request, reply, session.deviceCookie);
+    // The page to go to (not the reply: a reply is thenable, and awaiting it waits for the answer).
+    return urlFor('projectPage', { slug: project.slug });
   };
 
   return {
@@ -121,10 +116,10 @@ export function invitationPages(context: DashboardContext): Record<string, Route
           }
           signedIn = await sessions.start(outcome.account);
         }
-        if (!signedIn || !(await storage.projects.acceptInvitation(invitationDigest(token), clock.now()))) {
-          return invalid(request, reply);
-        }
-        return join(request, reply, outcome.account, found, signedIn);
+        const session = signedIn;
+        if (!session) return invalid(request, reply);
+        const page = await join(request, reply, outcome.account, token, async () => session);
+        return page ? reply.redirect(page, 303) : invalid(request, reply);
       }
       // Refused posts are throttled per link and per client: each costs a strength check.
       const { throttle } = sessions;
@@ -168,9 +163,6 @@ export function invitationPages(context: DashboardContext): Record<string, Route
         reply.header('retry-after', '1');
         return show(request, reply, token, found, retryText(1), 429);
       }
-      if (!(await storage.projects.acceptInvitation(invitationDigest(token), clock.now()))) {
-        return invalid(request, reply);
-      }
       const account = await storage.accounts.create({
         id: `acc_${randomBytes(8).toString('hex')}`,
         email,
@@ -178,7 +170,11 @@ export function invitationPages(context: DashboardContext): Record<string, Route
         createdAt: clock.now(),
       });
       if (!account) return invalid(request, reply);
-      return join(request, reply, account, found, await sessions.start(account));
+      const page = await join(request, reply, account, token, () => sessions.start(account));
+      if (page) return reply.redirect(page, 303);
+      // The link was used or revoked meanwhile: the account made for it goes too.
+      await storage.accounts.remove(account.id);
+      return invalid(request, reply);
     },
   };
 }

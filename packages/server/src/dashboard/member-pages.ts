@@ -1,21 +1,27 @@
 import { urlFor } from '../routes/urls.ts';
 import { memberOf } from './roles.ts';
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { emailProblem, normalizeEmail } from '../accounts/email.ts';
-import { INVITATION_LIMITS, inviteByMail } from '../accounts/invitations.ts';
+import { normalizeEmail } from '../accounts/email.ts';
 import { ApiError } from '../errors.ts';
-import { type RevokedInvitation, type Role, ROLES } from '../storage/member-records.ts';
+import { createMemberService, isRole } from '../features/members/service.ts';
+import { valueOrThrow } from '../features/shared/outcome.ts';
+import type { RevokedInvitation } from '../storage/member-records.ts';
+import { dashboardActor } from './actor.ts';
 import type { DashboardContext } from './context.ts';
 
 import { field } from '../web/form-body.ts';
 import { clearSessionCookie, signedInOf } from './session-cookie.ts';
 import { membersView, removeMemberView } from './views/members.ts';
 
-const isRole = (text: string): text is Role => (ROLES as readonly string[]).includes(text);
-
 /** A project's members: the list; owners invite members by mail, change roles and remove members. */
 export function memberPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
   const { storage, flashes } = context;
+  const members = createMemberService({
+    storage,
+    clock: context.clock,
+    outbox: context.outbox,
+    limiter: context.limiter,
+  });
 
   /** The member named in the path; 404 for anyone else. */
   const pathMember = async (request: FastifyRequest) => {
@@ -27,20 +33,15 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
     return member;
   };
 
-  /** Records the invitations a member's removal or demotion revoked; says so in the notice. */
-  const revokedWith = async (request: FastifyRequest, revoked: RevokedInvitation[], maker: string) => {
-    for (const invitation of revoked) {
-      await context.audit(
-        request,
-        'invitation_revoked',
-        `${invitation.email} as ${invitation.role} (made by ${maker}, no longer an owner)`,
-      );
-    }
+  /** The notice's words for the invitations a member's removal or demotion revoked. */
+  const revokedWith = (revoked: RevokedInvitation[]) => {
     if (revoked.length === 0) return '';
     return revoked.length === 1
       ? ' The invitation they made was revoked.'
       : ` The ${revoked.length} invitations they made were revoked.`;
   };
+  const lastOwner = (email: string, name: string) =>
+    `${email} is the last owner of ${name}: make another member an owner first.`;
 
   return {
     async membersPage(request, reply) {
@@ -61,34 +62,26 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
       const page = urlFor('membersPage', { slug: project.slug });
       const typed = field(request.body, 'email');
       const role = field(request.body, 'role');
-      const email = normalizeEmail(typed);
-      const members = await storage.projects.members(project.id);
-      const throttle = async () => {
-        const decision = await context.limiter.check({
-          bucket: `invitations:${project.id}`,
-          ...INVITATION_LIMITS,
-        });
-        return decision.allowed
-          ? undefined
-          : `${project.name} has sent many invitations: try again in ${decision.retryAfterSeconds ?? 60} seconds.`;
-      };
-      const problem = !email
-        ? `“${typed}” is not an email address.`
-        : !isRole(role)
-          ? 'Choose a role: owner, developer or viewer.'
-          : members.some((member) => member.email === email)
-            ? `${email} is a member already.`
-            : (emailProblem(email)?.concat('.') ?? (await throttle()));
-      if (problem || !email || !isRole(role)) {
+      if (!normalizeEmail(typed) || !isRole(role)) {
+        const problem = !normalizeEmail(typed)
+          ? `“${typed}” is not an email address.`
+          : 'Choose a role: owner, developer or viewer.';
         await flashes.put(request, page, { problem, values: { email: typed, role } });
         return context.back(reply, page);
       }
       // The inviter never sees the link: only the mailbox's owner can open it.
-      const invitation = await inviteByMail(
-        { projects: storage.projects, outbox: context.outbox },
-        { project, email, role, invitedBy: signedInOf(request).account.id, now: context.clock.now() },
+      const outcome = await members.invite(
+        dashboardActor(request),
+        project.slug,
+        { email: typed, role },
         context.linkOrigin(request),
       );
+      if (!outcome.ok) {
+        const problem = `${outcome.problem.message}.`;
+        await flashes.put(request, page, { problem, values: { email: typed, role } });
+        return context.back(reply, page);
+      }
+      const invitation = outcome.value;
       request.log.info(
         {
           event: 'invitation.created',
@@ -99,19 +92,16 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
         },
         'invitation created',
       );
-      await context.audit(request, 'invitation_created', `${email} as ${role}`);
       const until = new Date(invitation.expiresAt).toISOString().slice(0, 10);
       await flashes.put(request, page, {
-        notice: `Invitation sent to ${email} (${role}). Its link works once, until ${until}.`,
+        notice: `Invitation sent to ${invitation.email} (${role}). Its link works once, until ${until}.`,
       });
       return context.back(reply, page);
     },
     async revokeInvitation(request, reply) {
       const project = context.memberProject(request);
       const { invitationId } = request.params as { invitationId: string };
-      const revoked = await storage.projects.revokeInvitation(project.id, invitationId);
-      if (!revoked) throw new ApiError('not_found', 'no such pending invitation in this project');
-      await context.audit(request, 'invitation_revoked', `${revoked.email} as ${revoked.role}`);
+      valueOrThrow(await members.revokeInvitation(dashboardActor(request), project.slug, invitationId));
       const page = urlFor('membersPage', { slug: project.slug });
       await flashes.put(request, page, { notice: 'The invitation was revoked: its link no longer works.' });
       return context.back(reply, page);
@@ -123,22 +113,16 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
       const role = field(request.body, 'role');
       if (!isRole(role))
         throw new ApiError('invalid_parameter', 'the role must be owner, developer or viewer');
-      const { outcome: changed, revoked } = await storage.projects.setRole(
-        member.accountId,
-        project.id,
-        role,
-      );
-      if (changed === 'done')
-        await context.audit(request, 'role_changed', `${member.email}: ${member.role} → ${role}`);
-      const alsoRevoked = await revokedWith(request, revoked, member.email);
+      const changed = await members.changeRole(dashboardActor(request), project.slug, member.accountId, role);
+      if (!changed.ok && changed.problem.code !== 'conflict') valueOrThrow(changed);
       await flashes.put(
         request,
         page,
-        changed === 'done'
-          ? { notice: `${member.email} is now ${role === 'owner' ? 'an' : 'a'} ${role}.${alsoRevoked}` }
-          : {
-              problem: `${member.email} is the last owner of ${project.name}: make another member an owner first.`,
-            },
+        changed.ok
+          ? {
+              notice: `${member.email} is now ${role === 'owner' ? 'an' : 'a'} ${role}.${revokedWith(changed.value.revoked)}`,
+            }
+          : { problem: lastOwner(member.email, project.name) },
       );
       request.log.info(
         {
@@ -146,7 +130,7 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
           project: project.slug,
           accountId: member.accountId,
           role,
-          outcome: changed,
+          outcome: changed.ok ? 'done' : 'last_owner',
           by: signedInOf(request).account.id,
         },
         'member role changed',
@@ -166,23 +150,19 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
       const project = context.memberProject(request);
       const member = await pathMember(request);
       const page = urlFor('membersPage', { slug: project.slug });
-      const { outcome, revoked } = await storage.projects.removeMember(member.accountId, project.id);
-      if (outcome !== 'done') {
-        await flashes.put(request, page, {
-          problem: `${member.email} is the last owner of ${project.name}: make another member an owner first.`,
-        });
+      const removed = await members.remove(dashboardActor(request), project.slug, member.accountId);
+      if (!removed.ok) {
+        if (removed.problem.code !== 'conflict') valueOrThrow(removed);
+        await flashes.put(request, page, { problem: lastOwner(member.email, project.name) });
         return context.back(reply, page);
       }
-      const ended = await storage.accounts.removeSessions(member.accountId);
-      await context.audit(request, 'member_removed', `${member.email} (${member.role})`);
-      const alsoRevoked = await revokedWith(request, revoked, member.email);
+      const { revoked } = removed.value;
       request.log.info(
         {
           event: 'member.removed',
           project: project.slug,
           accountId: member.accountId,
           by: signedInOf(request).account.id,
-          endedSessions: ended,
           revokedInvitations: revoked.map((invitation) => invitation.id),
         },
         'member removed',
@@ -192,7 +172,7 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
         return reply.redirect(`${urlFor('signInPage')}?signedOut`, 303);
       }
       await flashes.put(request, page, {
-        notice: `${member.email} was removed; their sessions have ended.${alsoRevoked}`,
+        notice: `${member.email} was removed; their sessions have ended.${revokedWith(revoked)}`,
       });
       return context.back(reply, page);
     },

@@ -58,18 +58,19 @@ export interface MemberRecords {
 }
 
 /** Keeps the row unless it is not an owner's or another owner remains (after the project's lock). */
-const ANOTHER_OWNER = `(role <> 'owner' OR EXISTS (SELECT 1 FROM memberships o
+export const ANOTHER_OWNER = `(role <> 'owner' OR EXISTS (SELECT 1 FROM memberships o
   WHERE o.project_id = $2 AND o.role = 'owner' AND o.account_id <> $1))`;
 
 /** Only owners invite: the pending invitations of an account that is no longer an owner are revoked. */
-const REVOKE_IF_NOT_OWNER = `DELETE FROM invitations WHERE project_id = $2 AND invited_by = $1
+export const REVOKE_IF_NOT_OWNER = `DELETE FROM invitations WHERE project_id = $2 AND invited_by = $1
   AND accepted_at IS NULL AND NOT EXISTS (SELECT 1 FROM memberships m
     WHERE m.account_id = $1 AND m.project_id = $2 AND m.role = 'owner')
   RETURNING id, email, role`;
 
-const ROLE_NOW = 'SELECT role FROM memberships WHERE account_id = $1 AND project_id = $2';
+export const ROLE_NOW = 'SELECT role FROM memberships WHERE account_id = $1 AND project_id = $2';
 
-const RANK = (column: string) => `CASE ${column} WHEN 'owner' THEN 0 WHEN 'developer' THEN 1 ELSE 2 END`;
+export const RANK = (column: string) =>
+  `CASE ${column} WHEN 'owner' THEN 0 WHEN 'developer' THEN 1 ELSE 2 END`;
 
 /** One implementation for SQLite and PostgreSQL; changes run as batches locking the project. */
 export function createMemberRecords(sql: SqlExecutor, batch: SqlBatch): MemberRecords {

@@ -20,6 +20,10 @@ import { requestRoutes } from '../requests/routes.ts';
 import { createRequestService } from '../requests/service.ts';
 import { createProjectService } from '../projects/service.ts';
 import { manageContract } from '../../openapi/manage-contract.ts';
+import { requestScheme } from '../../http/scheme.ts';
+import type { Outbox } from '../../mail/outbox.ts';
+import { memberRoutes } from '../members/routes.ts';
+import { createMemberService } from '../members/service.ts';
 
 export interface ManageAreaDeps {
   storage: Storage;
@@ -30,6 +34,10 @@ export interface ManageAreaDeps {
   tokenLimits?: Limits;
   /** Resolves once this instance's waiting request-log rows are written. */
   settleRequestLog?: () => Promise<void>;
+  /** Where invitation mails go. */
+  outbox: Outbox;
+  /** The configured origin of links in mails; else the origin the request reached. */
+  linkOrigin?: () => string | undefined;
 }
 
 const OPERATION_METHODS = ['get', 'post', 'delete'];
@@ -91,6 +99,11 @@ export function createManageArea(deps: ManageAreaDeps): Area & {
           clock,
         ),
         ...auditRoutes(createAuditService({ storage }), document),
+        ...memberRoutes(
+          createMemberService({ storage, clock, outbox: deps.outbox, limiter: deps.limiter }),
+          document,
+          (request) => deps.linkOrigin?.() ?? `${requestScheme(request)}://${request.host}`,
+        ),
         ...requestRoutes(createRequestService({ storage, clock, settle: deps.settleRequestLog }), document),
         getManageDocument: async (_request, reply) =>
           reply

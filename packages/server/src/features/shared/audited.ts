@@ -8,6 +8,15 @@ import { done, type Outcome, Refusal } from './outcome.ts';
 /** What a change made inside `audited` returns: its value and the audit record that names it. */
 export interface AuditedChange<T> {
   value: T;
+  /** Null: nothing was changed, so nothing is recorded. */
+  action: AuditAction | null;
+  target: string | null;
+  /** Further records of the same change (invitations revoked with their maker's removal). */
+  also?: AuditNote[];
+}
+
+/** One more record of a change. */
+export interface AuditNote {
   action: AuditAction;
   target: string | null;
 }
@@ -25,14 +34,16 @@ export function createAudited(storage: Pick<Storage, 'transaction'>, clock: Cloc
     try {
       return done(
         await storage.transaction(async (sql) => {
-          const { value, action, target } = await work(sql);
-          await createAuditRecords(sql).record({
-            at: clock.now(),
-            projectId,
-            ...auditActor(actor),
-            action,
-            target,
-          });
+          const { value, action, target, also = [] } = await work(sql);
+          const notes = action === null ? also : [{ action, target }, ...also];
+          for (const note of notes) {
+            await createAuditRecords(sql).record({
+              at: clock.now(),
+              projectId,
+              ...auditActor(actor),
+              ...note,
+            });
+          }
           return value;
         }),
       );

@@ -1,0 +1,204 @@
+import { emailProblem, normalizeEmail } from '../../accounts/email.ts';
+import {
+  INVITATION_LIMITS,
+  invitationDigest,
+  inviteByMail,
+  newInvitation,
+} from '../../accounts/invitations.ts';
+import type { Outbox } from '../../mail/outbox.ts';
+import type { RateLimiter } from '../../ratelimit/limiter.ts';
+import { invitationAcceptedRecord } from '../../storage/audit-records.ts';
+import { createInvitationRecords, type Invitation } from '../../storage/invitation-records.ts';
+import type { Joined, Role } from '../../storage/member-records.ts';
+import type { Project } from '../../storage/project-repository.ts';
+import type { Storage } from '../../storage/repository.ts';
+import type { Clock } from '../../time/clock.ts';
+import { type Actor, authorise } from '../shared/actor.ts';
+import { createAudited } from '../shared/audited.ts';
+import { decodeCursor, type Page, pageOf } from '../shared/cursor.ts';
+import { done, type Outcome, Refusal, refused } from '../shared/outcome.ts';
+import { lockedAsOwner } from './owner-lock.ts';
+import { invitationRecords, memberRecords, type PendingInvitation } from './repository.ts';
+
+export const INVITATION_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
+
+export interface InvitationDeps {
+  storage: Storage;
+  clock: Clock;
+  /** Where invitation mails go; needed by `invite`. */
+  outbox?: Outbox;
+  /** Counts each project's invitations (INVITATION_LIMITS); needed by `invite`. */
+  limiter?: RateLimiter;
+}
+
+/**
+ * The members service's invitations (service.ts): made by owners, mailed (or, for the operator,
+ * printed), listed, revoked and accepted, each change with its audit record in one transaction.
+ */
+export function invitationOperations(deps: InvitationDeps) {
+  const { storage, clock } = deps;
+  const audited = createAudited(storage, clock);
+
+  /** The address an invitation goes to, or why it cannot; 409 for a member already. */
+  const inviteeProblem = async (project: Project, typed: string) => {
+    const email = normalizeEmail(typed);
+    if (!email) return refused('invalid_body', `“${typed}” is not an email address`, 'email');
+    const account = await storage.accounts.byEmail(email);
+    if (account && (await storage.projects.roleOf(account.id, project.id)))
+      return refused('conflict', `${email} is a member already`, 'email');
+    const lookalike = emailProblem(email);
+    if (lookalike) return refused('invalid_body', lookalike, 'email');
+    return done(email);
+  };
+
+  /** Stores a new invitation with its record; the token is returned here only. */
+  const storeInvitation = async (actor: Actor, project: Project, email: string, role: Role) => {
+    const made = newInvitation({
+      project,
+      email,
+      role,
+      invitedBy: actor.kind === 'account' ? actor.accountId : null,
+      now: clock.now(),
+    });
+    const stored = await audited(actor, project.id, async (sql) => {
+      await lockedAsOwner(sql, storage.kind, actor, project);
+      await createInvitationRecords(sql).createInvitation(made.invitation);
+      return { value: made, action: 'invitation_created', target: `${email} as ${role}` };
+    });
+    return stored;
+  };
+
+  return {
+    /**
+     * The invitation's link used by `account` (its address must be the invitation's): marks it accepted
+     * and joins the project with its role, or raises the member's role to it (never lowers one), with
+     * the record of what it did, in one transaction. An invitation used, revoked, expired, or whose
+     * maker is an owner no more is 404.
+     */
+    async accept(
+      account: { id: string; email: string },
+      token: string,
+      address: string | null,
+    ): Promise<Outcome<{ project: Project; joined: Joined }>> {
+      const invitation = await storage.projects.invitationByToken(invitationDigest(token));
+      const project = invitation && (await storage.projects.byId(invitation.projectId));
+      const gone = refused('not_found', 'this invitation was used, revoked or has expired', 'token');
+      if (!invitation || !project || invitation.email !== account.email) return gone;
+      const actor: Actor = { kind: 'account', accountId: account.id, email: account.email, address };
+      return audited(actor, project.id, async (sql) => {
+        const members = memberRecords(sql, storage.kind);
+        await members.lockProject(project.id);
+        if (!(await createInvitationRecords(sql).acceptInvitation(invitation.tokenDigest, clock.now())))
+          throw new Refusal(gone.problem);
+        const before = await members.roleOf(account.id, project.id);
+        await members.join(account.id, project.id, clock.now(), invitation.role);
+        const joined = { before, role: (await members.roleOf(account.id, project.id))! };
+        return {
+          value: { project, joined },
+          ...invitationAcceptedRecord(account.email, invitation.role, joined),
+        };
+      });
+    },
+
+    /** The project's pending invitations, newest first, with who made them: for owners. */
+    async invitations(
+      actor: Actor,
+      slug: string,
+      query: { limit?: number; cursor?: string },
+    ): Promise<Outcome<Page<PendingInvitation>>> {
+      const allowed = await authorise(storage.projects, actor, slug, 'owner', false);
+      if (!allowed.ok) return allowed;
+      const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+      if (query.cursor !== undefined && !after)
+        return refused('invalid_cursor', 'the cursor was altered', 'cursor');
+      const limit = query.limit ?? INVITATION_PAGE.defaultLimit;
+      const rows = await invitationRecords(storage.sql).page(
+        allowed.value.project.id,
+        clock.now(),
+        after,
+        limit + 1,
+      );
+      return done(pageOf(rows, limit, (row) => ({ at: row.createdAt, id: row.id })));
+    },
+
+    /**
+     * Invites `email` with `role` by mail (links start with `origin`); never returns the link. A project
+     * sends at most INVITATION_LIMITS invitations (429 rate_limited).
+     */
+    async invite(
+      actor: Actor,
+      slug: string,
+      input: { email: string; role: Role },
+      origin: string,
+    ): Promise<Outcome<Invitation>> {
+      const { outbox, limiter } = deps;
+      if (!outbox || !limiter) throw new Error('inviting by mail needs the outbox and the rate limiter');
+      const allowed = await authorise(storage.projects, actor, slug, 'owner', true);
+      if (!allowed.ok) return allowed;
+      const { project } = allowed.value;
+      const invitee = await inviteeProblem(project, input.email);
+      if (!invitee.ok) return invitee;
+      const decision = await limiter.check({ bucket: `invitations:${project.id}`, ...INVITATION_LIMITS });
+      if (!decision.allowed) {
+        const wait = decision.retryAfterSeconds ?? 60;
+        return {
+          ok: false,
+          problem: {
+            code: 'rate_limited',
+            message: `${project.name} has sent many invitations: try again in ${wait} seconds`,
+            retryAfterSeconds: wait,
+          },
+        };
+      }
+      const stored = await storeInvitation(actor, project, invitee.value, input.role);
+      if (!stored.ok) return stored;
+      inviteByMail(outbox, stored.value, project, origin);
+      return done(stored.value.invitation);
+    },
+
+    /**
+     * An invitation whose link the caller hands over itself: the operator's `admin invite`, which prints
+     * it (its documented behaviour); no mail is sent.
+     */
+    async inviteWithLink(
+      actor: Actor,
+      slug: string,
+      input: { email: string; role: Role },
+    ): Promise<Outcome<{ token: string; invitation: Invitation }>> {
+      const allowed = await authorise(storage.projects, actor, slug, 'owner', true);
+      if (!allowed.ok) return allowed;
+      const { project } = allowed.value;
+      const invitee = await inviteeProblem(project, input.email);
+      if (!invitee.ok) return invitee;
+      return storeInvitation(actor, project, invitee.value, input.role);
+    },
+
+    /** Its link stops working at once; an invitation accepted, revoked or unknown is 404. */
+    async revokeInvitation(
+      actor: Actor,
+      slug: string,
+      invitationId: string,
+    ): Promise<Outcome<PendingInvitation>> {
+      const allowed = await authorise(storage.projects, actor, slug, 'owner', true);
+      if (!allowed.ok) return allowed;
+      const { project } = allowed.value;
+      return audited(actor, project.id, async (sql) => {
+        await lockedAsOwner(sql, storage.kind, actor, project);
+        const revoked = await createInvitationRecords(sql).revokeInvitation(project.id, invitationId);
+        if (!revoked) {
+          throw new Refusal({
+            code: 'not_found',
+            message: `no pending invitation ${invitationId} in ${project.slug}`,
+            param: 'invitationId',
+          });
+        }
+        const inviterEmail = await invitationRecords(sql).inviterEmail(revoked);
+        return {
+          value: { ...revoked, inviterEmail },
+          action: 'invitation_revoked',
+          target: `${revoked.email} as ${revoked.role}`,
+        };
+      });
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { ApiError } from '../../errors.ts';
+import type { OpenApiDocument } from '../../openapi/contract.ts';
+import type { Invitation } from '../../storage/invitation-records.ts';
+import type { Member, Role } from '../../storage/member-records.ts';
+import { bodyChecker } from '../../validation/contract-input.ts';
+import { queryReader } from '../../validation/query.ts';
+import { tokenActorOf } from '../access-tokens/check.ts';
+import { iso, numberOf, sendJson } from '../shared/json.ts';
+import { valueOrThrow } from '../shared/outcome.ts';
+import type { PendingInvitation } from './repository.ts';
+import { INVITATION_PAGE, type MemberService } from './service.ts';
+
+export const memberJson = (member: Member) => ({
+  id: member.accountId,
+  email: member.email,
+  role: member.role,
+  since: iso(member.since),
+});
+
+/** An invitation as the management API shows it: never its link or its token's digest. */
+export const invitationJson = (invitation: Invitation, inviter: { id: string; email: string } | null) => ({
+  id: invitation.id,
+  email: invitation.email,
+  role: invitation.role,
+  invitedBy: inviter,
+  createdAt: iso(invitation.createdAt),
+  expiresAt: iso(invitation.expiresAt),
+});
+
+const pendingJson = (invitation: PendingInvitation) =>
+  invitationJson(
+    invitation,
+    invitation.invitedBy && invitation.inviterEmail
+      ? { id: invitation.invitedBy, email: invitation.inviterEmail }
+      : null,
+  );
+
+/** The management API's member and invitation operations (openapi/manage.yaml, tag Members). */
+export function memberRoutes(
+  members: MemberService,
+  contract: OpenApiDocument,
+  /** Where invitation links point: the configured origin, else the dashboard this request reached. */
+  linkOrigin: (request: FastifyRequest) => string,
+): Record<string, RouteHandlerMethod> {
+  const listQuery = queryReader('/projects/{slug}/invitations', 'get', contract);
+  const checkNewInvitation = bodyChecker('NewInvitation', contract);
+  return {
+    async removeMember(request, reply) {
+      const { slug, memberId } = request.params as { slug: string; memberId: string };
+      const removed = valueOrThrow(await members.remove(tokenActorOf(request), slug, memberId));
+      request.log.info(
+        {
+          event: 'member.removed',
+          project: slug,
+          accountId: memberId,
+          revokedInvitations: removed.revoked.map((invitation) => invitation.id),
+        },
+        'member removed',
+      );
+      return sendJson(reply, 200, memberJson(removed.member));
+    },
+    async listInvitations(request, reply) {
+      const { slug } = request.params as { slug: string };
+      const query = listQuery(request.query as Record<string, string>);
+      const limit = numberOf(query.limit);
+      if (limit !== undefined && limit > INVITATION_PAGE.maxLimit) {
+        throw new ApiError('invalid_parameter', `limit must be at most ${INVITATION_PAGE.maxLimit}`, {
+          param: 'limit',
+        });
+      }
+      const page = valueOrThrow(
+        await members.invitations(tokenActorOf(request), slug, {
+          limit,
+          cursor: query.cursor as string | undefined,
+        }),
+      );
+      return sendJson(reply, 200, { ...page, data: page.data.map(pendingJson) });
+    },
+    async createInvitation(request, reply) {
+      const { slug } = request.params as { slug: string };
+      const body = request.body ?? {};
+      checkNewInvitation(body);
+      // The contract's check has run: an address of at most 320 characters and one of the roles.
+      const { email, role } = body as { email: string; role: Role };
+      const actor = tokenActorOf(request);
+      const invitation = valueOrThrow(
+        await members.invite(actor, slug, { email, role }, linkOrigin(request)),
+      );
+      request.log.info(
+        {
+          event: 'invitation.created',
+          invitationId: invitation.id,
+          project: slug,
+          role,
+          by: actor.accountId,
+        },
+        'invitation created',
+      );
+      return sendJson(reply, 201, invitationJson(invitation, { id: actor.accountId, email: actor.email }));
+    },
+    async revokeInvitation(request, reply) {
+      const { slug, invitationId } = request.params as { slug: string; invitationId: string };
+      const revoked = valueOrThrow(await members.revokeInvitation(tokenActorOf(request), slug, invitationId));
+      return sendJson(reply, 200, pendingJson(revoked));
+    },
+  };
+}
