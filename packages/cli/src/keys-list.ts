@@ -1,6 +1,6 @@
 import type { ApiKeyRecord, Storage } from '@petstore/server/operator';
 import type { CliIo } from './io.ts';
-import { decodeCursor, type Paging, printPages } from './paged-output.ts';
+import { databasePager, decodeCursor, type PageOptions, printPages } from './paged-output.ts';
 import { type Column, formatInstant } from './table.ts';
 
 /** active, revoked, expired or banned until an instant, in that order of precedence. */
@@ -21,7 +21,7 @@ function planCell(key: ApiKeyRecord): string {
   return own.length === 0 ? plan : `${plan}, own ${own.join(' ')}`;
 }
 
-const COLUMNS: Column[] = [
+export const KEY_COLUMNS: Column[] = [
   { title: 'ID' },
   { title: 'ENV' },
   { title: 'PLAN' },
@@ -51,16 +51,19 @@ export function readKeysCursor(text: string | undefined): KeysCursor | undefined
 export async function listKeys(
   io: CliIo,
   storage: Storage,
-  options: Paging<KeysCursor> & { json: boolean },
+  options: PageOptions,
 ): Promise<void> {
   const now = Date.now();
-  await printPages(
+  await printPages<ApiKeyRecord>(
     io,
     {
       command: 'petstore keys list',
-      page: (after, limit) => storage.listKeysPage({ after, limit }),
-      cursorOf: (key) => ({ createdAt: key.createdAt, id: key.id }),
-      columns: COLUMNS,
+      pager: databasePager(
+        (after, limit) => storage.listKeysPage({ after, limit }),
+        (key) => ({ createdAt: key.createdAt, id: key.id }),
+        readKeysCursor,
+      ),
+      columns: KEY_COLUMNS,
       row: (key) => [
         key.id,
         key.environment,

@@ -35,3 +35,6 @@ export type { AuditAction, StoredAuditEvent } from './storage/audit-records.ts';
 export { domainCheckRecord } from './storage/audit-records.ts';
 export { createKeyService, keyTarget, type KeyService } from './features/keys/service.ts';
 export { OPERATOR } from './features/shared/actor.ts';
+export { createProjectService, type ProjectService } from './features/projects/service.ts';
+export { createAuditService } from './features/audit/service.ts';
+export { createRequestService, type RequestFilters } from './features/requests/service.ts';
