@@ -4,6 +4,7 @@ export { createManageClient, createPetstoreClient, PetstoreError } from '../../c
 export type {
   AuditEvent,
   ManageClient,
+  ManageComponents,
   ManagedKey,
   ManagedProject,
   Pet,

@@ -24,7 +24,6 @@ export function rootCause(error: unknown): unknown {
   return current;
 }
 
-
 /**
  * A refusal of the API as one line and an exit status: 3 for a thing that does not exist, 4 for no
  * answer, else 1; `hint` is added to an `unauthorized`.

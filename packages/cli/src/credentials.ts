@@ -38,7 +38,10 @@ async function readCredentials(path: string): Promise<CredentialsFile> {
   } catch {
     // Reported below.
   }
-  throw new CliError(`${path} is not a credentials file; remove it and run "petstore login" again`, EXIT.usage);
+  throw new CliError(
+    `${path} is not a credentials file; remove it and run "petstore login" again`,
+    EXIT.usage,
+  );
 }
 
 /**

@@ -5,7 +5,7 @@ import { type CliIo, say } from './io.ts';
 import { printCreatedKey, printRolledKey } from './keys-output.ts';
 import { KEY_COLUMNS } from './keys-list.ts';
 import type { ManageApi } from './manage-session.ts';
-import { type PageOptions, printPages } from './paged-output.ts';
+import { cursorPager, type PageOptions, printPages } from './paged-output.ts';
 import { formatInstant } from './table.ts';
 
 /** The management API's largest page of keys: a longer --limit is read in several. */
@@ -35,7 +35,10 @@ function planCell(project: ManagedProject, key: ManagedKey): string {
   const base = plan === 'enterprise' ? `enterprise ${limits.perMinute}/min ${limits.perDay}/day` : plan;
   const perMinute = count(key.ownLimits?.perMinute);
   const perDay = count(key.ownLimits?.perDay);
-  const own = [...(perMinute === null ? [] : [`${perMinute}/min`]), ...(perDay === null ? [] : [`${perDay}/day`])];
+  const own = [
+    ...(perMinute === null ? [] : [`${perMinute}/min`]),
+    ...(perDay === null ? [] : [`${perDay}/day`]),
+  ];
   return own.length === 0 ? base : `${base}, own ${own.join(' ')}`;
 }
 
@@ -87,21 +90,12 @@ async function list(io: CliIo, api: ManageApi, slug: string, options: PageOption
     io,
     {
       command: `petstore keys list --project ${slug}`,
-      pager: async (cursor, limit) => {
-        const items: ManagedKey[] = [];
-        let next: string | undefined = cursor;
-        do {
-          const { data } = await api.run((client) =>
-            client.get('/projects/{slug}/keys', {
-              path: { slug },
-              query: { limit: Math.min(API_PAGE, limit - items.length), cursor: next },
-            }),
-          );
-          items.push(...data.data);
-          next = data.hasMore && data.next ? data.next : undefined;
-        } while (next !== undefined && items.length < limit);
-        return { items, next };
-      },
+      pager: cursorPager(API_PAGE, async (cursor, limit) => {
+        const { data } = await api.run((client) =>
+          client.get('/projects/{slug}/keys', { path: { slug }, query: { limit, cursor } }),
+        );
+        return data;
+      }),
       columns: KEY_COLUMNS,
       row: (key) => [
         key.id,

@@ -48,11 +48,7 @@ export function readKeysCursor(text: string | undefined): KeysCursor | undefined
  * `keys list`: one page of keys in creation order (a table, or with --json an array without digests),
  * the next page's cursor on stderr, or with --all every key in constant memory (printPages).
  */
-export async function listKeys(
-  io: CliIo,
-  storage: Storage,
-  options: PageOptions,
-): Promise<void> {
+export async function listKeys(io: CliIo, storage: Storage, options: PageOptions): Promise<void> {
   const now = Date.now();
   await printPages<ApiKeyRecord>(
     io,

@@ -54,6 +54,9 @@ export function printRolledKey(
     return;
   }
   const until = formatInstant(rolled.previousExpiresAt, 'never');
-  say(io, `rolled ${rolled.previous} to ${rolled.id} (${rolled.previous} works until ${until}); the key is shown once:`);
+  say(
+    io,
+    `rolled ${rolled.previous} to ${rolled.id} (${rolled.previous} works until ${until}); the key is shown once:`,
+  );
   say(io, rolled.key);
 }

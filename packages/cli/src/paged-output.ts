@@ -127,3 +127,41 @@ export async function printPages<Item>(
 export function writeOut(io: CliIo, text: string): Promise<void> | undefined {
   return drained(io.stdout, io.stdout.write(text));
 }
+
+/**
+ * A pager over a stream read once from its start (an NDJSON export): each call takes the next `limit`
+ * items. Its `next` only says that more follow, for `--all`; it is not a cursor to print.
+ */
+export function streamPager<Item>(stream: AsyncIterable<Item>): Pager<Item> {
+  const iterator = stream[Symbol.asyncIterator]();
+  let ahead: IteratorResult<Item> | undefined;
+  return async (_cursor, limit) => {
+    const items: Item[] = [];
+    ahead ??= await iterator.next();
+    while (!ahead.done && items.length < limit) {
+      items.push(ahead.value);
+      ahead = await iterator.next();
+    }
+    return { items, next: ahead.done ? undefined : 'more' };
+  };
+}
+
+/**
+ * A pager over an API's cursor pages of at most `maxPage` items: a longer `limit` is read in several
+ * requests, so a page holds exactly `limit` items and its cursor follows the last.
+ */
+export function cursorPager<Item>(
+  maxPage: number,
+  fetchPage: (cursor: string | undefined, limit: number) => Promise<{ data: Item[]; next: string | null }>,
+): Pager<Item> {
+  return async (cursor, limit) => {
+    const items: Item[] = [];
+    let next: string | undefined = cursor;
+    do {
+      const page = await fetchPage(next, Math.min(maxPage, limit - items.length));
+      items.push(...page.data);
+      next = page.next ?? undefined;
+    } while (next !== undefined && items.length < limit);
+    return { items, next };
+  };
+}

@@ -47,7 +47,13 @@ export function printProjects(io: CliIo, pager: Pager<ProjectView>, options: Pag
     {
       command: 'petstore projects list',
       pager,
-      columns: [{ title: 'SLUG' }, { title: 'PLAN' }, { title: 'LIMITS' }, { title: 'CREATED' }, { title: 'NAME' }],
+      columns: [
+        { title: 'SLUG' },
+        { title: 'PLAN' },
+        { title: 'LIMITS' },
+        { title: 'CREATED' },
+        { title: 'NAME' },
+      ],
       row: (p) => [p.slug, p.plan, limitsText(p), formatInstant(p.createdAt, ''), p.name],
       record: (project) => JSON.stringify(project),
       empty:

@@ -33,7 +33,10 @@ const operatorOnly = (what: string) =>
  * Projects as the doors read and change them: the ones an actor may see, one at a time or all; and
  * the operator's creation and plan changes, each written with its audit record in one transaction.
  */
-export function createProjectService(deps: { storage: Pick<Storage, 'projects' | 'transaction'>; clock: Clock }) {
+export function createProjectService(deps: {
+  storage: Pick<Storage, 'projects' | 'transaction'>;
+  clock: Clock;
+}) {
   const { clock } = deps;
   const { projects } = deps.storage;
   const audited = createAudited(deps.storage, clock);
