@@ -1,5 +1,5 @@
 import type { ManagedProject } from './api-client.ts';
-import type { CliIo } from './io.ts';
+import { type CliIo, say } from './io.ts';
 import { decodeCursor, type PageOptions, type Pager, printPages } from './paged-output.ts';
 import { formatInstant } from './table.ts';
 
@@ -68,4 +68,10 @@ export function readProjectsCursor(text: string | undefined): string | undefined
   return decodeCursor('projects list', text, (value) =>
     typeof value === 'string' && value.length <= 100 ? value : undefined,
   );
+}
+
+/** One project (`projects get`): a one-row table, or one JSON object. */
+export async function printProject(io: CliIo, project: ProjectView, json: boolean): Promise<void> {
+  if (json) say(io, JSON.stringify(project));
+  else await printProjects(io, async () => ({ items: [project], next: undefined }), { json, all: false });
 }

@@ -1,7 +1,7 @@
 import type { ManageApi } from './manage-session.ts';
 import type { CliIo } from './io.ts';
 import { encodeCursor, type PageOptions } from './paged-output.ts';
-import { apiProjectView, printProjects, readProjectsCursor } from './project-output.ts';
+import { apiProjectView, printProject, printProjects, readProjectsCursor } from './project-output.ts';
 
 /**
  * `projects list` and `projects get <slug>` through the management API. The API lists a token's
@@ -15,7 +15,7 @@ export async function runProjectsApi(
 ): Promise<void> {
   if (slug !== undefined) {
     const { data } = await api.run((client) => client.get('/projects/{slug}', { path: { slug } }));
-    await printProjects(io, async () => ({ items: [apiProjectView(data)], next: undefined }), options);
+    await printProject(io, apiProjectView(data), options.json);
     return;
   }
   const { data } = await api.run((client) => client.get('/projects'));

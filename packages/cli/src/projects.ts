@@ -14,7 +14,13 @@ import { TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, say } from './io.ts';
 import { chooseMode, databaseOnly } from './manage-session.ts';
 import { databasePager, MAX_PAGE_SIZE, type PageOptions } from './paged-output.ts';
-import { printProjects, type ProjectView, projectViewOf, readProjectsCursor } from './project-output.ts';
+import {
+  printProject,
+  printProjects,
+  type ProjectView,
+  projectViewOf,
+  readProjectsCursor,
+} from './project-output.ts';
 import { runProjectsApi } from './projects-api.ts';
 import { parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 
@@ -138,8 +144,7 @@ async function list(io: CliIo, storage: Storage, options: PageOptions): Promise<
 async function get(io: CliIo, storage: Storage, slug: string, json: boolean): Promise<void> {
   const outcome = await service(storage).get(OPERATOR, slug);
   if (!outcome.ok) throw refusal({ ...outcome.problem, message: `no project with slug ${slug}` });
-  const only = projectViewOf(outcome.value.project);
-  await printProjects(io, async () => ({ items: [only], next: undefined }), { json, all: false });
+  await printProject(io, projectViewOf(outcome.value.project), json);
 }
 
 async function setPlan(
