@@ -35,7 +35,8 @@ const HELP = `petstore keys <create|list|revoke|roll|unban|set-plan|set-limits> 
       Creates a standalone key with its own plan (no project). Enterprise keys need --per-minute and
       --per-day.
   keys list [--project <slug>] [--limit N] [--cursor C] [--all] [--json]
-      Keys in creation order: environment, plan, label, created, last used, expires, state. One page
+      Keys in creation order (every key, or the project's): environment, plan, label, created, last
+      used, expires, state. One page
       of --limit keys (default 100, at most 10000); stderr then names the --cursor of the next page.
       --all prints every key from the cursor on, page after page, in constant memory.
   keys revoke <id>             The key stops working at once.
@@ -347,11 +348,12 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
     await runKeysApi(io, mode.api, action, positionals[0], { choice, overlapSeconds, paging });
     return EXIT.ok;
   }
-  if (action === 'list') readKeysCursor(cursor);
+  const project = stringOption(parsed, 'project');
+  if (action === 'list' && project === undefined) readKeysCursor(cursor);
   const { config, storage } = await openServerDatabase(io, stringOption(parsed, 'database'));
   try {
     if (newKey) await create(io, storage, newKey, keyEnvironmentOf(config.environment), json);
-    else if (action === 'list') await listKeys(io, storage, paging);
+    else if (action === 'list') await listKeys(io, storage, { ...paging, project });
     else if (action === 'roll') await roll(io, storage, positionals, overlapSeconds, json);
     else await change(io, storage, action, positionals, limits, own);
     return EXIT.ok;

@@ -91,6 +91,16 @@ describe(
       assert.match(rolled.stdout, new RegExp(`^rolled ${id} to key_\\S+ \\(${id} works until `));
       assert.match(lastLine(rolled.stdout), /^ps_test_/);
       assert.notEqual(lastLine(rolled.stdout), key);
+      assert.equal((await cli(['keys', 'create', '--plan', 'free'])).code, 0);
+      const mine = await cli(['keys', 'list', '--project', 'acme', '--limit', '1', '--json']);
+      assert.equal((JSON.parse(mine.stdout) as Json[]).length, 1);
+      const next = /--cursor (\S+)/.exec(mine.stderr)![1]!;
+      const after = await cli(['keys', 'list', '--project', 'acme', '--cursor', next, '--json']);
+      assert.equal(
+        (JSON.parse(after.stdout) as Json[]).length,
+        1,
+        'the standalone key is not one of the project',
+      );
       const twice = await cli(['keys', 'roll', id]);
       assert.equal(twice.code, 1);
       assert.match(twice.stderr, /cannot be rolled/);
