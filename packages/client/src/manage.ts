@@ -1,8 +1,7 @@
 import { checkBaseUrl } from './base-url.ts';
 import { CLIENT_VERSION } from './client.ts';
 import { PetstoreError } from './errors.ts';
-import { stringifyJson } from './json.ts';
-import { parseManageJson } from './manage-json.ts';
+import { parseManageJson, stringifyJson } from './json.ts';
 import type {
   InitArgument,
   ManageData,
