@@ -11,17 +11,19 @@ import { tarGz } from './tar.ts';
  * `npm install` it from the service (it is not on a registry): what `npm pack` makes of
  * packages/client, built here from the same sources with the same compiler (TypeScript, loaded on the
  * first download only): `dist/` with JavaScript and declarations, `@petstore/json` and the contract's
- * types (`@petstore/contract`) vendored into
+ * types (`@petstore/contract`, the management API's too) vendored into
  * `dist/vendor/` exactly as the client's own build does, the README and the package's manifest.
  */
 const JSON_SOURCE = fileURLToPath(import.meta.resolve('@petstore/json'));
 const CONTRACT_TYPES = fileURLToPath(import.meta.resolve('@petstore/contract/index.d.ts'));
+const MANAGE_TYPES = fileURLToPath(import.meta.resolve('@petstore/contract/manage.d.ts'));
 
 /** Relative `.ts` imports as the compiled files name them, and the workspace modules as vendored. */
 const relink = (text: string) =>
   text
     .replace(/((?:from|import)\s*\(?\s*')(\.{1,2}\/[^']+)\.ts'/g, "$1$2.js'")
     .replaceAll("'@petstore/json'", "'./vendor/petstore-json.js'")
+    .replaceAll("'@petstore/contract/manage'", "'./vendor/petstore-contract-manage.js'")
     .replaceAll("'@petstore/contract'", "'./vendor/petstore-contract.js'");
 
 /** The published manifest: entry points in dist/, nothing of the workspace (scripts, source condition). */
@@ -63,6 +65,7 @@ async function build(): Promise<Buffer> {
   files.set('package/dist/vendor/petstore-json.js', readFileSync(JSON_SOURCE));
   files.set('package/dist/vendor/petstore-json.d.ts', readFileSync(JSON_SOURCE.replace(/\.js$/, '.d.ts')));
   files.set('package/dist/vendor/petstore-contract.d.ts', readFileSync(CONTRACT_TYPES));
+  files.set('package/dist/vendor/petstore-contract-manage.d.ts', readFileSync(MANAGE_TYPES));
   return tarGz(files);
 }
 
