@@ -19,6 +19,7 @@ import { tarGz } from './tar.ts';
 const root = path.resolve(import.meta.dirname, '..');
 const JSON_SOURCE = fileURLToPath(import.meta.resolve('@petstore/json'));
 const CONTRACT_TYPES = fileURLToPath(import.meta.resolve('@petstore/contract/index.d.ts'));
+const MANAGE_TYPES = fileURLToPath(import.meta.resolve('@petstore/contract/manage.d.ts'));
 
 /** The one import left in the browser module: the lossless JSON module, which the page loads as an asset. */
 const LOSSLESS_JSON = { name: 'lossless-json', path: './lossless-json.js' };
@@ -61,6 +62,7 @@ const relink = (text: string) =>
   text
     .replace(/((?:from|import)\s*\(?\s*')(\.{1,2}\/[^']+)\.ts'/g, "$1$2.js'")
     .replaceAll("'@petstore/json'", "'./vendor/petstore-json.js'")
+    .replaceAll("'@petstore/contract/manage'", "'./vendor/petstore-contract-manage.js'")
     .replaceAll("'@petstore/contract'", "'./vendor/petstore-contract.js'");
 
 /** The published manifest: entry points in dist/, nothing of the workspace (scripts, source condition). */
@@ -112,6 +114,7 @@ async function npmPackage(): Promise<{ body: Buffer; inputs: string[] }> {
   files.set('package/dist/vendor/petstore-json.js', read(JSON_SOURCE));
   files.set('package/dist/vendor/petstore-json.d.ts', read(JSON_SOURCE.replace(/\.js$/, '.d.ts')));
   files.set('package/dist/vendor/petstore-contract.d.ts', read(CONTRACT_TYPES));
+  files.set('package/dist/vendor/petstore-contract-manage.d.ts', read(MANAGE_TYPES));
   return { body: tarGz(files), inputs };
 }
 

@@ -1,24 +1,72 @@
+import { createAuditService, OPERATOR, type StoredAuditEvent } from '@petstore/server/operator';
+import type { AuditEvent } from './api-client.ts';
 import { openServerDatabase } from './database.ts';
 import { sinceOption } from './since-option.ts';
-import { CliError, EXIT } from './exit.ts';
-import { type CliIo, say } from './io.ts';
-import { formatTable } from './table.ts';
+import { CliError, EXIT, NotFoundError } from './exit.ts';
+import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
+import type { CliIo } from './io.ts';
+import { chooseMode } from './manage-session.ts';
+import { cursorPager, type PageOptions, type Pager, printPages } from './paged-output.ts';
 import { parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 
-const HELP = `petstore audit --project <slug> [--since 1h|7d|ISO] [--limit N] [--json]
+const HELP = `petstore audit --project <slug> [--since 1h|7d|ISO] [--limit N] [--cursor C] [--all] [--json]
 
-  Who did what in the project, newest first (at most --limit, default 100, up to 1000): dashboard
-  actions with the member's email and address, operator commands as "operator", and members' sign-ins
-  and password changes. With --json, an array of {time, actor, action, target, address}.
-  --database URL   the server's database (DATABASE_URL, default ./data/petstore.db).`;
+  Who did what in the project, newest first: dashboard actions with the member's email and address,
+  operator commands as "operator", and (on the database) members' sign-ins and password changes. One
+  page of --limit (default 100, up to 1000), the next page's --cursor on stderr; --all prints every
+  event, page after page, in constant memory. With --json, an array of {time, actor, action, target,
+  address}.
+
+  With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN) the management API at
+  PETSTORE_BASE_URL is asked; else the server's database.
+  --database URL   the server's database (DATABASE_URL, default ./data/petstore.db).
+
+${TIMEOUT_HELP}`;
 
 const OPTIONS = {
   project: { type: 'string' },
   since: { type: 'string' },
   limit: { type: 'string' },
+  cursor: { type: 'string' },
+  all: { type: 'boolean' },
   json: { type: 'boolean' },
   database: { type: 'string' },
+  ...TIMEOUT_OPTIONS,
 } as const;
+
+/** The management API's largest page of events. */
+const API_PAGE = 200;
+
+interface AuditRow {
+  time: string;
+  actor: string;
+  action: string;
+  target: string | null;
+  address: string | null;
+}
+
+const rowOf = (event: StoredAuditEvent | AuditEvent): AuditRow => ({
+  time: typeof event.at === 'number' ? new Date(event.at).toISOString() : event.at,
+  actor: event.actor,
+  action: event.action,
+  target: event.target,
+  address: event.address,
+});
+
+function print(io: CliIo, slug: string, pager: Pager<AuditRow>, options: PageOptions): Promise<void> {
+  return printPages<AuditRow>(
+    io,
+    {
+      command: `petstore audit --project ${slug}`,
+      pager,
+      columns: ['TIME', 'ACTOR', 'ACTION', 'TARGET', 'FROM'].map((title) => ({ title })),
+      row: (row) => [row.time, row.actor, row.action, row.target ?? '-', row.address ?? 'command line'],
+      record: (row) => JSON.stringify(row),
+      empty: 'no activity',
+    },
+    options,
+  );
+}
 
 export async function runAudit(args: string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(io, 'audit', args, OPTIONS, HELP);
@@ -28,38 +76,43 @@ export async function runAudit(args: string[], io: CliIo): Promise<number> {
   const slug = stringOption(parsed, 'project');
   if (!slug) throw new UsageError('audit needs --project <slug>');
   const since = sinceOption(parsed, Date.now());
-  const limit = positiveInteger('limit', stringOption(parsed, 'limit'), 1_000) ?? 100;
-  const flag = stringOption(parsed, 'database');
-  const { storage } = await openServerDatabase(io, flag);
-  try {
-    const project = await storage.projects.bySlug(slug);
-    if (!project) throw new CliError(`no project "${slug}"; see "petstore projects list"`, EXIT.notFound);
-    const events = await storage.audit.list({ projectId: project.id, since, limit, accountEvents: true });
-    const rows = events.map((event) => ({
-      time: new Date(event.at).toISOString(),
-      actor: event.actor,
-      action: event.action,
-      target: event.target,
-      address: event.address,
-    }));
-    if (parsed.values.json === true) say(io, JSON.stringify(rows));
-    else if (rows.length === 0) say(io, 'no activity');
-    else {
-      const columns = ['TIME', 'ACTOR', 'ACTION', 'TARGET', 'FROM'].map((title) => ({ title }));
-      say(
-        io,
-        formatTable(
-          columns,
-          rows.map((row) => [
-            row.time,
-            row.actor,
-            row.action,
-            row.target ?? '-',
-            row.address ?? 'command line',
-          ]),
-        ),
+  const options: PageOptions = {
+    json: parsed.values.json === true,
+    limit: positiveInteger('limit', stringOption(parsed, 'limit'), 1_000),
+    cursor: stringOption(parsed, 'cursor'),
+    all: parsed.values.all === true,
+  };
+  const mode = await chooseMode(io, parsed);
+  if (mode.kind === 'api') {
+    const { api } = mode;
+    const sinceText = since === undefined ? undefined : new Date(since).toISOString();
+    const pager = cursorPager(API_PAGE, async (cursor, limit) => {
+      const { data } = await api.run((client) =>
+        client.get('/projects/{slug}/audit', { path: { slug }, query: { limit, cursor, since: sinceText } }),
       );
-    }
+      return { data: data.data.map(rowOf), next: data.next };
+    });
+    await print(io, slug, pager, options);
+    return EXIT.ok;
+  }
+  const { storage } = await openServerDatabase(io, stringOption(parsed, 'database'));
+  try {
+    const audit = createAuditService({ storage });
+    await print(
+      io,
+      slug,
+      async (cursor, limit) => {
+        const page = await audit.list(OPERATOR, slug, { limit, cursor, since, accountEvents: true });
+        if (!page.ok) {
+          const { code, message } = page.problem;
+          if (code === 'not_found')
+            throw new NotFoundError(`no project "${slug}"; see "petstore projects list"`);
+          throw new CliError(message, code === 'invalid_cursor' ? EXIT.usage : EXIT.failed);
+        }
+        return { items: page.value.data.map(rowOf), next: page.value.next ?? undefined };
+      },
+      options,
+    );
     return EXIT.ok;
   } finally {
     await storage.close();

@@ -63,7 +63,8 @@ async function openExistingDatabase(
     await storage.close();
     throw error;
   }
-  announce(io, databaseUrl);
+  // Operator commands say their mode: the database here, the management API with an access token.
+  note(io, `petstore: operator mode on the database ${describeDatabase(databaseUrl)}`);
   return storage;
 }
 

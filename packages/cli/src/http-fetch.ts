@@ -54,7 +54,8 @@ function watch(request: ClientRequest, socket: Socket, secure: boolean, timeouts
 
 /**
  * A `fetch` over node:http(s) that gives up when the connection is not made within `connectMs`, or
- * when the server sends nothing for `readMs` while the answer is awaited or read. One connection per
+ * when the server sends nothing for `readMs` while the answer is awaited or read (an NDJSON body
+ * streams, and a timeout while it is read fails the read with the TimeoutError). One connection per
  * request, closed after it: nothing is left open to keep the process alive.
  */
 export function timedFetch(timeouts: Timeouts): typeof fetch {
@@ -67,21 +68,49 @@ export function timedFetch(timeouts: Timeouts): typeof fetch {
       headers: Object.fromEntries(new Headers(init?.headers).entries()),
       agent: false,
     };
+    // Other answers are read whole before the promise resolves, so a body that stops coming fails the
+    // request itself (and the retry rules see no answer).
+    const streaming = (options.headers as Record<string, string>).accept?.includes('application/x-ndjson');
     return new Promise<Response>((resolve, reject) => {
+      let failure: Error | undefined;
       const request = send(url, options, (message) => {
-        const chunks: Buffer[] = [];
-        message.on('data', (chunk: Buffer) => chunks.push(chunk));
-        message.on('error', reject);
-        message.on('end', () => {
-          const status = message.statusCode ?? 0;
-          const body = [204, 205, 304].includes(status) ? null : Buffer.concat(chunks);
-          resolve(
-            new Response(body, { status, statusText: message.statusMessage, headers: toHeaders(message) }),
-          );
+        const status = message.statusCode ?? 0;
+        const init = { status, statusText: message.statusMessage, headers: toHeaders(message) };
+        if ([204, 205, 304].includes(status)) {
+          message.resume();
+          resolve(new Response(null, init));
+          return;
+        }
+        if (!streaming) {
+          const chunks: Buffer[] = [];
+          message.on('data', (chunk: Buffer) => chunks.push(chunk));
+          message.on('error', reject);
+          message.on('end', () => resolve(new Response(Buffer.concat(chunks), init)));
+          return;
+        }
+        // An NDJSON export streams as it arrives, in constant memory; the read timeout still holds.
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            message.on('data', (chunk: Buffer) => {
+              controller.enqueue(new Uint8Array(chunk));
+              if ((controller.desiredSize ?? 1) <= 0) message.pause();
+            });
+            message.on('end', () => controller.close());
+            message.on('close', () => {
+              if (!message.complete)
+                controller.error(failure ?? new Error('the connection closed mid-answer'));
+            });
+          },
+          pull: () => void message.resume(),
+          cancel: () => void request.destroy(),
         });
+        resolve(new Response(body, init));
       });
       request.on('socket', (socket: Socket) => watch(request, socket, secure, timeouts));
-      request.on('error', reject);
+      request.on('error', (error) => {
+        failure = error;
+        reject(error);
+      });
       request.end(typeof init?.body === 'string' ? init.body : undefined);
     });
   };

@@ -1,6 +1,13 @@
-import type { ApiKeyRecord, Storage } from '@petstore/server/operator';
+import {
+  type ApiKeyRecord,
+  createKeyService,
+  OPERATOR,
+  type Storage,
+  systemClock,
+} from '@petstore/server/operator';
+import { CliError, EXIT, NotFoundError } from './exit.ts';
 import type { CliIo } from './io.ts';
-import { decodeCursor, type Paging, printPages } from './paged-output.ts';
+import { databasePager, decodeCursor, type PageOptions, type Pager, printPages } from './paged-output.ts';
 import { type Column, formatInstant } from './table.ts';
 
 /** active, revoked, expired or banned until an instant, in that order of precedence. */
@@ -21,7 +28,7 @@ function planCell(key: ApiKeyRecord): string {
   return own.length === 0 ? plan : `${plan}, own ${own.join(' ')}`;
 }
 
-const COLUMNS: Column[] = [
+export const KEY_COLUMNS: Column[] = [
   { title: 'ID' },
   { title: 'ENV' },
   { title: 'PLAN' },
@@ -31,6 +38,22 @@ const COLUMNS: Column[] = [
   { title: 'EXPIRES' },
   { title: 'STATE' },
 ];
+
+/** One project's keys, through the keys service (its cursors are the management API's). */
+function projectPager(storage: Storage, slug: string): Pager<ApiKeyRecord> {
+  // Listing makes no key: the environment new keys would get does not matter here.
+  const keys = createKeyService({ storage, clock: systemClock, keyEnvironment: 'test' });
+  return async (cursor, limit) => {
+    const page = await keys.list(OPERATOR, slug, { cursor, limit });
+    if (!page.ok) {
+      const { code, message } = page.problem;
+      if (code === 'not_found')
+        throw new NotFoundError(`no project with slug ${slug}; "petstore projects list" shows them`);
+      throw new CliError(message, code === 'invalid_cursor' ? EXIT.usage : EXIT.failed);
+    }
+    return { items: page.value.data, next: page.value.next ?? undefined };
+  };
+}
 
 export type KeysCursor = { createdAt: number; id: string };
 
@@ -51,16 +74,22 @@ export function readKeysCursor(text: string | undefined): KeysCursor | undefined
 export async function listKeys(
   io: CliIo,
   storage: Storage,
-  options: Paging<KeysCursor> & { json: boolean },
+  options: PageOptions & { project?: string },
 ): Promise<void> {
   const now = Date.now();
-  await printPages(
+  const { project } = options;
+  await printPages<ApiKeyRecord>(
     io,
     {
-      command: 'petstore keys list',
-      page: (after, limit) => storage.listKeysPage({ after, limit }),
-      cursorOf: (key) => ({ createdAt: key.createdAt, id: key.id }),
-      columns: COLUMNS,
+      command: project ? `petstore keys list --project ${project}` : 'petstore keys list',
+      pager: project
+        ? projectPager(storage, project)
+        : databasePager(
+            (after, limit) => storage.listKeysPage({ after, limit }),
+            (key) => ({ createdAt: key.createdAt, id: key.id }),
+            readKeysCursor,
+          ),
+      columns: KEY_COLUMNS,
       row: (key) => [
         key.id,
         key.environment,

@@ -17,9 +17,13 @@ import { keyState, listKeys, readKeysCursor } from './keys-list.ts';
 import { MAX_PAGE_SIZE } from './paged-output.ts';
 import { liftStoreBan } from './store-ban.ts';
 import { formatInstant } from './table.ts';
+import { ownLimitsText, printCreatedKey, printRolledKey } from './keys-output.ts';
+import { runKeysApi } from './keys-api.ts';
+import { TIMEOUT_OPTIONS } from './http-options.ts';
+import { chooseMode, databaseOnly } from './manage-session.ts';
 import { type ParsedCommand, parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 
-const HELP = `petstore keys <create|list|revoke|unban|set-plan|set-limits> [options]
+const HELP = `petstore keys <create|list|revoke|roll|unban|set-plan|set-limits> [options]
 
   keys create --project <slug> [--per-minute N] [--per-day N] [--label T] [--expires-in-days N] [--json]
       Creates a key of the project for this environment (PETSTORE_ENV: ps_live_ in production, ps_test_
@@ -30,11 +34,16 @@ const HELP = `petstore keys <create|list|revoke|unban|set-plan|set-limits> [opti
               [--expires-in-days N] [--json]
       Creates a standalone key with its own plan (no project). Enterprise keys need --per-minute and
       --per-day.
-  keys list [--limit N] [--cursor C] [--all] [--json]
-      Keys in creation order: environment, plan, label, created, last used, expires, state. One page
+  keys list [--project <slug>] [--limit N] [--cursor C] [--all] [--json]
+      Keys in creation order (every key, or the project's): environment, plan, label, created, last
+      used, expires, state. One page
       of --limit keys (default 100, at most 10000); stderr then names the --cursor of the next page.
       --all prints every key from the cursor on, page after page, in constant memory.
   keys revoke <id>             The key stops working at once.
+  keys roll <id> [--overlap-seconds N] [--json]
+                               A new key with the old one's label, expiry and own limits; the old one
+                               keeps working N seconds more (default 86400, at most 604800). The new
+                               key is printed once, alone on the last line.
   keys unban <id>              Lifts a temporary ban.
   keys set-plan <id> --plan P [--per-minute N --per-day N]
                                Changes a standalone key's plan; running servers apply it without a
@@ -42,11 +51,15 @@ const HELP = `petstore keys <create|list|revoke|unban|set-plan|set-limits> [opti
   keys set-limits <id> [--per-minute N] [--per-day N]
                                Sets a project key's own lower limits (at most the project's); without
                                either option, clears them. Running servers apply it without a restart.
-  A revoked key cannot be revoked again, unbanned or re-planned.
+  A revoked key cannot be revoked again, rolled, unbanned or re-planned.
+
+  With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN), create --project, list, revoke
+  and roll call the management API at PETSTORE_BASE_URL and need --project <slug>; the others are the
+  operator's, on the server's database. A line on stderr says which mode a command used.
 
   --database URL   the server's database: postgres://… or a SQLite file path (DATABASE_URL, default
-                   ./data/petstore.db from the current directory). These commands never create a
-                   database: "petstore migrate" or "petstore serve" does.`;
+                   ./data/petstore.db from the current directory); it always means the database. These
+                   commands never create a database: "petstore migrate" or "petstore serve" does.`;
 
 const OPTIONS = {
   plan: { type: 'string' },
@@ -60,9 +73,13 @@ const OPTIONS = {
   limit: { type: 'string' },
   cursor: { type: 'string' },
   all: { type: 'boolean' },
+  'overlap-seconds': { type: 'string' },
+  ...TIMEOUT_OPTIONS,
 } as const;
 
-const ACTIONS = ['create', 'list', 'revoke', 'unban', 'set-plan', 'set-limits'];
+const ACTIONS = ['create', 'list', 'revoke', 'roll', 'unban', 'set-plan', 'set-limits'];
+/** The longest overlap of a rolled key: seven days, as the keys service allows. */
+const ROLL_OVERLAP_MAX_SECONDS = 7 * 86_400;
 
 interface PlanChoice {
   plan: Plan;
@@ -183,40 +200,20 @@ async function create(
     : await keys.createStandalone(limits, { label, expiresAt });
   if (!outcome.ok) throw new UsageError(`--${outcome.problem.param ?? 'label'}: ${outcome.problem.message}`);
   const { key, secret } = outcome.value;
-  const { id } = key;
-  if (json) {
-    say(
-      io,
-      JSON.stringify({
-        id,
-        project: project?.slug ?? null,
-        environment,
-        ...limits,
-        ...own,
-        label,
-        expiresAt,
-        key: secret,
-      }),
-    );
-    return;
-  }
-  const details = [
-    ...(project ? [`project ${project.slug}`] : []),
-    `plan ${limits.plan}`,
-    ...ownLimitsText(own),
-    `environment ${environment}`,
-  ];
-  if (label) details.push(`label ${JSON.stringify(label)}`);
-  if (expiresAt) details.push(`expires ${formatInstant(expiresAt, '')}`);
-  say(io, `created ${id} (${details.join(', ')}); the key is shown once:`);
-  say(io, secret);
-}
-
-function ownLimitsText(own: OwnLimits | undefined): string[] {
-  const parts = [];
-  if (own?.ownPerMinute) parts.push(`${own.ownPerMinute} a minute`);
-  if (own?.ownPerDay) parts.push(`${own.ownPerDay} a day`);
-  return parts.length > 0 ? [`own limits ${parts.join(', ')}`] : [];
+  printCreatedKey(
+    io,
+    {
+      id: key.id,
+      project: project?.slug ?? null,
+      environment,
+      ...limits,
+      ...own,
+      label,
+      expiresAt,
+      key: secret,
+    },
+    json,
+  );
 }
 
 /** The key an action names, refused when it is unknown (usage) or revoked (failure). */
@@ -280,6 +277,30 @@ async function change(
   }
 }
 
+/** `keys roll <id>` on the database: through the keys service, as the management API rolls keys. */
+async function roll(
+  io: CliIo,
+  storage: Storage,
+  positionals: string[],
+  overlapSeconds: number | undefined,
+  json: boolean,
+): Promise<void> {
+  const key = await existingKey(storage, positionals);
+  const project = key.projectId === null ? undefined : await storage.projects.byId(key.projectId);
+  if (!project) {
+    throw new UsageError(`key ${key.id} is a standalone key: create a new one and revoke this one instead`);
+  }
+  const keys = createKeyService({ storage, clock: systemClock, keyEnvironment: key.environment });
+  const outcome = await keys.roll(OPERATOR, project.slug, key.id, overlapSeconds);
+  if (!outcome.ok) throw new CliError(outcome.problem.message);
+  const { key: next, previous, secret } = outcome.value;
+  printRolledKey(
+    io,
+    { id: next.id, previous: previous.id, previousExpiresAt: previous.expiresAt, key: secret },
+    json,
+  );
+}
+
 export async function runKeys(args: string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(io, 'keys', args, OPTIONS, HELP);
   if (!parsed) return EXIT.ok;
@@ -292,24 +313,48 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
     );
   }
   const json = parsed.values.json === true;
-  // The words are checked before the database is opened: a usage error changes nothing.
+  // The words are checked before anything is opened: a usage error changes nothing.
   const newKey = action === 'create' ? readNewKey(parsed) : undefined;
   const limits = action === 'set-plan' ? readPlan(parsed) : undefined;
   const own = action === 'set-limits' ? readOwnLimits(parsed) : undefined;
+  const cursor = stringOption(parsed, 'cursor');
   const paging = {
+    json,
     limit: positiveInteger('limit', stringOption(parsed, 'limit'), MAX_PAGE_SIZE),
-    after: readKeysCursor(stringOption(parsed, 'cursor')),
+    cursor,
     all: parsed.values.all === true,
   };
+  const overlapSeconds = positiveInteger(
+    'overlap-seconds',
+    stringOption(parsed, 'overlap-seconds'),
+    ROLL_OVERLAP_MAX_SECONDS,
+  );
   const positionals = parsed.positionals.slice(1);
-  if (['revoke', 'unban', 'set-plan', 'set-limits'].includes(action) && positionals.length !== 1) {
+  if (['revoke', 'roll', 'unban', 'set-plan', 'set-limits'].includes(action) && positionals.length !== 1) {
     throw new UsageError(`keys ${action} takes one key id`);
   }
-  const flag = stringOption(parsed, 'database');
-  const { config, storage } = await openServerDatabase(io, flag);
+  const mode = await chooseMode(io, parsed);
+  if (mode.kind === 'api') {
+    if (!['create', 'list', 'revoke', 'roll'].includes(action) || newKey?.limits) {
+      throw databaseOnly(newKey?.limits ? 'keys create --plan' : `keys ${action}`);
+    }
+    const choice = {
+      project: stringOption(parsed, 'project'),
+      label: newKey?.label ?? null,
+      expiresInDays: newKey?.expiresInDays,
+      ownPerMinute: newKey?.own?.ownPerMinute ?? null,
+      ownPerDay: newKey?.own?.ownPerDay ?? null,
+    };
+    await runKeysApi(io, mode.api, action, positionals[0], { choice, overlapSeconds, paging });
+    return EXIT.ok;
+  }
+  const project = stringOption(parsed, 'project');
+  if (action === 'list' && project === undefined) readKeysCursor(cursor);
+  const { config, storage } = await openServerDatabase(io, stringOption(parsed, 'database'));
   try {
     if (newKey) await create(io, storage, newKey, keyEnvironmentOf(config.environment), json);
-    else if (action === 'list') await listKeys(io, storage, { json, ...paging });
+    else if (action === 'list') await listKeys(io, storage, { ...paging, project });
+    else if (action === 'roll') await roll(io, storage, positionals, overlapSeconds, json);
     else await change(io, storage, action, positionals, limits, own);
     return EXIT.ok;
   } finally {

@@ -1,22 +1,39 @@
-import { parseStatusFilter, type RequestLogQuery, retainedSince } from '@petstore/server/operator';
+import {
+  createRequestService,
+  OPERATOR,
+  parseStatusFilter,
+  type RequestFilters,
+  type StoredRequest,
+  type Storage,
+  systemClock,
+} from '@petstore/server/operator';
+import type { ManageComponents } from './api-client.ts';
 import { openServerDatabase } from './database.ts';
 import { sinceOption } from './since-option.ts';
-import { CliError, EXIT } from './exit.ts';
-import { type CliIo, say } from './io.ts';
-import { formatTable } from './table.ts';
+import { CliError, EXIT, NotFoundError } from './exit.ts';
+import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
+import type { CliIo } from './io.ts';
+import { chooseMode, type ManageApi } from './manage-session.ts';
+import { cursorPager, type PageOptions, type Pager, printPages, streamPager } from './paged-output.ts';
 import { parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 
 const HELP = `petstore logs --project <slug> [--key ID] [--status 2xx|4xx|429|5xx|NNN] [--since 1h|1d|ISO]
-              [--limit N] [--json]
+              [--limit N] [--cursor C] [--all] [--json]
 
-  The API requests made with the project's keys, newest first (at most --limit, default 100, up to
-  1000), within what the project's plan keeps (Free 1 day, Pro 7, Business and Enterprise 30).
+  The API requests made with the project's keys, newest first, within what the project's plan keeps
+  (Free 1 day, Pro 7, Business and Enterprise 30): one page of --limit (default 100, up to 1000), the
+  next page's --cursor on stderr; --all prints every matching request, in constant memory.
   --status 4xx leaves 429 out (--status 429 lists those), as the dashboard's charts count them. --since
   takes 30m, 1h, 7d or an ISO 8601 instant. With --json, an array of {time, requestId, keyId, keyLabel,
   operation, method, path, status, code, latencyMs, address, count, message}: count is 1 but for a key's
   refusals (429) within one second, kept as one row with their number; message is the Error body's the
-  client received, null for a success.
-  --database URL   the server's database (DATABASE_URL, default ./data/petstore.db).`;
+  client received, null for a success (the management API shows neither: without them there).
+
+  With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN) the management API at
+  PETSTORE_BASE_URL is asked (--all streams its NDJSON export); else the server's database.
+  --database URL   the server's database (DATABASE_URL, default ./data/petstore.db).
+
+${TIMEOUT_HELP}`;
 
 const OPTIONS = {
   project: { type: 'string' },
@@ -24,9 +41,117 @@ const OPTIONS = {
   status: { type: 'string' },
   since: { type: 'string' },
   limit: { type: 'string' },
+  cursor: { type: 'string' },
+  all: { type: 'boolean' },
   json: { type: 'boolean' },
   database: { type: 'string' },
+  ...TIMEOUT_OPTIONS,
 } as const;
+
+/** The management API's largest page of requests. */
+const API_PAGE = 200;
+
+/** A request as `logs` prints it. */
+type LogRow = Record<string, unknown> & {
+  time: string;
+  status: number;
+  code: string | null;
+  method: string;
+  path: string;
+  keyId: string;
+  keyLabel: string | null;
+  latencyMs: number;
+  requestId: string;
+  count?: number;
+};
+
+/** A stored request: a key's refusals of one second are one row, `count` says how many. */
+const storedRow = ({ id: _id, projectId: _p, at, ...row }: StoredRequest): LogRow => ({
+  time: new Date(at).toISOString(),
+  ...row,
+  count: row.count ?? 1,
+});
+
+/** The management API's request, with the same fields and order. */
+const apiRow = ({ id: _id, at, ...row }: ManageComponents['schemas']['LoggedRequest']): LogRow => ({
+  time: at,
+  ...row,
+});
+
+function databasePager(storage: Storage, slug: string, filters: RequestFilters, all: boolean): Pager<LogRow> {
+  const requests = createRequestService({ storage, clock: systemClock });
+  const refused = (problem: { code: string; message: string }) =>
+    problem.code === 'not_found'
+      ? new NotFoundError(`no project "${slug}"; see "petstore projects list"`)
+      : new CliError(problem.message, problem.code === 'invalid_cursor' ? EXIT.usage : EXIT.failed);
+  if (all) {
+    let stream: Pager<LogRow> | undefined;
+    return async (cursor, limit) => {
+      if (!stream) {
+        const rows = await requests.export(OPERATOR, slug, filters);
+        if (!rows.ok) throw refused(rows.problem);
+        stream = streamPager(mapStream(rows.value, storedRow));
+      }
+      return stream(cursor, limit);
+    };
+  }
+  return async (cursor, limit) => {
+    const page = await requests.list(OPERATOR, slug, { ...filters, cursor, limit });
+    if (!page.ok) throw refused(page.problem);
+    return { items: page.value.data.map(storedRow), next: page.value.next ?? undefined };
+  };
+}
+
+async function* mapStream<T, U>(stream: AsyncIterable<T>, map: (item: T) => U): AsyncIterable<U> {
+  for await (const item of stream) yield map(item);
+}
+
+function apiPager(api: ManageApi, slug: string, filters: RequestFilters, all: boolean): Pager<LogRow> {
+  const query = {
+    key: filters.key,
+    status: filters.status,
+    since: filters.since === undefined ? undefined : new Date(filters.since).toISOString(),
+  };
+  if (all) {
+    // One request streams every row (NDJSON); errors come from its first read.
+    const rows = api.client.ndjson('/projects/{slug}/requests', { path: { slug }, query });
+    const pager = streamPager(mapStream(rows, apiRow));
+    return (cursor, limit) => api.run(() => pager(cursor, limit));
+  }
+  return cursorPager(API_PAGE, async (cursor, limit) => {
+    const { data } = await api.run((client) =>
+      client.get('/projects/{slug}/requests', { path: { slug }, query: { ...query, limit, cursor } }),
+    );
+    return { data: data.data.map(apiRow), next: data.next };
+  });
+}
+
+function print(io: CliIo, slug: string, pager: Pager<LogRow>, options: PageOptions): Promise<void> {
+  return printPages<LogRow>(
+    io,
+    {
+      command: `petstore logs --project ${slug}`,
+      pager,
+      columns: ['TIME', 'STATUS', 'CODE', 'METHOD', 'PATH', 'KEY', 'MS', 'REQUEST ID'].map((title) => ({
+        title,
+        align: title === 'MS' ? ('right' as const) : undefined,
+      })),
+      row: (row) => [
+        row.time,
+        String(row.status),
+        `${row.code ?? '-'}${(row.count ?? 1) > 1 ? ` ×${row.count}` : ''}`,
+        row.method,
+        row.path,
+        row.keyLabel ?? row.keyId,
+        row.latencyMs.toFixed(1),
+        row.requestId,
+      ],
+      record: (row) => JSON.stringify(row),
+      empty: 'no requests match',
+    },
+    options,
+  );
+}
 
 export async function runLogs(args: string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(io, 'logs', args, OPTIONS, HELP);
@@ -35,55 +160,33 @@ export async function runLogs(args: string[], io: CliIo): Promise<number> {
     throw new UsageError('logs takes no arguments; run "petstore logs --help"');
   const slug = stringOption(parsed, 'project');
   if (!slug) throw new UsageError('logs needs --project <slug>');
-  const now = Date.now();
-  const statusText = stringOption(parsed, 'status');
-  const status = statusText === undefined ? undefined : parseStatusFilter(statusText);
-  if (statusText !== undefined && status === undefined) {
+  const status = stringOption(parsed, 'status');
+  if (status !== undefined && parseStatusFilter(status) === undefined) {
     throw new UsageError(
-      `--status must be 2xx, 4xx, 429, 5xx or a status code, got ${JSON.stringify(statusText)}`,
+      `--status must be 2xx, 4xx, 429, 5xx or a status code, got ${JSON.stringify(status)}`,
     );
   }
-  const since = sinceOption(parsed, now);
-  const limit = positiveInteger('limit', stringOption(parsed, 'limit'), 1_000) ?? 100;
-  const flag = stringOption(parsed, 'database');
-  const { storage } = await openServerDatabase(io, flag);
+  const filters: RequestFilters = {
+    key: stringOption(parsed, 'key'),
+    status,
+    since: sinceOption(parsed, Date.now()),
+  };
+  const options: PageOptions = {
+    json: parsed.values.json === true,
+    limit: positiveInteger('limit', stringOption(parsed, 'limit'), 1_000),
+    cursor: stringOption(parsed, 'cursor'),
+    all: parsed.values.all === true,
+  };
+  // --all from a cursor pages on from it; from the start it reads one stream of every row.
+  const stream = options.all && options.cursor === undefined;
+  const mode = await chooseMode(io, parsed);
+  if (mode.kind === 'api') {
+    await print(io, slug, apiPager(mode.api, slug, filters, stream), options);
+    return EXIT.ok;
+  }
+  const { storage } = await openServerDatabase(io, stringOption(parsed, 'database'));
   try {
-    const project = await storage.projects.bySlug(slug);
-    if (!project) throw new CliError(`no project "${slug}"; see "petstore projects list"`, EXIT.notFound);
-    const query: RequestLogQuery = {
-      projectId: project.id,
-      since: Math.max(since ?? 0, retainedSince(project.plan, now)),
-      limit,
-      keyId: stringOption(parsed, 'key'),
-      status,
-    };
-    // A key's refusals of one second are one row: `count` says how many requests it stands for.
-    const rows = (await storage.requestLog.list(query)).map(({ id: _id, projectId: _p, at, ...row }) => ({
-      time: new Date(at).toISOString(),
-      ...row,
-      count: row.count ?? 1,
-    }));
-    if (parsed.values.json === true) say(io, JSON.stringify(rows));
-    else if (rows.length === 0) say(io, 'no requests match');
-    else {
-      const columns = ['TIME', 'STATUS', 'CODE', 'METHOD', 'PATH', 'KEY', 'MS', 'REQUEST ID'].map(
-        (title) => ({
-          title,
-          align: title === 'MS' ? ('right' as const) : undefined,
-        }),
-      );
-      const cells = rows.map((row) => [
-        row.time,
-        String(row.status),
-        `${row.code ?? '-'}${row.count > 1 ? ` ×${row.count}` : ''}`,
-        row.method,
-        row.path,
-        row.keyLabel ?? row.keyId,
-        row.latencyMs.toFixed(1),
-        row.requestId,
-      ]);
-      say(io, formatTable(columns, cells));
-    }
+    await print(io, slug, databasePager(storage, slug, filters, stream), options);
     return EXIT.ok;
   } finally {
     await storage.close();

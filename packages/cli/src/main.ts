@@ -18,6 +18,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   domains: async () => (await import('./domains.ts')).runDomains,
   logs: async () => (await import('./logs.ts')).runLogs,
   audit: async () => (await import('./audit.ts')).runAudit,
+  usage: async () => (await import('./project-usage.ts')).runUsage,
+  login: async () => (await import('./login.ts')).runLogin,
+  logout: async () => (await import('./login.ts')).runLogout,
 };
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -32,18 +35,23 @@ Usage:
   petstore keys create --project <slug> [--label T] [--expires-in-days N] [--json]
   petstore keys create --plan free|pro|business|enterprise [--per-minute N --per-day N] [--label T]
                        [--expires-in-days N] [--json]
-  petstore keys list [--json]
-  petstore keys revoke <id> | keys unban <id> | keys set-plan <id> --plan P [--per-minute N --per-day N]
+  petstore keys list [--project <slug>] [--limit N] [--cursor C] [--all] [--json]
+  petstore keys revoke <id> | keys roll <id> [--overlap-seconds N] | keys unban <id>
+  petstore keys set-plan <id> --plan P [--per-minute N --per-day N]
   petstore projects create --name "Acme Docs" --slug acme --plan P [--per-minute N --per-day N] [--json]
-  petstore projects list [--json] | projects set-plan <slug> --plan P [--per-minute N --per-day N]
+  petstore projects list [--limit N] [--cursor C] [--all] [--json] | projects get <slug> [--json]
+  petstore projects set-plan <slug> --plan P [--per-minute N --per-day N]
   petstore admin create --email E            (password from standard input or a prompt)
   petstore admin add-member --email E --project <slug> [--role R] | admin remove --email E
   petstore admin invite --email E --project <slug> [--role owner|developer|viewer]   (prints a link)
   petstore domains add <hostname> --project <slug> [--json]
   petstore domains list --project <slug> [--json] | domains verify <hostname> [--json]
   petstore domains primary <hostname> | domains remove <hostname>
-  petstore logs --project <slug> [--key ID] [--status 2xx|4xx|429|5xx|NNN] [--since 1h|1d|ISO] [--json]
-  petstore audit --project <slug> [--since 1h|7d|ISO] [--json]
+  petstore logs --project <slug> [--key ID] [--status 2xx|4xx|429|5xx|NNN] [--since 1h|1d|ISO]
+                [--limit N] [--cursor C] [--all] [--json]
+  petstore audit --project <slug> [--since 1h|7d|ISO] [--limit N] [--cursor C] [--all] [--json]
+  petstore usage --project <slug> [--period hour|day] [--key ID] [--json]
+  petstore login [--token T] | petstore logout
   petstore pets list [--status S] [--limit N] [--cursor C] [--all] [--json]
   petstore pets create --name N --category-id C [--status S] [--idempotency-key K] [--json]
   petstore pets get <id> [--json]
@@ -57,7 +65,11 @@ PETSTORE_BAN_THRESHOLD, PETSTORE_BAN_SECONDS, PETSTORE_WORKERS, PETSTORE_SITE_DO
 PETSTORE_DNS_SERVERS, PETSTORE_CA_IDENTITY, PETSTORE_TLS_PROBE. The pets commands read
 PETSTORE_API_KEY, PETSTORE_BASE_URL, PETSTORE_TIMEOUT and PETSTORE_CONNECT_TIMEOUT (every HTTP request
 gives up after 5 s without a connection or 30 s without an answer; --connect-timeout and --timeout
-change them). docs/cli.md describes every command.
+change them).
+
+Operator commands (projects, keys, logs, audit, usage) work on the server's database, or with an access
+token (petstore login, or PETSTORE_ACCESS_TOKEN) through the management API at PETSTORE_BASE_URL's
+origin + /manage/v1 from any machine; one line on stderr says which. docs/cli.md describes every command.
 
 ${EXIT_HELP}`;
 

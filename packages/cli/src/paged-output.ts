@@ -7,13 +7,6 @@ export const PAGE_SIZE = 100;
 /** The largest `--limit`. */
 export const MAX_PAGE_SIZE = 10_000;
 
-/** `--limit`, `--cursor` and `--all` of a listing command, read before the database is opened. */
-export interface Paging<Cursor> {
-  limit?: number;
-  after?: Cursor;
-  all: boolean;
-}
-
 /** An opaque cursor: the JSON of `value`, base64url. */
 export function encodeCursor(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -46,18 +39,52 @@ function drained(output: Output, wrote: unknown): Promise<void> | undefined {
   return new Promise((resolve) => stream.once!('drain', resolve));
 }
 
-export interface PagedListing<Item, Cursor> {
+/** One page of a listing: its items and, when more follow, the cursor of the next page. */
+export interface ListedPage<Item> {
+  items: Item[];
+  next: string | undefined;
+}
+
+/** Reads at most `limit` items from `cursor` on (the first page without one). */
+export type Pager<Item> = (cursor: string | undefined, limit: number) => Promise<ListedPage<Item>>;
+
+/**
+ * A pager over a database read in a listing's order: `limit + 1` rows say whether more follow, and
+ * the next page's cursor is the last item's position (encodeCursor), decoded by `decode`.
+ */
+export function databasePager<Item, Cursor>(
+  page: (after: Cursor | undefined, limit: number) => Promise<Item[]>,
+  cursorOf: (item: Item) => Cursor,
+  decode: (text: string | undefined) => Cursor | undefined,
+): Pager<Item> {
+  return async (cursor, limit) => {
+    const rows = await page(decode(cursor), limit + 1);
+    const more = rows.length > limit;
+    const items = more ? rows.slice(0, limit) : rows;
+    return { items, next: more ? encodeCursor(cursorOf(items.at(-1)!)) : undefined };
+  };
+}
+
+/** `--limit`, `--cursor` and `--all` of a listing command, read before anything is opened. */
+export interface PageOptions {
+  limit?: number;
+  cursor?: string;
+  all: boolean;
+  json: boolean;
+}
+
+export interface PagedListing<Item> {
   /** The command as typed, for the next page's hint: `petstore keys list`. */
   command: string;
-  /** At most `limit` items after `after`, in the listing's order. */
-  page(after: Cursor | undefined, limit: number): Promise<Item[]>;
-  cursorOf(item: Item): Cursor;
+  pager: Pager<Item>;
   columns: Column[];
   row(item: Item): string[];
   /** One item as JSON text. */
   record(item: Item): string;
   /** Printed (without --json) when there is nothing at all. */
   empty: string;
+  /** Items per page when `--limit` is not given (default PAGE_SIZE). */
+  pageSize?: number;
 }
 
 /**
@@ -65,20 +92,18 @@ export interface PagedListing<Item, Cursor> {
  * when there is one; `--all` streams every page, reading the next only once the output has taken the
  * last, so memory stays the same at any size.
  */
-export async function printPages<Item, Cursor>(
+export async function printPages<Item>(
   io: CliIo,
-  listing: PagedListing<Item, Cursor>,
-  options: Paging<Cursor> & { json: boolean },
+  listing: PagedListing<Item>,
+  options: PageOptions,
 ): Promise<void> {
-  const limit = options.limit ?? PAGE_SIZE;
-  let after = options.after;
+  const limit = options.limit ?? listing.pageSize ?? PAGE_SIZE;
+  let cursor = options.cursor;
   let first = true;
   const write = (text: string) => drained(io.stdout, io.stdout.write(text));
   if (options.json) await write('[');
   for (;;) {
-    const page = await listing.page(after, limit + 1);
-    const more = page.length > limit;
-    const items = more ? page.slice(0, limit) : page;
+    const { items, next } = await listing.pager(cursor, limit);
     if (items.length > 0) {
       if (options.json) await write(`${first ? '' : ','}${items.map(listing.record).join(',')}`);
       else {
@@ -88,12 +113,55 @@ export async function printPages<Item, Cursor>(
       }
       first = false;
     }
-    after = more ? listing.cursorOf(items.at(-1)!) : undefined;
-    if (!more || !options.all) {
+    cursor = next;
+    if (next === undefined || !options.all) {
       if (options.json) say(io, ']');
       else if (first) say(io, listing.empty);
-      if (more) note(io, `more: ${listing.command} --cursor ${encodeCursor(after)} (or --all)`);
+      if (next !== undefined) note(io, `more: ${listing.command} --cursor ${next} (or --all)`);
       return;
     }
   }
+}
+
+/** Writes `text` to standard output, resolving once the output can take more. */
+export function writeOut(io: CliIo, text: string): Promise<void> | undefined {
+  return drained(io.stdout, io.stdout.write(text));
+}
+
+/**
+ * A pager over a stream read once from its start (an NDJSON export): each call takes the next `limit`
+ * items. Its `next` only says that more follow, for `--all`; it is not a cursor to print.
+ */
+export function streamPager<Item>(stream: AsyncIterable<Item>): Pager<Item> {
+  const iterator = stream[Symbol.asyncIterator]();
+  let ahead: IteratorResult<Item> | undefined;
+  return async (_cursor, limit) => {
+    const items: Item[] = [];
+    ahead ??= await iterator.next();
+    while (!ahead.done && items.length < limit) {
+      items.push(ahead.value);
+      ahead = await iterator.next();
+    }
+    return { items, next: ahead.done ? undefined : 'more' };
+  };
+}
+
+/**
+ * A pager over an API's cursor pages of at most `maxPage` items: a longer `limit` is read in several
+ * requests, so a page holds exactly `limit` items and its cursor follows the last.
+ */
+export function cursorPager<Item>(
+  maxPage: number,
+  fetchPage: (cursor: string | undefined, limit: number) => Promise<{ data: Item[]; next: string | null }>,
+): Pager<Item> {
+  return async (cursor, limit) => {
+    const items: Item[] = [];
+    let next: string | undefined = cursor;
+    do {
+      const page = await fetchPage(next, Math.min(maxPage, limit - items.length));
+      items.push(...page.data);
+      next = page.next ?? undefined;
+    } while (next !== undefined && items.length < limit);
+    return { items, next };
+  };
 }

@@ -3,7 +3,7 @@ import type { CliIo } from './io.ts';
 import { UsageError } from './usage.ts';
 
 /** Reads a password typed at a terminal without echoing it. */
-function promptHidden(io: CliIo, question: string): Promise<string> {
+export function promptHidden(io: CliIo, question: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const input = io.stdin;
     io.stderr.write(question);

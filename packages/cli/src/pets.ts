@@ -5,14 +5,16 @@ import {
   PetstoreError,
   type PetStatus,
 } from './api-client.ts';
-import { CliError, EXIT, isUnreachable, oneLine } from './exit.ts';
+import { apiAddress, DEFAULT_BASE_URL } from './api-address.ts';
+import { apiFailure, rootCause, unreachable } from './api-failure.ts';
+import { type CliError, EXIT } from './exit.ts';
 import { type Timeouts, timedFetch } from './http-fetch.ts';
 import { readTimeouts, TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, note, say } from './io.ts';
 import { petJson, petTable, progressLine } from './pets-output.ts';
 import { type ParsedCommand, parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080/v1';
+export { DEFAULT_BASE_URL };
 
 const HELP = `petstore pets <list|create|get>: call the Pet Store API
 
@@ -50,38 +52,9 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 function baseUrl(env: NodeJS.ProcessEnv): string {
-  const text = env.PETSTORE_BASE_URL || DEFAULT_BASE_URL;
-  const url = URL.canParse(text) ? new URL(text) : undefined;
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new UsageError(
-      `PETSTORE_BASE_URL must be an http(s) URL such as ${DEFAULT_BASE_URL}, got ${JSON.stringify(text)}`,
-    );
-  }
+  const url = apiAddress(env);
   if (url.pathname === '/') url.pathname = '/v1';
   return url.href;
-}
-
-/** No answer at all, said in one line whatever the address: exit status 4. */
-function unreachable(baseUrl: string, cause: unknown): CliError {
-  const error = cause instanceof Error ? cause : new Error(String(cause));
-  const code = (error as { code?: string }).code;
-  const reason =
-    error.name === 'TimeoutError'
-      ? error.message
-      : `${error.message}${code && !error.message.includes(code) ? ` (${code})` : ''}`;
-  return new CliError(
-    oneLine(
-      `cannot reach the API at ${baseUrl}: ${reason}; is PETSTORE_BASE_URL right and the server running?`,
-    ),
-    EXIT.unreachable,
-  );
-}
-
-/** The deepest cause of a fetch failure: the socket's error rather than "fetch failed". */
-function rootCause(error: unknown): unknown {
-  let current = error;
-  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
-  return current;
 }
 
 function client(io: CliIo, timeouts: Timeouts): PetstoreClient {
@@ -196,11 +169,7 @@ const ACTIONS = new Map([
 
 /** The API's refusal as one line and an exit status: 3 for a pet that does not exist, 4 no answer, else 1. */
 function failure(error: PetstoreError, base: string): CliError {
-  const request = error.requestId ? ` (request ${error.requestId})` : '';
-  if (error.code === 'network_error' || isUnreachable(error)) return unreachable(base, rootCause(error));
-  const hint = error.code === 'unauthorized' ? '; check PETSTORE_API_KEY' : '';
-  const message = `${error.status} ${error.code}: ${error.message}${hint}${request}`;
-  return new CliError(message, error.code === 'not_found' ? EXIT.notFound : EXIT.failed);
+  return apiFailure(error, base, 'check PETSTORE_API_KEY');
 }
 
 export async function runPets(args: string[], io: CliIo): Promise<number> {

@@ -1,21 +1,30 @@
-import { randomBytes } from 'node:crypto';
 import {
+  createProjectService,
   nameProblem,
+  OPERATOR,
   planProblem,
   type Plan,
-  type Project,
   slugProblem,
   type Storage,
+  systemClock,
 } from '@petstore/server/operator';
 import { openServerDatabase } from './database.ts';
-import { EXIT, NotFoundError } from './exit.ts';
+import { CliError, EXIT, NotFoundError } from './exit.ts';
+import { TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, say } from './io.ts';
-import { decodeCursor, MAX_PAGE_SIZE, type Paging, printPages } from './paged-output.ts';
-import { formatInstant } from './table.ts';
+import { chooseMode, databaseOnly } from './manage-session.ts';
+import { databasePager, MAX_PAGE_SIZE, type PageOptions } from './paged-output.ts';
+import {
+  printProject,
+  printProjects,
+  type ProjectView,
+  projectViewOf,
+  readProjectsCursor,
+} from './project-output.ts';
+import { runProjectsApi } from './projects-api.ts';
 import { parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
-import { recordOperator } from './operator-audit.ts';
 
-const HELP = `petstore projects <create|list|set-plan> [options]
+const HELP = `petstore projects <create|list|get|set-plan> [options]
 
   projects create --name "Acme Docs" --slug acme --plan free|pro|business|enterprise
                   [--per-minute N --per-day N] [--json]
@@ -25,11 +34,17 @@ const HELP = `petstore projects <create|list|set-plan> [options]
                                Projects by slug with their plan and limits: one page of --limit
                                (default 100, at most 10000), the next page's --cursor on stderr;
                                --all prints every project, page after page, in constant memory.
+  projects get <slug> [--json] One project: its plan, limits, creation and name.
   projects set-plan <slug> --plan P [--per-minute N --per-day N]
                                Changes the plan; every key of the project follows on its next request.
 
+  With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN), list and get call the management
+  API at PETSTORE_BASE_URL (the token's projects, with its role); create and set-plan are the operator's,
+  on the server's database. A line on stderr says which mode a command used.
+
   --database URL   the server's database: postgres://… or a SQLite file path (DATABASE_URL, default
-                   ./data/petstore.db). These commands never create a database: "petstore migrate" does.`;
+                   ./data/petstore.db); it always means the database. These commands never create a
+                   database: "petstore migrate" does.`;
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -42,6 +57,7 @@ const OPTIONS = {
   limit: { type: 'string' },
   cursor: { type: 'string' },
   all: { type: 'boolean' },
+  ...TIMEOUT_OPTIONS,
 } as const;
 
 type Values = Record<string, string | boolean | undefined>;
@@ -77,55 +93,58 @@ const required = (values: Values, name: string): string => {
   return value;
 };
 
+interface NewProject {
+  slug: string;
+  name: string;
+  plan: Plan;
+  perMinute: number | null;
+  perDay: number | null;
+}
+
 /** Everything `projects create` was asked for, checked before the database is opened. */
-function readNewProject(values: Values): Project {
+function readNewProject(values: Values): NewProject {
   const name = required(values, 'name').trim();
   const slug = required(values, 'slug');
   const problem = slugProblem(slug) ?? nameProblem(name);
   if (problem) throw new UsageError(problem.replace(/^the (slug|name)/, '--$1'));
-  return {
-    id: `prj_${randomBytes(8).toString('hex')}`,
-    slug,
-    name,
-    ...readPlanChoice(values),
-    createdAt: Date.now(),
-  };
+  return { slug, name, ...readPlanChoice(values) };
 }
 
-async function create(io: CliIo, storage: Storage, project: Project, json: boolean): Promise<void> {
-  if (!(await storage.projects.create(project)))
-    throw new UsageError(`a project with slug ${project.slug} already exists`);
-  await recordOperator(storage, 'project_created', project.id, `${project.name} (${project.plan})`);
+const service = (storage: Storage) => createProjectService({ storage, clock: systemClock });
+
+/** Refusals of the projects service as the command line says them. */
+function refusal(problem: { code: string; message: string }): CliError {
+  if (problem.code === 'not_found') return new NotFoundError(problem.message);
+  if (problem.code === 'conflict' || problem.code === 'invalid_body') return new UsageError(problem.message);
+  return new CliError(problem.message);
+}
+
+async function create(io: CliIo, storage: Storage, input: NewProject, json: boolean): Promise<void> {
+  const outcome = await service(storage).create(OPERATOR, input);
+  if (!outcome.ok) throw refusal(outcome.problem);
+  const project = outcome.value;
   if (json) say(io, JSON.stringify(project));
   else say(io, `created project ${project.slug} ("${project.name}", plan ${project.plan})`);
 }
 
-function limitsText(project: Project): string {
-  return project.plan === 'enterprise' ? `${project.perMinute}/min ${project.perDay}/day` : '';
-}
-
 /** `projects list`: one page by slug, or with --all every project in constant memory (printPages). */
-async function list(io: CliIo, storage: Storage, options: Paging<string> & { json: boolean }): Promise<void> {
-  await printPages(
+async function list(io: CliIo, storage: Storage, options: PageOptions): Promise<void> {
+  await printProjects(
     io,
-    {
-      command: 'petstore projects list',
-      page: (after, limit) => storage.projects.listPage(after, limit),
-      cursorOf: (project) => project.slug,
-      columns: [
-        { title: 'SLUG' },
-        { title: 'PLAN' },
-        { title: 'LIMITS' },
-        { title: 'CREATED' },
-        { title: 'NAME' },
-      ],
-      row: (p) => [p.slug, p.plan, limitsText(p), formatInstant(p.createdAt, ''), p.name],
-      record: (project) => JSON.stringify(project),
-      empty:
-        'no projects; create one with: petstore projects create --name "Acme Docs" --slug acme --plan free',
-    },
+    databasePager(
+      async (after: string | undefined, limit) =>
+        (await storage.projects.listPage(after, limit)).map(projectViewOf),
+      (view: ProjectView) => view.slug,
+      readProjectsCursor,
+    ),
     options,
   );
+}
+
+async function get(io: CliIo, storage: Storage, slug: string, json: boolean): Promise<void> {
+  const outcome = await service(storage).get(OPERATOR, slug);
+  if (!outcome.ok) throw refusal({ ...outcome.problem, message: `no project with slug ${slug}` });
+  await printProject(io, projectViewOf(outcome.value.project), json);
 }
 
 async function setPlan(
@@ -134,11 +153,8 @@ async function setPlan(
   slug: string,
   choice: ReturnType<typeof readPlanChoice>,
 ): Promise<void> {
-  const before = await storage.projects.bySlug(slug);
-  if (!before || !(await storage.projects.setPlan(slug, choice.plan, choice.perMinute, choice.perDay))) {
-    throw new NotFoundError(`no project with slug ${slug}`);
-  }
-  await recordOperator(storage, 'plan_changed', before.id, `${before.plan} → ${choice.plan}`);
+  const outcome = await service(storage).setPlan(OPERATOR, slug, choice);
+  if (!outcome.ok) throw refusal(outcome.problem);
   say(io, `project ${slug} is now on plan ${choice.plan}; its keys follow on their next request`);
 }
 
@@ -146,29 +162,35 @@ export async function runProjects(args: string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(io, 'projects', args, OPTIONS, HELP);
   if (!parsed) return EXIT.ok;
   const [action, ...positionals] = parsed.positionals;
-  if (!['create', 'list', 'set-plan'].includes(action ?? '')) {
+  if (!['create', 'list', 'get', 'set-plan'].includes(action ?? '')) {
     throw new UsageError(
       action ? `unknown projects command "${action}"; run "petstore projects --help"` : HELP,
     );
   }
-  // The words are checked before the database is opened: a usage error changes nothing.
+  // The words are checked before anything is opened: a usage error changes nothing.
   const newProject = action === 'create' ? readNewProject(parsed.values) : undefined;
   const choice = action === 'set-plan' ? readPlanChoice(parsed.values) : undefined;
-  if (action === 'set-plan' && positionals.length !== 1)
-    throw new UsageError('projects set-plan takes one project slug');
-  const paging = {
-    json: parsed.values.json === true,
+  if ((action === 'set-plan' || action === 'get') && positionals.length !== 1)
+    throw new UsageError(`projects ${action} takes one project slug`);
+  const json = parsed.values.json === true;
+  const paging: PageOptions = {
+    json,
     limit: positiveInteger('limit', stringOption(parsed, 'limit'), MAX_PAGE_SIZE),
-    after: decodeCursor('projects list', stringOption(parsed, 'cursor'), (value) =>
-      typeof value === 'string' && value.length <= 100 ? value : undefined,
-    ),
+    cursor: stringOption(parsed, 'cursor'),
     all: parsed.values.all === true,
   };
-  const flag = stringOption(parsed, 'database');
-  const { storage } = await openServerDatabase(io, flag);
+  readProjectsCursor(paging.cursor);
+  const mode = await chooseMode(io, parsed);
+  if (mode.kind === 'api') {
+    if (action === 'create' || action === 'set-plan') throw databaseOnly(`projects ${action}`);
+    await runProjectsApi(io, mode.api, action === 'get' ? positionals[0]! : undefined, paging);
+    return EXIT.ok;
+  }
+  const { storage } = await openServerDatabase(io, stringOption(parsed, 'database'));
   try {
-    if (newProject) await create(io, storage, newProject, parsed.values.json === true);
+    if (newProject) await create(io, storage, newProject, json);
     else if (action === 'list') await list(io, storage, paging);
+    else if (action === 'get') await get(io, storage, positionals[0]!, json);
     else await setPlan(io, storage, positionals[0]!, choice!);
     return EXIT.ok;
   } finally {

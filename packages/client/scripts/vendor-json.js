@@ -1,7 +1,7 @@
 // After tsc: the client's workspace dependencies are not published on their own, so the build copies
 // them into dist/vendor/ and points the compiled imports at those copies: @petstore/json (the very JSON
 // code the server and the docs page run) and @petstore/contract (the types generated from the
-// contract, type-only). The published client then depends on nothing.
+// contract, type-only: the pets API's and the management API's). The published client then depends on nothing.
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -9,6 +9,7 @@ const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const json = fileURLToPath(import.meta.resolve('@petstore/json'));
 const VENDORED = {
   '@petstore/json': './vendor/petstore-json.js',
+  '@petstore/contract/manage': './vendor/petstore-contract-manage.js',
   '@petstore/contract': './vendor/petstore-contract.js',
 };
 
@@ -18,6 +19,10 @@ copyFileSync(json.replace(/\.js$/, '.d.ts'), `${dist}vendor/petstore-json.d.ts`)
 copyFileSync(
   fileURLToPath(import.meta.resolve('@petstore/contract/index.d.ts')),
   `${dist}vendor/petstore-contract.d.ts`,
+);
+copyFileSync(
+  fileURLToPath(import.meta.resolve('@petstore/contract/manage.d.ts')),
+  `${dist}vendor/petstore-contract-manage.d.ts`,
 );
 
 for (const name of readdirSync(dist).filter((file) => /\.(js|d\.ts)$/.test(file))) {

@@ -1,8 +1,8 @@
+import { checkBaseUrl } from './base-url.ts';
 import { PetstoreError } from './errors.ts';
 import { readNextLink } from './headers.ts';
-import { stringifyJson } from './json.ts';
+import { parseJson, stringifyJson } from './json.ts';
 import { resolveRetryPolicy } from './retry.ts';
-import { runtimeProblem } from './runtime.ts';
 import { type ApiResponse, send, type Transport } from './transport.ts';
 import type {
   CreatePetOptions,
@@ -62,14 +62,9 @@ function readPet(response: ApiResponse): Pet {
 }
 
 function checkOptions(options: PetstoreClientOptions): URL {
-  const problem = runtimeProblem();
-  if (problem !== undefined) throw new Error(problem);
+  const base = checkBaseUrl(options.baseUrl);
   if (typeof options.apiKey !== 'string' || options.apiKey === '') {
     throw new TypeError('apiKey must be a non-empty string');
-  }
-  const base = URL.canParse(options.baseUrl) ? new URL(options.baseUrl) : undefined;
-  if (base === undefined || (base.protocol !== 'https:' && base.protocol !== 'http:')) {
-    throw new TypeError(`baseUrl must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
   }
   return base;
 }
@@ -88,6 +83,7 @@ export function createPetstoreClient(options: PetstoreClientOptions): PetstoreCl
       accept: 'application/json',
       'user-agent': options.userAgent ?? `petstore-client/${CLIENT_VERSION}`,
     },
+    parse: parseJson,
   };
 
   const listUrl = ({ limit, status, cursor }: ListPetsParams): string => {

@@ -51,16 +51,19 @@ function isTransient(error: PetstoreError): boolean {
  * - other 429s: exactly `Retry-After` seconds (never less: each early request counts towards a ban).
  * - network errors, 409 `idempotency_in_progress`, 5xx but 501: backoff, or `Retry-After` when sent.
  * - other 4xx (and 501): not retried.
- * A `Retry-After` longer than `maxRetryAfterMs` is not waited for.
+ * A `Retry-After` longer than `maxRetryAfterMs` is not waited for. A request that is not `replayable`
+ * (a change sent without an Idempotency-Key) is sent again only after a 429, which the service answers
+ * before doing anything: after a network error or a 5xx it may have been done already.
  */
 export function retryDelayMs(
   error: PetstoreError,
   retry: number,
   policy: RetryPolicy,
   random: () => number,
+  replayable = true,
 ): number | undefined {
   if (error.code === 'temporarily_banned') return undefined;
-  if (error.status !== 429 && !isTransient(error)) return undefined;
+  if (error.status !== 429 && !(replayable && isTransient(error))) return undefined;
   if (error.retryAfterSeconds === undefined) return backoffMs(policy, retry, random);
   const waitMs = error.retryAfterSeconds * 1_000;
   return waitMs <= policy.maxRetryAfterMs ? waitMs : undefined;

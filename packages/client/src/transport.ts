@@ -1,6 +1,5 @@
 import { PetstoreError } from './errors.ts';
 import { readRateLimit, readRetryAfter } from './headers.ts';
-import { parseJson } from './json.ts';
 import { type RetryPolicy, retryDelayMs } from './retry.ts';
 import type { RateLimit } from './types.ts';
 
@@ -11,13 +10,20 @@ export interface Transport {
   random: () => number;
   /** Sent on every request: authorization, accept, user-agent. */
   headers: Record<string, string>;
+  /** Reads a JSON body, keeping the API's 64-bit integers exact. */
+  parse: (text: string) => unknown;
 }
 
 export interface ApiRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   body?: string;
+  /**
+   * Whether sending it twice does no harm (true unless told): a GET, or a creation with an
+   * Idempotency-Key. Otherwise it is sent again only after a 429 (see retryDelayMs).
+   */
+  replayable?: boolean;
 }
 
 export interface ApiResponse {
@@ -63,10 +69,10 @@ function networkError(request: ApiRequest, cause: unknown): PetstoreError {
   );
 }
 
-function successFrom(response: Response, text: string): ApiResponse {
+function successFrom(transport: Transport, response: Response, text: string): ApiResponse {
   const rateLimit = readRateLimit(response.headers);
   try {
-    return { status: response.status, headers: response.headers, body: parseJson(text), rateLimit };
+    return { status: response.status, headers: response.headers, body: transport.parse(text), rateLimit };
   } catch (cause) {
     throw new PetstoreError(
       {
@@ -81,36 +87,62 @@ function successFrom(response: Response, text: string): ApiResponse {
   }
 }
 
-/** One attempt: a success, or the error that ended it. */
-async function attempt(transport: Transport, request: ApiRequest): Promise<ApiResponse | PetstoreError> {
+/**
+ * One attempt: the response once it succeeded (`read` then reads its body), or the error that ended it.
+ */
+async function attempt<T>(
+  transport: Transport,
+  request: ApiRequest,
+  read: (response: Response) => Promise<T>,
+): Promise<T | PetstoreError> {
   const { fetch } = transport;
   let response: Response;
-  let text: string;
   try {
     response = await fetch(request.url, {
       method: request.method,
       headers: { ...transport.headers, ...request.headers },
       body: request.body,
     });
-    text = await response.text();
+    if (response.ok) return await read(response);
+    return errorFromResponse(response.status, response.headers, await response.text());
   } catch (cause) {
+    if (cause instanceof PetstoreError) throw cause;
     return networkError(request, cause);
   }
-  if (response.ok) return successFrom(response, text);
-  return errorFromResponse(response.status, response.headers, text);
+}
+
+/** Attempts the request until it succeeds or the retry policy stops; then throws the last PetstoreError. */
+async function retrying<T>(
+  transport: Transport,
+  request: ApiRequest,
+  read: (response: Response) => Promise<T>,
+): Promise<T> {
+  const { policy, random, sleep } = transport;
+  const replayable = request.replayable ?? true;
+  for (let retry = 0; ; retry++) {
+    const outcome = await attempt(transport, request, read);
+    if (!(outcome instanceof PetstoreError)) return outcome;
+    const delayMs =
+      retry + 1 < policy.maxAttempts ? retryDelayMs(outcome, retry, policy, random, replayable) : undefined;
+    if (delayMs === undefined) throw outcome;
+    await sleep(delayMs);
+  }
 }
 
 /**
  * Sends the request, retrying as the retry policy says, and returns the first successful response.
  * Throws the last PetstoreError once retrying stops.
  */
-export async function send(transport: Transport, request: ApiRequest): Promise<ApiResponse> {
-  const { policy, random, sleep } = transport;
-  for (let retry = 0; ; retry++) {
-    const outcome = await attempt(transport, request);
-    if (!(outcome instanceof PetstoreError)) return outcome;
-    const delayMs = retry + 1 < policy.maxAttempts ? retryDelayMs(outcome, retry, policy, random) : undefined;
-    if (delayMs === undefined) throw outcome;
-    await sleep(delayMs);
-  }
+export function send(transport: Transport, request: ApiRequest): Promise<ApiResponse> {
+  return retrying(transport, request, async (response) =>
+    successFrom(transport, response, await response.text()),
+  );
+}
+
+/**
+ * Like `send`, but the successful response is returned as soon as its headers arrive, its body unread:
+ * for a stream the caller reads as it comes. Only the wait for the response is retried.
+ */
+export function open(transport: Transport, request: ApiRequest): Promise<Response> {
+  return retrying(transport, request, async (response) => response);
 }

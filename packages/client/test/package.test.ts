@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { makeTestApp, type TestApp } from '../../server/test/harness.ts';
+import { tokenHolder } from '../../server/test/manage-support.ts';
 
 const run = promisify(execFile);
 const PACKAGE = join(import.meta.dirname, '..');
@@ -17,7 +18,7 @@ const SYSTEM_NODE = '/usr/bin/node';
 
 /** What a user writes after `npm install petstore-client-1.0.0.tgz`: plain JavaScript, ES modules. */
 const USER_SCRIPT = `
-import { createPetstoreClient, PetstoreError } from '@petstore/client';
+import { createManageClient, createPetstoreClient, PetstoreError } from '@petstore/client';
 const petstore = createPetstoreClient({ baseUrl: process.env.BASE_URL, apiKey: process.env.API_KEY });
 const { pet } = await petstore.createPet({ name: 'Tarball', categoryId: 9223372036854775807n, status: 'sold' });
 const seen = [];
@@ -25,12 +26,17 @@ for await (const p of petstore.pets({ status: 'sold', pageSize: 1 })) seen.push(
 const { pet: again } = await petstore.getPet(pet.id);
 let missing;
 try { await petstore.getPet(987654321n); } catch (error) { missing = error instanceof PetstoreError && error.code; }
-console.log(JSON.stringify({ categoryId: String(again.categoryId), seen, missing, node: process.version }));
+const manage = createManageClient({ baseUrl: process.env.MANAGE_URL, token: process.env.TOKEN });
+const { data: project } = await manage.get('/projects/{slug}', { path: { slug: 'acme' } });
+const keys = [];
+for await (const key of manage.items('/projects/{slug}/keys', { path: { slug: 'acme' }, query: { limit: 1 } })) keys.push(key.id);
+const perMinute = typeof project.limits.perMinute;
+console.log(JSON.stringify({ categoryId: String(again.categoryId), seen, missing, node: process.version, perMinute, keys: keys.length }));
 `;
 
 /** The same in TypeScript, type-checked against the package's .d.ts files. */
 const USER_TYPESCRIPT = `
-import { createPetstoreClient, type Pet, PetstoreError } from '@petstore/client';
+import { createManageClient, createPetstoreClient, type Pet, PetstoreError } from '@petstore/client';
 const petstore = createPetstoreClient({ baseUrl: 'https://api.petstore.example/v1', apiKey: 'ps_test_x' });
 export async function names(): Promise<string[]> {
   const { pets } = await petstore.listPets({ status: 'available', limit: 10 });
@@ -39,6 +45,12 @@ export async function names(): Promise<string[]> {
   return id === undefined ? [] : pets.map((pet) => pet.name);
 }
 export const isGone = (error: unknown) => error instanceof PetstoreError && error.code === 'gone';
+const manage = createManageClient({ baseUrl: 'https://petstore.example/manage/v1', token: 'ps_at_x' });
+export async function keyLabels(slug: string): Promise<(string | null)[]> {
+  const { data } = await manage.get('/projects/{slug}/keys', { path: { slug }, query: { limit: 5 } });
+  const perDay: bigint = (await manage.get('/projects/{slug}', { path: { slug } })).data.limits.perDay;
+  return perDay > 0n ? data.data.map((key) => key.label) : [];
+}
 `;
 
 describe('@petstore/client as a user installs it: npm pack, then npm install of the tarball', () => {
@@ -64,7 +76,16 @@ describe('@petstore/client as a user installs it: npm pack, then npm install of 
     app = await makeTestApp();
     await app.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.app.server.address() as AddressInfo;
-    env = { PATH: process.env.PATH, BASE_URL: `http://127.0.0.1:${port}/v1`, API_KEY: app.key };
+    const { token } = await tokenHolder(app, ['acme']);
+    await app.request({ method: 'POST', url: '/manage/v1/projects/acme/keys', key: token, body: {} });
+    await app.request({ method: 'POST', url: '/manage/v1/projects/acme/keys', key: token, body: {} });
+    env = {
+      PATH: process.env.PATH,
+      BASE_URL: `http://127.0.0.1:${port}/v1`,
+      API_KEY: app.key,
+      MANAGE_URL: `http://127.0.0.1:${port}/manage/v1`,
+      TOKEN: token,
+    };
   });
 
   after(async () => {
@@ -83,12 +104,20 @@ describe('@petstore/client as a user installs it: npm pack, then npm install of 
     assert.deepEqual(packages, ['@petstore']);
   });
 
-  it('works on the pinned Node.js: create, page with Link, get, errors; int64 digit for digit', async () => {
+  it('works on the pinned Node.js: create, page with Link, get, errors; int64 digit for digit; the management API', async () => {
     const { stdout } = await run(process.execPath, ['use.js'], { cwd: project, env });
-    const result = JSON.parse(stdout) as { categoryId: string; seen: string[]; missing: string };
+    const result = JSON.parse(stdout) as {
+      categoryId: string;
+      seen: string[];
+      missing: string;
+      perMinute: string;
+      keys: number;
+    };
     assert.equal(result.categoryId, '9223372036854775807');
     assert.equal(result.seen.length, 1);
     assert.equal(result.missing, 'not_found');
+    assert.equal(result.perMinute, 'bigint');
+    assert.equal(result.keys, 2);
   });
 
   it('Node.js 20, whose JSON.parse gives no source text, is refused by name: never an inexact id', async (t) => {

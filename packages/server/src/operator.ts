@@ -37,3 +37,6 @@ export { createKeyService, keyTarget, type KeyService } from './features/keys/se
 export { OPERATOR } from './features/shared/actor.ts';
 export { createMemberService, type MemberService } from './features/members/service.ts';
 export type { Problem } from './features/shared/outcome.ts';
+export { createProjectService, type ProjectService } from './features/projects/service.ts';
+export { createAuditService } from './features/audit/service.ts';
+export { createRequestService, type RequestFilters } from './features/requests/service.ts';

@@ -13,7 +13,7 @@ export function createAuditService(deps: { storage: Pick<Storage, 'projects' | '
     async list(
       actor: Actor,
       slug: string,
-      query: { limit?: number; cursor?: string; since?: number },
+      query: { limit?: number; cursor?: string; since?: number; accountEvents?: boolean },
     ): Promise<Outcome<Page<StoredAuditEvent>>> {
       const allowed = await authorise(storage.projects, actor, slug, 'viewer', false);
       if (!allowed.ok) return allowed;
@@ -25,6 +25,7 @@ export function createAuditService(deps: { storage: Pick<Storage, 'projects' | '
       const rows = await storage.audit.list({
         projectId: allowed.value.project.id,
         since: query.since,
+        accountEvents: query.accountEvents,
         before,
         limit: limit + 1,
       });

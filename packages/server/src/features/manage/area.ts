@@ -92,7 +92,7 @@ export function createManageArea(deps: ManageAreaDeps): Area & {
     async plugin(app, options) {
       const { json, document } = await manageContract();
       const handlers: Record<string, RouteHandlerMethod> = {
-        ...projectRoutes(createProjectService({ storage })),
+        ...projectRoutes(createProjectService({ storage, clock })),
         ...keyRoutes(
           createKeyService({ storage, clock, keyEnvironment: deps.keyEnvironment }),
           document,

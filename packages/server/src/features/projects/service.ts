@@ -1,8 +1,13 @@
+import { randomBytes } from 'node:crypto';
+import { nameProblem, type PlanChoice, planProblem, slugProblem } from '../../projects/project-rules.ts';
 import type { Member, Role } from '../../storage/member-records.ts';
 import type { Project } from '../../storage/project-repository.ts';
 import type { Storage } from '../../storage/repository.ts';
+import type { Clock } from '../../time/clock.ts';
 import { type Actor, authorise } from '../shared/actor.ts';
-import { done, type Outcome } from '../shared/outcome.ts';
+import { createAudited } from '../shared/audited.ts';
+import { done, type Outcome, type Problem, Refusal, refused } from '../shared/outcome.ts';
+import { projectRecords } from './repository.ts';
 
 /** A project as an actor sees it: with the role it holds there. */
 export interface VisibleProject {
@@ -10,10 +15,88 @@ export interface VisibleProject {
   role: Role;
 }
 
-/** Projects as the doors read them: the ones an actor may see, one at a time or all. */
-export function createProjectService(deps: { storage: Pick<Storage, 'projects'> }) {
+/** A project to create: its slug, name and plan. */
+export interface NewProjectInput extends PlanChoice {
+  slug: string;
+  name: string;
+}
+
+const planIssue = (choice: PlanChoice): Problem | undefined => {
+  const problem = planProblem(choice);
+  return problem ? { code: 'invalid_body', message: problem, param: 'plan' } : undefined;
+};
+
+const operatorOnly = (what: string) =>
+  refused('forbidden', `only the operator ${what}: plans are set on the server's command line`);
+
+/**
+ * Projects as the doors read and change them: the ones an actor may see, one at a time or all; and
+ * the operator's creation and plan changes, each written with its audit record in one transaction.
+ */
+export function createProjectService(deps: {
+  storage: Pick<Storage, 'projects' | 'transaction'>;
+  clock: Clock;
+}) {
+  const { clock } = deps;
   const { projects } = deps.storage;
+  const audited = createAudited(deps.storage, clock);
   return {
+    /** A new project on its plan (the operator's `projects create`); a taken slug is 409 conflict. */
+    async create(actor: Actor, input: NewProjectInput): Promise<Outcome<Project>> {
+      if (actor.kind !== 'operator') return operatorOnly('creates projects');
+      const name = input.name.trim();
+      const slugIssue = slugProblem(input.slug);
+      if (slugIssue) return refused('invalid_body', slugIssue, 'slug');
+      const nameIssue = nameProblem(name);
+      if (nameIssue) return refused('invalid_body', nameIssue, 'name');
+      const problem = planIssue(input);
+      if (problem) return { ok: false, problem };
+      const project: Project = {
+        id: `prj_${randomBytes(8).toString('hex')}`,
+        slug: input.slug,
+        name,
+        plan: input.plan,
+        perMinute: input.perMinute,
+        perDay: input.perDay,
+        createdAt: clock.now(),
+      };
+      return audited(actor, project.id, async (sql) => {
+        const created = await projectRecords(sql).create(project);
+        if (!created) {
+          throw new Refusal({
+            code: 'conflict',
+            message: `a project with slug ${project.slug} already exists`,
+            param: 'slug',
+          });
+        }
+        return { value: created, action: 'project_created', target: `${name} (${project.plan})` };
+      });
+    },
+
+    /** Changes a project's plan (the operator's `projects set-plan`); its keys follow on their next request. */
+    async setPlan(
+      actor: Actor,
+      slug: string,
+      choice: PlanChoice,
+    ): Promise<Outcome<{ project: Project; previous: Project }>> {
+      if (actor.kind !== 'operator') return operatorOnly('changes plans');
+      const problem = planIssue(choice);
+      if (problem) return { ok: false, problem };
+      const before = await projects.bySlug(slug);
+      if (!before) return refused('not_found', `no project with slug ${slug}`, 'slug');
+      return audited(actor, before.id, async (sql) => {
+        const records = projectRecords(sql);
+        if (!(await records.setPlan(slug, choice.plan, choice.perMinute, choice.perDay))) {
+          throw new Refusal({ code: 'not_found', message: `no project with slug ${slug}`, param: 'slug' });
+        }
+        return {
+          value: { project: (await records.bySlug(slug))!, previous: before },
+          action: 'plan_changed',
+          target: `${before.plan} → ${choice.plan}`,
+        };
+      });
+    },
+
     /** The account's projects (through a token: those of the token), by name; every project for the operator. */
     async list(actor: Actor): Promise<VisibleProject[]> {
       if (actor.kind === 'operator') {

@@ -1,0 +1,86 @@
+import { createManageClient, type ManageClient, PetstoreError } from './api-client.ts';
+import { manageBaseUrl } from './api-address.ts';
+import { apiFailure, rootCause, unreachable } from './api-failure.ts';
+import { savedToken } from './credentials.ts';
+import { UsageError } from './exit.ts';
+import { timedFetch } from './http-fetch.ts';
+import { readTimeouts } from './http-options.ts';
+import { type CliIo, note } from './io.ts';
+import { type ParsedCommand, stringOption } from './usage.ts';
+
+/** A command's way in: the management API with an access token, or the operator's database. */
+export type OperatorMode = { kind: 'api'; api: ManageApi } | { kind: 'database' };
+
+/** The management API as the commands call it: the typed client, and its refusals as CLI errors. */
+export interface ManageApi {
+  client: ManageClient;
+  baseUrl: string;
+  /** Runs `call`, turning a PetstoreError into one `petstore: …` line with its exit status. */
+  run<T>(call: (client: ManageClient) => Promise<T>): Promise<T>;
+}
+
+const LOGIN_HINT = 'the access token was refused: run "petstore login" again or check PETSTORE_ACCESS_TOKEN';
+
+/** The management client for `token`, with the pets commands' timeouts and retry rules. */
+export function manageApi(io: CliIo, parsed: ParsedCommand, baseUrl: string, token: string): ManageApi {
+  const send = timedFetch(readTimeouts(io, parsed));
+  // As for the pets commands: a request that got no answer is not sent again (a server that is down
+  // is said at once); answers that ask for a retry (429, 503) are retried as the client does.
+  let noAnswer: unknown;
+  const client = createManageClient({
+    baseUrl,
+    token,
+    userAgent: 'petstore-cli',
+    fetch: async (input, init) => {
+      try {
+        noAnswer = undefined;
+        return await send(input, init);
+      } catch (error) {
+        noAnswer = error;
+        throw error;
+      }
+    },
+    sleep: (ms) => {
+      if (noAnswer !== undefined) return Promise.reject(unreachable(baseUrl, rootCause(noAnswer)));
+      if (ms >= 1_000) note(io, `waiting ${Math.ceil(ms / 1_000)} s before retrying`);
+      return new Promise((resolve) => setTimeout(resolve, ms));
+    },
+  });
+  return {
+    client,
+    baseUrl,
+    async run(call) {
+      try {
+        return await call(client);
+      } catch (error) {
+        throw error instanceof PetstoreError ? apiFailure(error, baseUrl, LOGIN_HINT) : error;
+      }
+    },
+  };
+}
+
+/** `ps_at_` and the first characters: enough to tell tokens apart, never the secret. */
+export const tokenPrefix = (token: string): string => `${token.slice(0, 10)}…`;
+
+/**
+ * The mode of an operator command, said in one line on stderr: `--database` always means the
+ * database; else an access token (PETSTORE_ACCESS_TOKEN, or the one `petstore login` saved for
+ * PETSTORE_BASE_URL) means the management API; else the database, as before tokens existed.
+ */
+export async function chooseMode(io: CliIo, parsed: ParsedCommand): Promise<OperatorMode> {
+  if (stringOption(parsed, 'database') !== undefined) return { kind: 'database' };
+  const baseUrl = manageBaseUrl(io);
+  const fromEnv = io.env.PETSTORE_ACCESS_TOKEN;
+  const token = fromEnv || (await savedToken(io, baseUrl))?.token;
+  if (!token) return { kind: 'database' };
+  const source = fromEnv ? 'PETSTORE_ACCESS_TOKEN' : 'saved by petstore login';
+  note(io, `petstore: management API at ${baseUrl} as token ${tokenPrefix(token)} (${source})`);
+  return { kind: 'api', api: manageApi(io, parsed, baseUrl, token) };
+}
+
+/** An operator command the management API does not offer: refused before anything is sent. */
+export function databaseOnly(command: string): UsageError {
+  return new UsageError(
+    `${command} changes the server's database directly: run it on the server without an access token (unset PETSTORE_ACCESS_TOKEN, or "petstore logout"), or pass --database`,
+  );
+}
