@@ -32,6 +32,5 @@ export { parseSince, parseStatusFilter } from './insights/filters.ts';
 export { retainedSince } from './insights/retention.ts';
 export type { RequestLogQuery, StoredRequest } from './storage/request-log-records.ts';
 export type { AuditAction, StoredAuditEvent } from './storage/audit-records.ts';
-export { domainCheckRecord } from './storage/audit-records.ts';
 export { createKeyService, keyTarget, type KeyService } from './features/keys/service.ts';
 export { OPERATOR } from './features/shared/actor.ts';

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import { OPERATOR } from '../src/features/shared/actor.ts';
 import { after, before, describe, it } from 'node:test';
 import {
   MIN_RECHECK_MS,
   UNSERVE_AFTER_MS,
   VERIFIED_RECHECK_MS,
   WRONG_RECHECK_MS,
-} from '../src/domains/domain-service.ts';
+} from '../src/domains/domain-rules.ts';
 import type { Project } from '../src/storage/project-repository.ts';
 import { startZoneServer, type ZoneMode, type ZoneServer } from './dns-zone-server.ts';
 import { zoneResolver } from './zone-resolver.ts';
@@ -36,8 +37,8 @@ describe('custom domains when DNS fails: the answer decides, never the failure',
     });
     await app.signedInMember('acme', { plan: 'pro' });
     project = (await app.storage.projects.bySlug('acme'))!;
-    const added = await app.app.domains.add(project, HOST);
-    assert.equal(added.kind === 'added' && added.domain.state, 'verified');
+    const added = await app.app.domains.add(OPERATOR, project.slug, HOST);
+    assert.equal(added.ok && added.value.state, 'verified');
     assert.equal((await visit(app, HOST)).status, 200);
   });
   after(async () => {

@@ -19,6 +19,8 @@ import { projectRoutes } from '../projects/routes.ts';
 import { requestRoutes } from '../requests/routes.ts';
 import { createRequestService } from '../requests/service.ts';
 import { createProjectService } from '../projects/service.ts';
+import { domainRoutes } from '../domains/routes.ts';
+import type { DomainsService } from '../domains/service.ts';
 import { manageContract } from '../../openapi/manage-contract.ts';
 
 export interface ManageAreaDeps {
@@ -30,6 +32,8 @@ export interface ManageAreaDeps {
   tokenLimits?: Limits;
   /** Resolves once this instance's waiting request-log rows are written. */
   settleRequestLog?: () => Promise<void>;
+  /** Custom domains: the service the dashboard and the background checks use. */
+  domains: DomainsService;
 }
 
 const OPERATION_METHODS = ['get', 'post', 'delete'];
@@ -91,6 +95,7 @@ export function createManageArea(deps: ManageAreaDeps): Area & {
           clock,
         ),
         ...auditRoutes(createAuditService({ storage }), document),
+        ...domainRoutes(deps.domains, document),
         ...requestRoutes(createRequestService({ storage, clock, settle: deps.settleRequestLog }), document),
         getManageDocument: async (_request, reply) =>
           reply

@@ -6,6 +6,8 @@ export interface Problem {
   message: string;
   /** The input field or parameter at fault, when there is one. */
   param?: string;
+  /** With rate_limited: when to try again (the Retry-After header). */
+  retryAfterMs?: number;
 }
 
 /** What a service operation returns: its value, or the problem that stopped it (nothing was changed). */
@@ -25,8 +27,11 @@ export const refused = (
 /** At the HTTP edge: the value, or the problem thrown as the Error body. */
 export function valueOrThrow<T>(outcome: Outcome<T>): T {
   if (outcome.ok) return outcome.value;
-  const { code, message, param } = outcome.problem;
-  throw new ApiError(code, message, param === undefined ? {} : { param });
+  const { code, message, param, retryAfterMs } = outcome.problem;
+  throw new ApiError(code, message, {
+    ...(param !== undefined && { param }),
+    ...(retryAfterMs !== undefined && { headers: { 'retry-after': String(Math.ceil(retryAfterMs / 1000)) } }),
+  });
 }
 
 /** Thrown inside a transaction to undo it and return the problem instead (see inTransaction). */

@@ -1,0 +1,60 @@
+import {
+  decodeDomainCursor,
+  type DomainsService,
+  type DomainView,
+  encodeDomainCursor,
+  OPERATOR,
+} from '@petstore/server/operator-domains';
+import type { CliIo } from './io.ts';
+import { decodeCursor, type Paging, printPages } from './paged-output.ts';
+import { formatInstant } from './table.ts';
+import { CliError } from './exit.ts';
+
+/** `domains list --cursor`, read before the database is opened: the position of a page's last domain. */
+export function readDomainsCursor(text: string | undefined): string | undefined {
+  return decodeCursor('domains list', text, (value) =>
+    typeof value === 'string' && decodeDomainCursor(value) ? value : undefined,
+  );
+}
+
+/**
+ * `domains list`: one page of the project's domains in the order they were added (a table, or with
+ * --json an array with the records), the next page's cursor on stderr, or with --all every domain in
+ * constant memory (printPages), each page read through the domains service.
+ */
+export async function listDomains(
+  io: CliIo,
+  domains: DomainsService,
+  slug: string,
+  options: Paging<string> & { json: boolean },
+): Promise<void> {
+  await printPages<DomainView, string>(
+    io,
+    {
+      command: `petstore domains list --project ${slug}`,
+      async page(after, limit) {
+        const page = await domains.list(OPERATOR, slug, { limit, cursor: after });
+        if (!page.ok) throw new CliError(page.problem.message);
+        return page.value.data;
+      },
+      cursorOf: (domain) => encodeDomainCursor({ at: domain.createdAt, hostname: domain.hostname }),
+      columns: [
+        { title: 'HOSTNAME' },
+        { title: 'STATE' },
+        { title: 'PRIMARY' },
+        { title: 'CHECKED' },
+        { title: 'REASON' },
+      ],
+      row: (v) => [
+        v.hostname,
+        v.state,
+        v.primary ? 'yes' : '',
+        formatInstant(v.checkedAt, 'never'),
+        [v.reason, v.checkError].filter(Boolean).join(' '),
+      ],
+      record: (domain) => JSON.stringify({ project: slug, ...domain }),
+      empty: `${slug} has no custom domain; add one with: petstore domains add docs.example.com --project ${slug}`,
+    },
+    options,
+  );
+}
