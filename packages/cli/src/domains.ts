@@ -85,20 +85,32 @@ const NOT_RECORDED =
 async function recordedSettings(io: CliIo, storage: Storage): Promise<ServiceSettings> {
   const settings = await serviceSettings(storage.sql).read();
   if (!settings) throw new CliError(NOT_RECORDED);
+  const servers = settings.servers.join(', ');
   const shell = [
-    ['PETSTORE_SITE_DOMAIN', io.env.PETSTORE_SITE_DOMAIN, settings.siteDomain],
-    ['PETSTORE_API_HOST', io.env.PETSTORE_API_HOST, settings.apiHost ?? ''],
+    [
+      'PETSTORE_SITE_DOMAIN',
+      io.env.PETSTORE_SITE_DOMAIN,
+      settings.siteDomain,
+      `the service's is ${settings.siteDomain}`,
+    ],
+    [
+      'PETSTORE_API_HOST',
+      io.env.PETSTORE_API_HOST,
+      settings.apiHost ?? '',
+      `the service's is ${settings.apiHost ?? 'unset'}`,
+    ],
     [
       'PETSTORE_DNS_SERVERS',
       io.env.PETSTORE_DNS_SERVERS?.split(',')
         .map((s) => s.trim())
-        .join(),
-      settings.servers.join(),
+        .join(', '),
+      servers,
+      `checking with the service's DNS servers ${servers}`,
     ],
   ] as const;
-  for (const [name, own, recorded] of shell) {
+  for (const [name, own, recorded, instead] of shell) {
     if (own !== undefined && own !== '' && own !== recorded)
-      note(io, `${name} of this shell is not used: the service's is ${recorded || 'unset'}`);
+      note(io, `${name} of this shell is not used: ${instead}`);
   }
   return settings;
 }
