@@ -1,4 +1,4 @@
-import type { DomainsService } from '../features/domains/service.ts';
+import type { DomainsService } from './service.ts';
 
 /** How often an instance looks for domains due a check (each is claimed, so instances share the work). */
 export const CHECK_POLL_MS = 15_000;
