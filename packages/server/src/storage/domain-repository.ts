@@ -94,15 +94,6 @@ export interface DomainRepository {
    * verified, else (its records are gone for now) its oldest verified domain; none without one.
    */
   primaryOf(projectId: string): Promise<string | undefined>;
-  /** Remembers the DNS servers the running service checks with (`ip` or `ip:port`). */
-  recordResolvers(servers: readonly string[], at: number): Promise<void>;
-  /** The DNS servers the service last recorded, or undefined when no instance has started yet. */
-  resolvers(): Promise<RecordedResolvers | undefined>;
-}
-
-export interface RecordedResolvers {
-  servers: string[];
-  recordedAt: number;
 }
 
 export const DOMAIN_COLUMNS =
@@ -334,19 +325,6 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
         [projectId],
       );
       return row?.hostname as string | undefined;
-    },
-    async recordResolvers(servers, at) {
-      await sql.run(
-        `INSERT INTO domain_resolvers (id, servers, recorded_at) VALUES (1, $1, $2)
-         ON CONFLICT (id) DO UPDATE SET servers = excluded.servers, recorded_at = excluded.recorded_at`,
-        [JSON.stringify(servers), at],
-      );
-    },
-    async resolvers() {
-      const [row] = await sql.all('SELECT servers, recorded_at FROM domain_resolvers WHERE id = 1');
-      return (
-        row && { servers: JSON.parse(row.servers as string) as string[], recordedAt: Number(row.recorded_at) }
-      );
     },
     async wasRemoved(hostname) {
       const rows = await sql.all('SELECT 1 AS one FROM removed_domains WHERE hostname = $1', [hostname]);
