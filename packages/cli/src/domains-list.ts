@@ -10,6 +10,10 @@ import { decodeCursor, type Paging, printPages } from './paged-output.ts';
 import { formatInstant } from './table.ts';
 import { CliError } from './exit.ts';
 
+/** What `domains list` says of a project without domains. */
+export const noDomains = (slug: string): string =>
+  `${slug} has no custom domain; add one with: petstore domains add docs.example.com --project ${slug}`;
+
 /** `domains list --cursor`, read before the database is opened: the position of a page's last domain. */
 export function readDomainsCursor(text: string | undefined): string | undefined {
   return decodeCursor('domains list', text, (value) =>
@@ -53,7 +57,7 @@ export async function listDomains(
         [v.reason, v.checkError].filter(Boolean).join(' '),
       ],
       record: (domain) => JSON.stringify({ project: slug, ...domain }),
-      empty: `${slug} has no custom domain; add one with: petstore domains add docs.example.com --project ${slug}`,
+      empty: noDomains(slug),
     },
     options,
   );

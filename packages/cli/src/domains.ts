@@ -11,7 +11,7 @@ import {
 } from '@petstore/server/operator-domains';
 import { domainToASCII } from 'node:url';
 import { openServerDatabase } from './database.ts';
-import { listDomains, readDomainsCursor } from './domains-list.ts';
+import { listDomains, noDomains, readDomainsCursor } from './domains-list.ts';
 import { CliError, EXIT, NotFoundError } from './exit.ts';
 import { type CliIo, note, say } from './io.ts';
 import { MAX_PAGE_SIZE } from './paged-output.ts';
@@ -79,12 +79,11 @@ const NOT_RECORDED =
   'the service has not recorded its settings (site domain, API host, DNS servers) in this database yet: start it once ("petstore serve"), then try again';
 
 /**
- * What the running service judges domains by, as it recorded it at start-up: one configuration, so a
- * command from this shell can never judge a domain otherwise than the service's own checks.
+ * Names, on stderr, each setting of this shell that differs from the running service's, which the
+ * command uses instead (one configuration: a command from this shell never judges a domain otherwise
+ * than the service's own checks).
  */
-async function recordedSettings(io: CliIo, storage: Storage): Promise<ServiceSettings> {
-  const settings = await serviceSettings(storage.sql).read();
-  if (!settings) throw new CliError(NOT_RECORDED);
+function noteShellSettings(io: CliIo, settings: ServiceSettings): void {
   const servers = settings.servers.join(', ');
   const shell = [
     [
@@ -112,8 +111,10 @@ async function recordedSettings(io: CliIo, storage: Storage): Promise<ServiceSet
     if (own !== undefined && own !== '' && own !== recorded)
       note(io, `${name} of this shell is not used: ${instead}`);
   }
-  return settings;
 }
+
+/** A list with nothing in it, which needs none of the service's settings. */
+const emptyList = (io: CliIo, slug: string, json: boolean) => say(io, json ? '[]' : noDomains(slug));
 
 export async function runDomains(args: string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(io, 'domains', args, OPTIONS, HELP);
@@ -149,7 +150,18 @@ export async function runDomains(args: string[], io: CliIo): Promise<number> {
   const hostname = positionals[0] && domainToASCII(positionals[0].trim().toLowerCase().replace(/\.$/, ''));
   const { storage } = await openServerDatabase(io, stringOption(parsed, 'database'));
   try {
-    const settings = await recordedSettings(io, storage);
+    const project = slug ?? (await projectOfDomain(storage, hostname!));
+    const known = await storage.projects.bySlug(project);
+    if (!known)
+      throw new NotFoundError(`no project with slug ${project}; "petstore projects list" shows them`);
+    const settings = await serviceSettings(storage.sql).read();
+    if (!settings) {
+      if (action !== 'list' || (await storage.domains.countForProject(known.id)) > 0)
+        throw new CliError(NOT_RECORDED);
+      emptyList(io, project, json);
+      return EXIT.ok;
+    }
+    noteShellSettings(io, settings);
     const domains = createDomainsService({
       storage,
       clock: systemClock,
@@ -159,9 +171,6 @@ export async function runDomains(args: string[], io: CliIo): Promise<number> {
       caIdentity: settings.caIdentity,
       enterpriseDomains: settings.enterpriseDomains ?? undefined,
     });
-    if (slug !== undefined && !(await storage.projects.bySlug(slug)))
-      throw new NotFoundError(`no project with slug ${slug}; "petstore projects list" shows them`);
-    const project = slug ?? (await projectOfDomain(storage, hostname!));
     const show = (view: DomainView, resolvers?: readonly string[]) =>
       say(io, json ? JSON.stringify({ project, ...view, ...(resolvers && { resolvers }) }) : describe(view));
     switch (action) {
