@@ -115,7 +115,7 @@ export function domainPages(context: DashboardContext): Record<string, RouteHand
       const project = context.memberProject(request);
       const made = await context.domains.makePrimary(actorOf(request), project.slug, hostnameOf(request));
       if (!made.ok && made.problem.code === 'conflict')
-        return refusedBack(request, reply, project, `${sentence(made.problem.message)}.`);
+        return refusedBack(request, reply, project, `${made.problem.message}.`);
       return backToDomains(reply, project, 'primary', valueOrThrow(made).hostname);
     },
     async removeDomainPage(request, reply) {
