@@ -201,7 +201,7 @@ export interface paths {
         put?: never;
         /**
          * Add a custom domain
-         * @description Adds a custom domain to a project on Pro or above (else `403 plan_required`) and checks its records at once. A name the project has already is `409 domain_exists` (of two adds of one name at the same moment, one is added); beyond the plan's number of domains `409 domain_limit_reached`; more than 30 adds per project per hour `429 rate_limited`. Needs a write token and an owner.
+         * @description Adds a custom domain to a project on Pro or above (else `403 plan_required`) and checks its records at once. A name the project has already is `409 domain_exists` (of two adds of one name at the same moment, one is added); beyond the plan's number of domains `403 domain_limit_reached`; more than 30 adds per project per hour `429 rate_limited`. Needs a write token and an owner.
          */
         post: operations["createDomain"];
         delete?: never;
@@ -559,7 +559,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The token may only read (`insufficient_scope`), the role does not allow it (`forbidden`), or the project's plan does not (`plan_required`). */
+        /** @description The token may only read (`insufficient_scope`), the role does not allow it (`forbidden`), or the project's plan does not (`plan_required`, `domain_limit_reached`). */
         Forbidden: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -595,7 +595,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The key was already rolled, revoked or has expired, or the domain is not verified (`conflict`); the project has the domain already (`domain_exists`) or as many as its plan allows (`domain_limit_reached`). */
+        /** @description The key was already rolled, revoked or has expired, or the domain is not verified (`conflict`); the project has the domain already (`domain_exists`). */
         Conflict: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

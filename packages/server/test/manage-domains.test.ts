@@ -252,6 +252,25 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       },
     );
 
+    it(
+      'POST …/domains beyond the plan → 403 domain_limit_reached; beyond 30 adds an hour → 429 rate_limited with Retry-After',
+      { skip },
+      async () => {
+        const listed = json((await app.request({ url: `${BASE}?limit=100`, key: owner.token })).body);
+        const have = (listed.data as Json[]).length;
+        for (let i = have; i < 10; i++) assert.equal((await add(`cap${i}.example.test`)).status, 201);
+        const capped = await add('cap10.example.test');
+        assert.equal(capped.status, 403, capped.body);
+        assert.equal(json(capped.body).code, 'domain_limit_reached');
+        await app.storage.projects.setPlan('acme', 'business', null, null);
+        let answer = await add('more0.example.test');
+        for (let i = 1; answer.status === 201 && i < 40; i++) answer = await add(`more${i}.example.test`);
+        assert.equal(answer.status, 429);
+        assert.equal(json(answer.body).code, 'rate_limited');
+        assert.match(answer.headers['retry-after'] as string, /^[1-9]\d*$/);
+      },
+    );
+
     it('an expired token → 401 unauthorized', { skip }, async () => {
       const expiring = await tokenHolder(app, ['acme'], { expiresInDays: 7 });
       assert.equal((await app.request({ url: BASE, key: expiring.token })).status, 200);
