@@ -250,6 +250,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{slug}/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a project's custom domains
+         * @description The project's custom domains in the order they were added, as the dashboard shows them: the DNS records to create with what was seen of each, the state (`pending`, `verified`, `failed`, or `suspended` below Pro), the reason, warnings and which one is primary.
+         */
+        get: operations["listDomains"];
+        put?: never;
+        /**
+         * Add a custom domain
+         * @description Adds a custom domain to a project on Pro or above (else `403 plan_required`) and checks its records at once. A name the project has already is `409 domain_exists` (of two adds of one name at the same moment, one is added); beyond the plan's number of domains `403 domain_limit_reached`; more than 30 adds per project per hour `429 rate_limited`. Needs a write token and an owner.
+         */
+        post: operations["createDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{slug}/domains/{hostname}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a custom domain
+         * @description The domain stops being served at once, on every instance. Needs a write token and an owner.
+         */
+        delete: operations["deleteDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{slug}/domains/{hostname}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a domain now
+         * @description Looks up the domain's records now and stores what was seen. Only a DNS answer changes the state: when DNS gives none, the state is kept and `checkError` says so. At most one check per domain every 10 seconds (else `429 rate_limited`). Needs a write token and an owner.
+         */
+        post: operations["checkDomainNow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{slug}/domains/{hostname}/primary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a domain primary
+         * @description Every other address of the project redirects to this domain. A domain not verified is `409 conflict`. Needs a write token and an owner.
+         */
+        post: operations["makeDomainPrimary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -495,6 +579,48 @@ export interface components {
             hasMore: boolean;
             next: string | null;
         };
+        NewDomain: {
+            /** @description The domain, e.g. `docs.example.com` (upper case, a trailing dot and Unicode are accepted). */
+            hostname: string;
+        };
+        DomainRecord: {
+            /**
+             * @description `ALIAS` stands for an ALIAS or ANAME record (an apex cannot hold a CNAME).
+             * @enum {string}
+             */
+            type: "CNAME" | "ALIAS" | "TXT";
+            name: string;
+            value: string;
+            /** @description Whether the last check saw the record as it should be. */
+            ok: boolean;
+            /** @description What the last check saw at the name instead. */
+            seen: string[];
+        };
+        Domain: {
+            hostname: string;
+            /**
+             * @description `pending` until its records are seen (checked with backoff for 48 hours), `verified` (served), `failed`, or `suspended` while the project is below Pro.
+             * @enum {string}
+             */
+            state: "pending" | "verified" | "failed" | "suspended";
+            /** @description Why it is not verified, or what is wrong with it, in words a person can act on. */
+            reason: string | null;
+            /** @description The address every other address of the project redirects to. */
+            primary: boolean;
+            apex: boolean;
+            /** @description The DNS records to create at the DNS provider. */
+            records: components["schemas"]["DomainRecord"][];
+            warnings: string[];
+            /** @description When the last check got no DNS answer, why ("Could not check … will retry"). */
+            checkError: string | null;
+            checkedAt: components["schemas"]["Instant"] | null;
+            verifiedAt: components["schemas"]["Instant"] | null;
+        };
+        DomainPage: {
+            data: components["schemas"]["Domain"][];
+            hasMore: boolean;
+            next: string | null;
+        };
         /** @description The body of every error response. */
         Error: {
             /**
@@ -553,7 +679,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The token may only read (`insufficient_scope`), or the role does not allow it (`forbidden`). */
+        /** @description The token may only read (`insufficient_scope`), the role does not allow it (`forbidden`), or the project's plan does not (`plan_required`, `domain_limit_reached`). */
         Forbidden: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -589,7 +715,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The change conflicts with the current state (`conflict`): a key already rolled, revoked or expired; the last owner of a project; an address that is a member already. */
+        /** @description The change conflicts with the current state (`conflict`): a key already rolled, revoked or expired; the last owner of a project; an address that is a member already; a domain not verified yet; the project has the domain already (`domain_exists`). */
         Conflict: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -704,7 +830,11 @@ export interface components {
         Slug: string;
         /** @description The key's id. */
         KeyId: string;
-        /** @description How many items a page holds at most (1 to 100 for keys and invitations, 1 to 200 for the audit trail). */
+        /** @description The custom domain, as listed (lower case, punycode). */
+        Hostname: string;
+        /** @description The `next` of the previous page. */
+        DomainCursor: string;
+        /** @description How many items a page holds at most (1 to 100 for keys, invitations and domains, 1 to 200 for the audit trail). */
         Limit: number;
         /** @description The `next` of the previous page. */
         Cursor: string;
@@ -852,7 +982,7 @@ export interface operations {
     listKeys: {
         parameters: {
             query?: {
-                /** @description How many items a page holds at most (1 to 100 for keys and invitations, 1 to 200 for the audit trail). */
+                /** @description How many items a page holds at most (1 to 100 for keys, invitations and domains, 1 to 200 for the audit trail). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
@@ -1029,7 +1159,7 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                /** @description How many items a page holds at most (1 to 100 for keys and invitations, 1 to 200 for the audit trail). */
+                /** @description How many items a page holds at most (1 to 100 for keys, invitations and domains, 1 to 200 for the audit trail). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
@@ -1154,7 +1284,7 @@ export interface operations {
     listInvitations: {
         parameters: {
             query?: {
-                /** @description How many items a page holds at most (1 to 100 for keys and invitations, 1 to 200 for the audit trail). */
+                /** @description How many items a page holds at most (1 to 100 for keys, invitations and domains, 1 to 200 for the audit trail). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
@@ -1334,7 +1464,7 @@ export interface operations {
     listRequests: {
         parameters: {
             query?: {
-                /** @description How many items a page holds at most (1 to 100 for keys and invitations, 1 to 200 for the audit trail). */
+                /** @description How many items a page holds at most (1 to 100 for keys, invitations and domains, 1 to 200 for the audit trail). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
@@ -1380,6 +1510,219 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDomains: {
+        parameters: {
+            query?: {
+                /** @description How many items a page holds at most (1 to 100 for keys, invitations and domains, 1 to 200 for the audit trail). */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `next` of the previous page. */
+                cursor?: components["parameters"]["DomainCursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The project's slug. */
+                slug: components["parameters"]["Slug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of domains. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's slug. */
+                slug: components["parameters"]["Slug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewDomain"];
+            };
+        };
+        responses: {
+            /** @description The domain, as its first check left it. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's slug. */
+                slug: components["parameters"]["Slug"];
+                /** @description The custom domain, as listed (lower case, punycode). */
+                hostname: components["parameters"]["Hostname"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain as it was before it was removed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    checkDomainNow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's slug. */
+                slug: components["parameters"]["Slug"];
+                /** @description The custom domain, as listed (lower case, punycode). */
+                hostname: components["parameters"]["Hostname"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain as the check left it. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    makeDomainPrimary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's slug. */
+                slug: components["parameters"]["Slug"];
+                /** @description The custom domain, as listed (lower case, punycode). */
+                hostname: components["parameters"]["Hostname"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The primary domain. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

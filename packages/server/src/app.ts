@@ -6,6 +6,7 @@ import { createKeyUsage } from './auth/key-usage.ts';
 import type { KeyEnvironment } from './auth/keys.ts';
 import { createDashboardArea } from './dashboard/plugin.ts';
 import { createManageArea } from './features/manage/area.ts';
+import { createDomainsService } from './features/domains/service.ts';
 import type { Limits } from './ratelimit/plans.ts';
 import type { ProbeAddress } from './domains/certificate.ts';
 import { createDnsResolver, type DnsResolver } from './domains/dns.ts';
@@ -248,6 +249,17 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.decorate('outbox', outbox);
   app.addHook('onClose', async () => outbox.close());
   const configuredLinks = configuredOrigin({ publicBaseUrl: deps.publicBaseUrl, apiHost });
+  const domains = createDomainsService({
+    storage: deps.storage,
+    clock: deps.clock,
+    resolver: deps.dns ?? createDnsResolver(),
+    siteDomain,
+    apiHost,
+    caIdentity: deps.caIdentity ?? 'letsencrypt.org',
+    enterpriseDomains: deps.enterpriseDomains,
+    changed: () => sites.feed.catchUp().catch(() => {}),
+  });
+  app.decorate('domains', domains);
   const dashboard = createDashboardArea({
     storage: deps.storage,
     limiter: deps.limiter,
@@ -257,13 +269,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     hashingGate: deps.hashingGate,
     twoFactorKey: deps.twoFactorKey,
     siteDomain,
-    apiHost,
-    dns: deps.dns ?? createDnsResolver(),
-    caIdentity: deps.caIdentity ?? 'letsencrypt.org',
-    enterpriseDomains: deps.enterpriseDomains,
+    domains,
     tlsProbe: deps.tlsProbe,
-    domainsChanged: () => sites.feed.catchUp().catch(() => {}),
-    log: app.log,
     settleRequestLog: async () => requestLog?.settle(),
     outbox,
     linkOrigin: deps.linkOrigin ?? (() => configuredLinks),
@@ -275,6 +282,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     clock: deps.clock,
     keyEnvironment: deps.keyEnvironment,
     tokenLimits: deps.manageTokenLimits,
+    domains,
     settleRequestLog: async () => requestLog?.settle(),
     outbox,
     linkOrigin: deps.linkOrigin ?? (() => configuredLinks),

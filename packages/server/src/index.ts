@@ -14,12 +14,8 @@ export { invitationUrl, invite, INVITATION_TTL_MS } from './accounts/invitations
 export { ROLES, type Role } from './storage/member-records.ts';
 export { nameProblem, planProblem, slugProblem } from './projects/project-rules.ts';
 export { createDnsResolver } from './domains/dns.ts';
-export {
-  createDomainService,
-  type DomainRefusal,
-  type DomainService,
-  type DomainView,
-} from './domains/domain-service.ts';
+export type { DomainView } from './domains/domain-rules.ts';
+export { createDomainsService, type DomainsService } from './features/domains/service.ts';
 export { ERROR_STATUS } from './errors.ts';
 export type { Project } from './storage/project-repository.ts';
 export type { Account } from './storage/account-repository.ts';

@@ -32,7 +32,6 @@ export { parseSince, parseStatusFilter } from './insights/filters.ts';
 export { retainedSince } from './insights/retention.ts';
 export type { RequestLogQuery, StoredRequest } from './storage/request-log-records.ts';
 export type { AuditAction, StoredAuditEvent } from './storage/audit-records.ts';
-export { domainCheckRecord } from './storage/audit-records.ts';
 export { createKeyService, keyTarget, type KeyService } from './features/keys/service.ts';
 export { OPERATOR } from './features/shared/actor.ts';
 export { createMemberService, type MemberService } from './features/members/service.ts';

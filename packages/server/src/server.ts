@@ -20,7 +20,7 @@ import {
   USAGE_RETENTION_MS,
 } from './insights/retention.ts';
 import { FORGET_FAILURES_AFTER_MS } from './accounts/sign-in-throttle.ts';
-import { startDomainChecks } from './domains/background-checks.ts';
+import { startDomainChecks } from './features/domains/background-checks.ts';
 import { createDnsResolver } from './domains/dns.ts';
 import type { Storage } from './storage/repository.ts';
 import { untilReady } from './storage/until-ready.ts';

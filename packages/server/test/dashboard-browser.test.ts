@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { OPERATOR } from '../src/features/shared/actor.ts';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -231,7 +232,7 @@ test(
         const project = (await storage.projects.bySlug('acme'))!;
         const hostname = 'a-rather-long-documentation-name.docs.example.test';
         zone.set(hostname, [{ type: 'CNAME', value: 'acme.sites.localhost' }]);
-        await app.domains.add(project, hostname);
+        await app.domains.add(OPERATOR, project.slug, hostname);
         const account = await storage.accounts.byEmail('ann@example.com');
         const key = (await storage.listKeys('prj_acme'))[0]!;
         await app.requestLog!.flush();

@@ -4,10 +4,11 @@ import { createDnsResolver } from '../src/domains/dns.ts';
 import {
   ADDS_PER_HOUR,
   CHECK_INTERVAL_MS,
-  createDomainService,
   RELEASE_FAILED_AFTER_MS,
   VERIFY_WINDOW_MS,
-} from '../src/domains/domain-service.ts';
+} from '../src/domains/domain-rules.ts';
+import { createDomainsService } from '../src/features/domains/service.ts';
+import { OPERATOR } from '../src/features/shared/actor.ts';
 import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
 import { postForm } from './dashboard-forms.ts';
@@ -131,8 +132,8 @@ describe('contested names: settled by proof, never by who came first, never nami
 
   it('a pending claim fails 48 hours after it was added', async () => {
     const project = (await app.storage.projects.bySlug('acme'))!;
-    const added = await app.app.domains.add(project, 'later.example.test');
-    assert.equal(added.kind, 'added');
+    const added = await app.app.domains.add(OPERATOR, project.slug, 'later.example.test');
+    assert.equal(added.ok, true);
     const domain = (await app.storage.domains.get('later.example.test', project.id))!;
     app.clock.set(domain.createdAt + VERIFY_WINDOW_MS);
     await app.app.domains.checkDue(100);
@@ -143,12 +144,15 @@ describe('contested names: settled by proof, never by who came first, never nami
 
   it('a label mixing scripts (Cyrillic а in аpple) → refused with the reason, nothing stored', async () => {
     const project = (await app.storage.projects.bySlug('acme'))!;
-    const refused = await app.app.domains.add(project, 'аpple.example.test');
+    const refused = await app.app.domains.add(OPERATOR, project.slug, 'аpple.example.test');
     assert.deepEqual(refused, {
-      kind: 'refused',
-      code: 'invalid_parameter',
-      message:
-        'the label аpple mixes Cyrillic and Latin letters, which can imitate another name: write each label in one script',
+      ok: false,
+      problem: {
+        code: 'invalid_body',
+        message:
+          'the label аpple mixes Cyrillic and Latin letters, which can imitate another name: write each label in one script',
+        param: 'hostname',
+      },
     });
     acme = await app.signedInMember('acme'); // days later: a new sign-in
     assert.equal((await postForm(app, acme, acmeUrl, { hostname: 'gοogle.example.test' })).status, 303);
@@ -157,21 +161,23 @@ describe('contested names: settled by proof, never by who came first, never nami
       (await app.storage.domains.listForProject(project.id)).some((d) => d.hostname.startsWith('xn--')),
       false,
     );
-    const japanese = await app.app.domains.add(project, '日本語テキスト.example.test');
-    assert.equal(japanese.kind, 'added', 'Han with Katakana is one writing system');
+    const japanese = await app.app.domains.add(OPERATOR, project.slug, '日本語テキスト.example.test');
+    assert.equal(japanese.ok, true, 'Han with Katakana is one writing system');
   });
 
   it('"Check now" at most once per domain every 10 s → rate_limited with when to try again; the page says so', async () => {
     const project = (await app.storage.projects.bySlug('zoo'))!;
     app.clock.advance(CHECK_INTERVAL_MS);
-    assert.equal((await app.app.domains.checkNow(project, HOST))!.kind, 'checked');
+    assert.equal((await app.app.domains.check(OPERATOR, project.slug, HOST)).ok, true);
     app.clock.advance(CHECK_INTERVAL_MS - 1_000);
-    const refused = await app.app.domains.checkNow(project, HOST);
+    const refused = await app.app.domains.check(OPERATOR, project.slug, HOST);
     assert.deepEqual(refused, {
-      kind: 'refused',
-      code: 'rate_limited',
-      message: `one check per domain every 10 seconds: try ${HOST} again in 1 s`,
-      retryAfterMs: 1_000,
+      ok: false,
+      problem: {
+        code: 'rate_limited',
+        message: `one check per domain every 10 seconds: try ${HOST} again in 1 s`,
+        retryAfterMs: 1_000,
+      },
     });
     zoo = await app.signedInMember('zoo');
     assert.equal((await postForm(app, zoo, `${zooUrl}/${HOST}/check`)).status, 303);
@@ -180,48 +186,55 @@ describe('contested names: settled by proof, never by who came first, never nami
       /One check per domain every 10 seconds: try docs\.example\.test again in 1 s/,
     );
     app.clock.advance(1_000);
-    assert.equal((await app.app.domains.checkNow(project, HOST))!.kind, 'checked');
+    assert.equal((await app.app.domains.check(OPERATOR, project.slug, HOST)).ok, true);
   });
 
   it(`adds: at most ${ADDS_PER_HOUR} per project per hour → rate_limited; domains capped by plan (Pro 10, Business 50, Enterprise as configured) → domain_limit_reached`, async () => {
     const service = (enterpriseDomains?: number) =>
-      createDomainService({
+      createDomainsService({
         storage: app.storage,
         clock: app.clock,
+        resolver: createDnsResolver([zone.address], { timeoutMs: 200 }),
         siteDomain: 'sites.localhost',
         caIdentity: 'letsencrypt.org',
         enterpriseDomains,
       });
     const owner = await app.signedInMember('caps', { plan: 'pro' });
-    let project = (await app.storage.projects.byId(owner.projectId))!;
+    const project = (await app.storage.projects.byId(owner.projectId))!;
     const domains = service();
-    for (let i = 0; i < 10; i++) assert.equal((await domains.add(project, `d${i}.caps.test`)).kind, 'added');
-    const capped = await domains.add(project, 'd10.caps.test');
+    for (let i = 0; i < 10; i++)
+      assert.equal((await domains.add(OPERATOR, project.slug, `d${i}.caps.test`)).ok, true);
+    const capped = await domains.add(OPERATOR, project.slug, 'd10.caps.test');
     assert.deepEqual(capped, {
-      kind: 'refused',
-      code: 'domain_limit_reached',
-      message: 'the Pro plan allows 10 custom domains per project; remove one first',
+      ok: false,
+      problem: {
+        code: 'domain_limit_reached',
+        message: 'the Pro plan allows 10 custom domains per project; remove one first',
+        param: 'hostname',
+      },
     });
     await app.storage.projects.setPlan(project.slug, 'business', null, null);
-    project = (await app.storage.projects.byId(owner.projectId))!;
     for (let i = 10; i < 30; i++)
-      assert.equal((await domains.add(project, `d${i}.caps.test`)).kind, 'added', `d${i}`);
-    const limited = await domains.add(project, 'd30.caps.test');
-    assert.equal(limited.kind === 'refused' && limited.code, 'rate_limited');
+      assert.equal((await domains.add(OPERATOR, project.slug, `d${i}.caps.test`)).ok, true, `d${i}`);
+    const limited = await domains.add(OPERATOR, project.slug, 'd30.caps.test');
+    assert.equal(!limited.ok && limited.problem.code, 'rate_limited');
     assert.match(
-      (limited as { message: string }).message,
+      (limited as { problem: { message: string } }).problem.message,
       /at most 30 domains can be added per project per hour/,
     );
     app.clock.advance(60 * 60_000);
-    for (let i = 30; i < 50; i++) assert.equal((await domains.add(project, `d${i}.caps.test`)).kind, 'added');
-    const business = await domains.add(project, 'd50.caps.test');
-    assert.equal(business.kind === 'refused' && business.code, 'domain_limit_reached');
+    for (let i = 30; i < 50; i++)
+      assert.equal((await domains.add(OPERATOR, project.slug, `d${i}.caps.test`)).ok, true);
+    const business = await domains.add(OPERATOR, project.slug, 'd50.caps.test');
+    assert.equal(!business.ok && business.problem.code, 'domain_limit_reached');
     await app.storage.projects.setPlan(project.slug, 'enterprise', null, null);
-    project = (await app.storage.projects.byId(owner.projectId))!;
-    const enterprise = await service(51).add(project, 'd50.caps.test');
-    assert.equal(enterprise.kind, 'added');
-    const full = await service(51).add(project, 'd51.caps.test');
-    assert.equal(full.kind === 'refused' && full.code, 'domain_limit_reached');
-    assert.match((full as { message: string }).message, /the Enterprise plan allows 51 custom domains/);
+    const enterprise = await service(51).add(OPERATOR, project.slug, 'd50.caps.test');
+    assert.equal(enterprise.ok, true);
+    const full = await service(51).add(OPERATOR, project.slug, 'd51.caps.test');
+    assert.equal(!full.ok && full.problem.code, 'domain_limit_reached');
+    assert.match(
+      (full as { problem: { message: string } }).problem.message,
+      /the Enterprise plan allows 51 custom domains/,
+    );
   });
 });

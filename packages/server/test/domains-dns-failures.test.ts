@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
+import { OPERATOR } from '../src/features/shared/actor.ts';
 import { after, before, describe, it } from 'node:test';
 import {
   MIN_RECHECK_MS,
   UNSERVE_AFTER_MS,
   VERIFIED_RECHECK_MS,
   WRONG_RECHECK_MS,
-} from '../src/domains/domain-service.ts';
+} from '../src/domains/domain-rules.ts';
 import type { Project } from '../src/storage/project-repository.ts';
 import { startZoneServer, type ZoneMode, type ZoneServer } from './dns-zone-server.ts';
 import { zoneResolver } from './zone-resolver.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
+import { postForm } from './dashboard-forms.ts';
 
 const TARGET = 'acme.sites.localhost';
 const HOST = 'docs.example.test';
@@ -36,8 +38,8 @@ describe('custom domains when DNS fails: the answer decides, never the failure',
     });
     await app.signedInMember('acme', { plan: 'pro' });
     project = (await app.storage.projects.bySlug('acme'))!;
-    const added = await app.app.domains.add(project, HOST);
-    assert.equal(added.kind === 'added' && added.domain.state, 'verified');
+    const added = await app.app.domains.add(OPERATOR, project.slug, HOST);
+    assert.equal(added.ok && added.value.state, 'verified');
     assert.equal((await visit(app, HOST)).status, 200);
   });
   after(async () => {
@@ -115,6 +117,23 @@ describe('custom domains when DNS fails: the answer decides, never the failure',
       assert.doesNotMatch(await card(), /Could not check/);
     });
   }
+
+  it('"Check now" while DNS refuses → the trail says the owner could not check it and it stayed verified, never "Verified"', async () => {
+    owner = await app.signedInMember('acme');
+    zone.behave('refuse');
+    try {
+      const checked = await postForm(app, owner, `/dashboard/projects/acme/domains/${HOST}/check`);
+      assert.equal(checked.status, 303);
+      assert.match(checked.headers.location!, /done=unanswered/);
+    } finally {
+      zone.behave('answer');
+    }
+    const [last] = await app.storage.audit.list({ projectId: project.id, limit: 1 });
+    assert.equal(last!.action, 'domain_checked');
+    assert.match(last!.target!, /^docs\.example\.test: could not check \(.+\), still verified$/);
+    assert.equal(last!.actorAccountId, owner.accountId);
+    assert.equal(last!.via, 'dashboard');
+  });
 
   it('records seen wrong once → still served, the card says until when; right again → the warning is gone', async () => {
     app.clock.advance(VERIFIED_RECHECK_MS);

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { OPERATOR } from '../src/features/shared/actor.ts';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createDnsResolver } from '../src/domains/dns.ts';
-import { UNSERVE_AFTER_MS, VERIFY_WINDOW_MS } from '../src/domains/domain-service.ts';
+import { UNSERVE_AFTER_MS, VERIFY_WINDOW_MS } from '../src/domains/domain-rules.ts';
 import { parseHostHeader } from '../src/hosts/host-name.ts';
 import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
@@ -106,7 +107,7 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     assert.equal((await app.storage.domains.get('docs.example.test'))!.projectId, 'prj_acme');
     assert.equal((await app.storage.domains.get('docs.example.test', 'prj_zoo'))!.proofTxt, true);
     const zoo = (await app.storage.projects.bySlug('zoo'))!;
-    assert.equal(await app.app.domains.remove(zoo, 'docs.example.test'), true);
+    assert.equal((await app.app.domains.remove(OPERATOR, zoo.slug, 'docs.example.test')).ok, true);
     const again = await refusedAdd(owner, domainsUrl, 'docs.example.test');
     assert.match(again.body, /This project already has docs\.example\.test/);
   });

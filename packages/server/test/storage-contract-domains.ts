@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { CheckResult, CustomDomain } from '../src/storage/domain-repository.ts';
+import { serviceSettings } from '../src/features/domains/settings.ts';
 import type { StorageFixture } from './storage-contract.ts';
 import { project } from './storage-contract-projects.ts';
 
@@ -146,15 +147,29 @@ export function domainContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.domains.recordUnanswered('nope.example.com', unanswered), false);
   });
 
-  it('recordResolvers → resolvers() gives the last recorded servers; none recorded → undefined', async () => {
+  it("the service's settings: the last recorded are read back whole; none recorded → undefined", async () => {
     const storage = await twoProjects(fixture);
-    assert.equal(await storage.domains.resolvers(), undefined);
-    await storage.domains.recordResolvers(['127.0.0.1:5353'], T0);
-    await storage.domains.recordResolvers(['192.0.2.53', '[2001:db8::53]:53'], T0 + 1);
-    assert.deepEqual(await storage.domains.resolvers(), {
+    const settings = serviceSettings(storage.sql);
+    assert.equal(await settings.read(), undefined);
+    await settings.record(
+      {
+        servers: ['127.0.0.1:5353'],
+        siteDomain: 'old.test',
+        apiHost: null,
+        caIdentity: 'ca.test',
+        enterpriseDomains: null,
+      },
+      T0,
+    );
+    const latest = {
       servers: ['192.0.2.53', '[2001:db8::53]:53'],
-      recordedAt: T0 + 1,
-    });
+      siteDomain: 'sites.example.com',
+      apiHost: 'api.example.com',
+      caIdentity: 'letsencrypt.org',
+      enterpriseDomains: 500,
+    };
+    await settings.record(latest, T0 + 1);
+    assert.deepEqual(await settings.read(), { ...latest, recordedAt: T0 + 1 });
   });
 
   it('setPrimary → moves to another verified domain of the project only', async () => {

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Account } from '../storage/account-repository.ts';
-import type { CustomDomain } from '../storage/domain-repository.ts';
-import { type AuditAction, domainCheckRecord } from '../storage/audit-records.ts';
+import type { AuditAction } from '../storage/audit-records.ts';
 import type { Project } from '../storage/project-repository.ts';
 import type { Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
@@ -41,33 +40,6 @@ export function createAudit(storage: Pick<Storage, 'audit'>, clock: Clock): Audi
       await storage.audit.record(event);
     } catch (err) {
       request.log.error({ err, audit: event }, 'an audit event could not be recorded');
-    }
-  };
-}
-
-export interface AuditLog {
-  error(obj: object, msg: string): void;
-}
-
-/**
- * Records a domain's state changed by the background checks, as the actor `service` (no address): a
- * domain verified once its records appeared, or no longer served once they were seen wrong for an hour.
- * A record that cannot be stored now is logged, never failing the checks.
- */
-export function createServiceAudit(storage: Pick<Storage, 'audit'>, clock: Clock, log: AuditLog) {
-  return async (domain: CustomDomain): Promise<void> => {
-    const event = {
-      at: clock.now(),
-      projectId: domain.projectId,
-      actorAccountId: null,
-      actor: 'service',
-      ...domainCheckRecord(domain),
-      address: null,
-    };
-    try {
-      await storage.audit.record(event);
-    } catch (err) {
-      log.error({ err, audit: event }, 'an audit event could not be recorded');
     }
   };
 }

@@ -4,7 +4,7 @@ import { signedInOf } from './session-cookie.ts';
 import type { Sessions } from '../accounts/sessions.ts';
 import type { KeyEnvironment } from '../auth/keys.ts';
 import type { CertificateState } from '../domains/certificate.ts';
-import type { DomainService } from '../domains/domain-service.ts';
+import type { DomainsService } from '../features/domains/service.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { Project } from '../storage/project-repository.ts';
 import type { Storage } from '../storage/repository.ts';
@@ -23,7 +23,7 @@ export interface DashboardDeps {
   keyEnvironment: KeyEnvironment;
   /** The address of a project's docs site, as seen from this request (same scheme and port). */
   siteUrl(request: FastifyRequest, slug: string): string;
-  domains: DomainService;
+  domains: DomainsService;
   /** The certificate the TLS proxy holds for a name, when a probe address is configured. */
   certificate?(hostname: string): Promise<CertificateState>;
   /**

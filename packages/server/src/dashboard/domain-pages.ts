@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { isPaid, sentence } from '../domains/domain-service.ts';
-import { ApiError } from '../errors.ts';
+import { isPaid, sentence } from '../domains/domain-rules.ts';
+import type { Actor } from '../features/shared/actor.ts';
+import { valueOrThrow } from '../features/shared/outcome.ts';
 import { urlFor } from '../routes/urls.ts';
 import type { Project } from '../storage/project-repository.ts';
-import { domainCheckRecord } from '../storage/audit-records.ts';
 import type { DashboardContext } from './context.ts';
 import { field } from '../web/form-body.ts';
 import {
@@ -14,8 +14,15 @@ import {
   removeDomainView,
 } from './views/domains.ts';
 
-/** A project's custom domains: the list, adding one, checking it now, making it primary, removing it. */
+/**
+ * A project's custom domains: the list, adding one, checking it now, making it primary, removing it,
+ * each through the domains service as the signed-in account.
+ */
 export function domainPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
+  const actorOf = (request: FastifyRequest): Actor => {
+    const { account } = context.signedIn(request);
+    return { kind: 'account', accountId: account.id, email: account.email, address: request.ip };
+  };
   const domainsPage = async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -24,7 +31,7 @@ export function domainPages(context: DashboardContext): Record<string, RouteHand
     status = 200,
   ) => {
     const domains = await Promise.all(
-      (await context.domains.list(project)).map(async (domain) => ({
+      valueOrThrow(await context.domains.all(actorOf(request), project.slug)).map(async (domain) => ({
         ...domain,
         certificate: domain.state === 'verified' ? await context.certificate?.(domain.hostname) : undefined,
       })),
@@ -40,13 +47,17 @@ export function domainPages(context: DashboardContext): Record<string, RouteHand
     });
     return context.page(request, reply, `Domains · ${project.name}`, main, status);
   };
-  /** The hostname in the path, when it is one of this project's domains; else 404. */
-  const projectDomain = async (request: FastifyRequest, project: Project): Promise<string> => {
-    const { hostname } = request.params as { hostname: string };
-    if (!(await context.domains.list(project)).some((domain) => domain.hostname === hostname)) {
-      throw new ApiError('not_found', `${hostname} is not a domain of this project`);
-    }
-    return hostname;
+  const hostnameOf = (request: FastifyRequest) => (request.params as { hostname: string }).hostname;
+  /** A refusal shown once on the domains page (post/redirect/get). */
+  const refusedBack = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    project: Project,
+    problem: string,
+  ) => {
+    const page = urlFor('domainsPage', { slug: project.slug });
+    await context.flashes.put(request, page, { problem });
+    return context.back(reply, page);
   };
   const backToDomains = (reply: FastifyReply, project: Project, done: DomainNotice, hostname: string) =>
     reply.redirect(
@@ -71,56 +82,51 @@ export function domainPages(context: DashboardContext): Record<string, RouteHand
     async addDomain(request, reply) {
       const project = context.memberProject(request);
       const hostname = field(request.body, 'hostname');
-      const outcome = await context.domains.add(project, hostname);
-      if (outcome.kind === 'refused') {
-        // Post/redirect/get: the refusal is shown once on the domains page; below Pro the page's own
-        // explanation (the form is disabled) says it, so it is not repeated.
+      const outcome = await context.domains.add(actorOf(request), project.slug, hostname);
+      if (!outcome.ok) {
+        if (outcome.problem.code === 'not_found' || outcome.problem.code === 'forbidden')
+          valueOrThrow(outcome);
+        // Below Pro the page's own explanation (the form is disabled) says it, so it is not repeated.
         const page = urlFor('domainsPage', { slug: project.slug });
         await context.flashes.put(
           request,
           page,
           isPaid(project)
-            ? { problem: sentence(outcome.message), values: { hostname } }
+            ? { problem: sentence(outcome.problem.message), values: { hostname } }
             : { values: { hostname } },
         );
         return context.back(reply, page);
       }
       request.log.info(
-        { domain: outcome.domain.hostname, project: project.slug, state: outcome.domain.state },
+        { domain: outcome.value.hostname, project: project.slug, state: outcome.value.state },
         'custom domain added',
       );
-      await context.audit(request, 'domain_added', outcome.domain.hostname);
-      return backToDomains(reply, project, 'added', outcome.domain.hostname);
+      return backToDomains(reply, project, 'added', outcome.value.hostname);
     },
     async checkDomain(request, reply) {
       const project = context.memberProject(request);
-      const hostname = await projectDomain(request, project);
-      const checked = (await context.domains.checkNow(project, hostname))!;
-      if (checked.kind === 'refused') {
-        const page = urlFor('domainsPage', { slug: project.slug });
-        await context.flashes.put(request, page, { problem: sentence(checked.message) });
-        return context.back(reply, page);
-      }
-      const { action, target } = domainCheckRecord({ hostname, state: checked.domain.state });
-      await context.audit(request, action, target);
-      return backToDomains(reply, project, checkedNotice(checked.domain), hostname);
+      const checked = await context.domains.check(actorOf(request), project.slug, hostnameOf(request));
+      if (!checked.ok && checked.problem.code === 'rate_limited')
+        return refusedBack(request, reply, project, sentence(checked.problem.message));
+      const domain = valueOrThrow(checked);
+      return backToDomains(reply, project, checkedNotice(domain), domain.hostname);
     },
     async makePrimary(request, reply) {
       const project = context.memberProject(request);
-      const hostname = await projectDomain(request, project);
-      if (!(await context.domains.setPrimary(project, hostname))) {
-        const page = urlFor('domainsPage', { slug: project.slug });
-        await context.flashes.put(request, page, {
-          problem: `${hostname} must be verified before it can be the primary domain.`,
-        });
-        return context.back(reply, page);
-      }
-      await context.audit(request, 'domain_primary', hostname);
-      return backToDomains(reply, project, 'primary', hostname);
+      const made = await context.domains.makePrimary(actorOf(request), project.slug, hostnameOf(request));
+      if (!made.ok && made.problem.code === 'conflict')
+        return refusedBack(request, reply, project, `${made.problem.message}.`);
+      return backToDomains(reply, project, 'primary', valueOrThrow(made).hostname);
     },
     async removeDomainPage(request, reply) {
       const project = context.memberProject(request);
-      const hostname = await projectDomain(request, project);
+      const hostname = hostnameOf(request);
+      const domains = valueOrThrow(await context.domains.all(actorOf(request), project.slug));
+      if (!domains.some((domain) => domain.hostname === hostname))
+        valueOrThrow({
+          ok: false,
+          problem: { code: 'not_found', message: `${hostname} is not a domain of this project` },
+        });
       return context.page(
         request,
         reply,
@@ -130,11 +136,11 @@ export function domainPages(context: DashboardContext): Record<string, RouteHand
     },
     async removeDomain(request, reply) {
       const project = context.memberProject(request);
-      const hostname = await projectDomain(request, project);
-      await context.domains.remove(project, hostname);
-      await context.audit(request, 'domain_removed', hostname);
-      request.log.info({ domain: hostname, project: project.slug }, 'custom domain removed');
-      return backToDomains(reply, project, 'removed', hostname);
+      const removed = valueOrThrow(
+        await context.domains.remove(actorOf(request), project.slug, hostnameOf(request)),
+      );
+      request.log.info({ domain: removed.hostname, project: project.slug }, 'custom domain removed');
+      return backToDomains(reply, project, 'removed', removed.hostname);
     },
   };
 }

@@ -4,8 +4,7 @@ import type { ScryptParams } from '../accounts/passwords.ts';
 import type { Sessions } from '../accounts/sessions.ts';
 import type { KeyEnvironment } from '../auth/keys.ts';
 import type { CertificateState, ProbeAddress } from '../domains/certificate.ts';
-import type { DnsResolver } from '../domains/dns.ts';
-import { createDomainService, type DomainService } from '../domains/domain-service.ts';
+import type { DomainsService } from '../features/domains/service.ts';
 import type { ErrorPage } from '../http/error-handler.ts';
 import type { AreaChecks } from '../http/guard.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
@@ -18,18 +17,10 @@ import type { Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
 import type { Outbox } from '../mail/outbox.ts';
 import { requestScheme } from '../http/scheme.ts';
-import { type AuditLog, createServiceAudit } from './audit.ts';
 import { sendErrorPage } from './error-page.ts';
 import { requireRole } from './roles.ts';
 import { requireTwoFactorOf } from './two-factor-guard.ts';
 import { checkCsrf, requireSession } from './session-cookie.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Custom domains: the dashboard's service, also run by the server's background checks. */
-    domains: DomainService;
-  }
-}
 
 export interface DashboardAreaDeps {
   storage: Storage;
@@ -41,15 +32,9 @@ export interface DashboardAreaDeps {
   /** The key sealing TOTP secrets (PETSTORE_TWO_FACTOR_KEY); default: one kept in the database. */
   twoFactorKey?: Buffer;
   siteDomain: string;
-  apiHost?: string;
-  dns: DnsResolver;
-  caIdentity: string;
-  enterpriseDomains?: number;
+  /** Custom domains: the one service every door uses. */
+  domains: DomainsService;
   tlsProbe?: ProbeAddress;
-  /** Called when a custom domain changes (the sites' host sets read it again). */
-  domainsChanged: () => Promise<void>;
-  /** Where an audit event that could not be stored is logged. */
-  log: AuditLog;
   /**
    * Resolves once this instance's request-log rows waiting when called are written: pages of the log
    * and of usage call it first, so they show the calls just answered here.
@@ -72,9 +57,8 @@ export interface DashboardArea extends Area {
 
 /**
  * The dashboard: its pages and forms (imported on their first request, see lazyHandlers), the guard's
- * checks for them (the session, the member's role, a form's CSRF token), its error pages, and the
- * custom-domain service as `app.domains` (so without encapsulation; its routes have a scope of their
- * own, see registerAreaRoutes).
+ * checks for them (the session, the member's role, a form's CSRF token) and its error pages (its routes
+ * have a scope of their own, see registerAreaRoutes).
  */
 export function createDashboardArea(deps: DashboardAreaDeps): DashboardArea {
   // Sign-in and sessions (passwords, throttling, device cookies) are imported on the first request
@@ -96,17 +80,7 @@ export function createDashboardArea(deps: DashboardAreaDeps): DashboardArea {
         throw error;
       },
     ));
-  const domains = createDomainService({
-    storage: deps.storage,
-    resolver: deps.dns,
-    clock: deps.clock,
-    siteDomain: deps.siteDomain,
-    apiHost: deps.apiHost,
-    caIdentity: deps.caIdentity,
-    enterpriseDomains: deps.enterpriseDomains,
-    changed: deps.domainsChanged,
-    stateChanged: createServiceAudit(deps.storage, deps.clock, deps.log),
-  });
+  const { domains } = deps;
   const probe = deps.tlsProbe;
   // Imported only where a TLS proxy is configured, on the first page that shows a certificate.
   const certificate = probe
@@ -144,7 +118,6 @@ export function createDashboardArea(deps: DashboardAreaDeps): DashboardArea {
     errorPage: sendErrorPage,
     plugin: fp<AreaOptions>(
       (app, options, done) => {
-        app.decorate('domains', domains);
         registerAreaRoutes(app, options, { others });
         done();
       },

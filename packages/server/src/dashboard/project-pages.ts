@@ -2,7 +2,7 @@ import { urlFor } from '../routes/urls.ts';
 import { memberOf } from './roles.ts';
 import { signedInOf } from './session-cookie.ts';
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { isPaid } from '../domains/domain-service.ts';
+import { isPaid } from '../domains/domain-rules.ts';
 import { requestScheme } from '../http/scheme.ts';
 import { portSuffix } from '../sites/urls.ts';
 import type { Project } from '../storage/project-repository.ts';

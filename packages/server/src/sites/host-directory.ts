@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { ChangeBatch, ChangeFeed } from '../changes/feed.ts';
-import { isPaid } from '../domains/domain-service.ts';
+import { isPaid } from '../domains/domain-rules.ts';
 import { ownNameKind, type ServiceNames } from '../hosts/service-names.ts';
 import { SLUG } from '../projects/project-rules.ts';
 import type { DomainRepository } from '../storage/domain-repository.ts';

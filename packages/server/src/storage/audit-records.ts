@@ -32,20 +32,6 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
- * How the trail records a domain's check, whoever made it (dashboard, command line, background checks):
- * verified, or checked with the state it was left in.
- */
-export function domainCheckRecord(domain: { hostname: string; state: string }): {
-  action: AuditAction;
-  target: string;
-} {
-  return {
-    action: domain.state === 'verified' ? 'domain_verified' : 'domain_checked',
-    target: `${domain.hostname}: ${domain.state}`,
-  };
-}
-
-/**
  * How the trail records an accepted invitation, by what it did: a new member, a member given a higher
  * role, or a member whose role stayed (an invitation never lowers one).
  */

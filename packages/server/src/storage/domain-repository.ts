@@ -94,18 +94,9 @@ export interface DomainRepository {
    * verified, else (its records are gone for now) its oldest verified domain; none without one.
    */
   primaryOf(projectId: string): Promise<string | undefined>;
-  /** Remembers the DNS servers the running service checks with (`ip` or `ip:port`). */
-  recordResolvers(servers: readonly string[], at: number): Promise<void>;
-  /** The DNS servers the service last recorded, or undefined when no instance has started yet. */
-  resolvers(): Promise<RecordedResolvers | undefined>;
 }
 
-export interface RecordedResolvers {
-  servers: string[];
-  recordedAt: number;
-}
-
-const COLUMNS =
+export const DOMAIN_COLUMNS =
   'd.hostname, d.project_id, d.apex, d.token, d.state, d.reason, d.is_primary, d.checks, d.created_at, d.verified_at, d.checked_at, d.next_check_at, d.check_error, d.check_failures, d.wrong_since, d.proof_txt, d.failed_at';
 const PAID = "('pro', 'business', 'enterprise')";
 
@@ -119,7 +110,7 @@ const bool = (value: unknown): boolean => value === true || Number(value) === 1;
 const nullableNumber = (value: unknown): number | null =>
   value === null || value === undefined ? null : Number(value);
 
-function toDomain(row: Row): CustomDomain {
+export function toDomain(row: Row): CustomDomain {
   return {
     hostname: row.hostname as string,
     projectId: row.project_id as string,
@@ -183,9 +174,9 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
     async get(hostname, projectId) {
       const [row] = await sql.all(
         projectId === undefined
-          ? `SELECT ${COLUMNS} FROM custom_domains d WHERE d.hostname = $1
+          ? `SELECT ${DOMAIN_COLUMNS} FROM custom_domains d WHERE d.hostname = $1
              ORDER BY d.state = 'verified' DESC, d.created_at, d.project_id LIMIT 1`
-          : `SELECT ${COLUMNS} FROM custom_domains d WHERE d.hostname = $1 AND d.project_id = $2`,
+          : `SELECT ${DOMAIN_COLUMNS} FROM custom_domains d WHERE d.hostname = $1 AND d.project_id = $2`,
         projectId === undefined ? [hostname] : [hostname, projectId],
       );
       return row && toDomain(row);
@@ -206,7 +197,7 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
     listForProject: async (projectId) =>
       (
         await sql.all(
-          `SELECT ${COLUMNS} FROM custom_domains d WHERE d.project_id = $1 ORDER BY d.created_at, d.hostname`,
+          `SELECT ${DOMAIN_COLUMNS} FROM custom_domains d WHERE d.project_id = $1 ORDER BY d.created_at, d.hostname`,
           [projectId],
         )
       ).map(toDomain),
@@ -279,7 +270,7 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
            WHERE (hostname, project_id) IN
              (SELECT hostname, project_id FROM custom_domains WHERE next_check_at <= $1 ORDER BY next_check_at LIMIT $3)
              AND next_check_at <= $1
-           RETURNING ${COLUMNS.replaceAll('d.', '')}`,
+           RETURNING ${DOMAIN_COLUMNS.replaceAll('d.', '')}`,
           [now, leaseUntil, limit],
         )
       ).map(toDomain),
@@ -334,19 +325,6 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
         [projectId],
       );
       return row?.hostname as string | undefined;
-    },
-    async recordResolvers(servers, at) {
-      await sql.run(
-        `INSERT INTO domain_resolvers (id, servers, recorded_at) VALUES (1, $1, $2)
-         ON CONFLICT (id) DO UPDATE SET servers = excluded.servers, recorded_at = excluded.recorded_at`,
-        [JSON.stringify(servers), at],
-      );
-    },
-    async resolvers() {
-      const [row] = await sql.all('SELECT servers, recorded_at FROM domain_resolvers WHERE id = 1');
-      return (
-        row && { servers: JSON.parse(row.servers as string) as string[], recordedAt: Number(row.recorded_at) }
-      );
     },
     async wasRemoved(hostname) {
       const rows = await sql.all('SELECT 1 AS one FROM removed_domains WHERE hostname = $1', [hostname]);

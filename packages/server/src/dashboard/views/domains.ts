@@ -1,7 +1,7 @@
 import { type UrlParams, urlFor } from '../../routes/urls.ts';
 import type { CertificateState } from '../../domains/certificate.ts';
-import type { DomainView } from '../../domains/domain-service.ts';
-import { isPaid } from '../../domains/domain-service.ts';
+import type { DomainView } from '../../domains/domain-rules.ts';
+import { isPaid } from '../../domains/domain-rules.ts';
 import { providerName } from '../../domains/records.ts';
 import type { Project } from '../../storage/project-repository.ts';
 import { type Html, html } from '../../web/html.ts';

@@ -19,6 +19,8 @@ import { projectRoutes } from '../projects/routes.ts';
 import { requestRoutes } from '../requests/routes.ts';
 import { createRequestService } from '../requests/service.ts';
 import { createProjectService } from '../projects/service.ts';
+import { domainRoutes } from '../domains/routes.ts';
+import type { DomainsService } from '../domains/service.ts';
 import { manageContract } from '../../openapi/manage-contract.ts';
 import { requestScheme } from '../../http/scheme.ts';
 import type { Outbox } from '../../mail/outbox.ts';
@@ -38,6 +40,8 @@ export interface ManageAreaDeps {
   outbox: Outbox;
   /** The configured origin of links in mails; else the origin the request reached. */
   linkOrigin?: () => string | undefined;
+  /** Custom domains: the service the dashboard and the background checks use. */
+  domains: DomainsService;
 }
 
 const OPERATION_METHODS = ['get', 'post', 'delete'];
@@ -104,6 +108,7 @@ export function createManageArea(deps: ManageAreaDeps): Area & {
           document,
           (request) => deps.linkOrigin?.() ?? `${requestScheme(request)}://${request.host}`,
         ),
+        ...domainRoutes(deps.domains, document),
         ...requestRoutes(createRequestService({ storage, clock, settle: deps.settleRequestLog }), document),
         getManageDocument: async (_request, reply) =>
           reply

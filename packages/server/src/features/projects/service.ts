@@ -99,7 +99,7 @@ export function createProjectService(deps: {
 
     /** The account's projects (through a token: those of the token), by name; every project for the operator. */
     async list(actor: Actor): Promise<VisibleProject[]> {
-      if (actor.kind === 'operator') {
+      if (actor.kind !== 'account') {
         return (await projects.list()).map((project) => ({ project, role: 'owner' as const }));
       }
       const mine = await projects.listForAccount(actor.accountId);

@@ -26,9 +26,12 @@ export type Actor =
       /** Present when the account acts through an access token. */
       token?: TokenGrant;
     }
-  | { kind: 'operator' };
+  | { kind: 'operator' }
+  /** The service itself: its background checks of custom domains. */
+  | { kind: 'service' };
 
 export const OPERATOR: Actor = { kind: 'operator' };
+export const SERVICE: Actor = { kind: 'service' };
 
 /** What an actor acting in a project holds there: the operator holds every role. */
 export interface Authorised {
@@ -52,7 +55,7 @@ export async function authorise(
   const project = await projects.bySlug(slug);
   const missing = refused('not_found', `you have no project ${slug}`, 'slug');
   if (!project) return missing;
-  if (actor.kind === 'operator') return done({ project, role: 'owner' });
+  if (actor.kind !== 'account') return done({ project, role: 'owner' });
   if (actor.token && !actor.token.projectIds.has(project.id)) return missing;
   const role = await projects.roleOf(actor.accountId, project.id);
   if (!role) return missing;
@@ -72,6 +75,8 @@ export async function authorise(
 export function auditActor(actor: Actor): Pick<AuditEvent, 'actorAccountId' | 'actor' | 'address' | 'via'> {
   if (actor.kind === 'operator')
     return { actorAccountId: null, actor: 'operator', address: null, via: 'cli' };
+  if (actor.kind === 'service')
+    return { actorAccountId: null, actor: 'service', address: null, via: 'service' };
   return {
     actorAccountId: actor.accountId,
     actor: actor.email,

@@ -1,0 +1,84 @@
+import type { RouteHandlerMethod } from 'fastify';
+import type { DomainView } from '../../domains/domain-rules.ts';
+import { ApiError } from '../../errors.ts';
+import type { OpenApiDocument } from '../../openapi/contract.ts';
+import { bodyChecker } from '../../validation/contract-input.ts';
+import { queryReader } from '../../validation/query.ts';
+import { tokenActorOf } from '../access-tokens/check.ts';
+import { isoOrNull, numberOf, sendJson } from '../shared/json.ts';
+import { valueOrThrow } from '../shared/outcome.ts';
+import { DOMAIN_PAGE, type DomainsService } from './service.ts';
+
+/** A domain as the management API shows it: what the dashboard shows on its card. */
+export function domainJson(domain: DomainView) {
+  return {
+    hostname: domain.hostname,
+    state: domain.state,
+    reason: domain.reason,
+    primary: domain.primary,
+    apex: domain.apex,
+    records: domain.records.map(({ type, name, value, ok, seen }) => ({ type, name, value, ok, seen })),
+    warnings: domain.warnings,
+    checkError: domain.checkError,
+    checkedAt: isoOrNull(domain.checkedAt),
+    verifiedAt: isoOrNull(domain.verifiedAt),
+  };
+}
+
+/** The management API's custom-domain operations (openapi/manage.yaml, tag Domains), on the domains service. */
+export function domainRoutes(
+  domains: DomainsService,
+  contract: OpenApiDocument,
+): Record<string, RouteHandlerMethod> {
+  const listQuery = queryReader('/projects/{slug}/domains', 'get', contract);
+  const checkNewDomain = bodyChecker('NewDomain', contract);
+  const params = (request: { params: unknown }) => request.params as { slug: string; hostname: string };
+  return {
+    async listDomains(request, reply) {
+      const { slug } = params(request);
+      const query = listQuery(request.query as Record<string, string>);
+      const limit = numberOf(query.limit);
+      if (limit !== undefined && limit > DOMAIN_PAGE.maxLimit) {
+        throw new ApiError('invalid_parameter', `limit must be at most ${DOMAIN_PAGE.maxLimit}`, {
+          param: 'limit',
+        });
+      }
+      const page = valueOrThrow(
+        await domains.list(tokenActorOf(request), slug, {
+          limit,
+          cursor: query.cursor as string | undefined,
+        }),
+      );
+      return sendJson(reply, 200, { ...page, data: page.data.map(domainJson) });
+    },
+    async createDomain(request, reply) {
+      const { slug } = params(request);
+      const body = request.body ?? {};
+      checkNewDomain(body);
+      const { hostname } = body as { hostname: string };
+      const added = valueOrThrow(await domains.add(tokenActorOf(request), slug, hostname));
+      return sendJson(reply, 201, domainJson(added));
+    },
+    async checkDomainNow(request, reply) {
+      const { slug, hostname } = params(request);
+      return sendJson(
+        reply,
+        200,
+        domainJson(valueOrThrow(await domains.check(tokenActorOf(request), slug, hostname))),
+      );
+    },
+    async makeDomainPrimary(request, reply) {
+      const { slug, hostname } = params(request);
+      const made = valueOrThrow(await domains.makePrimary(tokenActorOf(request), slug, hostname));
+      return sendJson(reply, 200, domainJson(made));
+    },
+    async deleteDomain(request, reply) {
+      const { slug, hostname } = params(request);
+      return sendJson(
+        reply,
+        200,
+        domainJson(valueOrThrow(await domains.remove(tokenActorOf(request), slug, hostname))),
+      );
+    },
+  };
+}

@@ -1,0 +1,1 @@
+ALTER TABLE domain_resolvers DROP COLUMN settings;

@@ -1,0 +1,1 @@
+DROP INDEX custom_domains_project_created;
