@@ -16,7 +16,6 @@ import { startPurges } from './storage/purge.ts';
 import {
   AUDIT_RETENTION_MS,
   REQUEST_LOG_PURGE_INTERVAL_MS,
-  retentionCutoffs,
   USAGE_RETENTION_MS,
 } from './insights/retention.ts';
 import { FORGET_FAILURES_AFTER_MS } from './accounts/sign-in-throttle.ts';
@@ -230,7 +229,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       },
       {
         what: 'request log rows past their plan’s retention',
-        purge: (now) => storage.requestLog.purge(retentionCutoffs(now)),
+        purge: (now) => storage.requestLog.purge(now),
         intervalMs: REQUEST_LOG_PURGE_INTERVAL_MS,
       },
       {
