@@ -11,6 +11,7 @@ import { project } from './storage-contract-projects.ts';
 import { logged } from './storage-contract-request-log.ts';
 import {
   assertCompactRowsUndone,
+  assertExpiryMigrated,
   assertMovedIntoBatches,
   listedColumns,
   requestLogOnly,
@@ -376,6 +377,17 @@ describe('postgres storage', { skip }, () => {
           )
         ).rows.map((row: { rows: string }) => row.rows),
       );
+    } finally {
+      await fixture.dispose();
+    }
+  });
+
+  it('migration 115 → each batch expires by its project’s plan; undone → partitions by day again, the same requests', async () => {
+    const fixture = await postgresFixture();
+    try {
+      await fixture.storage.projects.create(project('e_free', { plan: 'free' }));
+      await fixture.storage.projects.create(project('e_pro', { plan: 'pro' }));
+      await assertExpiryMigrated(fixture.storage);
     } finally {
       await fixture.dispose();
     }
