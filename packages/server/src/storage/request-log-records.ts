@@ -78,7 +78,7 @@ export interface RequestLogRecords {
   /** Hourly rollups kept by `write` in the same transaction as the rows: never read from the rows. */
   usage(query: UsageQuery): Promise<UsageRow[]>;
   /** Deletes rollups of hours before `before`; resolves with how many cells went. */
-  purgeUsage(before: number): Promise<number>;
+  purgeUsage(before: number, limit?: number): Promise<number>;
 }
 
 /** A request's fields as a batch stores them (request-log-batch.ts): all but `projectId`. */
