@@ -189,8 +189,10 @@ async function sqliteSteady(harness: Harness): Promise<Row[]> {
     });
   const day0 = Math.floor(Date.now() / DAY_MS);
   const sizes: string[] = [];
-  let longest = 0;
-  let slices = 0;
+  // Each slice's wall time and CPU time: on a busy machine a slice's wall time also counts the time the
+  // process waited for a core; its CPU time is what it held the event loop for.
+  const wall: number[] = [];
+  const cpu: number[] = [];
   let writeMs = 0;
   try {
     for (let d = 0; d < SQLITE_DAYS; d++) {
@@ -205,26 +207,47 @@ async function sqliteSteady(harness: Harness): Promise<Row[]> {
         );
       writeMs += performance.now() - started;
       let sliceStart = performance.now();
+      let cpuStart = process.cpuUsage();
+      const ended = () => {
+        wall.push(performance.now() - sliceStart);
+        const used = process.cpuUsage(cpuStart);
+        cpu.push((used.user + used.system) / 1000);
+      };
       const slice: PurgeSlice = async () => {
-        longest = Math.max(longest, performance.now() - sliceStart);
-        slices++;
+        ended();
         await new Promise((resolve) => setImmediate(resolve));
         sliceStart = performance.now();
+        cpuStart = process.cpuUsage();
         return true;
       };
       await storage.requestLog.purge(start + DAY_MS, slice);
-      longest = Math.max(longest, performance.now() - sliceStart);
+      ended();
       sizes.push((statSync(path).size / 1024 / 1024).toFixed(1));
     }
   } finally {
     await storage.close();
   }
+  const at = (values: number[], share: number) =>
+    values.sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * share))]!;
   return [
     {
       scenario: `purge: SQLite, ${SQLITE_DAILY.toLocaleString('en-US')} requests a day, purged daily`,
       server: 'petstore',
-      p99Ms: longest,
-      note: `file MB after each of ${SQLITE_DAYS} days: ${sizes.join(', ')}; longest of ${slices} purge slices (p99 column); ${((writeMs * 1000) / (SQLITE_DAILY * SQLITE_DAYS)).toFixed(2)} µs a request written`,
+      note: `file MB after each of ${SQLITE_DAYS} days: ${sizes.join(', ')}; ${((writeMs * 1000) / (SQLITE_DAILY * SQLITE_DAYS)).toFixed(2)} µs a request written`,
+    },
+    {
+      scenario: 'purge: SQLite, one slice (wall time)',
+      server: 'petstore',
+      p50Ms: at(wall, 0.5),
+      p99Ms: at(wall, 0.99),
+      note: `${wall.length} slices; longest ${at(wall, 1).toFixed(1)} ms`,
+    },
+    {
+      scenario: 'purge: SQLite, one slice (CPU time: the event loop held)',
+      server: 'petstore',
+      p50Ms: at(cpu, 0.5),
+      p99Ms: at(cpu, 0.99),
+      note: `longest ${at(cpu, 1).toFixed(1)} ms`,
     },
   ];
 }
