@@ -243,23 +243,23 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     url = await app.listen({ port: config.port, host: config.host });
     listeningOrigin = url.replace(/^(https?:\/\/)(0\.0\.0\.0|\[::\])(?=:|$)/, '$1localhost');
     internal = config.internal && (await listenInternal(app, config.internal));
+    // After listen, never a start-up step: one instance at a time runs it, in slices.
+    maintenance = startMaintenance(maintenanceJobs(storage, domains.round), {
+      lease: createLease({
+        sql: storage.sql,
+        clock,
+        name: 'maintenance',
+        owner: `${hostname()}:${process.pid}:${randomUUID()}`,
+        ttlMs: LEASE_TTL_MS,
+      }),
+      clock,
+      log: app.log,
+    });
   } catch (error) {
     // Nothing may keep the process alive after a failed start (a port taken): it must exit.
     await close();
     throw error;
   }
-  // After listen, never a start-up step: one instance at a time runs it, in slices.
-  maintenance = startMaintenance(maintenanceJobs(storage, domains.round), {
-    lease: createLease({
-      sql: storage.sql,
-      clock,
-      name: 'maintenance',
-      owner: `${hostname()}:${process.pid}:${randomUUID()}`,
-      ttlMs: LEASE_TTL_MS,
-    }),
-    clock,
-    log: app.log,
-  });
   app.log.info(
     {
       url,

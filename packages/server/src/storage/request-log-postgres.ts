@@ -213,7 +213,7 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
     const tables = await sql.all(
       `SELECT relname AS name FROM pg_class
        WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r'
-         AND relname LIKE 'request\_log\_batches\_e%'`,
+         AND relname LIKE 'request\\_log\\_batches\\_e%'`,
     );
     return tables
       .map(({ name }) => dayOf(name as string))
