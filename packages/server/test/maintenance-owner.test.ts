@@ -138,6 +138,49 @@ function ownerContract(name: string, open: () => Promise<ReversibleStorage>, res
       }
     });
 
+    it('a long run renews the lease between slices; once another instance holds it, the run stops at its next slice', async () => {
+      const clock = new FakeClock();
+      const storage = await open();
+      const other = await open();
+      opened.push(storage, other);
+      const lease = (sql: ReversibleStorage['sql'], owner: string) =>
+        createLease({ sql, clock, name: 'maintenance', owner, ttlMs: LEASE_TTL_MS });
+      let slices = 0;
+      const long: MaintenanceJob = {
+        what: 'long',
+        intervalMs: FIRST_RUN_DELAY_MS,
+        run: async (_now, slice) => {
+          for (;;) {
+            slices++;
+            clock.advance(MAINTENANCE_TICK_MS);
+            // Past two lease lifetimes the renewals have kept it: the other instance takes it then.
+            if (slices === 10) {
+              await other.sql.run('UPDATE maintenance_leases SET owner = $1', ['other']);
+            }
+            if (!(await slice())) return slices;
+          }
+        },
+      };
+      const maintenance = startMaintenance([long], {
+        lease: lease(storage.sql, 'mine'),
+        clock,
+        log: quiet,
+        timer: false,
+      });
+      await maintenance.tick();
+      clock.advance(FIRST_RUN_DELAY_MS);
+      await maintenance.tick();
+      assert.equal(slices, 10);
+      assert.ok(!maintenance.owns());
+      assert.equal(
+        await lease(other.sql, 'third').acquire(),
+        false,
+        'the other instance holds it, unexpired',
+      );
+      await maintenance.stop();
+      await closeAll([]);
+    });
+
     it('the request log purge through the owner → in slices of a bounded size, the event loop turning between them', async () => {
       const clock = new FakeClock(Date.UTC(2026, 0, 10));
       const storage = await open();
