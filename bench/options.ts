@@ -14,6 +14,7 @@ export const SCENARIOS = [
   'request-log',
   'attack',
   'tenants',
+  'purge',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 export type Tool = 'wrk' | 'autocannon';
@@ -33,6 +34,8 @@ export interface BenchOptions {
   startupRuns: number;
   /** Projects, verified domains and keys seeded by the tenants scenario. */
   tenants: number;
+  /** Expired requests the purge scenario seeds and purges on PostgreSQL, one run per size. */
+  purgeRows: number[];
   postgresUrl: string;
   /** Rate-limit store for the postgres scenario (the scale-out setup); empty string: none. */
   redisUrl: string;
@@ -61,6 +64,9 @@ Scenarios (--scenario, comma-separated; default: all of them):
              passwords to /dashboard/invitation are always in flight; its p99 must stay under 50 ms
   tenants    --tenants projects, verified custom domains and keys vs one tenant: start-up, idle CPU
              and RSS, get, a docs-site request on the last domain, keys list --limit 20 (SQLite)
+  purge      the request log's purge: PostgreSQL drop time per --purge-rows expired requests, get p99
+             during a purge against without; SQLite file size under steady writes and purges, and
+             the longest purge slice
 
 Options:
   --scenario LIST      which scenarios to run (default: all)
@@ -79,6 +85,8 @@ Options:
                        (summarise one with: node bench/profile-summary.ts DIR/<file>.cpuprofile)
   --startup-runs N     start-ups measured by the startup scenario (default 5)
   --tenants N          projects, domains and keys seeded by the tenants scenario (default 100000)
+  --purge-rows LIST    expired requests per purge measured by the purge scenario (default
+                       1000000,3000000)
   --postgres-url URL   database for the postgres scenario; it is dropped and re-created
                        (default postgres://postgres@127.0.0.1:5432/petstore_bench)
   --redis-url URL      rate-limit store for the postgres scenario (default redis://127.0.0.1:6379;
@@ -134,6 +142,7 @@ export function readOptions(args: string[]): BenchOptions | undefined {
       profile: { type: 'string' },
       'startup-runs': { type: 'string' },
       tenants: { type: 'string' },
+      'purge-rows': { type: 'string' },
       'postgres-url': { type: 'string' },
       'redis-url': { type: 'string' },
       keep: { type: 'boolean' },
@@ -163,6 +172,9 @@ export function readOptions(args: string[]): BenchOptions | undefined {
     profileDir: values.profile,
     startupRuns: Math.round(positive('startup-runs', values['startup-runs'], 5)),
     tenants: Math.round(positive('tenants', values.tenants, 100_000)),
+    purgeRows: (values['purge-rows'] ?? '1000000,3000000')
+      .split(',')
+      .map((size) => Math.round(positive('purge-rows', size, 1))),
     postgresUrl: values['postgres-url'] ?? 'postgres://postgres@127.0.0.1:5432/petstore_bench',
     redisUrl: values['redis-url'] ?? 'redis://127.0.0.1:6379',
     keep: values.keep ?? false,

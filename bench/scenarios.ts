@@ -14,6 +14,7 @@ import type { Harness, Measured } from './harness.ts';
 import type { ScenarioName } from './options.ts';
 import { attackScenario } from './scenario-attack.ts';
 import { pagingScenario } from './scenario-paging.ts';
+import { purgeScenario } from './scenario-purge.ts';
 import { requestLogScenario } from './scenario-request-log.ts';
 import { startupScenario } from './scenario-startup.ts';
 import { tenantsScenario } from './scenario-tenants.ts';
@@ -220,4 +221,5 @@ export const SCENARIO_RUNNERS: Record<ScenarioName, (harness: Harness) => Promis
   'request-log': requestLogScenario,
   attack: attackScenario,
   tenants: tenantsScenario,
+  purge: purgeScenario,
 };

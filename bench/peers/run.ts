@@ -115,6 +115,7 @@ function harnessOptions(options: Options): BenchOptions {
     profileDir: undefined,
     startupRuns: options.rounds,
     tenants: 1,
+    purgeRows: [],
     postgresUrl: '',
     redisUrl: '',
     keep: options.keep,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -7,20 +8,14 @@ import { checkServingConfig, type Config, configuredOrigin, keyEnvironmentOf } f
 import { mailerFromConfig } from './mail/from-config.ts';
 import { corsPolicy } from './http/cors.ts';
 import { workerMetrics } from './metrics/cluster-metrics.ts';
-import { IDEMPOTENCY_PURGE_INTERVAL_MS } from './idempotency/policy.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { createLimiterFromConfig } from './ratelimit/from-config.ts';
 import { StorageUnavailableError } from './storage/errors.ts';
 import { describeDatabase, openStorage } from './storage/open-storage.ts';
-import { startPurges } from './storage/purge.ts';
-import {
-  AUDIT_RETENTION_MS,
-  REQUEST_LOG_PURGE_INTERVAL_MS,
-  retentionCutoffs,
-  USAGE_RETENTION_MS,
-} from './insights/retention.ts';
-import { FORGET_FAILURES_AFTER_MS } from './accounts/sign-in-throttle.ts';
-import { startDomainChecks } from './features/domains/background-checks.ts';
+import { domainChecks } from './features/domains/background-checks.ts';
+import { maintenanceJobs } from './maintenance/jobs.ts';
+import { createLease } from './maintenance/lease.ts';
+import { LEASE_TTL_MS, type Maintenance, startMaintenance } from './maintenance/scheduler.ts';
 import { createDnsResolver } from './domains/dns.ts';
 import type { Storage } from './storage/repository.ts';
 import { untilReady } from './storage/until-ready.ts';
@@ -216,56 +211,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         migrated = true;
       })
     : undefined;
-  const purge = await startPurges(
-    [
-      {
-        what: 'expired idempotency records',
-        purge: (now) => storage.purgeIdempotency(now),
-        intervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS,
-      },
-      {
-        what: 'expired sessions',
-        purge: (now) => storage.accounts.purgeSessions(now),
-        intervalMs: 60 * 60_000,
-      },
-      {
-        what: 'request log rows past their plan’s retention',
-        purge: (now) => storage.requestLog.purge(retentionCutoffs(now)),
-        intervalMs: REQUEST_LOG_PURGE_INTERVAL_MS,
-      },
-      {
-        what: 'usage rollups older than 90 days',
-        purge: (now) => storage.requestLog.purgeUsage(now - USAGE_RETENTION_MS),
-        intervalMs: 60 * 60_000,
-      },
-      {
-        what: 'audit events older than a year',
-        purge: (now) => storage.audit.purge(now - AUDIT_RETENTION_MS),
-        intervalMs: 60 * 60_000,
-      },
-      {
-        what: 'expired password reset links',
-        purge: (now) => storage.accounts.purgePasswordResets(now),
-        intervalMs: 60 * 60_000,
-      },
-      {
-        what: 'forgotten sign-in failures',
-        purge: (now) => storage.accounts.purgeThrottles(now - FORGET_FAILURES_AFTER_MS),
-        intervalMs: 60 * 60_000,
-      },
-    ],
-    { clock, log: app.log },
-  );
-  const domainChecks = startDomainChecks(app.domains, app.log);
-  await domainChecks.ready;
+  const domains = domainChecks(app.domains, app.log);
+  await domains.ready;
+  let maintenance: Maintenance | undefined;
 
   let internal: InternalListener | undefined;
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      purge.stop();
-      domainChecks.stop();
       migrations?.stop();
+      await maintenance?.stop();
       await internal?.close();
       // Keep-alive connections would hold the close open until they time out: close each one as
       // soon as its in-flight request has been answered.
@@ -288,6 +243,18 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     url = await app.listen({ port: config.port, host: config.host });
     listeningOrigin = url.replace(/^(https?:\/\/)(0\.0\.0\.0|\[::\])(?=:|$)/, '$1localhost');
     internal = config.internal && (await listenInternal(app, config.internal));
+    // After listen, never a start-up step: one instance at a time runs it, in slices.
+    maintenance = startMaintenance(maintenanceJobs(storage, domains.round), {
+      lease: createLease({
+        sql: storage.sql,
+        clock,
+        name: 'maintenance',
+        owner: `${hostname()}:${process.pid}:${randomUUID()}`,
+        ttlMs: LEASE_TTL_MS,
+      }),
+      clock,
+      log: app.log,
+    });
   } catch (error) {
     // Nothing may keep the process alive after a failed start (a port taken): it must exit.
     await close();

@@ -23,7 +23,7 @@ const LAYERS: string[][] = [
     'changes',
   ],
   ['http'],
-  ['insights', 'metrics'],
+  ['insights', 'metrics', 'maintenance'],
   ['config.ts'],
   ['routes', 'dashboard', 'sites'],
   ['app.ts', 'server.ts', 'cluster.ts', 'operator.ts', 'operator-domains.ts', 'index.ts', 'serving.ts'],

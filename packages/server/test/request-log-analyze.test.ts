@@ -4,6 +4,7 @@ import pg from 'pg';
 import { ANALYZE_AT_ROWS } from '../src/storage/partition-analysis.ts';
 import { PostgresStorage } from '../src/storage/postgres.ts';
 import { DAY_MS } from '../src/storage/request-log-batch.ts';
+import { LONGEST_RETENTION_DAYS } from '../src/storage/request-log-expiry.ts';
 import { partitionName } from '../src/storage/request-log-postgres.ts';
 import { reusableSchema, type ReusableSchema } from './postgres-schema.ts';
 import { service } from './services.ts';
@@ -46,7 +47,7 @@ describe('request log on PostgreSQL: a new day partition is analysed by the serv
 
   it(`its first ${ANALYZE_AT_ROWS[0].toLocaleString('en')} batches → ANALYZE ran on it (last_analyze, reltuples, pg_stats), none before`, async () => {
     const day = Math.floor(Date.UTC(2026, 10, 25) / DAY_MS);
-    const table = partitionName(day);
+    const table = partitionName(day + 1 + LONGEST_RETENTION_DAYS);
     const rows = (from: number, count: number) =>
       Array.from({ length: count }, (_, i) =>
         // A project each: one batch each.
@@ -74,7 +75,7 @@ describe('request log on PostgreSQL: a new day partition is analysed by the serv
 
   it('an ANALYZE holding its lock on the partition → rows are still written into it, no insert waits', async () => {
     const day = Math.floor(Date.UTC(2026, 10, 27) / DAY_MS);
-    const table = `${shared.name}.${partitionName(day)}`;
+    const table = `${shared.name}.${partitionName(day + 1 + LONGEST_RETENTION_DAYS)}`;
     await storage.requestLog.write([logged({ at: day * DAY_MS })]);
     const analysing = await admin.connect();
     try {
@@ -104,8 +105,8 @@ describe('request log on PostgreSQL: a new day partition is analysed by the serv
   it('the partition dropped by the purge before its analysis → nothing logged, writes go on', async () => {
     const day = Math.floor(Date.UTC(2026, 10, 26) / DAY_MS);
     await storage.requestLog.write([logged({ at: day * DAY_MS })]);
-    await admin.query(`DROP TABLE ${shared.name}.${partitionName(day)}`);
-    storage.requestLog.analysis.wrote(partitionName(day), ANALYZE_AT_ROWS[0]);
+    await admin.query(`DROP TABLE ${shared.name}.${partitionName(day + 1 + LONGEST_RETENTION_DAYS)}`);
+    storage.requestLog.analysis.wrote(partitionName(day + 1 + LONGEST_RETENTION_DAYS), ANALYZE_AT_ROWS[0]);
     await storage.requestLog.analysis.idle();
     assert.deepEqual(warnings, []);
     await storage.requestLog.write([logged({ at: day * DAY_MS + 1 })]);

@@ -110,3 +110,51 @@ export async function assertCompactRowsUndone(
   assert.deepEqual(requestLogOnly(await storage.migrate()), ['057_request_log_compact_rows']);
   assert.deepEqual(await listedColumns(storage, 'prj_c'), listed);
 }
+
+const DAY = 86_400_000;
+
+/**
+ * What migration 115 (batches that expire) must keep: undone and applied again, the same requests
+ * listed and found by id, and each batch's expiry taken from its project's plan then (a project no
+ * longer there: the longest retention), so the next purge goes by plan. Writes to prj_e_free and
+ * prj_e_pro, which the caller has created on those plans.
+ */
+export async function assertExpiryMigrated(storage: ReversibleStorage): Promise<void> {
+  const day = Math.floor(T0 / DAY) * DAY;
+  const written = ['prj_e_free', 'prj_e_pro', 'prj_e_gone'].flatMap((projectId) =>
+    Array.from({ length: 300 }, (_, n) => request(projectId, n, day + n * 1_000, n)),
+  );
+  await storage.requestLog.write(written);
+  const listed = async () =>
+    Promise.all(['prj_e_free', 'prj_e_pro', 'prj_e_gone'].map((id) => listedColumns(storage, id)));
+  const before = await listed();
+  assert.deepEqual(
+    before.map((rows) => rows.length),
+    [300, 300, 300],
+  );
+  await undoThrough(storage, '115_request_log_expiry_partitions');
+  assert.deepEqual(await listed(), before);
+  await storage.migrate();
+  assert.deepEqual(await listed(), before);
+  const found = await storage.requestLog.list({
+    projectId: 'prj_e_pro',
+    requestId: requestIdOf(7),
+    limit: 5,
+  });
+  assert.deepEqual(
+    found.map((row) => row.path),
+    before[1]!
+      .filter((row) => row.request_id === requestIdOf(7))
+      .slice(0, 5)
+      .map((row) => row.path),
+  );
+  // Free keeps a day, Pro a week, a missing project the longest retention (30 days).
+  assert.equal(await storage.requestLog.purge(day + 2 * DAY), 300);
+  assert.equal(await storage.requestLog.purge(day + 8 * DAY), 300);
+  assert.equal(await storage.requestLog.purge(day + 31 * DAY - 1), 0);
+  assert.equal(await storage.requestLog.purge(day + 31 * DAY), 300);
+  assert.deepEqual(
+    (await listed()).map((rows) => rows.length),
+    [0, 0, 0],
+  );
+}

@@ -7,10 +7,12 @@ import { after, before, describe, it } from 'node:test';
 import { SqliteStorage } from '../src/storage/sqlite.ts';
 import {
   assertCompactRowsUndone,
+  assertExpiryMigrated,
   assertMovedIntoBatches,
   requestLogOnly,
   undoThrough,
 } from './request-log-migration-checks.ts';
+import { project } from './storage-contract-projects.ts';
 import { request, T0 } from './storage-contract-request-log-generated.ts';
 
 describe('request log in SQLite batches', () => {
@@ -98,6 +100,18 @@ describe('request log in SQLite batches', () => {
       );
     } finally {
       raw.close();
+      await storage.close();
+    }
+  });
+
+  it('migration 115 → each batch expires by its project’s plan; undone and applied again, the same requests', async () => {
+    const storage = new SqliteStorage(join(dir, 'expiry.db'));
+    try {
+      await storage.migrate();
+      await storage.projects.create(project('e_free', { plan: 'free' }));
+      await storage.projects.create(project('e_pro', { plan: 'pro' }));
+      await assertExpiryMigrated(storage);
+    } finally {
       await storage.close();
     }
   });

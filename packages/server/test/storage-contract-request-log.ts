@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { retentionCutoffs } from '../src/insights/retention.ts';
 import type { LoggedRequest, StoredRequest } from '../src/storage/request-log-records.ts';
 import type { StorageFixture } from './storage-contract.ts';
 import { project } from './storage-contract-projects.ts';
@@ -182,27 +181,70 @@ export function requestLogContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.requestLog.get('prj_acme', '9999999999999999999'), undefined);
   });
 
-  it('requestLog.purge → rows past their plan’s retention go (free 1 day, pro 7), the rest stay', async () => {
+  it('requestLog.purge → for every plan, a request goes once its retention has passed, by the end of the day after; never before', async () => {
     const storage = await setUp();
-    const now = T0 + 40 * DAY;
+    await storage.projects.create(project('big', { plan: 'business' }));
+    const day = Math.floor(T0 / DAY) * DAY;
+    const now = day + 40 * DAY + HOUR;
     await storage.requestLog.write([
-      logged({ requestId: 'free-old', at: now - DAY - 1 }),
-      logged({ requestId: 'free-new', at: now - DAY + HOUR }),
-      logged({ requestId: 'pro-old', projectId: 'prj_other', at: now - 7 * DAY - 1 }),
-      logged({ requestId: 'pro-new', projectId: 'prj_other', at: now - 2 * DAY }),
+      // Free keeps a day: day 38's requests expire at the start of day 40.
+      logged({ requestId: 'free-gone', at: day + 38 * DAY + 23 * HOUR }),
+      logged({ requestId: 'free-kept', at: day + 39 * DAY }),
+      logged({ requestId: 'pro-gone', projectId: 'prj_other', at: day + 32 * DAY + 5 }),
+      logged({ requestId: 'pro-kept', projectId: 'prj_other', at: day + 33 * DAY }),
       logged({ requestId: 'pro-ancient', projectId: 'prj_other', at: now - 35 * DAY }),
+      logged({ requestId: 'big-gone', projectId: 'prj_big', at: day + 9 * DAY + 23 * HOUR }),
+      logged({ requestId: 'big-kept', projectId: 'prj_big', at: day + 10 * DAY }),
     ]);
-    assert.equal(await storage.requestLog.purge(retentionCutoffs(now)), 3);
+    // Just before day 40 starts, only the ancient one has expired.
+    assert.equal(await storage.requestLog.purge(day + 40 * DAY - 1), 1);
+    assert.equal(await storage.requestLog.purge(now), 3);
     const left = async (projectId: string) =>
       (await storage.requestLog.list({ projectId, limit: 10 })).map((row) => row.requestId);
-    assert.deepEqual(await left('prj_acme'), ['free-new']);
-    assert.deepEqual(await left('prj_other'), ['pro-new']);
-    assert.equal(await storage.requestLog.purge(retentionCutoffs(now)), 0);
+    assert.deepEqual(await left('prj_acme'), ['free-kept']);
+    assert.deepEqual(await left('prj_other'), ['pro-kept']);
+    assert.deepEqual(await left('prj_big'), ['big-kept']);
+    assert.equal(await storage.requestLog.purge(now), 0);
     // A day purged before can be written again (its partition is made anew where there are partitions).
     await storage.requestLog.write([
       logged({ requestId: 'late', projectId: 'prj_other', at: now - 35 * DAY }),
     ]);
-    assert.deepEqual(await left('prj_other'), ['pro-new', 'late']);
+    assert.deepEqual(await left('prj_other'), ['pro-kept', 'late']);
+    assert.equal(await storage.requestLog.purge(now), 1);
+  });
+
+  it('requestLog.purge → a plan change holds for the requests written after it; those before keep their expiry', async () => {
+    const storage = await setUp();
+    const day = Math.floor(T0 / DAY) * DAY;
+    await storage.requestLog.write([logged({ requestId: 'as-free', at: day + HOUR })]);
+    assert.ok(await storage.projects.setPlan('acme', 'business', null, null));
+    await storage.requestLog.write([logged({ requestId: 'as-business', at: day + 2 * HOUR })]);
+    assert.equal(await storage.requestLog.purge(day + 2 * DAY), 1);
+    const left = await storage.requestLog.list({ projectId: 'prj_acme', limit: 10 });
+    assert.deepEqual(
+      left.map((row) => row.requestId),
+      ['as-business'],
+    );
+    assert.equal(await storage.requestLog.purge(day + 31 * DAY), 1);
+  });
+
+  it('requestLog.purge → many expired batches go in slices, `slice` awaited between them, and stop when it answers false', async () => {
+    const storage = await setUp();
+    const day = Math.floor(T0 / DAY) * DAY;
+    // 40 writes of one request each: 40 batches, more than one slice on either database (SQLite
+    // deletes 16 batches a slice, PostgreSQL a partition).
+    for (let n = 0; n < 40; n++)
+      await storage.requestLog.write([logged({ requestId: `r${n}`, at: day + (n % 2) * DAY + n })]);
+    let slices = 0;
+    const first = await storage.requestLog.purge(day + 10 * DAY, async () => {
+      slices++;
+      return false;
+    });
+    assert.equal(slices, 1);
+    assert.ok(first > 0 && first < 40, `${first} purged in the first slice`);
+    const rest = await storage.requestLog.purge(day + 10 * DAY, async () => true);
+    assert.equal(first + rest, 40);
+    assert.deepEqual(await storage.requestLog.list({ projectId: 'prj_acme', limit: 10 }), []);
   });
 }
 

@@ -5,13 +5,13 @@ import pg from 'pg';
 import { StorageUnavailableError } from '../src/storage/errors.ts';
 import { loadMigrations, type ReversibleStorage } from '../src/storage/migrations.ts';
 import { PostgresStorage } from '../src/storage/postgres.ts';
-import { retentionCutoffs } from '../src/insights/retention.ts';
 import { service } from './services.ts';
 import { reusableSchema, type ReusableSchema } from './postgres-schema.ts';
 import { project } from './storage-contract-projects.ts';
 import { logged } from './storage-contract-request-log.ts';
 import {
   assertCompactRowsUndone,
+  assertExpiryMigrated,
   assertMovedIntoBatches,
   listedColumns,
   requestLogOnly,
@@ -114,7 +114,7 @@ describe('postgres storage', { skip }, () => {
     }
   });
 
-  it('request log → one partition of batches and one of request ids per day; purging drops the days every plan has let go', async () => {
+  it('request log → partitions by the day batches expire, one per retention of each day written; purging drops those whose day has come', async () => {
     const fixture = await postgresFixture();
     const day = Date.UTC(2026, 0, 10);
     const partitions = async () =>
@@ -125,6 +125,10 @@ describe('postgres storage', { skip }, () => {
           [fixture.schema],
         )
       ).rows.map((row: { relname: string }) => row.relname);
+    const both = (...stamps: string[]) => [
+      ...stamps.map((stamp) => `request_log_batches_e${stamp}`),
+      ...stamps.map((stamp) => `request_log_request_ids_e${stamp}`),
+    ];
     try {
       await fixture.storage.projects.create(project('acme', { plan: 'business' }));
       await fixture.storage.requestLog.write([
@@ -132,32 +136,64 @@ describe('postgres storage', { skip }, () => {
         logged({ at: day + 6 }),
         // One write across midnight: a batch per day, never one spanning both.
         logged({ at: day + 86_400_000 - 1 }),
-        logged({ at: day + 86_400_000 + 5 }),
+        logged({ requestId: 'custom-id', at: day + 86_400_000 + 5 }),
         logged({ at: day + 40 * 86_400_000 }),
       ]);
-      assert.deepEqual(await partitions(), [
-        'request_log_batches_d20260110',
-        'request_log_batches_d20260111',
-        'request_log_batches_d20260219',
-        'request_log_request_ids_d20260110',
-        'request_log_request_ids_d20260111',
-        'request_log_request_ids_d20260219',
-      ]);
+      // Free (1 day), Pro (7) and Business (30) of Jan 10, Jan 11 and Feb 19.
+      const made = both(
+        '20260112',
+        '20260113',
+        '20260118',
+        '20260119',
+        '20260210',
+        '20260211',
+        '20260221',
+        '20260227',
+        '20260322',
+      );
+      assert.deepEqual(await partitions(), made);
       const { rows } = await admin.query(
-        `SELECT first_at, last_at, requests FROM ${fixture.schema}.request_log_batches ORDER BY first_at`,
+        `SELECT first_at, last_at, requests, expires_at FROM ${fixture.schema}.request_log_batches ORDER BY first_at`,
       );
       assert.deepEqual(
-        rows.map((row: { first_at: string; last_at: string; requests: number }) =>
-          [Number(row.first_at) - day, Number(row.last_at) - day, row.requests].join(' '),
+        rows.map((row: { first_at: string; last_at: string; requests: number; expires_at: string }) =>
+          [
+            Number(row.first_at) - day,
+            Number(row.last_at) - day,
+            row.requests,
+            (Number(row.expires_at) - day) / 86_400_000,
+          ].join(' '),
         ),
-        ['5 86399999 3', '86400005 86400005 1', '3456000000 3456000000 1'],
+        ['5 86399999 3 31', '86400005 86400005 1 32', '3456000000 3456000000 1 71'],
       );
-      const removed = await fixture.storage.requestLog.purge(retentionCutoffs(day + 32 * 86_400_000 + 10));
+      const removed = await fixture.storage.requestLog.purge(day + 32 * 86_400_000 + 10);
       assert.equal(removed, 4);
-      assert.deepEqual(await partitions(), [
-        'request_log_batches_d20260219',
-        'request_log_request_ids_d20260219',
-      ]);
+      assert.deepEqual(await partitions(), both('20260221', '20260227', '20260322'));
+      const ids = await admin.query(
+        `SELECT count(*)::int AS n FROM ${fixture.schema}.request_log_request_ids`,
+      );
+      assert.equal(ids.rows[0].n, 1);
+    } finally {
+      await fixture.dispose();
+    }
+  });
+
+  it('request log → a partition left detached by an interrupted purge is dropped by the next one', async () => {
+    const fixture = await postgresFixture();
+    const day = Date.UTC(2026, 0, 10);
+    try {
+      await fixture.storage.projects.create(project('acme', { plan: 'free' }));
+      await fixture.storage.requestLog.write([logged({ at: day + 5 }), logged({ at: day + 6 })]);
+      await admin.query(
+        `ALTER TABLE ${fixture.schema}.request_log_batches DETACH PARTITION ${fixture.schema}.request_log_batches_e20260112`,
+      );
+      assert.equal(await fixture.storage.requestLog.purge(day + 2 * 86_400_000), 2);
+      const { rows } = await admin.query(
+        `SELECT relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = $1 AND relname LIKE '%e20260112'`,
+        [fixture.schema],
+      );
+      assert.deepEqual(rows, []);
     } finally {
       await fixture.dispose();
     }
@@ -169,8 +205,8 @@ describe('postgres storage', { skip }, () => {
     try {
       await fixture.storage.projects.create(project('acme', { plan: 'business' }));
       await fixture.storage.requestLog.write([logged({ requestId: 'first', at: day + 5 })]);
-      await admin.query(`DROP TABLE ${fixture.schema}.request_log_batches_d20260110`);
-      await admin.query(`DROP TABLE ${fixture.schema}.request_log_request_ids_d20260110`);
+      await admin.query(`DROP TABLE ${fixture.schema}.request_log_batches_e20260210`);
+      await admin.query(`DROP TABLE ${fixture.schema}.request_log_request_ids_e20260210`);
       const batch = [logged({ requestId: 'a', at: day + 6 }), logged({ requestId: 'b', at: day + 7 })];
       await fixture.storage.requestLog.write(batch);
       const listed = await fixture.storage.requestLog.list({ projectId: 'prj_acme', limit: 10 });
@@ -227,7 +263,7 @@ describe('postgres storage', { skip }, () => {
     }
   });
 
-  it('request log → a shorter plan’s requests purged from a day kept for longer plans, their request ids too; newer ones keep their ids', async () => {
+  it('request log → a shorter plan’s day dropped whole while a longer plan’s requests of that day stay, request ids too', async () => {
     const fixture = await postgresFixture();
     const day = Date.UTC(2026, 0, 10);
     try {
@@ -238,14 +274,10 @@ describe('postgres storage', { skip }, () => {
         logged({ requestId: 'new', at: day + 7_200_000 }),
         logged({ projectId: 'prj_other', requestId: 'kept', at: day + 5 }),
       ]);
-      const [newBefore] = await fixture.storage.requestLog.list({
-        projectId: 'prj_acme',
-        requestId: 'new',
-        limit: 1,
-      });
-      // Free keeps one day: a cutoff an hour into the day removes `old` only, and no partition goes.
-      const removed = await fixture.storage.requestLog.purge(retentionCutoffs(day + 86_400_000 + 3_600_000));
-      assert.equal(removed, 1);
+      const [kept] = await fixture.storage.requestLog.list({ projectId: 'prj_other', limit: 1 });
+      // Free keeps one day: the day's batch expires at the start of the day after next.
+      assert.equal(await fixture.storage.requestLog.purge(day + 2 * 86_400_000 - 1), 0);
+      assert.equal(await fixture.storage.requestLog.purge(day + 2 * 86_400_000), 2);
       const ids = await admin.query(
         `SELECT project_id, request_id FROM ${fixture.schema}.request_log_request_ids ORDER BY 1, 2`,
       );
@@ -253,18 +285,10 @@ describe('postgres storage', { skip }, () => {
         ids.rows.map(
           (row: { project_id: string; request_id: string }) => `${row.project_id} ${row.request_id}`,
         ),
-        ['prj_acme new', 'prj_other kept'],
+        ['prj_other kept'],
       );
-      assert.deepEqual(
-        await fixture.storage.requestLog.list({ projectId: 'prj_acme', requestId: 'old', limit: 1 }),
-        [],
-      );
-      assert.deepEqual(await fixture.storage.requestLog.get('prj_acme', newBefore!.id), newBefore);
-      const other = await fixture.storage.requestLog.list({ projectId: 'prj_other', limit: 5 });
-      assert.deepEqual(
-        other.map((row) => row.requestId),
-        ['kept'],
-      );
+      assert.deepEqual(await fixture.storage.requestLog.list({ projectId: 'prj_acme', limit: 5 }), []);
+      assert.deepEqual(await fixture.storage.requestLog.get('prj_other', kept!.id), kept);
     } finally {
       await fixture.dispose();
     }
@@ -353,6 +377,17 @@ describe('postgres storage', { skip }, () => {
           )
         ).rows.map((row: { rows: string }) => row.rows),
       );
+    } finally {
+      await fixture.dispose();
+    }
+  });
+
+  it('migration 115 → each batch expires by its project’s plan; undone → partitions by day again, the same requests', async () => {
+    const fixture = await postgresFixture();
+    try {
+      await fixture.storage.projects.create(project('e_free', { plan: 'free' }));
+      await fixture.storage.projects.create(project('e_pro', { plan: 'pro' }));
+      await assertExpiryMigrated(fixture.storage);
     } finally {
       await fixture.dispose();
     }

@@ -10,7 +10,7 @@ import type { NewPet } from '../storage/records.ts';
  *   failed or invalid request leaves nothing behind and can be retried with the same key;
  * - the same key with the same pet data replays the first 201; with other data it is 422; while the
  *   first request still runs in this process it is 409 (across instances the loser replays);
- * - expired records are purged hourly (server.ts, with storage/purge.ts).
+ * - expired records are purged hourly (maintenance/jobs.ts, in the maintenance owner).
  */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
 export const IDEMPOTENCY_PURGE_INTERVAL_MS = 60 * 60_000;

@@ -3,6 +3,7 @@ import type { Row } from './rows.ts';
 import { createSignInRecords, type SignInRecords } from './sign-in-records.ts';
 import type { SqlBatch, SqlExecutor } from './sql-executor.ts';
 import { createTwoFactorRecords, type TwoFactorRecords } from './two-factor-records.ts';
+import { deleteWhere } from './limited-delete.ts';
 
 /** Someone who signs in to the dashboard. */
 export interface Account {
@@ -50,7 +51,7 @@ export interface AccountRepository extends SignInRecords, PasswordResetRecords, 
   /** The account's unexpired sessions. */
   countSessions(accountId: string, now: number): Promise<number>;
   /** Deletes sessions whose expiresAt <= now; returns how many. */
-  purgeSessions(now: number): Promise<number>;
+  purgeSessions(now: number, limit?: number): Promise<number>;
 }
 
 const ACCOUNT = 'a.id, a.email, a.password_hash, a.created_at, a.devices_valid_after';
@@ -141,10 +142,13 @@ export function createAccountRepository(sql: SqlExecutor, batch: SqlBatch): Acco
       );
       return Number(row!.n);
     },
-    async purgeSessions(now) {
-      const flashes = await sql.run('DELETE FROM session_flashes WHERE expires_at <= $1', [now]);
-      await sql.run('DELETE FROM two_factor_challenges WHERE expires_at <= $1', [now]);
-      return flashes + (await sql.run('DELETE FROM sessions WHERE expires_at <= $1', [now]));
+    async purgeSessions(now, limit) {
+      const expired = 'expires_at <= $1';
+      let removed = await sql.run(deleteWhere('session_flashes', 'session_digest, page', expired, limit), [
+        now,
+      ]);
+      removed += await sql.run(deleteWhere('two_factor_challenges', 'id_digest', expired, limit), [now]);
+      return removed + (await sql.run(deleteWhere('sessions', 'id_digest', expired, limit), [now]));
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Joined, Role } from './member-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
+import { deleteWhere } from './limited-delete.ts';
 
 /** What was done: the dashboard's and the operator's actions. */
 export const AUDIT_ACTIONS = [
@@ -92,7 +93,7 @@ export interface AuditRecords {
    */
   list(query: AuditQuery): Promise<StoredAuditEvent[]>;
   /** Deletes events before `before`; resolves with how many. */
-  purge(before: number): Promise<number>;
+  purge(before: number, limit?: number): Promise<number>;
 }
 
 const COLUMNS = 'e.id, e.at, e.project_id, e.actor_account_id, e.actor, e.action, e.target, e.address, e.via';
@@ -148,8 +149,8 @@ export function createAuditRecords(sql: SqlExecutor): AuditRecords {
         via: (row.via as string | null) ?? null,
       }));
     },
-    async purge(before) {
-      return sql.run('DELETE FROM audit_log WHERE at < $1', [before]);
+    async purge(before, limit) {
+      return sql.run(deleteWhere('audit_log', 'id', 'at < $1', limit), [before]);
     },
   };
 }

@@ -3,6 +3,7 @@ import type { IdempotencyRepository, KeyPage, KeyRepository, KeyUse } from './re
 import { IDEMPOTENCY_COLUMNS, KEY_SELECT, toApiKey, toIdempotency } from './rows.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 import { keyRecords } from '../features/keys/repository.ts';
+import { deleteWhere } from './limited-delete.ts';
 
 /** Key uses written by one statement (two parameters each: well under either dialect's limit). */
 const TOUCH_BATCH = 500;
@@ -105,8 +106,10 @@ export abstract class KeyedStorage implements KeyRepository, IdempotencyReposito
     return row && toIdempotency(row);
   }
 
-  purgeIdempotency(now: number): Promise<number> {
-    return this.#sql.run('DELETE FROM idempotency_keys WHERE expires_at <= $1', [now]);
+  purgeIdempotency(now: number, limit?: number): Promise<number> {
+    return this.#sql.run(deleteWhere('idempotency_keys', 'api_key_id, key', 'expires_at <= $1', limit), [
+      now,
+    ]);
   }
 
   async #changeKey(sql: string, params: readonly unknown[]): Promise<boolean> {

@@ -1,4 +1,5 @@
 import type { SqlExecutor } from './sql-executor.ts';
+import { deleteWhere } from './limited-delete.ts';
 
 /** A password reset link: only its token's SHA-256 is stored. */
 export interface PasswordReset {
@@ -17,7 +18,7 @@ export interface PasswordResetRecords {
   /** Ends every reset link of the account (its password was just reset or changed); returns how many. */
   endPasswordResets(accountId: string): Promise<number>;
   /** Deletes links that expired before `now`; returns how many. */
-  purgePasswordResets(now: number): Promise<number>;
+  purgePasswordResets(now: number, limit?: number): Promise<number>;
 }
 
 export function createPasswordResetRecords(sql: SqlExecutor): PasswordResetRecords {
@@ -45,6 +46,7 @@ export function createPasswordResetRecords(sql: SqlExecutor): PasswordResetRecor
     },
     endPasswordResets: (accountId) =>
       sql.run('DELETE FROM password_resets WHERE account_id = $1', [accountId]),
-    purgePasswordResets: (now) => sql.run('DELETE FROM password_resets WHERE expires_at <= $1', [now]),
+    purgePasswordResets: (now, limit) =>
+      sql.run(deleteWhere('password_resets', 'token_digest', 'expires_at <= $1', limit), [now]),
   };
 }

@@ -70,7 +70,7 @@ export interface IdempotencyRepository {
   /** Unexpired record, or undefined. */
   findIdempotency(apiKeyId: string, key: string, now: number): Promise<IdempotencyRecord | undefined>;
   /** Deletes records whose expiresAt <= now; returns how many. */
-  purgeIdempotency(now: number): Promise<number>;
+  purgeIdempotency(now: number, limit?: number): Promise<number>;
 }
 
 export interface Storage extends PetRepository, KeyRepository, IdempotencyRepository, Transactions {

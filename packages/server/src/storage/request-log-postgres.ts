@@ -4,10 +4,9 @@ import {
   type MaintenanceLog,
   type PartitionAnalysis,
 } from './partition-analysis.ts';
-import { PLANS } from './records.ts';
 import { batchReads } from './request-log-batch-reads.ts';
 import { BATCH_SLOTS, batchesOf, DAY_MS } from './request-log-batch.ts';
-import { PURGE_CHUNK_BATCHES, purgeBatches, type StoredBatch } from './request-log-batch-purge.ts';
+import { RETENTION_DAY_COUNTS, retentionDaysSql } from './request-log-expiry.ts';
 import type { LoggedRequest, RequestLogRecords } from './request-log-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 import { rollUp, UPSERT_USAGE_CONFLICT, usageReads } from './usage-records.ts';
@@ -28,13 +27,24 @@ const ANALYZE_TIMEOUT_MS = 120_000;
 
 const dayStamp = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10).replaceAll('-', '');
 
-/** `request_log_batches_d20261125`: the partition holding one UTC day's batches. */
-export const partitionName = (day: number): string => `request_log_batches_d${dayStamp(day)}`;
+/**
+ * `request_log_batches_e20261125`: the partition of the batches that expire at the start of that UTC
+ * day (request-log-expiry.ts), whatever their plan; it is dropped whole from then on. It holds the
+ * expiries in ((day - 1) × DAY_MS, day × DAY_MS].
+ */
+export const partitionName = (expiryDay: number): string => `request_log_batches_e${dayStamp(expiryDay)}`;
 
-/** `request_log_request_ids_d20261125`: the partition of the same day's request-id entries. */
-export const requestIdPartitionName = (day: number): string => `request_log_request_ids_d${dayStamp(day)}`;
+/** `request_log_request_ids_e20261125`: the partition of the same batches' request-id entries. */
+export const requestIdPartitionName = (expiryDay: number): string =>
+  `request_log_request_ids_e${dayStamp(expiryDay)}`;
 
-const PARTITION = /^request_log_batches_d(\d{4})(\d{2})(\d{2})$/;
+const PARTITION = /^request_log_batches_e(\d{4})(\d{2})(\d{2})$/;
+
+/** The expiry days of the partitions a batch of `day` may go to: one per retention. */
+const expiryDays = (day: number) => RETENTION_DAY_COUNTS.map((days) => day + 1 + days);
+
+/** How long dropping a detached partition waits for its lock before it is left to the next round. */
+const DROP_LOCK_TIMEOUT_MS = 1_000;
 
 function dayOf(name: string): number | undefined {
   const match = PARTITION.exec(name);
@@ -61,35 +71,44 @@ ids AS (
   SELECT id, row_number() OVER (ORDER BY id) AS n
   FROM (SELECT nextval('request_log_batch_id') AS id FROM generate_series(1, $1), settings) taken
 ),
-batches AS (
-  INSERT INTO request_log_batches (id, project_id, first_at, last_at, id_ms_min, id_ms_max, requests,
-    combinations, rows)
-  SELECT ids.id, b.project_id, b.first_at, b.last_at, b.id_ms_min, b.id_ms_max, b.requests, b.combinations,
-    b.rows
+input AS (
+  SELECT ids.id, b.*, (b.first_at / ${DAY_MS} + 1 +
+      ${retentionDaysSql('(SELECT p.plan FROM projects p WHERE p.id = b.project_id)')}) * ${DAY_MS} AS expires_at
   FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::int[], $8::text[],
     string_to_array($9::text, chr(30)))
     WITH ORDINALITY AS b(project_id, first_at, last_at, id_ms_min, id_ms_max, requests, combinations, rows, n)
   JOIN ids ON ids.n = b.n
 ),
+batches AS (
+  INSERT INTO request_log_batches (id, project_id, first_at, last_at, id_ms_min, id_ms_max, requests,
+    combinations, rows, expires_at)
+  SELECT id, project_id, first_at, last_at, id_ms_min, id_ms_max, requests, combinations, rows, expires_at
+  FROM input
+  RETURNING expires_at
+),
 request_ids AS (
-  INSERT INTO request_log_request_ids (project_id, request_id, row_id, at)
-  SELECT o.project_id, o.request_id, ids.id * ${BATCH_SLOTS} + o.position, o.at
+  INSERT INTO request_log_request_ids (project_id, request_id, row_id, at, expires_at)
+  SELECT o.project_id, o.request_id, input.id * ${BATCH_SLOTS} + o.position, o.at, input.expires_at
   FROM unnest($10::text[], $11::text[], $12::int[], $13::int[], $14::bigint[])
     AS o(project_id, request_id, batch, position, at)
-  JOIN ids ON ids.n = o.batch
-)
-INSERT INTO request_usage (project_id, key_id, hour, class, bucket, count)
+  JOIN input ON input.n = o.batch
+),
+usage AS (
+  INSERT INTO request_usage (project_id, key_id, hour, class, bucket, count)
   SELECT * FROM unnest($15::text[], $16::text[], $17::bigint[], $18::text[], $19::int[], $20::bigint[])
-  ${UPSERT_USAGE_CONFLICT}`;
+  ${UPSERT_USAGE_CONFLICT}
+)
+SELECT expires_at, count(*)::int AS batches FROM batches GROUP BY expires_at`;
 
 /** SQLSTATE of an insert no partition accepts (another instance dropped a day this one remembered). */
 const NO_PARTITION = '23514';
 
 /**
- * The request log in PostgreSQL, as batches (request-log-batch.ts) partitioned by day: a write is one
- * transaction holding its batches, their request-id entries and the rollups it adds to, after the days it
- * needs have their partitions. Purging drops the partitions of days every plan's retention has passed,
- * then empties the older slots of shorter-lived plans' batches.
+ * The request log in PostgreSQL, as batches (request-log-batch.ts) partitioned by the day they expire
+ * (request-log-expiry.ts; the write reads the project's plan itself): a write is one statement holding
+ * its batches, their request-id entries and the rollups it adds to, after the expiry days it may need
+ * have their partitions. Purging drops the partitions whose day has come, for every plan: its time grows
+ * with the partitions it drops, and it reads no batch.
  */
 export function createPostgresRequestLog(access: PostgresAccess): PostgresRequestLog {
   const { sql } = access;
@@ -103,11 +122,11 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
     access.log,
   );
 
-  const createPartition = async (name: string, parent: string, day: number) => {
+  const createPartition = async (name: string, parent: string, expiryDay: number) => {
     try {
       await sql.run(
         `CREATE TABLE IF NOT EXISTS ${name} PARTITION OF ${parent}
-         FOR VALUES FROM (${day * DAY_MS}) TO (${(day + 1) * DAY_MS})`,
+         FOR VALUES FROM (${(expiryDay - 1) * DAY_MS + 1}) TO (${expiryDay * DAY_MS + 1})`,
       );
     } catch (error) {
       // Another instance may have created it at the same moment.
@@ -117,17 +136,17 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
   };
 
   const ensurePartitions = async (day: number) => {
-    if (known.has(day)) return;
-    await createPartition(partitionName(day), 'request_log_batches', day);
-    await createPartition(requestIdPartitionName(day), 'request_log_request_ids', day);
-    known.add(day);
+    for (const expiryDay of expiryDays(day)) {
+      if (known.has(expiryDay)) continue;
+      await createPartition(partitionName(expiryDay), 'request_log_batches', expiryDay);
+      await createPartition(requestIdPartitionName(expiryDay), 'request_log_request_ids', expiryDay);
+      known.add(expiryDay);
+    }
   };
 
   const insert = async (entries: readonly LoggedRequest[]) => {
     const batches = batchesOf(entries);
-    const perDay = new Map<number, number>();
-    for (const { day } of batches) perDay.set(day, (perDay.get(day) ?? 0) + 1);
-    for (const day of perDay.keys()) await ensurePartitions(day);
+    for (const day of new Set(batches.map((batch) => batch.day))) await ensurePartitions(day);
     const cells = rollUp(entries);
     const encoded = batches.map((batch) => batch.encoded);
     const others = batches.flatMap(({ projectId, slots, encoded }, index) =>
@@ -139,7 +158,7 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
         at: slots[position]![0],
       })),
     );
-    await sql.all(
+    const written = await sql.all(
       WRITE,
       [
         batches.length,
@@ -165,65 +184,41 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
       ],
       'request_log_write',
     );
-    for (const [day, count] of perDay) analysis.wrote(partitionName(day), count);
+    for (const row of written)
+      analysis.wrote(partitionName(Number(row.expires_at) / DAY_MS), Number(row.batches));
   };
 
-  /** Empties a project's slots older than the cutoff; a batch keeps its newer requests in their places. */
-  const purgeProject = (projectId: string, cutoff: number) =>
-    purgeBatches(
-      cutoff,
-      async () =>
-        (await sql.all(
-          `SELECT id, rows FROM request_log_batches WHERE project_id = $1 AND first_at < $2
-           LIMIT ${PURGE_CHUNK_BATCHES}`,
-          [projectId, cutoff],
-        )) as unknown as StoredBatch[],
-      (purged) =>
-        access.transaction(async (client) => {
-          for (const { id, removed, kept } of purged) {
-            if (removed.length > 0)
-              await client.query(
-                'DELETE FROM request_log_request_ids WHERE project_id = $1 AND row_id = ANY($2::bigint[])',
-                [projectId, removed.map((request) => request.rowId)],
-              );
-            if (!kept) await client.query('DELETE FROM request_log_batches WHERE id = $1', [id]);
-            else
-              await client.query(
-                `UPDATE request_log_batches SET first_at = $1, last_at = $2, id_ms_min = $3, id_ms_max = $4,
-                   requests = $5, combinations = $6, rows = $7 WHERE id = $8`,
-                [
-                  kept.firstAt,
-                  kept.lastAt,
-                  kept.idMsMin,
-                  kept.idMsMax,
-                  kept.requests,
-                  kept.combinations,
-                  kept.rows,
-                  id,
-                ],
-              );
-          }
-        }),
+  /**
+   * Detaches a partition without blocking the log's reads and writes (CONCURRENTLY waits only for the
+   * transactions that may still see it), then drops it. A detach interrupted before is finished first.
+   */
+  const dropPartition = async (name: string, parent: string) => {
+    const [attached] = await sql.all(
+      `SELECT inhdetachpending AS pending FROM pg_inherits
+       WHERE inhrelid = to_regclass($1) AND inhparent = to_regclass($2)`,
+      [name, parent],
     );
+    if (attached)
+      await sql.run(
+        `ALTER TABLE ${parent} DETACH PARTITION ${name} ${attached.pending ? 'FINALIZE' : 'CONCURRENTLY'}`,
+      );
+    await access.transaction(async (client) => {
+      await client.query(`SET LOCAL lock_timeout = ${DROP_LOCK_TIMEOUT_MS}`);
+      await client.query(`DROP TABLE IF EXISTS ${name}`);
+    });
+  };
 
-  /** Drops both tables' partitions of days before `oldest`; resolves with how many requests went. */
-  const dropDays = async (oldest: number) => {
-    let removed = 0;
-    const partitions = await sql.all(
-      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-       WHERE i.inhparent = 'request_log_batches'::regclass`,
+  /** The expiry days of this schema's batch partitions, attached or left detached, oldest first. */
+  const partitionDays = async () => {
+    const tables = await sql.all(
+      `SELECT relname AS name FROM pg_class
+       WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r'
+         AND relname LIKE 'request\\_log\\_batches\\_e%'`,
     );
-    for (const { name } of partitions) {
-      const day = dayOf(name as string);
-      if (day === undefined || (day + 1) * DAY_MS > oldest) continue;
-      const [count] = await sql.all(`SELECT coalesce(sum(requests), 0) AS n FROM ${name as string}`);
-      await sql.run(`DROP TABLE IF EXISTS ${requestIdPartitionName(day)}`);
-      await sql.run(`DROP TABLE IF EXISTS ${name as string}`);
-      known.delete(day);
-      analysis.forget(name as string);
-      removed += Number(count!.n);
-    }
-    return removed;
+    return tables
+      .map(({ name }) => dayOf(name as string))
+      .filter((day) => day !== undefined)
+      .sort((a, b) => a - b);
   };
 
   return {
@@ -240,16 +235,18 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
         await insert(entries);
       }
     },
-    async purge(cutoffs) {
-      let removed = await dropDays(Math.min(...Object.values(cutoffs)));
-      for (const plan of PLANS) {
-        const projects = await sql.all(
-          `SELECT DISTINCT project_id FROM request_log_batches
-           WHERE first_at < $1 AND project_id IN (SELECT id FROM projects WHERE plan = $2)`,
-          [cutoffs[plan], plan],
-        );
-        for (const { project_id } of projects)
-          removed += await purgeProject(project_id as string, cutoffs[plan]);
+    async purge(now, slice) {
+      let removed = 0;
+      for (const day of await partitionDays()) {
+        if (day * DAY_MS > now) break;
+        const name = partitionName(day);
+        const [count] = await sql.all(`SELECT coalesce(sum(requests), 0) AS n FROM ${name}`);
+        await dropPartition(requestIdPartitionName(day), 'request_log_request_ids');
+        await dropPartition(name, 'request_log_batches');
+        known.delete(day);
+        analysis.forget(name);
+        removed += Number(count!.n);
+        if (slice && !(await slice())) break;
       }
       return removed;
     },

@@ -1,4 +1,3 @@
-import type { Plan } from './records.ts';
 import type { UsageQuery, UsageRow } from './usage-records.ts';
 
 /** One API request made with a project's key, as the request log keeps it: never a header or a body. */
@@ -60,6 +59,9 @@ export interface RequestLogQuery {
   limit: number;
 }
 
+/** Awaited after each slice of a purge: yields the event loop, may measure and may stop it (false). */
+export type PurgeSlice = () => Promise<boolean>;
+
 export interface RequestLogRecords {
   /** Stores a batch at once: one transaction (or one statement) for all its rows. */
   write(batch: readonly LoggedRequest[]): Promise<void>;
@@ -68,14 +70,15 @@ export interface RequestLogRecords {
   /** One request of the project by its row id. */
   get(projectId: string, id: string): Promise<StoredRequest | undefined>;
   /**
-   * Deletes every row older than its project's plan's cutoff (epoch ms); resolves with how many rows
-   * went (PostgreSQL counts the rows of dropped partitions too).
+   * Deletes the batches expired by `now` (request-log-expiry.ts), a bounded slice at a time: PostgreSQL
+   * drops whole partitions, SQLite deletes by an indexed expiry. Resolves with how many requests went;
+   * `slice`, when given, is awaited between slices (the maintenance scheduler's yield and timing).
    */
-  purge(cutoffs: Readonly<Record<Plan, number>>): Promise<number>;
+  purge(now: number, slice?: PurgeSlice): Promise<number>;
   /** Hourly rollups kept by `write` in the same transaction as the rows: never read from the rows. */
   usage(query: UsageQuery): Promise<UsageRow[]>;
   /** Deletes rollups of hours before `before`; resolves with how many cells went. */
-  purgeUsage(before: number): Promise<number>;
+  purgeUsage(before: number, limit?: number): Promise<number>;
 }
 
 /** A request's fields as a batch stores them (request-log-batch.ts): all but `projectId`. */

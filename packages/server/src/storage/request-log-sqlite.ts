@@ -1,14 +1,22 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { batchReads } from './request-log-batch-reads.ts';
-import { BATCH_SLOTS, batchesOf } from './request-log-batch.ts';
-import { PURGE_CHUNK_BATCHES, purgeBatches, type StoredBatch } from './request-log-batch-purge.ts';
-import { PLANS } from './records.ts';
+import { BATCH_SLOTS, batchesOf, DAY_MS } from './request-log-batch.ts';
+import { retentionDaysSql } from './request-log-expiry.ts';
 import type { RequestLogRecords } from './request-log-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 import type { SqliteDatabase } from './sqlite-database.ts';
 import { rollUp, UPSERT_USAGE_CONFLICT, usageReads } from './usage-records.ts';
 
+/** A batch, its expiry from its project's plan (request-log-expiry.ts); the day comes before the project. */
 const INSERT_BATCH = `INSERT INTO request_log_batches (project_id, first_at, last_at, id_ms_min, id_ms_max,
-  combinations, rows) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`;
+  combinations, rows, requests, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?,
+  (? + 1 + ${retentionDaysSql('(SELECT plan FROM projects WHERE id = ?)')}) * ${DAY_MS}) RETURNING id`;
+
+/**
+ * Expired batches deleted in one transaction, the event loop free between slices: at most 256 requests
+ * each, their pages freed for the next writes (the file stops growing under a steady load).
+ */
+export const PURGE_SLICE_BATCHES = 16;
 
 const INSERT_REQUEST_ID =
   'INSERT INTO request_log_request_ids (project_id, request_id, row_id) VALUES (?, ?, ?)';
@@ -22,42 +30,28 @@ const UPSERT_USAGE = `INSERT INTO request_usage (project_id, key_id, hour, class
  * without an fsync, on the service's one connection.
  */
 export function createSqliteRequestLog(db: SqliteDatabase, sql: SqlExecutor): RequestLogRecords {
-  /** Removes a project's requests older than the cutoff; a batch keeps its newer ones in their places. */
-  const purgeProject = (projectId: string, cutoff: number) =>
-    purgeBatches(
-      cutoff,
-      async () =>
-        db.all(
-          `SELECT id, rows FROM request_log_batches WHERE project_id = ? AND first_at < ? LIMIT ${PURGE_CHUNK_BATCHES}`,
-          projectId,
-          cutoff,
-        ) as unknown as StoredBatch[],
-      async (purged) =>
-        db.relaxedTransaction(() => {
-          for (const { id, removed, kept } of purged) {
-            for (const { rowId, requestId } of removed)
-              db.run(
-                'DELETE FROM request_log_request_ids WHERE project_id = ? AND request_id = ? AND row_id = ?',
-                projectId,
-                requestId,
-                rowId,
-              );
-            if (!kept) db.run('DELETE FROM request_log_batches WHERE id = ?', id as bigint);
-            else
-              db.run(
-                `UPDATE request_log_batches SET first_at = ?, last_at = ?, id_ms_min = ?, id_ms_max = ?,
-                   combinations = ?, rows = ? WHERE id = ?`,
-                kept.firstAt,
-                kept.lastAt,
-                kept.idMsMin,
-                kept.idMsMax,
-                kept.combinations,
-                kept.rows,
-                id as bigint,
-              );
-          }
-        }),
+  const purgeSlice = (now: number) => {
+    const expired = db.all(
+      `SELECT id, project_id, requests FROM request_log_batches WHERE expires_at <= ?
+       ORDER BY expires_at LIMIT ${PURGE_SLICE_BATCHES}`,
+      now,
     );
+    let removed = 0;
+    db.relaxedTransaction(() => {
+      for (const batch of expired) {
+        const base = Number(batch.id) * BATCH_SLOTS;
+        db.run(
+          'DELETE FROM request_log_request_ids WHERE project_id = ? AND row_id BETWEEN ? AND ?',
+          batch.project_id as string,
+          base,
+          base + BATCH_SLOTS - 1,
+        );
+        db.run('DELETE FROM request_log_batches WHERE id = ?', batch.id as bigint);
+        removed += Number(batch.requests);
+      }
+    });
+    return { removed, more: expired.length === PURGE_SLICE_BATCHES };
+  };
 
   return {
     ...usageReads(sql),
@@ -68,7 +62,7 @@ export function createSqliteRequestLog(db: SqliteDatabase, sql: SqlExecutor): Re
       const cells = rollUp(entries);
       // Relaxed: a batch of log rows is not worth an fsync on the event loop (see relaxedTransaction).
       db.relaxedTransaction(() => {
-        for (const { projectId, slots, encoded } of batches) {
+        for (const { projectId, day, slots, encoded } of batches) {
           const { id } = db.get(
             INSERT_BATCH,
             projectId,
@@ -78,6 +72,9 @@ export function createSqliteRequestLog(db: SqliteDatabase, sql: SqlExecutor): Re
             encoded.idMsMax,
             encoded.combinations,
             encoded.rows,
+            encoded.requests,
+            day,
+            projectId,
           )!;
           const base = Number(id) * BATCH_SLOTS;
           for (const position of encoded.otherIds)
@@ -87,13 +84,14 @@ export function createSqliteRequestLog(db: SqliteDatabase, sql: SqlExecutor): Re
           db.run(UPSERT_USAGE, c.projectId, c.keyId, c.hour, c.statusClass, c.bucket, c.count);
       });
     },
-    async purge(cutoffs) {
+    async purge(now, slice) {
       let removed = 0;
-      for (const plan of PLANS) {
-        const projects = db.all('SELECT id FROM projects WHERE plan = ?', plan);
-        for (const { id } of projects) removed += await purgeProject(id as string, cutoffs[plan]);
+      for (;;) {
+        const done = purgeSlice(now);
+        removed += done.removed;
+        if (!done.more) return removed;
+        if (slice ? !(await slice()) : (await nextTurn(), false)) return removed;
       }
-      return removed;
     },
   };
 }

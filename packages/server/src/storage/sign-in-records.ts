@@ -1,5 +1,6 @@
 import { isForeignKeyViolation } from './errors.ts';
 import type { SqlExecutor } from './sql-executor.ts';
+import { deleteWhere } from './limited-delete.ts';
 
 /** Failed sign-ins of one subject (a digest naming an email's unknown devices, an address, a device). */
 export interface ThrottleState {
@@ -30,7 +31,7 @@ export interface SignInRecords {
   ): Promise<number>;
   clearThrottle(subject: string): Promise<void>;
   /** Deletes subjects whose last failure is before `before`; returns how many. */
-  purgeThrottles(before: number): Promise<number>;
+  purgeThrottles(before: number, limit?: number): Promise<number>;
   /**
    * Holds an encrypted payload for one page of one session (replacing the previous one); nothing when
    * the session no longer exists.
@@ -86,7 +87,8 @@ export function createSignInRecords(sql: SqlExecutor): SignInRecords {
     async clearThrottle(subject) {
       await sql.run('DELETE FROM sign_in_throttles WHERE subject = $1', [subject]);
     },
-    purgeThrottles: (before) => sql.run('DELETE FROM sign_in_throttles WHERE last_failure_at < $1', [before]),
+    purgeThrottles: (before, limit) =>
+      sql.run(deleteWhere('sign_in_throttles', 'subject', 'last_failure_at < $1', limit), [before]),
     async putFlash(sessionDigest, page, payload, expiresAt) {
       // A session that has just ended (its member removed by another owner meanwhile) keeps nothing:
       // nobody will see the flash, and the answer must not become a 500.

@@ -1,4 +1,5 @@
 import type { SqlExecutor } from './sql-executor.ts';
+import { deleteWhere } from './limited-delete.ts';
 
 /** How usage counts a status: 429 apart from the other 4xx. */
 export type StatusClass = '2xx' | '4xx' | '429' | '5xx' | 'other';
@@ -144,8 +145,11 @@ export function usageReads(sql: SqlExecutor) {
         count: Number(row.count),
       }));
     },
-    async purgeUsage(before: number): Promise<number> {
-      return sql.run('DELETE FROM request_usage WHERE hour < $1', [before]);
+    async purgeUsage(before: number, limit?: number): Promise<number> {
+      return sql.run(
+        deleteWhere('request_usage', 'project_id, hour, key_id, class, bucket', 'hour < $1', limit),
+        [before],
+      );
     },
   };
 }
