@@ -176,7 +176,7 @@ describe('contested names: settled by proof, never by who came first, never nami
       problem: {
         code: 'rate_limited',
         message: `one check per domain every 10 seconds: try ${HOST} again in 1 s`,
-        retryAfterMs: 1_000,
+        retryAfterSeconds: 1,
       },
     });
     zoo = await app.signedInMember('zoo');

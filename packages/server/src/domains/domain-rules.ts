@@ -86,7 +86,7 @@ export interface DomainRulesDeps {
 export interface RuleProblem {
   code: 'plan_required' | 'invalid_body' | 'domain_exists' | 'domain_limit_reached' | 'rate_limited';
   message: string;
-  retryAfterMs?: number;
+  retryAfterSeconds?: number;
 }
 
 /**
@@ -178,7 +178,7 @@ export function createDomainRules(deps: DomainRulesDeps) {
           problem: {
             code: 'rate_limited',
             message: `at most ${ADDS_PER_HOUR} domains can be added per project per hour; try again later`,
-            retryAfterMs: recent[0]! + 60 * 60_000 - now,
+            retryAfterSeconds: Math.ceil((recent[0]! + 60 * 60_000 - now) / 1000),
           },
         };
       }
@@ -220,7 +220,7 @@ export function createDomainRules(deps: DomainRulesDeps) {
         return {
           code: 'rate_limited',
           message: `one check per domain every ${CHECK_INTERVAL_MS / 1000} seconds: try ${hostname} again in ${Math.ceil(wait / 1000)} s`,
-          retryAfterMs: wait,
+          retryAfterSeconds: Math.ceil(wait / 1000),
         };
       }
       lastCheck.set(key, now);
