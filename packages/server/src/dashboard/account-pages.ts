@@ -48,7 +48,7 @@ export function accountPages(context: DashboardContext): Record<string, RouteHan
       );
       logPasswordChange(request, signedIn.account.id, outcome);
       if (outcome.kind === 'changed') {
-        await context.audit(request, 'password_changed', null, { project: null });
+        await context.audit(request, 'password_changed', null);
         setDeviceCookie(request, reply, outcome.deviceCookie);
         const ended = outcome.endedSessions;
         const others = ended === 0 ? '' : ` ${ended} other session${ended === 1 ? '' : 's'} ended.`;

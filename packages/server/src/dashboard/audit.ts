@@ -1,17 +1,16 @@
 import type { FastifyRequest } from 'fastify';
 import type { Account } from '../storage/account-repository.ts';
 import type { AuditAction } from '../storage/audit-records.ts';
-import type { Project } from '../storage/project-repository.ts';
 import type { Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
+import { createAudited } from '../features/shared/audited.ts';
 
 export interface AuditOptions {
-  /** By default the project of the route; null for the account's own action. */
-  project?: Project | null;
-  /** By default the signed-in account (sign-in and joining name theirs before a session exists). */
+  /** The account whose action it is (sign-in and a password reset name theirs before a session exists). */
   account?: Account;
 }
 
+/** Records an account's own action: a sign-in, a password changed or reset, two-factor turned on or off. */
 export type Audit = (
   request: FastifyRequest,
   action: AuditAction,
@@ -20,26 +19,25 @@ export type Audit = (
 ) => Promise<void>;
 
 /**
- * Records a dashboard action with who, when and from where, once it is done. A database that cannot
- * take the record now is logged with the whole event rather than failing an action already made.
+ * An account's own actions are events rather than changes of a project, so they are recorded through
+ * the services' one audit writer (features/shared/audited.ts) on their own, once done. A database that
+ * cannot take the record now is logged with the whole event rather than failing an action already made.
  */
-export function createAudit(storage: Pick<Storage, 'audit'>, clock: Clock): Audit {
+export function createAudit(storage: Pick<Storage, 'transaction'>, clock: Clock): Audit {
+  const audited = createAudited(storage, clock);
   return async (request, action, target, options = {}) => {
     const account = options.account ?? request.signedIn?.account;
-    const project = options.project === undefined ? request.member?.project : options.project;
-    const event = {
-      at: clock.now(),
-      projectId: project?.id ?? null,
-      actorAccountId: account?.id ?? null,
-      actor: account?.email ?? 'unknown',
-      action,
-      target,
-      address: request.ip,
-    };
+    const actor = account
+      ? { kind: 'account' as const, accountId: account.id, email: account.email, address: request.ip }
+      : undefined;
     try {
-      await storage.audit.record(event);
+      if (!actor) throw new Error('an account action without an account');
+      await audited(actor, null, async () => ({ value: undefined, action, target }));
     } catch (err) {
-      request.log.error({ err, audit: event }, 'an audit event could not be recorded');
+      request.log.error(
+        { err, audit: { action, target, address: request.ip } },
+        'an audit event could not be recorded',
+      );
     }
   };
 }

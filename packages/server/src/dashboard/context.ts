@@ -11,6 +11,7 @@ import type { Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
 import type { Outbox } from '../mail/outbox.ts';
 import { type Audit, createAudit } from './audit.ts';
+import { createProjectService, type ProjectService } from '../features/projects/service.ts';
 import { createFlashes, type Flashes } from './flash.ts';
 import type { Html } from '../web/html.ts';
 import { sendPage } from './page.ts';
@@ -40,8 +41,10 @@ export interface DashboardDeps {
 /** What every page module of the dashboard shares. */
 export interface DashboardContext extends DashboardDeps {
   flashes: Flashes;
-  /** Records an action in the audit trail (who, when, from where). */
+  /** Records an account's own action (sign-in, password, two-factor) in the audit trail. */
   audit: Audit;
+  /** Project settings (name, two-factor requirement), each change with its audit record. */
+  projects: ProjectService;
   /** The signed-in account and its session's CSRF token. */
   signedIn(request: FastifyRequest): {
     account: NonNullable<FastifyRequest['signedIn']>['account'];
@@ -69,6 +72,7 @@ export function dashboardContext(deps: DashboardDeps): DashboardContext {
     ...deps,
     flashes: createFlashes(deps.storage.accounts, deps.clock),
     audit: createAudit(deps.storage, deps.clock),
+    projects: createProjectService({ storage: deps.storage, clock: deps.clock }),
     signedIn,
     memberProject: (request) => memberOf(request).project,
     page: (request, reply, title, main, status = 200) =>

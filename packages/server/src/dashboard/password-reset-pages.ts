@@ -110,7 +110,7 @@ export function passwordResetPages(context: DashboardContext): Record<string, Ro
         reply.header('retry-after', String(outcome.retryAfterSeconds));
         return resetForm(request, reply, token, account.email, waitText(outcome.retryAfterSeconds), 429);
       }
-      await context.audit(request, 'password_reset', null, { account: outcome.account, project: null });
+      await context.audit(request, 'password_reset', null, { account: outcome.account });
       request.log.info(
         {
           event: 'password.reset',

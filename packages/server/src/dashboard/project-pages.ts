@@ -6,7 +6,7 @@ import { isPaid } from '../domains/domain-rules.ts';
 import { requestScheme } from '../http/scheme.ts';
 import { portSuffix } from '../sites/urls.ts';
 import type { Project } from '../storage/project-repository.ts';
-import { nameProblem } from '../projects/project-rules.ts';
+import { dashboardActor } from './actor.ts';
 import { type DashboardContext } from './context.ts';
 import { apiOrigin } from './page.ts';
 import { field } from '../web/form-body.ts';
@@ -69,12 +69,10 @@ export function projectPages(context: DashboardContext): Record<string, RouteHan
       const project = context.memberProject(request);
       const page = urlFor('projectPage', { slug: project.slug });
       const name = field(request.body, 'name').trim();
-      const problem = nameProblem(name);
-      if (problem) {
-        await context.flashes.put(request, page, { problem, values: { name } });
+      const renamed = await context.projects.rename(dashboardActor(request), project.slug, name);
+      if (!renamed.ok) {
+        await context.flashes.put(request, page, { problem: renamed.problem.message, values: { name } });
       } else {
-        await storage.projects.rename(project.slug, name);
-        await context.audit(request, 'project_renamed', `${project.name} → ${name}`);
         await context.flashes.put(request, page, { notice: 'Saved.' });
       }
       return context.back(reply, page);

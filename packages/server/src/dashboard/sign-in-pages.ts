@@ -58,7 +58,7 @@ export function signInPages({ sessions, audit }: DashboardContext): Record<strin
       });
       logSignIn(request, email, outcome);
       if (outcome.kind === 'signed_in') {
-        await audit(request, 'sign_in', null, { account: outcome.account, project: null });
+        await audit(request, 'sign_in', null, { account: outcome.account });
         setSessionCookie(request, reply, outcome.token, SESSION_TTL_MS);
         setDeviceCookie(request, reply, outcome.deviceCookie);
         return reply.redirect(next, 303);

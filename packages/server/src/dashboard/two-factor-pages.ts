@@ -3,6 +3,7 @@ import { SESSION_TTL_MS } from '../accounts/sessions.ts';
 import { urlFor } from '../routes/urls.ts';
 import { field } from '../web/form-body.ts';
 import { Html } from '../web/html.ts';
+import { dashboardActor } from './actor.ts';
 import type { DashboardContext } from './context.ts';
 import { sendPage } from './page.ts';
 import { setDeviceCookie, setSessionCookie, signedInOf, signInCsrfToken } from './session-cookie.ts';
@@ -72,7 +73,7 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
         return enrolPage(request, reply, retryText(outcome.retryAfterSeconds), 429);
       }
       if (outcome.kind !== 'confirmed') return enrolPage(request, reply, WRONG_CODE, 400);
-      await context.audit(request, 'two_factor_enabled', null, { project: null });
+      await context.audit(request, 'two_factor_enabled', null);
       await flashes.put(request, ACCOUNT, { recoveryCodes: outcome.recoveryCodes });
       return context.back(reply, ACCOUNT);
     },
@@ -80,7 +81,7 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
       const { account } = signedInOf(request);
       const outcome = await twoFactor.disable(account.id, field(request.body, 'code'));
       if (outcome.kind === 'ok') {
-        await context.audit(request, 'two_factor_disabled', null, { project: null });
+        await context.audit(request, 'two_factor_disabled', null);
         await flashes.put(request, ACCOUNT, { notice: 'Two-factor sign-in is off.' });
       } else {
         const problem =
@@ -123,7 +124,7 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
         { event: 'sign_in.succeeded', ...line, secondFactor: outcome.recovery ? 'recovery_code' : 'totp' },
         'sign-in succeeded',
       );
-      await context.audit(request, 'sign_in', null, { account, project: null });
+      await context.audit(request, 'sign_in', null, { account });
       clearTwoFactorCookie(request, reply);
       setSessionCookie(request, reply, started.token, SESSION_TTL_MS);
       setDeviceCookie(request, reply, started.deviceCookie);
@@ -139,8 +140,15 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
         });
         return context.back(reply, page);
       }
-      await storage.accounts.setTwoFactorRequired(project.id, required, context.clock.now());
-      await context.audit(request, 'two_factor_required', required ? 'on' : 'off');
+      const changed = await context.projects.setTwoFactorRequired(
+        dashboardActor(request),
+        project.slug,
+        required,
+      );
+      if (!changed.ok) {
+        await flashes.put(request, page, { twoFactorProblem: changed.problem.message });
+        return context.back(reply, page);
+      }
       await flashes.put(request, page, {
         notice: required ? 'Members now need two-factor sign-in to reach this project.' : 'Saved.',
       });

@@ -1,9 +1,9 @@
 import { bearerToken, digestKey } from '../../auth/keys.ts';
-import { createAuditRecords } from '../../storage/audit-records.ts';
 import type { Storage } from '../../storage/repository.ts';
 import type { Clock } from '../../time/clock.ts';
-import { type Actor, auditActor, type TokenGrant } from '../shared/actor.ts';
-import { done, type Outcome, refused } from '../shared/outcome.ts';
+import { type Actor, type TokenGrant } from '../shared/actor.ts';
+import { createAudited } from '../shared/audited.ts';
+import { done, type Outcome, Refusal, refused } from '../shared/outcome.ts';
 import { labelProblem } from '../shared/text-rules.ts';
 import { type AccessToken, accessTokenRecords, type TokenScope } from './repository.ts';
 import { generateAccessToken, isAccessToken } from './token-format.ts';
@@ -36,6 +36,7 @@ const tokenName = (token: Pick<AccessToken, 'name' | 'prefix'>) => `“${token.n
 /** Access tokens: created, listed and revoked by their account in the dashboard; checked per request. */
 export function createAccessTokenService(deps: { storage: Storage; clock: Clock }) {
   const { storage, clock } = deps;
+  const audited = createAudited(storage, clock);
   const reads = accessTokenRecords(storage.sql);
   const touched = new Map<string, number>();
   const cache = new Map<string, { token: AccessToken; email: string; loadedAt: number }>();
@@ -102,34 +103,28 @@ export function createAccessTokenService(deps: { storage: Storage; clock: Clock 
         lastUsedAt: null,
       };
       const slugs = projects.map((project) => project!.slug).join(', ');
-      await storage.transaction(async (sql) => {
+      const created = await audited(actor, null, async (sql) => {
         await accessTokenRecords(sql).insert(token);
-        await createAuditRecords(sql).record({
-          at: now,
-          projectId: null,
-          ...auditActor(actor),
+        return {
+          value: token,
           action: 'access_token_created',
           target: `${tokenName(token)}, ${input.scope}, ${slugs}`,
-        });
+        };
       });
+      if (!created.ok) return created;
       return done({ token, secret: generated.secret });
     },
 
     async revoke(actor: Extract<Actor, { kind: 'account' }>, id: string): Promise<Outcome<AccessToken>> {
       const token = (await reads.forAccount(actor.accountId)).find((candidate) => candidate.id === id);
       const now = clock.now();
-      const revoked = await storage.transaction(async (sql) => {
-        if (!token || !(await accessTokenRecords(sql).revoke(actor.accountId, id, now))) return false;
-        await createAuditRecords(sql).record({
-          at: now,
-          projectId: null,
-          ...auditActor(actor),
-          action: 'access_token_revoked',
-          target: tokenName(token),
-        });
-        return true;
+      const revoked = await audited(actor, null, async (sql) => {
+        if (!token || !(await accessTokenRecords(sql).revoke(actor.accountId, id, now))) {
+          throw new Refusal({ code: 'not_found', message: `you have no active access token ${id}` });
+        }
+        return { value: true, action: 'access_token_revoked', target: tokenName(token) };
       });
-      if (!revoked) return refused('not_found', `you have no active access token ${id}`);
+      if (!revoked.ok) return revoked;
       cache.clear();
       return done({ ...token!, revokedAt: now });
     },

@@ -1,4 +1,5 @@
 import { createProjectRepository, type ProjectRepository } from '../../storage/project-repository.ts';
+import { createTwoFactorRecords, type TwoFactorRecords } from '../../storage/two-factor-records.ts';
 import type { SqlBatch, SqlExecutor } from '../../storage/sql-executor.ts';
 
 const noBatch: SqlBatch = () => Promise.reject(new Error('a project service write runs no batch'));
@@ -8,7 +9,11 @@ const noBatch: SqlBatch = () => Promise.reject(new Error('a project service writ
  * own statements (one INSERT, one UPDATE for SQLite and PostgreSQL), so they are written once. The
  * transaction tells the caches on commit.
  */
-export function projectRecords(sql: SqlExecutor): Pick<ProjectRepository, 'create' | 'setPlan' | 'bySlug'> {
-  const { create, setPlan, bySlug } = createProjectRepository(sql, noBatch, () => {});
-  return { create, setPlan, bySlug };
+export function projectRecords(
+  sql: SqlExecutor,
+): Pick<ProjectRepository, 'create' | 'setPlan' | 'bySlug' | 'rename'> &
+  Pick<TwoFactorRecords, 'setTwoFactorRequired'> {
+  const { create, setPlan, bySlug, rename } = createProjectRepository(sql, noBatch, () => {});
+  const { setTwoFactorRequired } = createTwoFactorRecords(sql);
+  return { create, setPlan, bySlug, rename, setTwoFactorRequired };
 }

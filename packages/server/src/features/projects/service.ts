@@ -97,6 +97,39 @@ export function createProjectService(deps: {
       });
     },
 
+    /** A project's new name (an owner, on its Settings page). */
+    async rename(actor: Actor, slug: string, name: string): Promise<Outcome<Project>> {
+      const allowed = await authorise(projects, actor, slug, 'owner', true);
+      if (!allowed.ok) return allowed;
+      const { project } = allowed.value;
+      const trimmed = name.trim();
+      const issue = nameProblem(trimmed);
+      if (issue) return refused('invalid_body', issue, 'name');
+      return audited(actor, project.id, async (sql) => {
+        const records = projectRecords(sql);
+        await records.rename(slug, trimmed);
+        return {
+          value: (await records.bySlug(slug))!,
+          action: 'project_renamed',
+          target: `${project.name} → ${trimmed}`,
+        };
+      });
+    },
+
+    /**
+     * Whether members need two-factor sign-in to reach the project (an owner). The caller checks that
+     * the owner's own account has it first, so an owner never locks themselves out.
+     */
+    async setTwoFactorRequired(actor: Actor, slug: string, required: boolean): Promise<Outcome<Project>> {
+      const allowed = await authorise(projects, actor, slug, 'owner', true);
+      if (!allowed.ok) return allowed;
+      const { project } = allowed.value;
+      return audited(actor, project.id, async (sql) => {
+        await projectRecords(sql).setTwoFactorRequired(project.id, required, clock.now());
+        return { value: project, action: 'two_factor_required', target: required ? 'on' : 'off' };
+      });
+    },
+
     /** The account's projects (through a token: those of the token), by name; every project for the operator. */
     async list(actor: Actor): Promise<VisibleProject[]> {
       if (actor.kind !== 'account') {
