@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { invite } from '../packages/server/src/accounts/invitations.ts';
+import { invite } from '../packages/server/src/features/members/invitation-mail.ts';
 import { openStorage } from '../packages/server/src/storage/open-storage.ts';
 import { median } from './compare.ts';
 import { type Harness, LOAD_CORE, SERVER_CORE } from './harness.ts';

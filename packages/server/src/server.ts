@@ -16,7 +16,7 @@ import { domainChecks } from './features/domains/background-checks.ts';
 import { maintenanceJobs } from './maintenance/jobs.ts';
 import { createLease } from './maintenance/lease.ts';
 import { LEASE_TTL_MS, type Maintenance, startMaintenance } from './maintenance/scheduler.ts';
-import { createDnsResolver } from './domains/dns.ts';
+import { createDnsResolver } from './features/domains/dns.ts';
 import type { Storage } from './storage/repository.ts';
 import { untilReady } from './storage/until-ready.ts';
 import { systemClock } from './time/clock.ts';

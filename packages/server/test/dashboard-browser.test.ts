@@ -14,14 +14,14 @@ import { createMemoryStore } from '../src/ratelimit/memory-store.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import type { Storage } from '../src/storage/repository.ts';
 import { systemClock } from '../src/time/clock.ts';
-import { createDnsResolver } from '../src/domains/dns.ts';
+import { createDnsResolver } from '../src/features/domains/dns.ts';
 import { accessibility } from './accessibility.ts';
 import { layoutProblems } from './dashboard-layout.ts';
 import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
 import { launchChromium, skipWithoutBrowser, VIEWPORTS } from './docs-browser.ts';
 import { TEST_PASSWORD_PARAMS } from './harness.ts';
 import { linkIn, type MailSink, startMailSink } from './mail-sink.ts';
-import { invitationUrl, invite } from '../src/accounts/invitations.ts';
+import { invitationUrl, invite } from '../src/features/members/invitation-mail.ts';
 
 const PASSWORD = 'correct horse battery staple';
 

@@ -1,4 +1,4 @@
-import type { CustomDomain } from '../src/storage/domain-repository.ts';
+import type { CustomDomain } from '../src/features/domains/domain-repository.ts';
 import type { SignedIn, TestApp } from './harness.ts';
 
 /** A dashboard form posted by a signed-in member, as the browser sends it (with the CSRF token). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { INVITATION_TTL_MS } from '../src/accounts/invitations.ts';
+import { INVITATION_TTL_MS } from '../src/features/members/invitation-mail.ts';
 import { addAccount, assertPageHeaders, Browser, csrfOf } from './dashboard-support.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 import { linkIn, type MailSink, startMailSink } from './mail-sink.ts';

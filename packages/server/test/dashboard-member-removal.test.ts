@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { invite } from '../src/accounts/invitations.ts';
-import type { Role } from '../src/storage/member-records.ts';
+import { invite } from '../src/features/members/invitation-mail.ts';
+import type { Role } from '../src/features/members/member-records.ts';
 import { addAccount, Browser, csrfOf } from './dashboard-support.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 

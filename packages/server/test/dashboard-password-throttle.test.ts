@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { invite } from '../src/accounts/invitations.ts';
+import { invite } from '../src/features/members/invitation-mail.ts';
 import { THROTTLE_POLICIES } from '../src/accounts/sign-in-throttle.ts';
 import { normalizeEmail } from '../src/accounts/email.ts';
 import { addAccount, Browser, csrfOf } from './dashboard-support.ts';

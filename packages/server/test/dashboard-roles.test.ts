@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { invite } from '../src/accounts/invitations.ts';
+import { invite } from '../src/features/members/invitation-mail.ts';
 import { generateKey } from '../src/auth/keys.ts';
-import type { Role } from '../src/storage/member-records.ts';
+import type { Role } from '../src/features/members/member-records.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
 
 const RANK: Record<Role, number> = { viewer: 0, developer: 1, owner: 2 };

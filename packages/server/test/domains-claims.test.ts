@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDnsResolver } from '../src/domains/dns.ts';
+import { createDnsResolver } from '../src/features/domains/dns.ts';
 import {
   ADDS_PER_HOUR,
   CHECK_INTERVAL_MS,
   RELEASE_FAILED_AFTER_MS,
   VERIFY_WINDOW_MS,
-} from '../src/domains/domain-rules.ts';
+} from '../src/features/domains/rules.ts';
 import { createDomainsService } from '../src/features/domains/service.ts';
 import { OPERATOR } from '../src/features/shared/actor.ts';
 import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';

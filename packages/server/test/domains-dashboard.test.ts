@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDnsResolver } from '../src/domains/dns.ts';
-import { CHECK_INTERVAL_MS } from '../src/domains/domain-rules.ts';
+import { createDnsResolver } from '../src/features/domains/dns.ts';
+import { CHECK_INTERVAL_MS } from '../src/features/domains/rules.ts';
 import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
 

@@ -6,8 +6,8 @@ import {
   UNSERVE_AFTER_MS,
   VERIFIED_RECHECK_MS,
   WRONG_RECHECK_MS,
-} from '../src/domains/domain-rules.ts';
-import type { Project } from '../src/storage/project-repository.ts';
+} from '../src/features/domains/rules.ts';
+import type { Project } from '../src/features/projects/project-repository.ts';
 import { startZoneServer, type ZoneMode, type ZoneServer } from './dns-zone-server.ts';
 import { zoneResolver } from './zone-resolver.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';

@@ -9,19 +9,7 @@ const SRC = path.join(import.meta.dirname, '../src');
 const LAYERS: string[][] = [
   ['time', 'json', 'errors.ts', 'hosts', 'openapi', 'web'],
   ['storage'],
-  [
-    'auth',
-    'ratelimit',
-    'projects',
-    'accounts',
-    'domains',
-    'idempotency',
-    'pets',
-    'validation',
-    'docs',
-    'mail',
-    'changes',
-  ],
+  ['auth', 'ratelimit', 'accounts', 'idempotency', 'pets', 'validation', 'docs', 'mail', 'changes'],
   ['http'],
   ['insights', 'metrics', 'maintenance'],
   ['config.ts'],
@@ -41,8 +29,8 @@ const top = (file: string) => file.split('/')[0]!;
  */
 const featureLayer = (file: string): string => {
   const name = path.basename(file, '.ts');
-  if (/^(repository|sqlite|postgres)$/.test(name)) return 'storage';
-  if (/^(routes|pages|view|area|plugin|contract|json)$/.test(name)) return 'routes';
+  if (/^(repository|sqlite|postgres)$|-(repository|records)$/.test(name)) return 'storage';
+  if (/^(routes|pages|view|area|plugin|contract|json)$|-(pages|view)$/.test(name)) return 'routes';
   return 'insights';
 };
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CHECK_INTERVAL_MS } from '../src/domains/domain-rules.ts';
+import { CHECK_INTERVAL_MS } from '../src/features/domains/rules.ts';
 import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 import { tokenHolder, type TokenHolder } from './manage-support.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { invitationDigest, pendingInvitation } from '../src/accounts/invitations.ts';
+import { invitationDigest, pendingInvitation } from '../src/features/members/invitation-mail.ts';
 import { createAccessTokenService } from '../src/features/access-tokens/service.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 import { linkIn, type MailSink, startMailSink } from './mail-sink.ts';

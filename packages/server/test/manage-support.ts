@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createAccessTokenService } from '../src/features/access-tokens/service.ts';
-import type { Role } from '../src/storage/member-records.ts';
+import type { Role } from '../src/features/members/member-records.ts';
 import type { TestApp } from './harness.ts';
 
 export interface TokenHolder {

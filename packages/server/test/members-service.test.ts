@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { invite } from '../src/accounts/invitations.ts';
+import { invite } from '../src/features/members/invitation-mail.ts';
 import { createMemberService, type MemberService } from '../src/features/members/service.ts';
 import { type Actor, OPERATOR } from '../src/features/shared/actor.ts';
-import type { Role } from '../src/storage/member-records.ts';
-import type { Project } from '../src/storage/project-repository.ts';
+import type { Role } from '../src/features/members/member-records.ts';
+import type { Project } from '../src/features/projects/project-repository.ts';
 import type { Storage } from '../src/storage/repository.ts';
 import { FakeClock } from '../src/time/clock.ts';
 import { service } from './services.ts';

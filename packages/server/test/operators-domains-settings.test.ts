@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createDnsResolver } from '../src/domains/dns.ts';
+import { createDnsResolver } from '../src/features/domains/dns.ts';
 import { createDomainsService } from '../src/features/domains/service.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { systemClock } from '../src/time/clock.ts';

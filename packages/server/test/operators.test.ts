@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { invite } from '../src/accounts/invitations.ts';
+import { invite } from '../src/features/members/invitation-mail.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { cleanEnv, runCli } from './blackbox-process.ts';
 import { makeTestApp } from './harness.ts';

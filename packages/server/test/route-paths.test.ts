@@ -22,7 +22,7 @@ const STILL_SPELLED: Record<string, string> = {
   // The 404 route under /v1 is registered by prefix.
   'http/not-found.ts': 'the /v1 prefix of the API 404 route',
   // The operator commands load no route table (nor the contract).
-  'accounts/invitations.ts': 'the invitation link the operator commands print',
+  'features/members/invitation-mail.ts': 'the invitation link the operator commands print',
 };
 
 /** The first segment of every route's path (`/dashboard`, `/v1`, …): a string starting so is a path. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { AuditEvent } from '../src/storage/audit-records.ts';
+import type { AuditEvent } from '../src/features/audit/audit-records.ts';
 import type { StorageFixture } from './storage-contract.ts';
 import { project } from './storage-contract-projects.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { CheckResult, CustomDomain } from '../src/storage/domain-repository.ts';
+import type { CheckResult, CustomDomain } from '../src/features/domains/domain-repository.ts';
 import { serviceSettings } from '../src/features/domains/settings.ts';
 import type { StorageFixture } from './storage-contract.ts';
 import { project } from './storage-contract-projects.ts';

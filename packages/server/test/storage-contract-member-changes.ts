@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { Invitation } from '../src/storage/invitation-records.ts';
-import type { Role } from '../src/storage/member-records.ts';
+import type { Invitation } from '../src/features/members/invitation-records.ts';
+import type { Role } from '../src/features/members/member-records.ts';
 import type { StorageFixture } from './storage-contract.ts';
 import { project } from './storage-contract-projects.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { Project } from '../src/storage/project-repository.ts';
+import type { Project } from '../src/features/projects/project-repository.ts';
 import { memberContract } from './storage-contract-members.ts';
 import type { StorageFixture } from './storage-contract.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDnsResolver } from '../src/domains/dns.ts';
+import { createDnsResolver } from '../src/features/domains/dns.ts';
 import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
 import { TEST_CHANGE_POLL_MS } from './eventually.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';

@@ -1,4 +1,4 @@
-import { createDnsResolver, type DnsResolver } from '../src/domains/dns.ts';
+import { createDnsResolver, type DnsResolver } from '../src/features/domains/dns.ts';
 import type { ZoneServer } from './dns-zone-server.ts';
 
 /**

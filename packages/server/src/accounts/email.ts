@@ -1,5 +1,5 @@
 import { domainToUnicode } from 'node:url';
-import { mixedScripts } from '../domains/mixed-script.ts';
+import { mixedScripts } from '../hosts/mixed-script.ts';
 
 /** A plausible address, as sign-up forms check it: something@domain.tld, no spaces, at most 254 characters. */
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
@@ -39,7 +39,7 @@ function latinImitation(label: string): string | undefined {
 /**
  * Why a new address (normalised) is refused: a part that mixes scripts (`dev-а@example.com`, Cyrillic
  * `а`), or written wholly in letters that imitate Latin ones (`аре@example.com`), could pass for
- * another person's address, as domain names cannot (domains/mixed-script.ts). Undefined when fine.
+ * another person's address, as domain names cannot (hosts/mixed-script.ts). Undefined when fine.
  */
 export function emailProblem(email: string): string | undefined {
   const labels = email.split(/[@.]/);

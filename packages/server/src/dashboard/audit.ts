@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Account } from '../storage/account-repository.ts';
-import type { AuditAction } from '../storage/audit-records.ts';
+import type { AuditAction } from '../features/audit/audit-records.ts';
 import type { Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
 import { createAudited } from '../features/shared/audited.ts';

@@ -3,7 +3,7 @@ import type { HashingGate } from '../accounts/hashing-gate.ts';
 import type { ScryptParams } from '../accounts/passwords.ts';
 import type { Sessions } from '../accounts/sessions.ts';
 import type { KeyEnvironment } from '../auth/keys.ts';
-import type { CertificateState, ProbeAddress } from '../domains/certificate.ts';
+import type { CertificateState, ProbeAddress } from '../features/domains/certificate.ts';
 import type { DomainsService } from '../features/domains/service.ts';
 import type { ErrorPage } from '../http/error-handler.ts';
 import type { AreaChecks } from '../http/guard.ts';
@@ -85,7 +85,7 @@ export function createDashboardArea(deps: DashboardAreaDeps): DashboardArea {
   // Imported only where a TLS proxy is configured, on the first page that shows a certificate.
   const certificate = probe
     ? async (hostname: string): Promise<CertificateState> =>
-        (await import('../domains/certificate.ts')).probeCertificate(probe, hostname)
+        (await import('../features/domains/certificate.ts')).probeCertificate(probe, hostname)
     : undefined;
   const operationIds = NON_CONTRACT_ROUTES.filter((route) =>
     route.url.startsWith(urlFor('projectsPage')),

@@ -12,7 +12,7 @@ import { EXPORT_FORMATS, requestPagesOf } from '../insights/request-export.ts';
 import { retainedSince } from '../insights/retention.ts';
 import { contractOperations } from '../routes/table.ts';
 import { contract } from '../openapi/contract.ts';
-import type { Project } from '../storage/project-repository.ts';
+import type { Project } from '../features/projects/project-repository.ts';
 import type { RequestLogQuery } from '../storage/request-log-records.ts';
 import type { DashboardContext } from './context.ts';
 import { apiOrigin, securityHeaders } from './page.ts';

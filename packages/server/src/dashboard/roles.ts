@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { signedInOf } from './session-cookie.ts';
 import { ApiError } from '../errors.ts';
-import type { Role } from '../storage/member-records.ts';
-import type { Project, ProjectRepository } from '../storage/project-repository.ts';
+import type { Role } from '../features/members/member-records.ts';
+import type { Project, ProjectRepository } from '../features/projects/project-repository.ts';
 import { allows, ROLE_NAMES } from '../features/shared/roles.ts';
 
 declare module 'fastify' {

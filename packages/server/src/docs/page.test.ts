@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { parse } from 'parse5';
 import type { DefaultTreeAdapterMap } from 'parse5';
-import { nameProblem } from '../projects/project-rules.ts';
+import { nameProblem } from '../features/projects/rules.ts';
 import { docsPage } from './page.ts';
 
 type ParentNode = DefaultTreeAdapterMap['parentNode'];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { parseDomain } from '../domains/hostname.ts';
+import { parseDomain } from './hostname.ts';
 import { parseHostHeader } from './host-name.ts';
 import { classifyHost, type ServiceNames } from './service-names.ts';
 

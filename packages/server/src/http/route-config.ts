@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { AddressBudget } from '../ratelimit/address-budgets.ts';
-import type { Role } from '../storage/member-records.ts';
+import type { Role } from '../features/members/member-records.ts';
 
 /**
  * Who may call a route: anyone, a caller with a valid API key, an account signed in to the dashboard,

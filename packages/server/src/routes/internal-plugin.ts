@@ -41,7 +41,7 @@ export function createInternalArea(deps: InternalAreaDeps): Area {
     },
     // The TLS proxy asks only when a certificate is needed: its handler is imported on the first ask.
     others: lazyHandlers(['tlsAsk'], async () => ({
-      tlsAsk: (await import('../domains/tls-ask.ts')).tlsAsk(deps.hosts),
+      tlsAsk: (await import('../features/domains/tls-ask.ts')).tlsAsk(deps.hosts),
     })),
   };
   return {

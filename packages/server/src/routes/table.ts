@@ -3,7 +3,7 @@ import { preflight } from '../http/cors.ts';
 import type { OpenApiDocument } from '../openapi/contract.ts';
 import type { AddressBudget } from '../ratelimit/address-budgets.ts';
 import { deprecationOf } from './deprecation.ts';
-import type { Role } from '../storage/member-records.ts';
+import type { Role } from '../features/members/member-records.ts';
 import type { RouteConfig } from '../http/route-config.ts';
 import type { OtherMethods } from '../http/other-methods.ts';
 import { refuseOtherMethod } from '../http/not-found.ts';

@@ -1,10 +1,10 @@
 import { LRUCache } from 'lru-cache';
 import type { ChangeBatch, ChangeFeed } from '../changes/feed.ts';
-import { isPaid } from '../domains/domain-rules.ts';
+import { isPaid } from '../features/domains/rules.ts';
 import { ownNameKind, type ServiceNames } from '../hosts/service-names.ts';
-import { SLUG } from '../projects/project-rules.ts';
-import type { DomainRepository } from '../storage/domain-repository.ts';
-import type { Project, ProjectRepository } from '../storage/project-repository.ts';
+import { SLUG } from '../features/projects/rules.ts';
+import type { DomainRepository } from '../features/domains/domain-repository.ts';
+import type { Project, ProjectRepository } from '../features/projects/project-repository.ts';
 
 /** A project's published docs site, as one request's host names it. */
 export interface Site {

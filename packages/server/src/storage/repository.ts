@@ -1,8 +1,8 @@
 import type { AccountRepository } from './account-repository.ts';
-import type { AuditRecords } from './audit-records.ts';
+import type { AuditRecords } from '../features/audit/audit-records.ts';
 import type { ChangeRecords } from './change-records.ts';
-import type { DomainRepository } from './domain-repository.ts';
-import type { ProjectRepository } from './project-repository.ts';
+import type { DomainRepository } from '../features/domains/domain-repository.ts';
+import type { ProjectRepository } from '../features/projects/project-repository.ts';
 import type { RequestLogRecords } from './request-log-records.ts';
 import type { SqlExecutor, Transactions } from './sql-executor.ts';
 

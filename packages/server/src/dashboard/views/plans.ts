@@ -1,7 +1,7 @@
 import { limitsFor, PLAN_LIMITS } from '../../ratelimit/plans.ts';
 import type { Plan } from '../../storage/records.ts';
-import type { Project } from '../../storage/project-repository.ts';
-import { PAID_PLANS } from '../../projects/project-rules.ts';
+import type { Project } from '../../features/projects/project-repository.ts';
+import { PAID_PLANS } from '../../features/projects/rules.ts';
 import { type Html, html } from '../../web/html.ts';
 
 const LABELS: Record<Plan, string> = {

@@ -1,11 +1,11 @@
 import { urlFor } from '../../routes/urls.ts';
 import { REQUEST_LOG_RETENTION_DAYS } from '../../insights/retention.ts';
-import type { Project } from '../../storage/project-repository.ts';
+import type { Project } from '../../features/projects/project-repository.ts';
 import type { ApiKeyRecord } from '../../storage/records.ts';
 import type { StoredRequest } from '../../storage/request-log-records.ts';
 import { type Html, html } from '../../web/html.ts';
 import { firstRequest } from './first-request.ts';
-import { projectHeader } from './project.ts';
+import { projectHeader } from '../../features/projects/view.ts';
 
 /** The filters of the Requests tab, as the form sends them (empty: no filter). */
 export interface RequestFilters {

@@ -1,5 +1,5 @@
 import { urlFor } from '../../routes/urls.ts';
-import type { Project } from '../../storage/project-repository.ts';
+import type { Project } from '../../features/projects/project-repository.ts';
 import { type Html, html } from '../../web/html.ts';
 import type { Flash } from '../flash.ts';
 import { problemOf } from './messages.ts';

@@ -2,7 +2,7 @@ import type { Flash } from '../../dashboard/flash.ts';
 import { noticeOf, problemOf } from '../../dashboard/views/messages.ts';
 import { instant } from '../../dashboard/views/requests.ts';
 import { urlFor } from '../../routes/urls.ts';
-import type { Project } from '../../storage/project-repository.ts';
+import type { Project } from '../projects/project-repository.ts';
 import { type Html, html } from '../../web/html.ts';
 import type { AccessToken } from './repository.ts';
 import { TOKEN_LIFETIMES_DAYS } from './service.ts';

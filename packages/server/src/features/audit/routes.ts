@@ -1,7 +1,7 @@
 import type { RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../../errors.ts';
 import type { OpenApiDocument } from '../../openapi/contract.ts';
-import type { StoredAuditEvent } from '../../storage/audit-records.ts';
+import type { StoredAuditEvent } from './audit-records.ts';
 import { queryReader } from '../../validation/query.ts';
 import { tokenActorOf } from '../access-tokens/check.ts';
 import { iso, numberOf, sendJson } from '../shared/json.ts';

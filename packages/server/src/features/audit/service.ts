@@ -1,4 +1,4 @@
-import type { StoredAuditEvent } from '../../storage/audit-records.ts';
+import type { StoredAuditEvent } from './audit-records.ts';
 import type { Storage } from '../../storage/repository.ts';
 import { type Actor, authorise } from '../shared/actor.ts';
 import { decodeCursor, type Page, pageOf } from '../shared/cursor.ts';

@@ -1,4 +1,4 @@
-import { type CustomDomain, DOMAIN_COLUMNS, toDomain } from '../../storage/domain-repository.ts';
+import { type CustomDomain, DOMAIN_COLUMNS, toDomain } from './domain-repository.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 
 /** Where a page of a project's domains starts: after this domain, in the order they were added. */

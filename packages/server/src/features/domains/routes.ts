@@ -1,5 +1,5 @@
 import type { RouteHandlerMethod } from 'fastify';
-import type { DomainView } from '../../domains/domain-rules.ts';
+import type { DomainView } from './rules.ts';
 import { ApiError } from '../../errors.ts';
 import type { OpenApiDocument } from '../../openapi/contract.ts';
 import { bodyChecker } from '../../validation/contract-input.ts';

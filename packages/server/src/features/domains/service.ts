@@ -4,10 +4,10 @@ import {
   type DomainRulesDeps,
   type DomainView,
   RELEASE_FAILED_AFTER_MS,
-} from '../../domains/domain-rules.ts';
-import { checkRecord, settleCheck, storeCheck } from '../../domains/settle-check.ts';
-import { createDomainRepository, type CustomDomain } from '../../storage/domain-repository.ts';
-import type { Project } from '../../storage/project-repository.ts';
+} from './rules.ts';
+import { checkRecord, settleCheck, storeCheck } from './settle-check.ts';
+import { createDomainRepository, type CustomDomain } from './domain-repository.ts';
+import type { Project } from '../projects/project-repository.ts';
 import type { Storage } from '../../storage/repository.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 import { type Actor, authorise, SERVICE } from '../shared/actor.ts';

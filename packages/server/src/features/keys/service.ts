@@ -1,6 +1,6 @@
 import { generateKey, type KeyEnvironment } from '../../auth/keys.ts';
 import { limitsFor } from '../../ratelimit/plans.ts';
-import type { Project } from '../../storage/project-repository.ts';
+import type { Project } from '../projects/project-repository.ts';
 import type { ApiKeyRecord, Plan } from '../../storage/records.ts';
 import type { Storage } from '../../storage/repository.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';

@@ -1,16 +1,11 @@
 import { emailProblem, normalizeEmail } from '../../accounts/email.ts';
-import {
-  INVITATION_LIMITS,
-  invitationDigest,
-  inviteByMail,
-  newInvitation,
-} from '../../accounts/invitations.ts';
+import { INVITATION_LIMITS, invitationDigest, inviteByMail, newInvitation } from './invitation-mail.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import type { RateLimiter } from '../../ratelimit/limiter.ts';
-import { invitationAcceptedRecord } from '../../storage/audit-records.ts';
-import { createInvitationRecords, type Invitation } from '../../storage/invitation-records.ts';
-import type { Joined, Role } from '../../storage/member-records.ts';
-import type { Project } from '../../storage/project-repository.ts';
+import { invitationAcceptedRecord } from '../audit/audit-records.ts';
+import { createInvitationRecords, type Invitation } from './invitation-records.ts';
+import type { Joined, Role } from './member-records.ts';
+import type { Project } from '../projects/project-repository.ts';
 import type { Storage } from '../../storage/repository.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type Actor, authorise } from '../shared/actor.ts';

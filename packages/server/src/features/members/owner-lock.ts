@@ -1,4 +1,4 @@
-import type { Project } from '../../storage/project-repository.ts';
+import type { Project } from '../projects/project-repository.ts';
 import type { Storage } from '../../storage/repository.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 import type { Actor } from '../shared/actor.ts';

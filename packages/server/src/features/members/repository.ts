@@ -1,4 +1,4 @@
-import type { Invitation } from '../../storage/invitation-records.ts';
+import type { Invitation } from './invitation-records.ts';
 import {
   ANOTHER_OWNER,
   type Member,
@@ -7,7 +7,7 @@ import {
   RANK,
   REVOKE_IF_NOT_OWNER,
   ROLE_NOW,
-} from '../../storage/member-records.ts';
+} from './member-records.ts';
 import type { Storage } from '../../storage/repository.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 

@@ -1,8 +1,8 @@
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../../errors.ts';
 import type { OpenApiDocument } from '../../openapi/contract.ts';
-import type { Invitation } from '../../storage/invitation-records.ts';
-import type { Member, Role } from '../../storage/member-records.ts';
+import type { Invitation } from './invitation-records.ts';
+import type { Member, Role } from './member-records.ts';
 import { bodyChecker } from '../../validation/contract-input.ts';
 import { queryReader } from '../../validation/query.ts';
 import { tokenActorOf } from '../access-tokens/check.ts';

@@ -1,6 +1,6 @@
-import type { Member, RevokedInvitation, Role } from '../../storage/member-records.ts';
-import { ROLES } from '../../storage/member-records.ts';
-import type { Project } from '../../storage/project-repository.ts';
+import type { Member, RevokedInvitation, Role } from './member-records.ts';
+import { ROLES } from './member-records.ts';
+import type { Project } from '../projects/project-repository.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 import { type Actor, authorise } from '../shared/actor.ts';
 import { type AuditNote, createAudited } from '../shared/audited.ts';

@@ -1,4 +1,4 @@
-import { createProjectRepository, type ProjectRepository } from '../../storage/project-repository.ts';
+import { createProjectRepository, type ProjectRepository } from './project-repository.ts';
 import { createTwoFactorRecords, type TwoFactorRecords } from '../../storage/two-factor-records.ts';
 import type { SqlBatch, SqlExecutor } from '../../storage/sql-executor.ts';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { nameProblem, type PlanChoice, planProblem, slugProblem } from '../../projects/project-rules.ts';
-import type { Member, Role } from '../../storage/member-records.ts';
-import type { Project } from '../../storage/project-repository.ts';
+import { nameProblem, type PlanChoice, planProblem, slugProblem } from './rules.ts';
+import type { Member, Role } from '../members/member-records.ts';
+import type { Project } from './project-repository.ts';
 import type { Storage } from '../../storage/repository.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type Actor, authorise } from '../shared/actor.ts';

@@ -1,6 +1,6 @@
-import type { AuditEvent } from '../../storage/audit-records.ts';
-import type { Role } from '../../storage/member-records.ts';
-import type { Project, ProjectRepository } from '../../storage/project-repository.ts';
+import type { AuditEvent } from '../audit/audit-records.ts';
+import type { Role } from '../members/member-records.ts';
+import type { Project, ProjectRepository } from '../projects/project-repository.ts';
 import { type Outcome, done, refused } from './outcome.ts';
 import { allows, neededText, ROLE_NAMES } from './roles.ts';
 

@@ -1,4 +1,4 @@
-import { type AuditAction, createAuditRecords } from '../../storage/audit-records.ts';
+import { type AuditAction, createAuditRecords } from '../audit/audit-records.ts';
 import type { Storage } from '../../storage/repository.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 import type { Clock } from '../../time/clock.ts';

@@ -1,4 +1,4 @@
-import type { Role } from '../../storage/member-records.ts';
+import type { Role } from '../members/member-records.ts';
 
 /** What each role may do: an owner everything, a developer keys and logs, a viewer read only. */
 const RANK: Record<Role, number> = { viewer: 0, developer: 1, owner: 2 };

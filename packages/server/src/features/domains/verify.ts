@@ -1,5 +1,5 @@
 import { type DnsResolver, isNoRecord, whyNoAnswer } from './dns.ts';
-import type { CheckState, RecordCheck } from '../storage/domain-checks.ts';
+import type { CheckState, RecordCheck } from './check-records.ts';
 import { expectedRecords, txtName, txtValue } from './records.ts';
 
 export interface Verification {

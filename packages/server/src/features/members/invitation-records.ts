@@ -1,6 +1,6 @@
 import type { Role } from './member-records.ts';
-import type { Row } from './rows.ts';
-import type { SqlExecutor } from './sql-executor.ts';
+import type { Row } from '../../storage/rows.ts';
+import type { SqlExecutor } from '../../storage/sql-executor.ts';
 
 /** An invitation to join a project with a role, by a single-use link. */
 export interface Invitation {

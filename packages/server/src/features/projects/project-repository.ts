@@ -1,8 +1,8 @@
-import { createInvitationRecords, type InvitationRecords } from './invitation-records.ts';
-import { createMemberRecords, type MemberRecords, type Role } from './member-records.ts';
-import type { Plan } from './records.ts';
-import type { Row } from './rows.ts';
-import type { SqlBatch, SqlExecutor } from './sql-executor.ts';
+import { createInvitationRecords, type InvitationRecords } from '../members/invitation-records.ts';
+import { createMemberRecords, type MemberRecords, type Role } from '../members/member-records.ts';
+import type { Plan } from '../../storage/records.ts';
+import type { Row } from '../../storage/rows.ts';
+import type { SqlBatch, SqlExecutor } from '../../storage/sql-executor.ts';
 
 /** A project: it owns API keys (its plan decides their limits) and a published docs site. */
 export interface Project {

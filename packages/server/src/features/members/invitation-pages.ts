@@ -1,20 +1,25 @@
-import { urlFor } from '../routes/urls.ts';
+import { urlFor } from '../../routes/urls.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { pendingInvitation, invitationDigest } from '../accounts/invitations.ts';
-import { hashPassword, PASSWORD_CHECKS_BUSY, passwordProblem } from '../accounts/passwords.ts';
-import { SESSION_TTL_MS } from '../accounts/sessions.ts';
-import type { Account } from '../storage/account-repository.ts';
-import { createMemberService } from '../features/members/service.ts';
-import type { Invitation } from '../storage/invitation-records.ts';
-import type { Project } from '../storage/project-repository.ts';
-import { type DashboardContext } from './context.ts';
-import { field } from '../web/form-body.ts';
-import { sendPage } from './page.ts';
-import { deviceCookie, setDeviceCookie, setSessionCookie, signInCsrfToken } from './session-cookie.ts';
-import { logSignIn } from './sign-in-log.ts';
-import { retryText } from './sign-in-pages.ts';
-import { invalidInvitationView, invitationView } from './views/invitation.ts';
+import { pendingInvitation, invitationDigest } from './invitation-mail.ts';
+import { hashPassword, PASSWORD_CHECKS_BUSY, passwordProblem } from '../../accounts/passwords.ts';
+import { SESSION_TTL_MS } from '../../accounts/sessions.ts';
+import type { Account } from '../../storage/account-repository.ts';
+import { createMemberService } from './service.ts';
+import type { Invitation } from './invitation-records.ts';
+import type { Project } from '../projects/project-repository.ts';
+import { type DashboardContext } from '../../dashboard/context.ts';
+import { field } from '../../web/form-body.ts';
+import { sendPage } from '../../dashboard/page.ts';
+import {
+  deviceCookie,
+  setDeviceCookie,
+  setSessionCookie,
+  signInCsrfToken,
+} from '../../dashboard/session-cookie.ts';
+import { logSignIn } from '../../dashboard/sign-in-log.ts';
+import { retryText } from '../../dashboard/sign-in-pages.ts';
+import { invalidInvitationView, invitationView } from './invitation-view.ts';
 
 const capitalised = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}.`;
 

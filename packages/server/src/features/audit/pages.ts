@@ -1,9 +1,9 @@
 import type { RouteHandlerMethod } from 'fastify';
-import { ApiError } from '../errors.ts';
-import { cursorOf, parseCursor } from '../insights/filters.ts';
-import type { DashboardContext } from './context.ts';
-import { memberOf } from './roles.ts';
-import { activityView } from './views/activity.ts';
+import { ApiError } from '../../errors.ts';
+import { cursorOf, parseCursor } from '../../insights/filters.ts';
+import type { DashboardContext } from '../../dashboard/context.ts';
+import { memberOf } from '../../dashboard/roles.ts';
+import { activityView } from './view.ts';
 
 export const ACTIVITY_PAGE_SIZE = 50;
 

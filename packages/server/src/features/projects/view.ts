@@ -1,13 +1,13 @@
 import { urlFor } from '../../routes/urls.ts';
 import { limitsFor } from '../../ratelimit/plans.ts';
-import type { Project } from '../../storage/project-repository.ts';
+import type { Project } from './project-repository.ts';
 import { type Html, html } from '../../web/html.ts';
-import type { Flash } from '../flash.ts';
-import { noticeOf, problemOf } from './messages.ts';
-import { planLabel, plansTable } from './plans.ts';
+import type { Flash } from '../../dashboard/flash.ts';
+import { noticeOf, problemOf } from '../../dashboard/views/messages.ts';
+import { planLabel, plansTable } from '../../dashboard/views/plans.ts';
 import type { Period } from '../../insights/usage-series.ts';
-import { firstRequest } from './first-request.ts';
-import { usageChart } from './usage-chart.ts';
+import { firstRequest } from '../../dashboard/views/first-request.ts';
+import { usageChart } from '../../dashboard/views/usage-chart.ts';
 
 export type ProjectTab = 'overview' | 'keys' | 'requests' | 'activity' | 'domains' | 'members';
 

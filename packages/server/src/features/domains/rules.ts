@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { domainToASCII } from 'node:url';
-import { PAID_PLANS } from '../projects/project-rules.ts';
-import type { CustomDomain, DomainRepository } from '../storage/domain-repository.ts';
-import type { Project } from '../storage/project-repository.ts';
-import type { Clock } from '../time/clock.ts';
+import { PAID_PLANS } from '../projects/rules.ts';
+import type { CustomDomain, DomainRepository } from './domain-repository.ts';
+import type { Project } from '../projects/project-repository.ts';
+import type { Clock } from '../../time/clock.ts';
 import type { DnsResolver } from './dns.ts';
-import { parseDomain } from './hostname.ts';
-import { mixedScriptProblem } from './mixed-script.ts';
-import type { ExpectedRecord, RecordCheck } from '../storage/domain-checks.ts';
+import { parseDomain } from '../../hosts/hostname.ts';
+import { mixedScriptProblem } from '../../hosts/mixed-script.ts';
+import type { ExpectedRecord, RecordCheck } from './check-records.ts';
 import { expectedRecords } from './records.ts';
 import { type Verification, verifyDomain } from './verify.ts';
 

@@ -1,4 +1,4 @@
-import { PLANS, type Plan } from '../storage/records.ts';
+import { PLANS, type Plan } from '../../storage/records.ts';
 
 /** A slug names the project in URLs and in its docs site's default host `<slug>.<site domain>`. */
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;

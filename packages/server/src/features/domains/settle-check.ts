@@ -1,9 +1,4 @@
-import type {
-  CheckResult,
-  CustomDomain,
-  DomainRepository,
-  UnansweredCheck,
-} from '../storage/domain-repository.ts';
+import type { CheckResult, CustomDomain, DomainRepository, UnansweredCheck } from './domain-repository.ts';
 import {
   at,
   MAX_RECHECK_MS,
@@ -13,7 +8,7 @@ import {
   VERIFIED_RECHECK_MS,
   VERIFY_WINDOW_MS,
   WRONG_RECHECK_MS,
-} from './domain-rules.ts';
+} from './rules.ts';
 import type { Verification } from './verify.ts';
 
 /** What a check stores: what an answer decided, or only that DNS gave none (the state is kept). */

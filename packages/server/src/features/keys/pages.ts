@@ -1,17 +1,17 @@
-import { urlFor } from '../routes/urls.ts';
-import { memberOf } from './roles.ts';
-import { signedInOf } from './session-cookie.ts';
+import { urlFor } from '../../routes/urls.ts';
+import { memberOf } from '../../dashboard/roles.ts';
+import { signedInOf } from '../../dashboard/session-cookie.ts';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { limitsFor } from '../ratelimit/plans.ts';
-import type { Project } from '../storage/project-repository.ts';
-import { ApiError } from '../errors.ts';
-import { type DashboardContext } from './context.ts';
-import { field } from '../web/form-body.ts';
-import { keyName, keysView, revokeView } from './views/keys.ts';
-import { periodsByKey } from '../insights/usage-series.ts';
-import { createKeyService } from '../features/keys/service.ts';
-import type { Actor } from '../features/shared/actor.ts';
-import { valueOrThrow } from '../features/shared/outcome.ts';
+import { limitsFor } from '../../ratelimit/plans.ts';
+import type { Project } from '../projects/project-repository.ts';
+import { ApiError } from '../../errors.ts';
+import { type DashboardContext } from '../../dashboard/context.ts';
+import { field } from '../../web/form-body.ts';
+import { keyName, keysView, revokeView } from './view.ts';
+import { periodsByKey } from '../../insights/usage-series.ts';
+import { createKeyService } from './service.ts';
+import type { Actor } from '../shared/actor.ts';
+import { valueOrThrow } from '../shared/outcome.ts';
 
 /** A project's API keys: the list with usage, create, revoke. */
 export function keyPages(context: DashboardContext): Record<string, RouteHandlerMethod> {

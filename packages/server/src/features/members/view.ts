@@ -1,11 +1,11 @@
 import { urlFor } from '../../routes/urls.ts';
-import type { Invitation } from '../../storage/invitation-records.ts';
-import { type Member, type Role, ROLES } from '../../storage/member-records.ts';
-import type { Project } from '../../storage/project-repository.ts';
-import type { Flash } from '../flash.ts';
+import type { Invitation } from './invitation-records.ts';
+import { type Member, type Role, ROLES } from './member-records.ts';
+import type { Project } from '../projects/project-repository.ts';
+import type { Flash } from '../../dashboard/flash.ts';
 import { type Html, html } from '../../web/html.ts';
-import { noticeOf, problemOf } from './messages.ts';
-import { projectHeader } from './project.ts';
+import { noticeOf, problemOf } from '../../dashboard/views/messages.ts';
+import { projectHeader } from '../projects/view.ts';
 
 export interface MembersView {
   project: Project;

@@ -1,9 +1,9 @@
 import { urlFor } from '../../routes/urls.ts';
 import { MIN_PASSWORD_LENGTH } from '../../accounts/passwords.ts';
-import type { Invitation } from '../../storage/invitation-records.ts';
-import type { Project } from '../../storage/project-repository.ts';
+import type { Invitation } from './invitation-records.ts';
+import type { Project } from '../projects/project-repository.ts';
 import { type Html, html } from '../../web/html.ts';
-import { ROLE_LABELS } from './members.ts';
+import { ROLE_LABELS } from './view.ts';
 
 export interface InvitationView {
   csrfToken: string;

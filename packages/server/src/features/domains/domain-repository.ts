@@ -1,6 +1,6 @@
-import type { RecordCheck, VerificationState } from './domain-checks.ts';
-import type { Row } from './rows.ts';
-import type { SqlExecutor } from './sql-executor.ts';
+import type { RecordCheck, VerificationState } from './check-records.ts';
+import type { Row } from '../../storage/rows.ts';
+import type { SqlExecutor } from '../../storage/sql-executor.ts';
 
 /** A project's custom domain as stored: what the last DNS check saw, and when to look again. */
 export interface CustomDomain {

@@ -1,4 +1,4 @@
-import type { SqlBatch, SqlExecutor } from './sql-executor.ts';
+import type { SqlBatch, SqlExecutor } from '../../storage/sql-executor.ts';
 
 /** What a member may do in a project: everything, keys and logs, or only read. */
 export type Role = 'owner' | 'developer' | 'viewer';

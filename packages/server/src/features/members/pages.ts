@@ -1,17 +1,17 @@
-import { urlFor } from '../routes/urls.ts';
-import { memberOf } from './roles.ts';
+import { urlFor } from '../../routes/urls.ts';
+import { memberOf } from '../../dashboard/roles.ts';
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { normalizeEmail } from '../accounts/email.ts';
-import { ApiError } from '../errors.ts';
-import { createMemberService, isRole } from '../features/members/service.ts';
-import { valueOrThrow } from '../features/shared/outcome.ts';
-import type { RevokedInvitation } from '../storage/member-records.ts';
-import { dashboardActor } from './actor.ts';
-import type { DashboardContext } from './context.ts';
+import { normalizeEmail } from '../../accounts/email.ts';
+import { ApiError } from '../../errors.ts';
+import { createMemberService, isRole } from './service.ts';
+import { valueOrThrow } from '../shared/outcome.ts';
+import type { RevokedInvitation } from './member-records.ts';
+import { dashboardActor } from '../../dashboard/actor.ts';
+import type { DashboardContext } from '../../dashboard/context.ts';
 
-import { field } from '../web/form-body.ts';
-import { clearSessionCookie, signedInOf } from './session-cookie.ts';
-import { membersView, removeMemberView } from './views/members.ts';
+import { field } from '../../web/form-body.ts';
+import { clearSessionCookie, signedInOf } from '../../dashboard/session-cookie.ts';
+import { membersView, removeMemberView } from './view.ts';
 
 /** A project's members: the list; owners invite members by mail, change roles and remove members. */
 export function memberPages(context: DashboardContext): Record<string, RouteHandlerMethod> {

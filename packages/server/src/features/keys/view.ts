@@ -1,14 +1,14 @@
 import { urlFor } from '../../routes/urls.ts';
 import type { WindowUsage } from '../../ratelimit/limiter.ts';
-import type { Project } from '../../storage/project-repository.ts';
+import type { Project } from '../projects/project-repository.ts';
 import type { ApiKeyRecord } from '../../storage/records.ts';
 import { type Html, html } from '../../web/html.ts';
-import type { Flash } from '../flash.ts';
-import { noticeOf, problemOf } from './messages.ts';
-import { projectHeader } from './project.ts';
-import { tokens } from './tokens.ts';
+import type { Flash } from '../../dashboard/flash.ts';
+import { noticeOf, problemOf } from '../../dashboard/views/messages.ts';
+import { projectHeader } from '../projects/view.ts';
+import { tokens } from '../../dashboard/views/tokens.ts';
 import type { Period } from '../../insights/usage-series.ts';
-import { usageChart } from './usage-chart.ts';
+import { usageChart } from '../../dashboard/views/usage-chart.ts';
 
 export interface KeyRow {
   key: ApiKeyRecord;

@@ -1,10 +1,10 @@
 import { urlFor } from '../../routes/urls.ts';
-import type { Project } from '../../storage/project-repository.ts';
-import type { AuditAction, StoredAuditEvent } from '../../storage/audit-records.ts';
+import type { Project } from '../projects/project-repository.ts';
+import type { AuditAction, StoredAuditEvent } from './audit-records.ts';
 import { type Html, html } from '../../web/html.ts';
-import { projectHeader } from './project.ts';
-import { instant } from './requests.ts';
-import { tokens } from './tokens.ts';
+import { projectHeader } from '../projects/view.ts';
+import { instant } from '../../dashboard/views/requests.ts';
+import { tokens } from '../../dashboard/views/tokens.ts';
 
 /** Each action as people say it. */
 export const ACTION_LABELS: Record<AuditAction, string> = {

@@ -1,18 +1,12 @@
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { isPaid, sentence } from '../domains/domain-rules.ts';
-import type { Actor } from '../features/shared/actor.ts';
-import { valueOrThrow } from '../features/shared/outcome.ts';
-import { urlFor } from '../routes/urls.ts';
-import type { Project } from '../storage/project-repository.ts';
-import type { DashboardContext } from './context.ts';
-import { field } from '../web/form-body.ts';
-import {
-  checkedNotice,
-  type DomainNotice,
-  domainNotice,
-  domainsView,
-  removeDomainView,
-} from './views/domains.ts';
+import { isPaid, sentence } from './rules.ts';
+import type { Actor } from '../shared/actor.ts';
+import { valueOrThrow } from '../shared/outcome.ts';
+import { urlFor } from '../../routes/urls.ts';
+import type { Project } from '../projects/project-repository.ts';
+import type { DashboardContext } from '../../dashboard/context.ts';
+import { field } from '../../web/form-body.ts';
+import { checkedNotice, type DomainNotice, domainNotice, domainsView, removeDomainView } from './view.ts';
 
 /**
  * A project's custom domains: the list, adding one, checking it now, making it primary, removing it,

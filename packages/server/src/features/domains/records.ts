@@ -1,5 +1,5 @@
 import { getDomain } from 'tldts';
-import type { ExpectedRecord } from '../storage/domain-checks.ts';
+import type { ExpectedRecord } from './check-records.ts';
 
 /** The TXT value proving an apex domain belongs to the project that added it. */
 export const txtValue = (token: string): string => `petstore-verify=${token}`;

@@ -1,6 +1,6 @@
 import type { RouteHandlerMethod } from 'fastify';
-import { ApiError } from '../errors.ts';
-import { parseHostHeader } from '../hosts/host-name.ts';
+import { ApiError } from '../../errors.ts';
+import { parseHostHeader } from '../../hosts/host-name.ts';
 
 /** What the ask reads of the host directory (sites/host-directory.ts). */
 export interface ServedHosts {

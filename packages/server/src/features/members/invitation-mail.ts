@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { invitationMail } from '../mail/messages.ts';
-import type { Outbox } from '../mail/outbox.ts';
-import type { Invitation } from '../storage/invitation-records.ts';
-import type { Role } from '../storage/member-records.ts';
-import type { Project, ProjectRepository } from '../storage/project-repository.ts';
+import { invitationMail } from '../../mail/messages.ts';
+import type { Outbox } from '../../mail/outbox.ts';
+import type { Invitation } from './invitation-records.ts';
+import type { Role } from './member-records.ts';
+import type { Project, ProjectRepository } from '../projects/project-repository.ts';
 
 /** An invitation link works once, for 7 days. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60_000;

@@ -1,6 +1,6 @@
-import type { Joined, Role } from './member-records.ts';
-import type { SqlExecutor } from './sql-executor.ts';
-import { deleteWhere } from './limited-delete.ts';
+import type { Joined, Role } from '../members/member-records.ts';
+import type { SqlExecutor } from '../../storage/sql-executor.ts';
+import { deleteWhere } from '../../storage/limited-delete.ts';
 
 /** What was done: the dashboard's and the operator's actions. */
 export const AUDIT_ACTIONS = [

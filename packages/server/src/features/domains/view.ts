@@ -1,13 +1,13 @@
 import { type UrlParams, urlFor } from '../../routes/urls.ts';
-import type { CertificateState } from '../../domains/certificate.ts';
-import type { DomainView } from '../../domains/domain-rules.ts';
-import { isPaid } from '../../domains/domain-rules.ts';
-import { providerName } from '../../domains/records.ts';
-import type { Project } from '../../storage/project-repository.ts';
+import type { CertificateState } from './certificate.ts';
+import type { DomainView } from './rules.ts';
+import { isPaid } from './rules.ts';
+import { providerName } from './records.ts';
+import type { Project } from '../projects/project-repository.ts';
 import { type Html, html } from '../../web/html.ts';
-import { minute } from './keys.ts';
-import { planLabel } from './plans.ts';
-import { projectHeader } from './project.ts';
+import { minute } from '../keys/view.ts';
+import { planLabel } from '../../dashboard/views/plans.ts';
+import { projectHeader } from '../projects/view.ts';
 
 export interface DomainsView {
   project: Project;
