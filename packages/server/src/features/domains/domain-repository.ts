@@ -68,7 +68,13 @@ export interface DomainRepository {
    * verification makes the domain its project's primary if it has none. A verification ends another
    * project's verified claim on the name first (`endedReason`, kept on its card): proof settles it.
    */
-  recordCheck(hostname: string, result: CheckResult, projectId?: string): Promise<boolean>;
+  recordCheck(
+    hostname: string,
+    result: CheckResult,
+    projectId?: string,
+    /** Store only if the domain is still in the state the check started from (else false, nothing written). */
+    expectedState?: CustomDomain['state'],
+  ): Promise<boolean>;
   /** Stores a check that got no DNS answer, leaving what the last answer decided as it is. */
   recordUnanswered(hostname: string, check: UnansweredCheck, projectId?: string): Promise<boolean>;
   /** Deletes the domains that failed at or before `failedBefore` (remembered as removed); how many. */
@@ -201,7 +207,12 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
           [projectId],
         )
       ).map(toDomain),
-    async recordCheck(hostname, result, projectId) {
+    async recordCheck(hostname, result, projectId, expectedState) {
+      if (expectedState !== undefined) {
+        const [current, currentParams] = rowOf(hostname, projectId, 1);
+        const [row] = await sql.all(`SELECT state FROM custom_domains WHERE ${current}`, currentParams);
+        if (row?.state !== expectedState) return false;
+      }
       const [which, whichParams] = rowOf(hostname, projectId, 8);
       if (result.state === 'verified' && projectId !== undefined) {
         // Proof settles a contested name: another project's verified claim ends before this one is served.

@@ -53,11 +53,22 @@ export function createDomainsService(deps: DomainsServiceDeps) {
    * The domain tables inside a transaction; on PostgreSQL the project's row is locked first, so one
    * project's domain changes run one after another (its plan's count and its one primary stay exact).
    */
-  const locked = async (sql: SqlExecutor, projectId: string) => {
-    if (storage.kind === 'postgres')
+  const locked = async (sql: SqlExecutor, projectId: string, hostname: string) => {
+    if (storage.kind === 'postgres') {
       await sql.all('SELECT 1 AS one FROM projects WHERE id = $1 FOR NO KEY UPDATE', [projectId]);
+      // Then the name, whichever project holds or claims it: a takeover and the holder's own check
+      // never interleave, each reads the name's rows as the other left them.
+      await sql.all('SELECT pg_advisory_xact_lock(hashtext($1)) AS locked', [`custom_domains ${hostname}`]);
+    }
     return createDomainRepository(sql, () => {});
   };
+  /** A check's answer met a domain another check changed first (a takeover, another instance). */
+  const changedMeanwhile = (hostname: string): Refusal =>
+    new Refusal({
+      code: 'conflict',
+      message: `${hostname} changed while it was being checked (another check finished first): check it again`,
+      param: 'hostname',
+    });
   const changed = async () => deps.changed?.();
 
   const shown = async (project: Project, domain: CustomDomain): Promise<DomainView> => {
@@ -140,7 +151,7 @@ export function createDomainsService(deps: DomainsServiceDeps) {
       const fresh = made.domain;
       const found = await rules.probe(fresh, project);
       const outcome = await audited(actor, project.id, async (sql) => {
-        const domains = await locked(sql, project.id);
+        const domains = await locked(sql, project.id, fresh.hostname);
         if (!(await domains.add(fresh)))
           throw new Refusal({ ...rules.exists(fresh.hostname), param: 'hostname' });
         if ((await domains.countForProject(project.id)) > rules.allowed(project.plan))
@@ -162,8 +173,8 @@ export function createDomainsService(deps: DomainsServiceDeps) {
       if (wait) return { ok: false, problem: wait };
       const settled = settleCheck(domain, await rules.probe(domain, project), clock.now());
       const outcome = await audited(actor, project.id, async (sql) => {
-        if (!(await storeCheck(await locked(sql, project.id), domain, settled)))
-          throw new Refusal(notFound(hostname, project));
+        if (!(await storeCheck(await locked(sql, project.id, domain.hostname), domain, settled)))
+          throw changedMeanwhile(domain.hostname);
         return { value: domain, ...checkRecord(domain, settled) };
       });
       if (!outcome.ok) return outcome;
@@ -177,7 +188,7 @@ export function createDomainsService(deps: DomainsServiceDeps) {
       if (!reached.ok) return reached;
       const { project, domain } = reached.value as { project: Project; domain: CustomDomain };
       const outcome = await audited(actor, project.id, async (sql) => {
-        if (!(await (await locked(sql, project.id)).setPrimary(project.id, domain.hostname))) {
+        if (!(await (await locked(sql, project.id, domain.hostname)).setPrimary(project.id, domain.hostname))) {
           throw new Refusal({
             code: 'conflict',
             message: `${domain.hostname} must be verified before it can be the primary domain`,
@@ -198,7 +209,7 @@ export function createDomainsService(deps: DomainsServiceDeps) {
       const { project, domain } = reached.value as { project: Project; domain: CustomDomain };
       const before = await shown(project, domain);
       const outcome = await audited(actor, project.id, async (sql) => {
-        if (!(await (await locked(sql, project.id)).remove(project.id, domain.hostname, clock.now())))
+        if (!(await (await locked(sql, project.id, domain.hostname)).remove(project.id, domain.hostname, clock.now())))
           throw new Refusal(notFound(hostname, project));
         return { value: before, action: 'domain_removed', target: domain.hostname };
       });
@@ -220,8 +231,8 @@ export function createDomainsService(deps: DomainsServiceDeps) {
         if (!project) continue;
         const settled = settleCheck(domain, await rules.probe(domain, project), clock.now());
         const store = async (sql: SqlExecutor) => {
-          if (!(await storeCheck(await locked(sql, project.id), domain, settled)))
-            throw new Refusal(notFound(domain.hostname, project));
+          if (!(await storeCheck(await locked(sql, project.id, domain.hostname), domain, settled)))
+            throw changedMeanwhile(domain.hostname);
         };
         if ('answered' in settled && settled.answered.state !== domain.state) {
           await audited(SERVICE, project.id, async (sql) => {

@@ -81,7 +81,7 @@ export function storeCheck(
 ): Promise<boolean> {
   return 'unanswered' in settled
     ? repo.recordUnanswered(domain.hostname, settled.unanswered, domain.projectId)
-    : repo.recordCheck(domain.hostname, settled.answered, domain.projectId);
+    : repo.recordCheck(domain.hostname, settled.answered, domain.projectId, domain.state);
 }
 
 /**
