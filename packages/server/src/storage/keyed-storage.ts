@@ -21,6 +21,10 @@ export abstract class KeyedStorage implements KeyRepository, IdempotencyReposito
     this.#sql = sql;
   }
 
+  ownWrites(): number {
+    return this.keyWrites;
+  }
+
   async createKey(key: NewApiKey): Promise<ApiKeyRecord> {
     await keyRecords(this.#sql).insert(key);
     this.keyWrites++;
