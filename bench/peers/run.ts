@@ -115,6 +115,8 @@ function harnessOptions(options: Options): BenchOptions {
     profileDir: undefined,
     startupRuns: options.rounds,
     tenants: 1,
+    tenantKeys: 1,
+    tenantsPostgres: 0,
     postgresUrl: '',
     redisUrl: '',
     keep: options.keep,

@@ -30,7 +30,7 @@ describe('last used: written in batches, off the request path, once a minute per
   after(() => app.close());
 
   it('GET /v1/pets × 50 with three keys → 200 each while the write waits; one write of three uses; a minute later, one more', async () => {
-    const keys = [{ secret: app.key }, await app.createKey('pro'), await app.createKey('pro')];
+    const keys = [await app.createKey('pro'), await app.createKey('pro'), await app.createKey('pro')];
     const t0 = app.clock.now();
     for (let i = 0; i < 50; i++) {
       const response = await app.request({ url: '/v1/pets', key: keys[i % 3]!.secret });
