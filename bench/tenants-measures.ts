@@ -47,8 +47,9 @@ export function keysListMs(db: Database): number {
 }
 
 /**
- * Tuples PostgreSQL read (returned + fetched) in the database of `url` per second over IDLE_SECONDS,
- * while the servers started meanwhile sit idle. The sampling connection's own two queries are in it.
+ * Tuples PostgreSQL read from the product's tables (sequential-scan rows plus index fetches, summed over
+ * pg_stat_user_tables) in the database of `url`, per second over IDLE_SECONDS, while the servers started
+ * meanwhile sit idle. Catalog reads and autovacuum are not in it (pg_stat_database counts them too).
  */
 export async function tuplesReadPerSecond(url: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
@@ -56,7 +57,7 @@ export async function tuplesReadPerSecond(url: string): Promise<number> {
   const read = async () => {
     await client.query('SELECT pg_stat_clear_snapshot()');
     const { rows } = await client.query<{ n: string }>(
-      'SELECT tup_returned + tup_fetched AS n FROM pg_stat_database WHERE datname = current_database()',
+      'SELECT sum(coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)) AS n FROM pg_stat_user_tables',
     );
     return Number(rows[0]!.n);
   };
