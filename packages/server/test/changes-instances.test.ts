@@ -98,6 +98,38 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     );
 
     it(
+      'writes elsewhere that change no key (a pet, a domain, another key revoked) → the other keys stay cached',
+      { skip },
+      async () => {
+        const kept = await one.createKey('pro');
+        const gone = await one.createKey('pro');
+        const lookups: string[] = [];
+        const find = two.storage.findKeyByDigest.bind(two.storage);
+        two.storage.findKeyByDigest = async (digest) => {
+          lookups.push(digest);
+          return find(digest);
+        };
+        try {
+          for (const key of [kept, gone]) assert.equal(await pets(two, key.secret), 200);
+          assert.equal(lookups.length, 2);
+          const created = await one.request({
+            method: 'POST',
+            url: '/v1/pets',
+            body: { name: 'Rex', categoryId: 1 },
+          });
+          assert.equal(created.status, 201);
+          await cli.domains.add(verifiedDomain('elsewhere.example.test', 'prj_acme', clock.now()));
+          await cli.revokeKey(gone.id, clock.now());
+          await seenBy(two, async () => (await pets(two, gone.secret)) === 401);
+          assert.equal(await pets(two, kept.secret), 200);
+          assert.equal(lookups.length, 3, 'looked up again: the revoked key alone');
+        } finally {
+          two.storage.findKeyByDigest = find;
+        }
+      },
+    );
+
+    it(
       'a domain added, then another made primary, on one instance → served so by the other from its next request',
       { skip },
       async () => {
