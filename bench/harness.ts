@@ -88,7 +88,7 @@ export class Harness {
   /** `petstore serve` as an operator runs it; resolves once GET /v1/pets answers 200. */
   async startPetstore(
     db: Database,
-    options: { core: Core; label: string; workers?: number; profile?: boolean },
+    options: { core: Core; label: string; workers?: number; profile?: boolean; env?: NodeJS.ProcessEnv },
   ): Promise<Target> {
     const port = await freePort();
     const nodeFlags = startNodeFlags();
@@ -99,7 +99,7 @@ export class Harness {
     }
     const args = [...nodeFlags, CLI, 'serve', '--port', String(port)];
     if (options.workers !== undefined) args.push('--workers', String(options.workers));
-    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, DATABASE_URL: db.url };
     if (db.redisUrl !== undefined) env.REDIS_URL = db.redisUrl;
     else delete env.REDIS_URL;
     if (this.options.logLevel !== undefined) env.LOG_LEVEL = this.options.logLevel;

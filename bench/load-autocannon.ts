@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { RESULT_MARK } from './load.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
@@ -19,6 +20,7 @@ interface AutocannonResult {
 }
 interface Request {
   path?: string;
+  headers?: Record<string, string>;
 }
 type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
 
@@ -34,7 +36,9 @@ function randomPaths(spec: LoadSpec): string[] {
 }
 
 const paths = spec.randomIdUpTo === undefined ? undefined : randomPaths(spec);
+const keys = spec.keysFile === undefined ? undefined : readFileSync(spec.keysFile, 'utf8').split('\n');
 let next = 0;
+let nextKey = 0;
 const result = await autocannon({
   url: `${spec.origin}${spec.path.replace('{id}', '1')}`,
   method: spec.method,
@@ -43,11 +47,18 @@ const result = await autocannon({
   connections: spec.connections,
   duration: spec.durationSeconds,
   timeout: 10,
-  requests: paths && [
+  requests: (paths || keys) && [
     {
       setupRequest: (request: Request) => {
-        next = (next + 1) % paths.length;
-        return { ...request, path: paths[next] };
+        next = (next + 1) % (paths?.length ?? 1);
+        nextKey = (nextKey + 1) % (keys?.length ?? 1);
+        return {
+          ...request,
+          ...(paths && { path: paths[next] }),
+          ...(keys && {
+            headers: { ...spec.headers, ...request.headers, authorization: `Bearer ${keys[nextKey]}` },
+          }),
+        };
       },
     },
   ],

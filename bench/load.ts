@@ -13,6 +13,8 @@ export interface LoadSpec {
   path: string;
   randomIdUpTo?: number;
   headers: Record<string, string>;
+  /** A file of API keys, one a line: each request bears the next one's Authorization (in rotation). */
+  keysFile?: string;
   body?: string;
   connections: number;
   durationSeconds: number;
@@ -41,6 +43,16 @@ function wrkScript(spec: LoadSpec): string {
   for (const [name, value] of Object.entries(spec.headers))
     lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`);
   if (spec.body !== undefined) lines.push(`wrk.body = ${luaString(spec.body)}`);
+  if (spec.keysFile !== undefined) {
+    lines.push(
+      'local keys, next = {}, 0',
+      `for line in io.lines(${luaString(spec.keysFile)}) do keys[#keys + 1] = 'Bearer ' .. line end`,
+      'request = function()',
+      '  next = next % #keys + 1',
+      `  return wrk.format(nil, nil, { Authorization = keys[next] })`,
+      'end',
+    );
+  }
   if (spec.randomIdUpTo !== undefined) {
     const [before, after] = spec.path.split('{id}') as [string, string];
     lines.push(

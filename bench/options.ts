@@ -36,6 +36,10 @@ export interface BenchOptions {
   tenants: number;
   /** Expired requests the purge scenario seeds and purges on PostgreSQL, one run per size. */
   purgeRows: number[];
+  /** Keys seeded by the tenants scenario (spread over its projects). */
+  tenantKeys: number;
+  /** Projects and domains (and as many keys) of the tenants scenario on PostgreSQL; 0: SQLite only. */
+  tenantsPostgres: number;
   postgresUrl: string;
   /** Rate-limit store for the postgres scenario (the scale-out setup); empty string: none. */
   redisUrl: string;
@@ -62,8 +66,10 @@ Scenarios (--scenario, comma-separated; default: all of them):
              (skipped when PostgreSQL is unreachable; without Redis when it is)
   attack     another tenant's GET /v1/pets (16 connections) alone, then while 8 posts of the worst
              passwords to /dashboard/invitation are always in flight; its p99 must stay under 50 ms
-  tenants    --tenants projects, verified custom domains and keys vs one tenant: start-up, idle CPU
-             and RSS, get, a docs-site request on the last domain, keys list --limit 20 (SQLite)
+  tenants    --tenants projects and verified custom domains, --tenant-keys keys vs one tenant: start-up,
+             idle CPU and RSS, get and list, a docs-site request on the last domain, the TLS ask, 50k
+             keys in rotation vs one, keys list --limit 20 (SQLite; with --tenants-postgres N also
+             PostgreSQL, with its tuples read per idle second by 2 and 4 instances)
   purge      the request log's purge: PostgreSQL drop time per --purge-rows expired requests, get p99
              during a purge against without; SQLite file size under steady writes and purges, and
              the longest purge slice
@@ -87,6 +93,9 @@ Options:
   --tenants N          projects, domains and keys seeded by the tenants scenario (default 100000)
   --purge-rows LIST    expired requests per purge measured by the purge scenario (default
                        1000000,3000000)
+  --tenant-keys N      keys seeded by the tenants scenario (default: --tenants)
+  --tenants-postgres N projects, domains and keys of the tenants scenario on PostgreSQL, in databases
+                       named after --postgres-url's with _tenants_one/_tenants_many (default 0: none)
   --postgres-url URL   database for the postgres scenario; it is dropped and re-created
                        (default postgres://postgres@127.0.0.1:5432/petstore_bench)
   --redis-url URL      rate-limit store for the postgres scenario (default redis://127.0.0.1:6379;
@@ -143,6 +152,8 @@ export function readOptions(args: string[]): BenchOptions | undefined {
       'startup-runs': { type: 'string' },
       tenants: { type: 'string' },
       'purge-rows': { type: 'string' },
+      'tenant-keys': { type: 'string' },
+      'tenants-postgres': { type: 'string' },
       'postgres-url': { type: 'string' },
       'redis-url': { type: 'string' },
       keep: { type: 'boolean' },
@@ -175,6 +186,10 @@ export function readOptions(args: string[]): BenchOptions | undefined {
     purgeRows: (values['purge-rows'] ?? '1000000,3000000')
       .split(',')
       .map((size) => Math.round(positive('purge-rows', size, 1))),
+    tenantKeys: Math.round(
+      positive('tenant-keys', values['tenant-keys'], positive('tenants', values.tenants, 100_000)),
+    ),
+    tenantsPostgres: Math.round(positive('tenants-postgres', values['tenants-postgres'], 0, true)),
     postgresUrl: values['postgres-url'] ?? 'postgres://postgres@127.0.0.1:5432/petstore_bench',
     redisUrl: values['redis-url'] ?? 'redis://127.0.0.1:6379',
     keep: values.keep ?? false,

@@ -116,6 +116,8 @@ function harnessOptions(options: Options): BenchOptions {
     startupRuns: options.rounds,
     tenants: 1,
     purgeRows: [],
+    tenantKeys: 1,
+    tenantsPostgres: 0,
     postgresUrl: '',
     redisUrl: '',
     keep: options.keep,

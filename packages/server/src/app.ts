@@ -209,7 +209,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     keys: deps.storage,
     clock: deps.clock,
     environment: deps.keyEnvironment,
-    changeToken: () => deps.storage.changeToken(),
+    feed: sites.feed,
+    writeMark: () => deps.storage.changeToken() ?? deps.storage.ownWrites(),
   });
   const usage = createKeyUsage({
     keys: deps.storage,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { verifiedDomain } from './dashboard-forms.ts';
+import { newKey } from './storage-contract-keys.ts';
 import { project } from './storage-contract-projects.ts';
 import type { StorageFixture } from './storage-contract.ts';
 
@@ -74,6 +75,37 @@ export function changeContract(fixture: () => StorageFixture): void {
     const afterVerify = await storage.changes.newest();
     assert.equal(await storage.domains.remove('prj_acme', 'docs.example.com', T0 + 3), true);
     assert.deepEqual(await changesAfter(afterVerify), [domain]);
+  });
+
+  it('changes: a key revoked, re-planned, limited, or banned and unbanned → a change naming it; its use → none', async () => {
+    const { storage } = fixture();
+    await storage.createKey(newKey('key_1'));
+    const keyChanges = async (seq: number) =>
+      (await storage.changes.since(seq, 100)).map(({ keyId, projectId, hostname }) => ({
+        keyId,
+        projectId,
+        hostname,
+      }));
+    const start = await storage.changes.newest();
+    assert.deepEqual(await keyChanges(start), [], 'created: no change (its secret was never presented)');
+    await storage.touchKeys([{ id: 'key_1', at: T0 + 5 }]);
+    assert.deepEqual(await keyChanges(start), [], 'last used: no change');
+    await storage.updateKeyPlan('key_1', 'pro', 600, null);
+    await storage.updateKeyOwnLimits('key_1', 10, null);
+    await storage.banKey('key_1', T0 + 60_000);
+    await storage.unbanKey('key_1', T0 + 1);
+    await storage.revokeKey('key_1', T0 + 2);
+    const one = { keyId: 'key_1', projectId: null, hostname: null };
+    assert.deepEqual(await keyChanges(start), [one, one, one, one, one]);
+    const other = await fixture().open();
+    assert.deepEqual(
+      (await other.changes.since(start, 100)).map((change) => change.keyId),
+      ['key_1', 'key_1', 'key_1', 'key_1', 'key_1'],
+      'read by any instance',
+    );
+    const afterRevoke = await storage.changes.newest();
+    await storage.changes.publish({ keyId: 'key_2' });
+    assert.deepEqual(await keyChanges(afterRevoke), [{ keyId: 'key_2', projectId: null, hostname: null }]);
   });
 
   it('changes: publish appends what it is told; prune deletes only what is older, at most the limit', async () => {

@@ -6,7 +6,7 @@ import type { StorageFixture } from './storage-contract.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
 
-function newKey(id: string, overrides: Partial<NewApiKey> = {}): NewApiKey {
+export function newKey(id: string, overrides: Partial<NewApiKey> = {}): NewApiKey {
   return {
     id,
     digest: createHash('sha256').update(`secret-${id}`).digest('hex'),

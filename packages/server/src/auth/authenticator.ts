@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import type { ChangeBatch, ChangeFeed } from '../changes/feed.ts';
 import type { KeyRepository } from '../storage/repository.ts';
 import type { ApiKeyRecord } from '../storage/records.ts';
 import type { Clock } from '../time/clock.ts';
@@ -11,10 +12,16 @@ export interface AuthenticatorOptions {
   /** Keys of the other environment are refused (a test key never works in production). */
   environment: KeyEnvironment;
   /**
-   * Returns a token that changes whenever the key table may have changed elsewhere; undefined means
-   * "no such signal", and records are then cached for `ttlMs` only.
+   * The change feed (migrations 090 and 125): a key's change drops that key alone, a project's change
+   * its keys. While the feed is not started or cannot be read, records are trusted for `ttlMs` only.
    */
-  changeToken: () => number | undefined;
+  feed: Pick<ChangeFeed, 'catchUp' | 'epoch' | 'started' | 'problem' | 'subscribe'>;
+  /**
+   * A number that moves whenever something may have been committed that the feed has not been asked
+   * for yet (SQLite's change token; this process's own writes on PostgreSQL): the feed is read before
+   * the next answer, so the instance that revoked a key refuses it at once.
+   */
+  writeMark: () => number | undefined;
   ttlMs?: number;
   /** Keys (by presented secret) cached at most: the least recently used is dropped first. */
   maxEntries?: number;
@@ -25,6 +32,8 @@ export interface AuthenticatorOptions {
  * used one is dropped alone: 50k keys in rotation stay cached, and no request pays for a cache emptied.
  */
 export const MAX_CACHED_KEYS = 100_000;
+/** How long a record followed by the change feed is trusted at most: a safety net, not the mechanism. */
+export const FOLLOWED_TTL_MS = 10 * 60_000;
 
 interface CacheEntry {
   record: ApiKeyRecord | undefined;
@@ -34,30 +43,83 @@ interface CacheEntry {
 export interface Authenticator {
   /** The active key record for an Authorization header, or undefined: one answer for every failure. */
   authenticate(header: string | undefined): Promise<ApiKeyRecord | undefined>;
-  /** Drops cached records after this process changed a key (a ban, for instance). */
-  invalidate(): void;
+  /** Drops the cached record of one key after this process changed it (a ban, for instance). */
+  forget(keyId: string): void;
 }
 
+/**
+ * API keys by presented secret, cached in a bounded LRU (a hit costs a Map lookup, not a SHA-256 and a
+ * query) and kept current by the change feed entry by entry: no write anywhere empties the cache.
+ */
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
-  const { keys, clock, environment, changeToken } = options;
+  const { keys, clock, environment, feed } = options;
   const ttlMs = options.ttlMs ?? 1000;
-  const cache = new LRUCache<string, CacheEntry>({ max: options.maxEntries ?? MAX_CACHED_KEYS });
-  let token = changeToken();
+  /** Secrets cached per key and per project, so a change drops exactly those. */
+  const byKey = new Map<string, string>();
+  const byProject = new Map<string, Set<string>>();
+  const cache = new LRUCache<string, CacheEntry>({
+    max: options.maxEntries ?? MAX_CACHED_KEYS,
+    dispose({ record }, secret) {
+      if (!record) return;
+      if (byKey.get(record.id) === secret) byKey.delete(record.id);
+      const secrets = record.projectId === null ? undefined : byProject.get(record.projectId);
+      secrets?.delete(secret);
+      if (secrets?.size === 0) byProject.delete(record.projectId!);
+    },
+  });
+  const forget = (keyId: string) => {
+    const secret = byKey.get(keyId);
+    if (secret !== undefined) cache.delete(secret);
+  };
+  feed.subscribe((batch: ChangeBatch) => {
+    if (batch === 'all') {
+      cache.clear();
+      return;
+    }
+    for (const change of batch) {
+      if (change.keyId !== null) forget(change.keyId);
+      // A project's own change (not one of its domains): its plan and limits are its keys'.
+      else if (change.projectId !== null && change.hostname === null) {
+        for (const secret of [...(byProject.get(change.projectId) ?? [])]) cache.delete(secret);
+      }
+    }
+  });
+  let seenMark = options.writeMark();
 
+  const followed = () => feed.started() && feed.problem() === undefined;
   const fresh = (entry: CacheEntry | undefined, now: number): entry is CacheEntry => {
     if (!entry) return false;
-    return token !== undefined || now - entry.loadedAt < ttlMs;
+    const age = now - entry.loadedAt;
+    // A key never seen may be created by another door: unknown secrets are trusted for ttlMs only.
+    return age < (entry.record && followed() ? FOLLOWED_TTL_MS : ttlMs);
+  };
+  const remember = (secret: string, entry: CacheEntry) => {
+    cache.set(secret, entry);
+    const { record } = entry;
+    if (!record) return;
+    byKey.set(record.id, secret);
+    if (record.projectId === null) return;
+    let secrets = byProject.get(record.projectId);
+    if (!secrets) byProject.set(record.projectId, (secrets = new Set()));
+    secrets.add(secret);
+  };
+  /** Reads the feed: a write may have been committed since the last read. */
+  const catchUp = async (mark: number | undefined) => {
+    try {
+      await feed.catchUp();
+      seenMark = mark;
+    } catch {
+      // Unreadable: records are trusted for ttlMs only (fresh), and the feed's problem is readiness's.
+    }
   };
 
   /** Cached by the presented token, so a hit costs a Map lookup rather than a SHA-256. */
   const lookup = async (secret: string, now: number): Promise<ApiKeyRecord | undefined> => {
-    const current = changeToken();
-    if (current !== token) {
-      cache.clear();
-      token = current;
-    }
+    const mark = options.writeMark();
+    if (mark !== seenMark) await catchUp(mark);
     const cached = cache.get(secret);
     if (fresh(cached, now)) return cached.record;
+    const epoch = feed.epoch();
     const digest = digestKey(secret);
     const found = await keys.findKeyByDigest(digest);
     // The lookup is by digest; comparing digests again in constant time keeps the check explicit.
@@ -65,7 +127,9 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       found && timingSafeEqual(Buffer.from(found.digest, 'hex'), Buffer.from(digest, 'hex'))
         ? found
         : undefined;
-    cache.set(secret, { record, loadedAt: now });
+    // A change told meanwhile may be newer than what the lookup read: answer it, cache it next time.
+    if (feed.epoch() === epoch) remember(secret, { record, loadedAt: now });
+    else cache.delete(secret);
     return record;
   };
 
@@ -80,8 +144,6 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       if (record.expiresAt !== null && record.expiresAt <= now) return undefined;
       return record;
     },
-    invalidate() {
-      cache.clear();
-    },
+    forget,
   };
 }

@@ -221,7 +221,7 @@ async function recordBan(
   const log = { keyId, until: new Date(until).toISOString() };
   try {
     await deps.keys.banKey(keyId, until);
-    deps.authenticator.invalidate();
+    deps.authenticator.forget(keyId);
     request.log.warn(log, 'key banned');
   } catch (err) {
     request.log.error({ ...log, err }, 'key banned, but the ban could not be recorded in the database');

@@ -2,13 +2,15 @@ import type { SqlExecutor } from './sql-executor.ts';
 
 /**
  * One change of what routes a host (migration 090): a project (its id and slug) or a custom domain
- * (its name and project) was written. A reader drops what it cached about each name it mentions.
+ * (its name and project) was written; or of a key (migration 125: its id alone). A reader drops what
+ * it cached about each name it mentions.
  */
 export interface HostChange {
   seq: number;
   projectId: string | null;
   slug: string | null;
   hostname: string | null;
+  keyId: string | null;
 }
 
 /** The change feed's table: written by triggers (and publishChange), read by every instance. */
@@ -23,11 +25,12 @@ export interface ChangeRecords {
   publish(change: ChangeNotice): Promise<void>;
 }
 
-/** What a write outside the triggered tables tells the readers: at least one of the three. */
+/** What a write outside the triggered tables tells the readers: at least one of the four. */
 export interface ChangeNotice {
   projectId?: string;
   slug?: string;
   hostname?: string;
+  keyId?: string;
 }
 
 /**
@@ -36,10 +39,11 @@ export interface ChangeNotice {
  * published by their triggers already; this is for anything else that changes what a host serves.
  */
 export async function publishChange(sql: SqlExecutor, change: ChangeNotice): Promise<void> {
-  await sql.run('INSERT INTO host_changes (project_id, slug, hostname) VALUES ($1, $2, $3)', [
+  await sql.run('INSERT INTO host_changes (project_id, slug, hostname, key_id) VALUES ($1, $2, $3, $4)', [
     change.projectId ?? null,
     change.slug ?? null,
     change.hostname ?? null,
+    change.keyId ?? null,
   ]);
 }
 
@@ -51,7 +55,7 @@ export function createChangeRecords(sql: SqlExecutor): ChangeRecords {
     since: async (seq, limit) =>
       (
         await sql.all(
-          'SELECT seq, project_id, slug, hostname FROM host_changes WHERE seq > $1 ORDER BY seq LIMIT $2',
+          'SELECT seq, project_id, slug, hostname, key_id FROM host_changes WHERE seq > $1 ORDER BY seq LIMIT $2',
           [seq, limit],
           'petstore_host_changes_since',
         )
@@ -60,6 +64,7 @@ export function createChangeRecords(sql: SqlExecutor): ChangeRecords {
         projectId: text(row.project_id),
         slug: text(row.slug),
         hostname: text(row.hostname),
+        keyId: text(row.key_id),
       })),
     async newest() {
       const [row] = await sql.all('SELECT max(seq) AS seq FROM host_changes');

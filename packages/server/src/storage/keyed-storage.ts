@@ -22,6 +22,10 @@ export abstract class KeyedStorage implements KeyRepository, IdempotencyReposito
     this.#sql = sql;
   }
 
+  ownWrites(): number {
+    return this.keyWrites;
+  }
+
   async createKey(key: NewApiKey): Promise<ApiKeyRecord> {
     await keyRecords(this.#sql).insert(key);
     this.keyWrites++;

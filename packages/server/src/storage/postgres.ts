@@ -71,9 +71,9 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
         }
         return results;
       });
-    this.projects = createProjectRepository(sql, batch, () => {});
+    this.projects = createProjectRepository(sql, batch, () => this.keyWrites++);
     this.accounts = createAccountRepository(sql, batch);
-    this.domains = createDomainRepository(sql, () => {});
+    this.domains = createDomainRepository(sql, () => this.keyWrites++);
     this.audit = createAuditRecords(sql);
     this.changes = createChangeRecords(sql);
     this.#settings = options;
@@ -184,7 +184,7 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
   }
 
   transaction<T>(work: (sql: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.#transaction((client) => work(clientExecutor(client)));
+    return this.#transaction((client) => work(clientExecutor(client))).finally(() => this.keyWrites++);
   }
 
   /** Commits when `keep(result)` holds (by default always), rolls back otherwise or on any error. */

@@ -107,6 +107,13 @@ export interface Storage extends PetRepository, KeyRepository, IdempotencyReposi
    */
   changeToken(): number | undefined;
   /**
+   * How many writes through this storage (keys, projects, domains, transactions) have committed: a
+   * cache of this process reads the change feed before its next answer once this moves, so the
+   * instance that made a change never answers from what it replaced (PostgreSQL; on SQLite
+   * changeToken moves with it too).
+   */
+  ownWrites(): number;
+  /**
    * Where changeToken() has no signal (PostgreSQL): resolves to a value that differs from every
    * earlier one once a pet was committed before this call, read by a query sent after the call
    * (concurrent calls share one). Offered only where pets become visible in id order, so that a full

@@ -2,7 +2,15 @@ import { StorageUnavailableError } from './errors.ts';
 import type { Storage } from './repository.ts';
 
 /** What stays usable while the schema is not ready: opening, migrating, closing and reporting. */
-const ALWAYS = new Set<PropertyKey>(['migrate', 'rollback', 'close', 'kind', 'poolStats', 'freeDiskBytes']);
+const ALWAYS = new Set<PropertyKey>([
+  'migrate',
+  'rollback',
+  'close',
+  'kind',
+  'poolStats',
+  'freeDiskBytes',
+  'ownWrites',
+]);
 
 /**
  * The storage, refusing every data call with StorageUnavailableError (so 503, never a 500 from a

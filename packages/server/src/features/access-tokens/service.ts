@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { bearerToken, digestKey } from '../../auth/keys.ts';
 import type { Storage } from '../../storage/repository.ts';
 import type { Clock } from '../../time/clock.ts';
@@ -15,7 +16,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 /**
  * Valid tokens are kept in memory, by secret, until the database may have changed: on SQLite until
  * its change token moves (any commit elsewhere, or a transaction here: exact), elsewhere for at most
- * CACHE_TTL_MS (a revocation on another instance takes effect within it). At most CACHE_MAX_ENTRIES.
+ * CACHE_TTL_MS (a revocation on another instance takes effect within it). At most CACHE_MAX_ENTRIES, the
+ * least recently used dropped first, alone (as are tokens' last writes): a full cache never empties.
  */
 const CACHE_TTL_MS = 1_000;
 const CACHE_MAX_ENTRIES = 10_000;
@@ -38,8 +40,10 @@ export function createAccessTokenService(deps: { storage: Storage; clock: Clock 
   const { storage, clock } = deps;
   const audited = createAudited(storage, clock);
   const reads = accessTokenRecords(storage.sql);
-  const touched = new Map<string, number>();
-  const cache = new Map<string, { token: AccessToken; email: string; loadedAt: number }>();
+  const touched = new LRUCache<string, number>({ max: CACHE_MAX_ENTRIES });
+  const cache = new LRUCache<string, { token: AccessToken; email: string; loadedAt: number }>({
+    max: CACHE_MAX_ENTRIES,
+  });
   let seen = storage.changeToken();
 
   /** The token of a secret and its account's email, from the cache when it is still exact. */
@@ -54,7 +58,6 @@ export function createAccessTokenService(deps: { storage: Storage; clock: Clock 
     const token = await reads.byDigest(digestKey(secret));
     const account = token && (await storage.accounts.byId(token.accountId));
     if (!token || !account) return undefined;
-    if (cache.size >= CACHE_MAX_ENTRIES) cache.clear();
     const entry = { token, email: account.email, loadedAt: now };
     cache.set(secret, entry);
     return entry;
@@ -140,7 +143,6 @@ export function createAccessTokenService(deps: { storage: Storage; clock: Clock 
       if (token.revokedAt !== null || token.expiresAt <= now) return undefined;
       if (now - (touched.get(token.id) ?? -Infinity) >= TOUCH_INTERVAL_MS) {
         touched.set(token.id, now);
-        if (touched.size > 10_000) touched.clear();
         await reads.touch(token.id, now);
       }
       return {

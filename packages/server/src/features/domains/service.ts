@@ -188,7 +188,9 @@ export function createDomainsService(deps: DomainsServiceDeps) {
       if (!reached.ok) return reached;
       const { project, domain } = reached.value as { project: Project; domain: CustomDomain };
       const outcome = await audited(actor, project.id, async (sql) => {
-        if (!(await (await locked(sql, project.id, domain.hostname)).setPrimary(project.id, domain.hostname))) {
+        if (
+          !(await (await locked(sql, project.id, domain.hostname)).setPrimary(project.id, domain.hostname))
+        ) {
           throw new Refusal({
             code: 'conflict',
             message: `${domain.hostname} must be verified before it can be the primary domain`,
@@ -209,7 +211,11 @@ export function createDomainsService(deps: DomainsServiceDeps) {
       const { project, domain } = reached.value as { project: Project; domain: CustomDomain };
       const before = await shown(project, domain);
       const outcome = await audited(actor, project.id, async (sql) => {
-        if (!(await (await locked(sql, project.id, domain.hostname)).remove(project.id, domain.hostname, clock.now())))
+        if (
+          !(await (
+            await locked(sql, project.id, domain.hostname)
+          ).remove(project.id, domain.hostname, clock.now()))
+        )
           throw new Refusal(notFound(hostname, project));
         return { value: before, action: 'domain_removed', target: domain.hostname };
       });
