@@ -39,3 +39,8 @@ export type { Problem } from './features/shared/outcome.ts';
 export { createProjectService, type ProjectService } from './features/projects/service.ts';
 export { createAuditService } from './features/audit/service.ts';
 export { createRequestService, type RequestFilters } from './features/requests/service.ts';
+export { auditEventJson } from './features/audit/json.ts';
+export { keyJson } from './features/keys/json.ts';
+export { invitationJson, memberJson, pendingJson } from './features/members/json.ts';
+export { projectJson } from './features/projects/json.ts';
+export { requestJson } from './features/requests/json.ts';
