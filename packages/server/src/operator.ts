@@ -34,7 +34,7 @@ export type { RequestLogQuery, StoredRequest } from './storage/request-log-recor
 export type { AuditAction, StoredAuditEvent } from './storage/audit-records.ts';
 export { createKeyService, keyTarget, type KeyService } from './features/keys/service.ts';
 export { OPERATOR } from './features/shared/actor.ts';
-export { createMemberService, type MemberService } from './features/members/service.ts';
+export { createMemberService, INVITATION_PAGE, type MemberService } from './features/members/service.ts';
 export type { Problem } from './features/shared/outcome.ts';
 export { createProjectService, type ProjectService } from './features/projects/service.ts';
 export { createAuditService } from './features/audit/service.ts';

@@ -4,7 +4,7 @@ import { ApiError } from '../../errors.ts';
 import type { OpenApiDocument } from '../../openapi/contract.ts';
 import { queryReader } from '../../validation/query.ts';
 import { tokenActorOf } from '../access-tokens/check.ts';
-import { numberOf, sendJson } from '../shared/json.ts';
+import { iso, numberOf, sendJson } from '../shared/json.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
 import { requestJson } from './json.ts';
 import type { RequestFilters, RequestService } from './service.ts';
