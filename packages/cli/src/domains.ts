@@ -15,7 +15,7 @@ import { runDomainsApi } from './domains-api.ts';
 import { listDomains, readDomainsCursor } from './domains-list.ts';
 import { noDomains, printDomainOutcome, refusedDomain } from './domains-output.ts';
 import { CliError, EXIT, NotFoundError } from './exit.ts';
-import { TIMEOUT_OPTIONS } from './http-options.ts';
+import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, note, say } from './io.ts';
 import { chooseMode } from './manage-session.ts';
 import { MAX_PAGE_SIZE } from './paged-output.ts';
@@ -51,7 +51,9 @@ const HELP = `petstore domains <add|list|verify|primary|remove> [options]
 
   --database URL   the server's database (DATABASE_URL, default ./data/petstore.db)
   On the database, domains are judged by the running service's settings as it recorded them there (its
-  site domain, API host and DNS servers), never this shell's: start the service once before using them.`;
+  site domain, API host and DNS servers), never this shell's: start the service once before using them.
+
+${TIMEOUT_HELP}`;
 
 const OPTIONS = {
   project: { type: 'string' },

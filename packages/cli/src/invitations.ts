@@ -12,7 +12,7 @@ import { dashboardOrigin, roleOption } from './admin-invite.ts';
 import { attempt } from './api-refusal.ts';
 import { openServerDatabase } from './database.ts';
 import { EXIT } from './exit.ts';
-import { TIMEOUT_OPTIONS } from './http-options.ts';
+import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, note, say } from './io.ts';
 import { chooseMode } from './manage-session.ts';
 import {
@@ -43,7 +43,9 @@ const HELP = `petstore invitations <list|create|revoke> --project <slug> [option
   PETSTORE_BASE_URL (an owner's token; create and revoke need a write token); else they run on the
   server's database as the operator, through the same members service. A line on stderr says which.
 
-  --database URL   the server's database (DATABASE_URL, default ./data/petstore.db)`;
+  --database URL   the server's database (DATABASE_URL, default ./data/petstore.db)
+
+${TIMEOUT_HELP}`;
 
 const OPTIONS = {
   project: { type: 'string' },

@@ -8,7 +8,7 @@ import {
 import { attempt } from './api-refusal.ts';
 import { openServerDatabase } from './database.ts';
 import { EXIT } from './exit.ts';
-import { TIMEOUT_OPTIONS } from './http-options.ts';
+import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, say } from './io.ts';
 import { chooseMode } from './manage-session.ts';
 import { memberNamed, memberRefusal, type MemberJson, printMembers } from './members-output.ts';
@@ -27,7 +27,9 @@ const HELP = `petstore members <list|remove> --project <slug> [options]
   PETSTORE_BASE_URL (remove needs an owner's write token); else they run on the server's database as
   the operator, through the same members service. A line on stderr says which mode a command used.
 
-  --database URL   the server's database (DATABASE_URL, default ./data/petstore.db)`;
+  --database URL   the server's database (DATABASE_URL, default ./data/petstore.db)
+
+${TIMEOUT_HELP}`;
 
 const OPTIONS = {
   project: { type: 'string' },

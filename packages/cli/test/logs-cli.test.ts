@@ -46,7 +46,7 @@ describe('petstore logs and audit', () => {
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
-  it('logs --json → the management API\'s LoggedRequest objects, newest first; none past retention', async () => {
+  it("logs --json → the management API's LoggedRequest objects, newest first; none past retention", async () => {
     const result = await cli(['logs', '--project', 'acme', '--json']);
     assert.equal(result.code, 0, result.stderr);
     const rows = JSON.parse(result.stdout) as Record<string, unknown>[];

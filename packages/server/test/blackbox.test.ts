@@ -149,7 +149,7 @@ describe('petstore as a user runs it', () => {
     });
   });
 
-  it('keys list --json → the management API\'s Key objects: id, limits and state, never a secret or digest', async () => {
+  it("keys list --json → the management API's Key objects: id, limits and state, never a secret or digest", async () => {
     const listed = await runCli(['keys', 'list', '--json'], env);
     assert.equal(listed.code, 0, listed.stderr);
     const keys = JSON.parse(listed.stdout) as Record<string, unknown>[];
