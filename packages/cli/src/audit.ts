@@ -1,4 +1,4 @@
-import { createAuditService, OPERATOR, type StoredAuditEvent } from '@petstore/server/operator';
+import { auditEventJson, createAuditService, OPERATOR } from '@petstore/server/operator';
 import type { AuditEvent } from './api-client.ts';
 import { openServerDatabase } from './database.ts';
 import { sinceOption } from './since-option.ts';
@@ -14,8 +14,8 @@ const HELP = `petstore audit --project <slug> [--since 1h|7d|ISO] [--limit N] [-
   Who did what in the project, newest first: dashboard actions with the member's email and address,
   operator commands as "operator", and (on the database) members' sign-ins and password changes. One
   page of --limit (default 100, up to 1000), the next page's --cursor on stderr; --all prints every
-  event, page after page, in constant memory. With --json, an array of {time, actor, action, target,
-  address}.
+  event, page after page, in constant memory. With --json, in either mode, an array of the management
+  API's AuditEvent objects {id, at, actor, action, target, address, via}.
 
   With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN) the management API at
   PETSTORE_BASE_URL is asked; else the server's database.
@@ -37,21 +37,8 @@ const OPTIONS = {
 /** The management API's largest page of events. */
 const API_PAGE = 200;
 
-interface AuditRow {
-  time: string;
-  actor: string;
-  action: string;
-  target: string | null;
-  address: string | null;
-}
-
-const rowOf = (event: StoredAuditEvent | AuditEvent): AuditRow => ({
-  time: typeof event.at === 'number' ? new Date(event.at).toISOString() : event.at,
-  actor: event.actor,
-  action: event.action,
-  target: event.target,
-  address: event.address,
-});
+/** An event as `audit` prints it: the management API's AuditEvent (the database's made by auditEventJson). */
+type AuditRow = AuditEvent;
 
 function print(io: CliIo, slug: string, pager: Pager<AuditRow>, options: PageOptions): Promise<void> {
   return printPages<AuditRow>(
@@ -60,7 +47,7 @@ function print(io: CliIo, slug: string, pager: Pager<AuditRow>, options: PageOpt
       command: `petstore audit --project ${slug}`,
       pager,
       columns: ['TIME', 'ACTOR', 'ACTION', 'TARGET', 'FROM'].map((title) => ({ title })),
-      row: (row) => [row.time, row.actor, row.action, row.target ?? '-', row.address ?? 'command line'],
+      row: (row) => [row.at, row.actor, row.action, row.target ?? '-', row.address ?? 'command line'],
       record: (row) => JSON.stringify(row),
       empty: 'no activity',
     },
@@ -90,7 +77,7 @@ export async function runAudit(args: string[], io: CliIo): Promise<number> {
       const { data } = await api.run((client) =>
         client.get('/projects/{slug}/audit', { path: { slug }, query: { limit, cursor, since: sinceText } }),
       );
-      return { data: data.data.map(rowOf), next: data.next };
+      return data;
     });
     await print(io, slug, pager, options);
     return EXIT.ok;
@@ -109,7 +96,7 @@ export async function runAudit(args: string[], io: CliIo): Promise<number> {
             throw new NotFoundError(`no project "${slug}"; see "petstore projects list"`);
           throw new CliError(message, code === 'invalid_cursor' ? EXIT.usage : EXIT.failed);
         }
-        return { items: page.value.data.map(rowOf), next: page.value.next ?? undefined };
+        return { items: page.value.data.map(auditEventJson), next: page.value.next ?? undefined };
       },
       options,
     );

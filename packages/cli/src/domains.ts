@@ -3,7 +3,7 @@ import {
   createDnsResolver,
   createDomainsService,
   domainClaims,
-  type DomainView,
+  domainJson,
   ERROR_STATUS,
   OPERATOR,
   serviceSettings,
@@ -11,11 +11,14 @@ import {
 } from '@petstore/server/operator-domains';
 import { domainToASCII } from 'node:url';
 import { openServerDatabase } from './database.ts';
-import { listDomains, noDomains, readDomainsCursor } from './domains-list.ts';
+import { runDomainsApi } from './domains-api.ts';
+import { listDomains, readDomainsCursor } from './domains-list.ts';
+import { noDomains, printDomainOutcome, refusedDomain } from './domains-output.ts';
 import { CliError, EXIT, NotFoundError } from './exit.ts';
+import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, note, say } from './io.ts';
+import { chooseMode } from './manage-session.ts';
 import { MAX_PAGE_SIZE } from './paged-output.ts';
-import { formatTable } from './table.ts';
 import { parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 
 const HELP = `petstore domains <add|list|verify|primary|remove> [options]
@@ -30,17 +33,27 @@ const HELP = `petstore domains <add|list|verify|primary|remove> [options]
       --all prints every page in constant memory.
   domains verify <hostname> [--json]
       Checks the domain's records now, with real DNS queries to the running service's DNS servers (as it
-      recorded them in the database), never this shell's. Exit status 0 when verified by this check,
-      1 otherwise (also when DNS gave no answer: the state is then kept, with "Could not check");
-      --json names the servers asked ("resolvers").
+      recorded them in the database; stderr names them), never this shell's. Exit status 0 when verified
+      by this check, 1 otherwise (also when DNS gave no answer: the state is then kept, with "Could not
+      check").
   domains primary <hostname>   Makes a verified domain the primary: every other address redirects to it.
   domains remove <hostname>    Stops serving the domain at once, on every instance.
       verify, primary and remove find the project by the domain; a name two projects claim needs
       --project <slug>, which also checks that it is that project's. An unknown domain exits with status 3.
 
+  --json prints the management API's Domain object (an array of them for list); a refusal prints its
+  Error body (code, message, status) and exits 2 for a name or plan that cannot be added, 3 for a
+  project or domain that does not exist, else 1.
+
+  With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN) every domains command calls the
+  management API at PETSTORE_BASE_URL and needs --project <slug>; the output is the same. A line on
+  stderr says which mode a command used.
+
   --database URL   the server's database (DATABASE_URL, default ./data/petstore.db)
-  Domains are judged by the running service's settings as it recorded them in the database (its site
-  domain, API host and DNS servers), never this shell's: start the service once before using them.`;
+  On the database, domains are judged by the running service's settings as it recorded them there (its
+  site domain, API host and DNS servers), never this shell's: start the service once before using them.
+
+${TIMEOUT_HELP}`;
 
 const OPTIONS = {
   project: { type: 'string' },
@@ -49,31 +62,10 @@ const OPTIONS = {
   limit: { type: 'string' },
   cursor: { type: 'string' },
   all: { type: 'boolean' },
+  ...TIMEOUT_OPTIONS,
 } as const;
 
 const ACTIONS = ['add', 'list', 'verify', 'primary', 'remove'];
-
-function describe(domain: DomainView): string {
-  const lines = [`${domain.hostname}: ${domain.state}${domain.primary ? ' (primary)' : ''}`];
-  if (domain.reason) lines.push(`  ${domain.reason}`);
-  if (domain.checkError) lines.push(`  ${domain.checkError}`);
-  for (const warning of domain.warnings) lines.push(`  warning: ${warning}`);
-  lines.push('  records to create at the DNS provider:');
-  lines.push(
-    formatTable(
-      [{ title: '  TYPE' }, { title: 'NAME' }, { title: 'VALUE' }, { title: 'SEEN NOW' }],
-      domain.records.map((r) => [
-        `  ${r.type === 'ALIAS' ? 'ALIAS/ANAME' : r.type}`,
-        r.name,
-        r.value,
-        r.ok ? 'ok' : r.seen.join(', ') || 'nothing yet',
-      ]),
-    ),
-  );
-  // Only while the records are still awaited: a verified domain has been seen.
-  if (domain.state !== 'verified') lines.push('  DNS changes can take up to 48 hours to be seen everywhere.');
-  return lines.join('\n');
-}
 
 const NOT_RECORDED =
   'the service has not recorded its settings (site domain, API host, DNS servers) in this database yet: start it once ("petstore serve"), then try again';
@@ -148,6 +140,14 @@ export async function runDomains(args: string[], io: CliIo): Promise<number> {
   const json = parsed.values.json === true;
   // As the service stores it: lower case, punycode, no trailing dot.
   const hostname = positionals[0] && domainToASCII(positionals[0].trim().toLowerCase().replace(/\.$/, ''));
+  const mode = await chooseMode(io, parsed);
+  if (mode.kind === 'api') {
+    if (slug === undefined)
+      throw new UsageError(`domains ${action} through the management API needs --project <slug>`);
+    // add sends the name as typed, as the dashboard does: the service reads upper case and Unicode.
+    const name = action === 'add' ? positionals[0] : hostname;
+    return runDomainsApi(io, mode.api, action, { slug, hostname: name, paging: { json, ...paging } });
+  }
   const { storage } = await openServerDatabase(io, stringOption(parsed, 'database'));
   try {
     const project = slug ?? (await projectOfDomain(storage, hostname!));
@@ -171,65 +171,26 @@ export async function runDomains(args: string[], io: CliIo): Promise<number> {
       caIdentity: settings.caIdentity,
       enterpriseDomains: settings.enterpriseDomains ?? undefined,
     });
-    const show = (view: DomainView, resolvers?: readonly string[]) =>
-      say(io, json ? JSON.stringify({ project, ...view, ...(resolvers && { resolvers }) }) : describe(view));
-    switch (action) {
-      case 'list':
-        await listDomains(io, domains, project, { json, ...paging });
-        return EXIT.ok;
-      case 'add': {
-        const added = await domains.add(OPERATOR, project, positionals[0]!);
-        if (!added.ok) return refused(io, added.problem, json);
-        show(added.value, settings.servers);
-        return EXIT.ok;
-      }
-      case 'verify': {
-        const checked = await domains.check(OPERATOR, project, hostname!);
-        if (!checked.ok) return refused(io, checked.problem, json);
-        show(checked.value, settings.servers);
-        // A check without a DNS answer changes nothing, and proves nothing: exit 1, the state kept.
-        return checked.value.state === 'verified' && !checked.value.checkError ? EXIT.ok : EXIT.failed;
-      }
-      case 'primary': {
-        const made = await domains.makePrimary(OPERATOR, project, hostname!);
-        if (!made.ok) return refused(io, made.problem, json);
-        say(io, `${hostname} is the primary domain of ${project}: every other address redirects to it`);
-        return EXIT.ok;
-      }
-      default: {
-        const removed = await domains.remove(OPERATOR, project, hostname!);
-        if (!removed.ok) return refused(io, removed.problem, json);
-        say(io, `${hostname} was removed from ${project}: it is no longer served`);
-        return EXIT.ok;
-      }
+    if (action === 'list') {
+      await listDomains(io, domains, project, { json, ...paging });
+      return EXIT.ok;
     }
+    if (action === 'add' || action === 'verify')
+      note(io, `petstore: asking the service's DNS servers ${settings.servers.join(', ')}`);
+    const outcome =
+      action === 'add'
+        ? await domains.add(OPERATOR, project, positionals[0]!)
+        : action === 'verify'
+          ? await domains.check(OPERATOR, project, hostname!)
+          : action === 'primary'
+            ? await domains.makePrimary(OPERATOR, project, hostname!)
+            : await domains.remove(OPERATOR, project, hostname!);
+    if (!outcome.ok)
+      return refusedDomain(io, { ...outcome.problem, status: ERROR_STATUS[outcome.problem.code] }, json);
+    return printDomainOutcome(io, action, project, domainJson(outcome.value), json);
   } finally {
     await storage.close();
   }
-}
-
-/**
- * A refused operation: the Error body (`code`, `message`, `status`) on stdout with --json, the message
- * on stderr otherwise. A name or plan that can never be added exits 2, a project or domain that does
- * not exist 3, the others 1.
- */
-function refused(
-  io: CliIo,
-  problem: { code: keyof typeof ERROR_STATUS; message: string },
-  json: boolean,
-): number {
-  const exit =
-    problem.code === 'invalid_body' || problem.code === 'plan_required'
-      ? EXIT.usage
-      : problem.code === 'not_found'
-        ? EXIT.notFound
-        : EXIT.failed;
-  if (!json) throw new CliError(problem.message, exit);
-  say(
-    io,
-    JSON.stringify({ code: problem.code, message: problem.message, status: ERROR_STATUS[problem.code] }),
-  );
-  return exit;
 }
 
 /** The project that claims the name; a name two projects claim must be named with --project. */

@@ -1,6 +1,7 @@
 import {
   type ApiKeyRecord,
   createKeyService,
+  keyJson,
   OPERATOR,
   type Storage,
   systemClock,
@@ -68,7 +69,8 @@ export function readKeysCursor(text: string | undefined): KeysCursor | undefined
 }
 
 /**
- * `keys list`: one page of keys in creation order (a table, or with --json an array without digests),
+ * `keys list`: one page of keys in creation order (a table, or with --json an array of the management
+ * API's Key objects),
  * the next page's cursor on stderr, or with --all every key in constant memory (printPages).
  */
 export async function listKeys(
@@ -100,8 +102,7 @@ export async function listKeys(
         formatInstant(key.expiresAt, 'never'),
         keyState(key, now),
       ],
-      record: ({ digest: _digest, ...key }) =>
-        JSON.stringify({ ...key, state: keyState({ ...key, digest: '' }, now) }),
+      record: (key) => JSON.stringify(keyJson(key, now)),
       empty: 'no keys; create one with: petstore keys create --plan free',
     },
     options,

@@ -3,6 +3,7 @@ import {
   OPERATOR,
   parseStatusFilter,
   type RequestFilters,
+  requestJson,
   type StoredRequest,
   type Storage,
   systemClock,
@@ -24,10 +25,10 @@ const HELP = `petstore logs --project <slug> [--key ID] [--status 2xx|4xx|429|5x
   (Free 1 day, Pro 7, Business and Enterprise 30): one page of --limit (default 100, up to 1000), the
   next page's --cursor on stderr; --all prints every matching request, in constant memory.
   --status 4xx leaves 429 out (--status 429 lists those), as the dashboard's charts count them. --since
-  takes 30m, 1h, 7d or an ISO 8601 instant. With --json, an array of {time, requestId, keyId, keyLabel,
-  operation, method, path, status, code, latencyMs, address, count, message}: count is 1 but for a key's
-  refusals (429) within one second, kept as one row with their number; message is the Error body's the
-  client received, null for a success (the management API shows neither: without them there).
+  takes 30m, 1h, 7d or an ISO 8601 instant. With --json, in either mode, an array of the management API's
+  LoggedRequest objects {id, at, requestId, keyId, keyLabel, operation, method, path, status, code,
+  latencyMs, address}; a key's refusals (429) within one second are kept as one row, which the table
+  shows with their number (×N) on the database.
 
   With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN) the management API at
   PETSTORE_BASE_URL is asked (--all streams its NDJSON export); else the server's database.
@@ -51,32 +52,13 @@ const OPTIONS = {
 /** The management API's largest page of requests. */
 const API_PAGE = 200;
 
-/** A request as `logs` prints it. */
-type LogRow = Record<string, unknown> & {
-  time: string;
-  status: number;
-  code: string | null;
-  method: string;
-  path: string;
-  keyId: string;
-  keyLabel: string | null;
-  latencyMs: number;
-  requestId: string;
-  count?: number;
-};
+/**
+ * A request as `logs` reads it: the management API's LoggedRequest (what --json prints), and on the
+ * database how many refusals of one second the row stands for (the table's "×N").
+ */
+type LogRow = ManageComponents['schemas']['LoggedRequest'] & { count?: number };
 
-/** A stored request: a key's refusals of one second are one row, `count` says how many. */
-const storedRow = ({ id: _id, projectId: _p, at, ...row }: StoredRequest): LogRow => ({
-  time: new Date(at).toISOString(),
-  ...row,
-  count: row.count ?? 1,
-});
-
-/** The management API's request, with the same fields and order. */
-const apiRow = ({ id: _id, at, ...row }: ManageComponents['schemas']['LoggedRequest']): LogRow => ({
-  time: at,
-  ...row,
-});
+const storedRow = (row: StoredRequest): LogRow => ({ ...requestJson(row), count: row.count ?? 1 });
 
 function databasePager(storage: Storage, slug: string, filters: RequestFilters, all: boolean): Pager<LogRow> {
   const requests = createRequestService({ storage, clock: systemClock });
@@ -115,14 +97,14 @@ function apiPager(api: ManageApi, slug: string, filters: RequestFilters, all: bo
   if (all) {
     // One request streams every row (NDJSON); errors come from its first read.
     const rows = api.client.ndjson('/projects/{slug}/requests', { path: { slug }, query });
-    const pager = streamPager(mapStream(rows, apiRow));
+    const pager = streamPager(rows);
     return (cursor, limit) => api.run(() => pager(cursor, limit));
   }
   return cursorPager(API_PAGE, async (cursor, limit) => {
     const { data } = await api.run((client) =>
       client.get('/projects/{slug}/requests', { path: { slug }, query: { ...query, limit, cursor } }),
     );
-    return { data: data.data.map(apiRow), next: data.next };
+    return data;
   });
 }
 
@@ -137,7 +119,7 @@ function print(io: CliIo, slug: string, pager: Pager<LogRow>, options: PageOptio
         align: title === 'MS' ? ('right' as const) : undefined,
       })),
       row: (row) => [
-        row.time,
+        row.at,
         String(row.status),
         `${row.code ?? '-'}${(row.count ?? 1) > 1 ? ` ×${row.count}` : ''}`,
         row.method,
@@ -146,7 +128,7 @@ function print(io: CliIo, slug: string, pager: Pager<LogRow>, options: PageOptio
         row.latencyMs.toFixed(1),
         row.requestId,
       ],
-      record: (row) => JSON.stringify(row),
+      record: ({ count: _count, ...row }) => JSON.stringify(row),
       empty: 'no requests match',
     },
     options,

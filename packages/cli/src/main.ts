@@ -16,6 +16,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   projects: async () => (await import('./projects.ts')).runProjects,
   admin: async () => (await import('./admin.ts')).runAdmin,
   domains: async () => (await import('./domains.ts')).runDomains,
+  members: async () => (await import('./members.ts')).runMembers,
+  invitations: async () => (await import('./invitations.ts')).runInvitations,
   logs: async () => (await import('./logs.ts')).runLogs,
   audit: async () => (await import('./audit.ts')).runAudit,
   usage: async () => (await import('./project-usage.ts')).runUsage,
@@ -45,8 +47,12 @@ Usage:
   petstore admin add-member --email E --project <slug> [--role R] | admin remove --email E
   petstore admin invite --email E --project <slug> [--role owner|developer|viewer]   (prints a link)
   petstore domains add <hostname> --project <slug> [--json]
-  petstore domains list --project <slug> [--json] | domains verify <hostname> [--json]
-  petstore domains primary <hostname> | domains remove <hostname>
+  petstore domains list --project <slug> [--limit N] [--cursor C] [--all] [--json]
+  petstore domains verify|primary|remove <hostname> [--project <slug>] [--json]
+  petstore members list --project <slug> [--json] | members remove <account id or email> --project <slug>
+  petstore invitations list --project <slug> [--limit N] [--cursor C] [--all] [--json]
+  petstore invitations create --email E --role R --project <slug> [--json]   (mailed through the API)
+  petstore invitations revoke <id> --project <slug>
   petstore logs --project <slug> [--key ID] [--status 2xx|4xx|429|5xx|NNN] [--since 1h|1d|ISO]
                 [--limit N] [--cursor C] [--all] [--json]
   petstore audit --project <slug> [--since 1h|7d|ISO] [--limit N] [--cursor C] [--all] [--json]
@@ -67,9 +73,10 @@ PETSTORE_API_KEY, PETSTORE_BASE_URL, PETSTORE_TIMEOUT and PETSTORE_CONNECT_TIMEO
 gives up after 5 s without a connection or 30 s without an answer; --connect-timeout and --timeout
 change them).
 
-Operator commands (projects, keys, logs, audit, usage) work on the server's database, or with an access
-token (petstore login, or PETSTORE_ACCESS_TOKEN) through the management API at PETSTORE_BASE_URL's
-origin + /manage/v1 from any machine; one line on stderr says which. docs/cli.md describes every command.
+Operator commands (projects, keys, domains, members, invitations, logs, audit, usage) work on the
+server's database, or with an access token (petstore login, or PETSTORE_ACCESS_TOKEN) through the
+management API at PETSTORE_BASE_URL's origin + /manage/v1 from any machine; one line on stderr says which.
+Their --json output is the management API's objects in both modes. docs/cli.md describes every command.
 
 ${EXIT_HELP}`;
 

@@ -1,43 +1,26 @@
-import type { ManagedProject } from './api-client.ts';
+import { stringifyJson } from '@petstore/json';
 import { type CliIo, say } from './io.ts';
 import { decodeCursor, type PageOptions, type Pager, printPages } from './paged-output.ts';
 import { formatInstant } from './table.ts';
 
 /**
- * A project as `projects list` and `projects get` print it, whichever mode read it: the database's
- * record (with its id), or the management API's (with the token's role in it). `--json` prints these
- * fields.
+ * A project as `projects list` and `projects get` print it, whichever mode read it: the management
+ * API's Project object (the database mode makes the same with projectJson, the operator being an
+ * owner of every project). `--json` prints it as it is.
  */
 export interface ProjectView {
-  id?: string;
   slug: string;
   name: string;
   plan: string;
-  /** An enterprise project's own limits; null on the other plans, whose limits are fixed. */
-  perMinute: number | null;
-  perDay: number | null;
-  createdAt: number;
-  role?: string;
-}
-
-export const projectViewOf = (project: ProjectView): ProjectView => project;
-
-/** The management API's project as the database mode prints it. */
-export function apiProjectView(project: ManagedProject): ProjectView {
-  const enterprise = project.plan === 'enterprise';
-  return {
-    slug: project.slug,
-    name: project.name,
-    plan: project.plan,
-    perMinute: enterprise ? Number(project.limits.perMinute) : null,
-    perDay: enterprise ? Number(project.limits.perDay) : null,
-    createdAt: Date.parse(project.createdAt),
-    role: project.role,
-  };
+  role: string;
+  /** The plan's limits (int64 in the API's answers, numbers from the database). */
+  limits: { perMinute: number | bigint; perDay: number | bigint };
+  createdAt: string;
 }
 
 function limitsText(project: ProjectView): string {
-  return project.plan === 'enterprise' ? `${project.perMinute}/min ${project.perDay}/day` : '';
+  const { perMinute, perDay } = project.limits;
+  return project.plan === 'enterprise' ? `${perMinute}/min ${perDay}/day` : '';
 }
 
 /** Projects by slug: a table (SLUG, PLAN, LIMITS, CREATED, NAME) or a JSON array, paged. */
@@ -54,8 +37,8 @@ export function printProjects(io: CliIo, pager: Pager<ProjectView>, options: Pag
         { title: 'CREATED' },
         { title: 'NAME' },
       ],
-      row: (p) => [p.slug, p.plan, limitsText(p), formatInstant(p.createdAt, ''), p.name],
-      record: (project) => JSON.stringify(project),
+      row: (p) => [p.slug, p.plan, limitsText(p), formatInstant(Date.parse(p.createdAt), ''), p.name],
+      record: (project) => stringifyJson(project),
       empty:
         'no projects; create one with: petstore projects create --name "Acme Docs" --slug acme --plan free',
     },
@@ -72,6 +55,6 @@ export function readProjectsCursor(text: string | undefined): string | undefined
 
 /** One project (`projects get`): a one-row table, or one JSON object. */
 export async function printProject(io: CliIo, project: ProjectView, json: boolean): Promise<void> {
-  if (json) say(io, JSON.stringify(project));
+  if (json) say(io, stringifyJson(project));
   else await printProjects(io, async () => ({ items: [project], next: undefined }), { json, all: false });
 }

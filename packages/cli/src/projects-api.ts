@@ -1,7 +1,7 @@
 import type { ManageApi } from './manage-session.ts';
 import type { CliIo } from './io.ts';
 import { encodeCursor, type PageOptions } from './paged-output.ts';
-import { apiProjectView, printProject, printProjects, readProjectsCursor } from './project-output.ts';
+import { printProject, printProjects, readProjectsCursor } from './project-output.ts';
 
 /**
  * `projects list` and `projects get <slug>` through the management API. The API lists a token's
@@ -15,11 +15,11 @@ export async function runProjectsApi(
 ): Promise<void> {
   if (slug !== undefined) {
     const { data } = await api.run((client) => client.get('/projects/{slug}', { path: { slug } }));
-    await printProject(io, apiProjectView(data), options.json);
+    await printProject(io, data, options.json);
     return;
   }
   const { data } = await api.run((client) => client.get('/projects'));
-  const projects = data.data.map(apiProjectView).toSorted((a, b) => (a.slug < b.slug ? -1 : 1));
+  const projects = data.data.toSorted((a, b) => (a.slug < b.slug ? -1 : 1));
   await printProjects(
     io,
     async (cursor, limit) => {

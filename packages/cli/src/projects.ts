@@ -7,6 +7,8 @@ import {
   slugProblem,
   type Storage,
   systemClock,
+  projectJson,
+  type Project,
 } from '@petstore/server/operator';
 import { openServerDatabase } from './database.ts';
 import { CliError, EXIT, NotFoundError } from './exit.ts';
@@ -14,13 +16,7 @@ import { TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, say } from './io.ts';
 import { chooseMode, databaseOnly } from './manage-session.ts';
 import { databasePager, MAX_PAGE_SIZE, type PageOptions } from './paged-output.ts';
-import {
-  printProject,
-  printProjects,
-  type ProjectView,
-  projectViewOf,
-  readProjectsCursor,
-} from './project-output.ts';
+import { printProject, printProjects, type ProjectView, readProjectsCursor } from './project-output.ts';
 import { runProjectsApi } from './projects-api.ts';
 import { parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 
@@ -110,6 +106,9 @@ function readNewProject(values: Values): NewProject {
   return { slug, name, ...readPlanChoice(values) };
 }
 
+/** A project as the operator sees it: an owner of every project, as the projects service says. */
+const operatorView = (project: Project): ProjectView => projectJson({ project, role: 'owner' });
+
 const service = (storage: Storage) => createProjectService({ storage, clock: systemClock });
 
 /** Refusals of the projects service as the command line says them. */
@@ -133,7 +132,7 @@ async function list(io: CliIo, storage: Storage, options: PageOptions): Promise<
     io,
     databasePager(
       async (after: string | undefined, limit) =>
-        (await storage.projects.listPage(after, limit)).map(projectViewOf),
+        (await storage.projects.listPage(after, limit)).map(operatorView),
       (view: ProjectView) => view.slug,
       readProjectsCursor,
     ),
@@ -144,7 +143,7 @@ async function list(io: CliIo, storage: Storage, options: PageOptions): Promise<
 async function get(io: CliIo, storage: Storage, slug: string, json: boolean): Promise<void> {
   const outcome = await service(storage).get(OPERATOR, slug);
   if (!outcome.ok) throw refusal({ ...outcome.problem, message: `no project with slug ${slug}` });
-  await printProject(io, projectViewOf(outcome.value.project), json);
+  await printProject(io, projectJson(outcome.value), json);
 }
 
 async function setPlan(

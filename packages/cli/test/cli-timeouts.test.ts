@@ -148,6 +148,8 @@ describe('petstore speaks one way: usage names the flag, every --help ends with 
       ['projects'],
       ['admin'],
       ['domains'],
+      ['members'],
+      ['invitations'],
       ['pets'],
     ]) {
       const result = await run([...group, '--help']);

@@ -185,7 +185,7 @@ describe('petstore with an access token: the management API from any machine', {
     assert.equal(all.code, 0, all.stderr);
     const rows = JSON.parse(all.stdout) as Json[];
     assert.equal(rows.length, 5);
-    assert.deepEqual(Object.keys(rows[0]!).slice(0, 3), ['time', 'requestId', 'keyId']);
+    assert.deepEqual(Object.keys(rows[0]!).slice(0, 4), ['id', 'at', 'requestId', 'keyId']);
     const page = await run(['logs', '--project', 'beta', '--limit', '3']);
     assert.equal(page.stdout.trimEnd().split('\n').length, 4);
     const cursor = /--cursor (\S+)/.exec(page.stderr)![1]!;

@@ -8,3 +8,4 @@ export { OPERATOR } from './features/shared/actor.ts';
 export { serviceSettings, type ServiceSettings } from './features/domains/settings.ts';
 export { domainClaims } from './features/domains/repository.ts';
 export { decodeDomainCursor, encodeDomainCursor } from './features/domains/cursor.ts';
+export { domainJson } from './features/domains/json.ts';

@@ -34,8 +34,13 @@ export type { RequestLogQuery, StoredRequest } from './storage/request-log-recor
 export type { AuditAction, StoredAuditEvent } from './features/audit/audit-records.ts';
 export { createKeyService, keyTarget, type KeyService } from './features/keys/service.ts';
 export { OPERATOR } from './features/shared/actor.ts';
-export { createMemberService, type MemberService } from './features/members/service.ts';
+export { createMemberService, INVITATION_PAGE, type MemberService } from './features/members/service.ts';
 export type { Problem } from './features/shared/outcome.ts';
 export { createProjectService, type ProjectService } from './features/projects/service.ts';
 export { createAuditService } from './features/audit/service.ts';
 export { createRequestService, type RequestFilters } from './features/requests/service.ts';
+export { auditEventJson } from './features/audit/json.ts';
+export { keyJson } from './features/keys/json.ts';
+export { invitationJson, memberJson, pendingJson } from './features/members/json.ts';
+export { projectJson } from './features/projects/json.ts';
+export { requestJson } from './features/requests/json.ts';

@@ -149,12 +149,12 @@ describe('petstore as a user runs it', () => {
     });
   });
 
-  it('keys list --json → the keys with id, plan and state, never a secret or digest', async () => {
+  it("keys list --json → the management API's Key objects: id, limits and state, never a secret or digest", async () => {
     const listed = await runCli(['keys', 'list', '--json'], env);
     assert.equal(listed.code, 0, listed.stderr);
     const keys = JSON.parse(listed.stdout) as Record<string, unknown>[];
     assert.equal(keys.length, 1);
-    assert.equal(keys[0]!.plan, 'free');
+    assert.deepEqual(Object.keys(keys[0]!.limits as object), ['perMinute', 'perDay'], 'the Key object');
     assert.equal(keys[0]!.label, 'blackbox');
     assert.equal(keys[0]!.state, 'active');
     assert.match(keys[0]!.id as string, /^key_/);

@@ -1,22 +1,12 @@
 import type { RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../../errors.ts';
 import type { OpenApiDocument } from '../../openapi/contract.ts';
-import type { StoredAuditEvent } from './audit-records.ts';
 import { queryReader } from '../../validation/query.ts';
 import { tokenActorOf } from '../access-tokens/check.ts';
-import { iso, numberOf, sendJson } from '../shared/json.ts';
+import { numberOf, sendJson } from '../shared/json.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
+import { auditEventJson } from './json.ts';
 import type { createAuditService } from './service.ts';
-
-export const auditEventJson = (event: StoredAuditEvent) => ({
-  id: event.id,
-  at: iso(event.at),
-  actor: event.actor,
-  action: event.action,
-  target: event.target,
-  address: event.address,
-  via: event.via ?? null,
-});
 
 /** The management API's audit trail (openapi/manage.yaml, tag Audit). */
 export function auditRoutes(

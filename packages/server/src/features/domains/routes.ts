@@ -1,29 +1,13 @@
 import type { RouteHandlerMethod } from 'fastify';
-import type { DomainView } from './rules.ts';
 import { ApiError } from '../../errors.ts';
 import type { OpenApiDocument } from '../../openapi/contract.ts';
 import { bodyChecker } from '../../validation/contract-input.ts';
 import { queryReader } from '../../validation/query.ts';
 import { tokenActorOf } from '../access-tokens/check.ts';
-import { isoOrNull, numberOf, sendJson } from '../shared/json.ts';
+import { numberOf, sendJson } from '../shared/json.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
+import { domainJson } from './json.ts';
 import { DOMAIN_PAGE, type DomainsService } from './service.ts';
-
-/** A domain as the management API shows it: what the dashboard shows on its card. */
-export function domainJson(domain: DomainView) {
-  return {
-    hostname: domain.hostname,
-    state: domain.state,
-    reason: domain.reason,
-    primary: domain.primary,
-    apex: domain.apex,
-    records: domain.records.map(({ type, name, value, ok, seen }) => ({ type, name, value, ok, seen })),
-    warnings: domain.warnings,
-    checkError: domain.checkError,
-    checkedAt: isoOrNull(domain.checkedAt),
-    verifiedAt: isoOrNull(domain.verifiedAt),
-  };
-}
 
 /** The management API's custom-domain operations (openapi/manage.yaml, tag Domains), on the domains service. */
 export function domainRoutes(

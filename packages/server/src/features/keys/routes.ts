@@ -1,40 +1,14 @@
 import type { RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../../errors.ts';
 import type { OpenApiDocument } from '../../openapi/contract.ts';
-import { limitsFor } from '../../ratelimit/plans.ts';
-import type { ApiKeyRecord } from '../../storage/records.ts';
 import type { Clock } from '../../time/clock.ts';
 import { bodyChecker } from '../../validation/contract-input.ts';
 import { queryReader } from '../../validation/query.ts';
 import { tokenActorOf } from '../access-tokens/check.ts';
-import { iso, isoOrNull, numberOf, sendJson } from '../shared/json.ts';
+import { numberOf, sendJson } from '../shared/json.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
+import { keyJson } from './json.ts';
 import { KEY_PAGE, type KeyService } from './service.ts';
-
-function keyState(key: ApiKeyRecord, now: number): 'active' | 'rolling' | 'expired' | 'revoked' {
-  if (key.revokedAt !== null) return 'revoked';
-  if (key.expiresAt !== null && key.expiresAt <= now) return 'expired';
-  return key.rolledAt ? 'rolling' : 'active';
-}
-
-/** A key as the management API shows it: never its secret or digest. */
-export function keyJson(key: ApiKeyRecord, now: number) {
-  return {
-    id: key.id,
-    label: key.label,
-    prefix: key.prefix,
-    environment: key.environment,
-    state: keyState(key, now),
-    limits: limitsFor(key),
-    ownLimits: { perMinute: key.ownPerMinute ?? null, perDay: key.ownPerDay ?? null },
-    createdAt: iso(key.createdAt),
-    expiresAt: isoOrNull(key.expiresAt),
-    revokedAt: isoOrNull(key.revokedAt),
-    lastUsedAt: isoOrNull(key.lastUsedAt),
-    rolledAt: isoOrNull(key.rolledAt),
-    rolledTo: key.rolledTo ?? null,
-  };
-}
 
 /** An instant of a request body, checked by the contract as a string; anything Date cannot read is 400. */
 function instantOf(value: unknown, param: string): number | undefined {

@@ -1,40 +1,14 @@
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../../errors.ts';
 import type { OpenApiDocument } from '../../openapi/contract.ts';
-import type { Invitation } from './invitation-records.ts';
-import type { Member, Role } from './member-records.ts';
+import type { Role } from './member-records.ts';
 import { bodyChecker } from '../../validation/contract-input.ts';
 import { queryReader } from '../../validation/query.ts';
 import { tokenActorOf } from '../access-tokens/check.ts';
-import { iso, numberOf, sendJson } from '../shared/json.ts';
+import { numberOf, sendJson } from '../shared/json.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
-import type { PendingInvitation } from './repository.ts';
+import { invitationJson, memberJson, pendingJson } from './json.ts';
 import { INVITATION_PAGE, type MemberService } from './service.ts';
-
-export const memberJson = (member: Member) => ({
-  id: member.accountId,
-  email: member.email,
-  role: member.role,
-  since: iso(member.since),
-});
-
-/** An invitation as the management API shows it: never its link or its token's digest. */
-export const invitationJson = (invitation: Invitation, inviter: { id: string; email: string } | null) => ({
-  id: invitation.id,
-  email: invitation.email,
-  role: invitation.role,
-  invitedBy: inviter,
-  createdAt: iso(invitation.createdAt),
-  expiresAt: iso(invitation.expiresAt),
-});
-
-const pendingJson = (invitation: PendingInvitation) =>
-  invitationJson(
-    invitation,
-    invitation.invitedBy && invitation.inviterEmail
-      ? { id: invitation.invitedBy, email: invitation.inviterEmail }
-      : null,
-  );
 
 /** The management API's member and invitation operations (openapi/manage.yaml, tag Members). */
 export function memberRoutes(

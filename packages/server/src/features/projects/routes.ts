@@ -1,20 +1,10 @@
 import type { RouteHandlerMethod } from 'fastify';
 import { tokenActorOf } from '../access-tokens/check.ts';
-import { limitsFor } from '../../ratelimit/plans.ts';
-import { iso, sendJson } from '../shared/json.ts';
+import { memberJson } from '../members/json.ts';
+import { sendJson } from '../shared/json.ts';
+import { projectJson } from './json.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
-import type { ProjectService, VisibleProject } from './service.ts';
-
-export function projectJson({ project, role }: VisibleProject) {
-  return {
-    slug: project.slug,
-    name: project.name,
-    plan: project.plan,
-    role,
-    limits: limitsFor(project),
-    createdAt: iso(project.createdAt),
-  };
-}
+import type { ProjectService } from './service.ts';
 
 /** The management API's project operations (openapi/manage.yaml, tag Projects). */
 export function projectRoutes(projects: ProjectService): Record<string, RouteHandlerMethod> {
@@ -27,12 +17,7 @@ export function projectRoutes(projects: ProjectService): Record<string, RouteHan
       const { slug } = request.params as { slug: string };
       const members = valueOrThrow(await projects.members(tokenActorOf(request), slug));
       return sendJson(reply, 200, {
-        data: members.map((member) => ({
-          id: member.accountId,
-          email: member.email,
-          role: member.role,
-          since: iso(member.since),
-        })),
+        data: members.map(memberJson),
       });
     },
     async getProject(request, reply) {

@@ -2,28 +2,13 @@ import { Readable } from 'node:stream';
 import type { RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../../errors.ts';
 import type { OpenApiDocument } from '../../openapi/contract.ts';
-import type { StoredRequest } from '../../storage/request-log-records.ts';
 import { queryReader } from '../../validation/query.ts';
 import { tokenActorOf } from '../access-tokens/check.ts';
 import { iso, numberOf, sendJson } from '../shared/json.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
+import { requestJson } from './json.ts';
 import type { RequestFilters, RequestService } from './service.ts';
 import type { Step } from '../../insights/usage-series.ts';
-
-export const requestJson = (row: StoredRequest) => ({
-  id: row.id,
-  at: iso(row.at),
-  requestId: row.requestId,
-  keyId: row.keyId,
-  keyLabel: row.keyLabel,
-  operation: row.operation,
-  method: row.method,
-  path: row.path,
-  status: row.status,
-  code: row.code,
-  latencyMs: row.latencyMs,
-  address: row.address,
-});
 
 const NDJSON = 'application/x-ndjson';
 

@@ -1,10 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { JSON_CONTENT_TYPE } from '../../http/send-error.ts';
 
-/** An instant as the management API writes it: ISO 8601 in UTC. */
-export const iso = (at: number): string => new Date(at).toISOString();
-export const isoOrNull = (at: number | null | undefined): string | null =>
-  at === null || at === undefined ? null : iso(at);
+export { iso, isoOrNull } from './iso.ts';
 
 /** A management API answer: plain JSON (no 64-bit values), never cached. */
 export function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {

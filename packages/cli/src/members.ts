@@ -1,0 +1,118 @@
+import {
+  createMemberService,
+  createProjectService,
+  memberJson,
+  OPERATOR,
+  systemClock,
+} from '@petstore/server/operator';
+import { attempt } from './api-refusal.ts';
+import { openServerDatabase } from './database.ts';
+import { EXIT } from './exit.ts';
+import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
+import { type CliIo, say } from './io.ts';
+import { chooseMode } from './manage-session.ts';
+import { memberNamed, memberRefusal, type MemberJson, printMembers } from './members-output.ts';
+import { parseCommand, stringOption, UsageError } from './usage.ts';
+
+const HELP = `petstore members <list|remove> --project <slug> [options]
+
+  members list --project <slug> [--json]
+      The project's members, owners first, then by email: account id, email, role, member since.
+  members remove <account id or email> --project <slug> [--json]
+      Removes the member: their dashboard sessions end, and the invitations they made that nobody
+      accepted are revoked. The project's last owner stays (exit status 1); an unknown member is 3.
+
+  --json prints the management API's Member objects (an array for list; the member removed).
+  With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN) these call the management API at
+  PETSTORE_BASE_URL (remove needs an owner's write token); else they run on the server's database as
+  the operator, through the same members service. A line on stderr says which mode a command used.
+
+  --database URL   the server's database (DATABASE_URL, default ./data/petstore.db)
+
+${TIMEOUT_HELP}`;
+
+const OPTIONS = {
+  project: { type: 'string' },
+  json: { type: 'boolean' },
+  database: { type: 'string' },
+  ...TIMEOUT_OPTIONS,
+} as const;
+
+/** The two operations, whichever door they go through. */
+interface MemberDoor {
+  list(): Promise<MemberJson[]>;
+  remove(member: MemberJson): Promise<MemberJson>;
+}
+
+export async function runMembers(args: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(io, 'members', args, OPTIONS, HELP);
+  if (!parsed) return EXIT.ok;
+  const [action, ...positionals] = parsed.positionals;
+  if (action !== 'list' && action !== 'remove') {
+    throw new UsageError(
+      action
+        ? `unknown members command "${action}"; run "petstore members --help"`
+        : 'members needs list or remove; run "petstore members --help"',
+    );
+  }
+  if (positionals.length !== (action === 'remove' ? 1 : 0))
+    throw new UsageError(
+      action === 'remove'
+        ? 'members remove takes one account id or email'
+        : 'members list takes no arguments',
+    );
+  const slug = stringOption(parsed, 'project');
+  if (slug === undefined) throw new UsageError(`members ${action} needs --project <slug>`);
+  const json = parsed.values.json === true;
+  const run = async (door: MemberDoor) => {
+    const members = await door.list();
+    if (action === 'list') {
+      printMembers(io, slug, members, json);
+      return EXIT.ok;
+    }
+    const removed = await door.remove(memberNamed(members, positionals[0]!, slug));
+    say(
+      io,
+      json
+        ? JSON.stringify(removed)
+        : `removed ${removed.email} (${removed.role}) from ${slug}; their dashboard sessions have ended`,
+    );
+    return EXIT.ok;
+  };
+  const mode = await chooseMode(io, parsed);
+  if (mode.kind === 'api') {
+    const { api } = mode;
+    return run({
+      async list() {
+        const listed = await attempt(api, (c) => c.get('/projects/{slug}/members', { path: { slug } }));
+        if (!listed.ok) throw memberRefusal(listed.problem);
+        return listed.value.data.data;
+      },
+      async remove(member) {
+        const removed = await attempt(api, (c) =>
+          c.delete('/projects/{slug}/members/{memberId}', { path: { slug, memberId: member.id } }),
+        );
+        if (!removed.ok) throw memberRefusal(removed.problem);
+        return removed.value.data;
+      },
+    });
+  }
+  const { storage } = await openServerDatabase(io, stringOption(parsed, 'database'));
+  try {
+    const deps = { storage, clock: systemClock };
+    return await run({
+      async list() {
+        const listed = await createProjectService(deps).members(OPERATOR, slug);
+        if (!listed.ok) throw memberRefusal(listed.problem);
+        return listed.value.map(memberJson);
+      },
+      async remove(member) {
+        const removed = await createMemberService(deps).remove(OPERATOR, slug, member.id);
+        if (!removed.ok) throw memberRefusal(removed.problem);
+        return memberJson(removed.value.member);
+      },
+    });
+  } finally {
+    await storage.close();
+  }
+}

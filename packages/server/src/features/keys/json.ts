@@ -1,0 +1,28 @@
+import { limitsFor } from '../../ratelimit/plans.ts';
+import type { ApiKeyRecord } from '../../storage/records.ts';
+import { iso, isoOrNull } from '../shared/iso.ts';
+
+function keyState(key: ApiKeyRecord, now: number): 'active' | 'rolling' | 'expired' | 'revoked' {
+  if (key.revokedAt !== null) return 'revoked';
+  if (key.expiresAt !== null && key.expiresAt <= now) return 'expired';
+  return key.rolledAt ? 'rolling' : 'active';
+}
+
+/** A key as the management API shows it (and `petstore keys list --json`): never its secret or digest. */
+export function keyJson(key: ApiKeyRecord, now: number) {
+  return {
+    id: key.id,
+    label: key.label,
+    prefix: key.prefix,
+    environment: key.environment,
+    state: keyState(key, now),
+    limits: limitsFor(key),
+    ownLimits: { perMinute: key.ownPerMinute ?? null, perDay: key.ownPerDay ?? null },
+    createdAt: iso(key.createdAt),
+    expiresAt: isoOrNull(key.expiresAt),
+    revokedAt: isoOrNull(key.revokedAt),
+    lastUsedAt: isoOrNull(key.lastUsedAt),
+    rolledAt: isoOrNull(key.rolledAt),
+    rolledTo: key.rolledTo ?? null,
+  };
+}
