@@ -5,9 +5,6 @@ import type { SqlExecutor } from './sql-executor.ts';
 import { keyRecords } from '../features/keys/repository.ts';
 import { deleteWhere } from './limited-delete.ts';
 
-/** Key uses written by one statement (two parameters each: well under either dialect's limit). */
-const TOUCH_BATCH = 500;
-
 /**
  * What both dialects' Storage share: API keys and Idempotency-Key records on the dialect-neutral
  * SqlExecutor, one SQL text per operation. Creating a record is part of the pet's create, which each
@@ -63,43 +60,27 @@ export abstract class KeyedStorage implements KeyRepository, IdempotencyReposito
   }
 
   revokeKey(id: string, at: number): Promise<boolean> {
-    return this.#changeKey('UPDATE api_keys SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1', [
-      id,
-      at,
-    ]);
+    return this.#changed(keyRecords(this.#sql).revokeAny(id, at));
   }
 
   updateKeyPlan(id: string, plan: Plan, perMinute: number | null, perDay: number | null): Promise<boolean> {
-    const sql = 'UPDATE api_keys SET plan = $2, per_minute = $3, per_day = $4 WHERE id = $1';
-    return this.#changeKey(sql, [id, plan, perMinute, perDay]);
+    return this.#changed(keyRecords(this.#sql).setPlan(id, plan, perMinute, perDay));
   }
 
   updateKeyOwnLimits(id: string, perMinute: number | null, perDay: number | null): Promise<boolean> {
-    const sql = 'UPDATE api_keys SET own_per_minute = $2, own_per_day = $3 WHERE id = $1';
-    return this.#changeKey(sql, [id, perMinute, perDay]);
+    return this.#changed(keyRecords(this.#sql).setOwnLimits(id, perMinute, perDay));
   }
 
   banKey(id: string, until: number): Promise<boolean> {
-    return this.#changeKey('UPDATE api_keys SET banned_until = $2 WHERE id = $1', [id, until]);
+    return this.#changed(keyRecords(this.#sql).ban(id, until));
   }
 
   unbanKey(id: string, at: number): Promise<boolean> {
-    return this.#changeKey('UPDATE api_keys SET banned_until = NULL, ban_lifted_at = $2 WHERE id = $1', [
-      id,
-      at,
-    ]);
+    return this.#changed(keyRecords(this.#sql).unban(id, at));
   }
 
-  async touchKeys(uses: readonly KeyUse[]): Promise<void> {
-    for (let from = 0; from < uses.length; from += TOUCH_BATCH) {
-      const batch = uses.slice(from, from + TOUCH_BATCH);
-      const rows = batch.map((_, i) => `($${2 * i + 1}, CAST($${2 * i + 2} AS BIGINT))`).join(', ');
-      await this.#sql.run(
-        `UPDATE api_keys SET last_used_at = v.column2 FROM (VALUES ${rows}) AS v
-         WHERE api_keys.id = v.column1 AND (api_keys.last_used_at IS NULL OR api_keys.last_used_at < v.column2)`,
-        batch.flatMap((use) => [use.id, use.at]),
-      );
-    }
+  touchKeys(uses: readonly KeyUse[]): Promise<void> {
+    return keyRecords(this.#sql).touch(uses);
   }
 
   async findIdempotency(apiKeyId: string, key: string, now: number): Promise<IdempotencyRecord | undefined> {
@@ -116,8 +97,8 @@ export abstract class KeyedStorage implements KeyRepository, IdempotencyReposito
     ]);
   }
 
-  async #changeKey(sql: string, params: readonly unknown[]): Promise<boolean> {
-    const changed = await this.#sql.run(sql, params);
+  async #changed(write: Promise<number>): Promise<boolean> {
+    const changed = await write;
     if (changed > 0) this.keyWrites++;
     return changed > 0;
   }

@@ -1,13 +1,19 @@
-import type { ApiKeyRecord, NewApiKey } from '../../storage/records.ts';
+import type { ApiKeyRecord, NewApiKey, Plan } from '../../storage/records.ts';
+import type { KeyUse } from '../../storage/repository.ts';
 import { KEY_SELECT, toApiKey } from '../../storage/rows.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 
 /** A key to create, with the limits of its own that hold it below its project's. */
 export type NewKey = NewApiKey & Partial<Pick<ApiKeyRecord, 'ownPerMinute' | 'ownPerDay'>>;
 
+/** Key uses written by one statement (two parameters each: well under either dialect's limit). */
+const TOUCH_BATCH = 500;
+
 /**
- * The keys table's writes of the keys service, and its pages: the one INSERT of a key (the storage's
- * createKey uses it too), written once for SQLite and PostgreSQL.
+ * Every write of the keys table, and the keys service's pages, written once for SQLite and PostgreSQL:
+ * the keys service's (create, revoke, roll) and the storage's own (the operator's plan and ban changes,
+ * the guard's bans, the batched "last used"), which run these same statements. Each `change` answers
+ * the number of rows it changed.
  */
 export function keyRecords(sql: SqlExecutor) {
   return {
@@ -82,6 +88,38 @@ export function keyRecords(sql: SqlExecutor) {
         [id, projectId, at, successor, until],
       );
       return changed > 0;
+    },
+    /** Any key, project or not (the operator's `keys revoke` of a standalone key); keeps an earlier revocation's time. */
+    revokeAny: (id: string, at: number): Promise<number> =>
+      sql.run('UPDATE api_keys SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1', [id, at]),
+    setPlan: (id: string, plan: Plan, perMinute: number | null, perDay: number | null): Promise<number> =>
+      sql.run('UPDATE api_keys SET plan = $2, per_minute = $3, per_day = $4 WHERE id = $1', [
+        id,
+        plan,
+        perMinute,
+        perDay,
+      ]),
+    setOwnLimits: (id: string, perMinute: number | null, perDay: number | null): Promise<number> =>
+      sql.run('UPDATE api_keys SET own_per_minute = $2, own_per_day = $3 WHERE id = $1', [
+        id,
+        perMinute,
+        perDay,
+      ]),
+    ban: (id: string, until: number): Promise<number> =>
+      sql.run('UPDATE api_keys SET banned_until = $2 WHERE id = $1', [id, until]),
+    unban: (id: string, at: number): Promise<number> =>
+      sql.run('UPDATE api_keys SET banned_until = NULL, ban_lifted_at = $2 WHERE id = $1', [id, at]),
+    /** "Last used", a few hundred keys a statement, never moving a key's time backwards. */
+    async touch(uses: readonly KeyUse[]): Promise<void> {
+      for (let from = 0; from < uses.length; from += TOUCH_BATCH) {
+        const batch = uses.slice(from, from + TOUCH_BATCH);
+        const rows = batch.map((_, i) => `($${2 * i + 1}, CAST($${2 * i + 2} AS BIGINT))`).join(', ');
+        await sql.run(
+          `UPDATE api_keys SET last_used_at = v.column2 FROM (VALUES ${rows}) AS v
+           WHERE api_keys.id = v.column1 AND (api_keys.last_used_at IS NULL OR api_keys.last_used_at < v.column2)`,
+          batch.flatMap((use) => [use.id, use.at]),
+        );
+      }
     },
   };
 }
