@@ -52,13 +52,10 @@ const OPTIONS = {
 /** The management API's largest page of requests. */
 const API_PAGE = 200;
 
-/**
- * A request as `logs` reads it: the management API's LoggedRequest (what --json prints), and on the
- * database how many refusals of one second the row stands for (the table's "×N").
- */
-type LogRow = ManageComponents['schemas']['LoggedRequest'] & { count?: number };
+/** A request as `logs` reads it, in both modes: the management API's LoggedRequest (what --json prints). */
+type LogRow = ManageComponents['schemas']['LoggedRequest'];
 
-const storedRow = (row: StoredRequest): LogRow => ({ ...requestJson(row), count: row.count ?? 1 });
+const storedRow = (row: StoredRequest): LogRow => requestJson(row);
 
 function databasePager(storage: Storage, slug: string, filters: RequestFilters, all: boolean): Pager<LogRow> {
   const requests = createRequestService({ storage, clock: systemClock });
@@ -121,14 +118,14 @@ function print(io: CliIo, slug: string, pager: Pager<LogRow>, options: PageOptio
       row: (row) => [
         row.at,
         String(row.status),
-        `${row.code ?? '-'}${(row.count ?? 1) > 1 ? ` ×${row.count}` : ''}`,
+        `${row.code ?? '-'}${row.count > 1 ? ` ×${row.count}` : ''}`,
         row.method,
         row.path,
         row.keyLabel ?? row.keyId,
         row.latencyMs.toFixed(1),
         row.requestId,
       ],
-      record: ({ count: _count, ...row }) => JSON.stringify(row),
+      record: (row) => JSON.stringify(row),
       empty: 'no requests match',
     },
     options,

@@ -65,10 +65,13 @@ describe('petstore logs and audit', () => {
       'path',
       'status',
       'code',
+      'message',
+      'count',
       'latencyMs',
       'address',
     ]);
     assert.equal(rows[0]!.code, 'rate_limited');
+    assert.equal(rows[0]!.count, 40, 'the refusals of one second, one row');
     assert.match(rows[0]!.at as string, /^\d{4}-\d\d-\d\dT.*Z$/);
   });
 

@@ -415,6 +415,8 @@ export interface components {
             rolledAt: components["schemas"]["Instant"] | null;
             /** @description The key that replaced this one. */
             rolledTo: string | null;
+            /** @description While the key is banned for repeated rate-limit violations, when the ban ends (its requests are refused with `403 key_banned` until then); null when it is not banned. */
+            bannedUntil: components["schemas"]["Instant"] | null;
         };
         NewKey: {
             /** @description A name for people; no control characters. */
@@ -466,6 +468,13 @@ export interface components {
             /** Format: int32 */
             status: number;
             code: string | null;
+            /** @description The Error body's message the client received; null for a success. */
+            message: string | null;
+            /**
+             * Format: int32
+             * @description How many requests this row stands for: the refusals (429) of one key within one second are kept as one row, the first of them, with their number; 1 for every other request.
+             */
+            count: number;
             /** Format: double */
             latencyMs: number;
             address: string;

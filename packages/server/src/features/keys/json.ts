@@ -24,5 +24,6 @@ export function keyJson(key: ApiKeyRecord, now: number) {
     lastUsedAt: isoOrNull(key.lastUsedAt),
     rolledAt: isoOrNull(key.rolledAt),
     rolledTo: key.rolledTo ?? null,
+    bannedUntil: key.bannedUntil !== null && key.bannedUntil > now ? iso(key.bannedUntil) : null,
   };
 }

@@ -13,6 +13,8 @@ export const requestJson = (row: StoredRequest) => ({
   path: row.path,
   status: row.status,
   code: row.code,
+  message: row.message,
+  count: row.count ?? 1,
   latencyMs: row.latencyMs,
   address: row.address,
 });
