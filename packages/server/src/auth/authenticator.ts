@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import { boundedLru } from '../cache/bounded-lru.ts';
 import type { ChangeBatch, ChangeFeed } from '../changes/feed.ts';
 import type { KeyRepository } from '../storage/repository.ts';
 import type { ApiKeyRecord } from '../storage/records.ts';
@@ -57,8 +57,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   /** Secrets cached per key and per project, so a change drops exactly those. */
   const byKey = new Map<string, string>();
   const byProject = new Map<string, Set<string>>();
-  const cache = new LRUCache<string, CacheEntry>({
-    max: options.maxEntries ?? MAX_CACHED_KEYS,
+  const cache = boundedLru<string, CacheEntry>(options.maxEntries ?? MAX_CACHED_KEYS, {
     dispose({ record }, secret) {
       if (!record) return;
       if (byKey.get(record.id) === secret) byKey.delete(record.id);

@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { boundedLru } from '../cache/bounded-lru.ts';
 import type { KeyRepository } from '../storage/repository.ts';
 
 export interface KeyUsageOptions {
@@ -36,7 +36,7 @@ export function createKeyUsage(options: KeyUsageOptions): KeyUsage {
   const { keys, onError } = options;
   const intervalMs = options.intervalMs ?? 60_000;
   const delayMs = options.delayMs ?? 1_000;
-  const written = new LRUCache<string, number>({ max: options.maxRemembered ?? MAX_REMEMBERED_KEYS });
+  const written = boundedLru<string, number>(options.maxRemembered ?? MAX_REMEMBERED_KEYS);
   let pending = new Map<string, number>();
   let timer: NodeJS.Timeout | undefined;
 

@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { boundedLru } from '../cache/bounded-lru.ts';
 import type { ChangeBatch, ChangeFeed } from '../changes/feed.ts';
 import { isPaid } from '../features/domains/rules.ts';
 import { ownNameKind, type ServiceNames } from '../hosts/service-names.ts';
@@ -74,8 +74,7 @@ export function createHostDirectory(deps: HostDirectoryDeps): HostDirectory {
       : answer.kind === 'claimed'
         ? answer.projectId
         : undefined;
-  const cache = new LRUCache<string, HostAnswer>({
-    max: limits.entries,
+  const cache = boundedLru<string, HostAnswer>(limits.entries, {
     ttl: limits.ttlMs,
     dispose(answer, hostname) {
       const projectId = projectOf(answer);

@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { boundedLru } from '../../cache/bounded-lru.ts';
 import { bearerToken, digestKey } from '../../auth/keys.ts';
 import type { Storage } from '../../storage/repository.ts';
 import type { Clock } from '../../time/clock.ts';
@@ -40,10 +40,10 @@ export function createAccessTokenService(deps: { storage: Storage; clock: Clock 
   const { storage, clock } = deps;
   const audited = createAudited(storage, clock);
   const reads = accessTokenRecords(storage.sql);
-  const touched = new LRUCache<string, number>({ max: CACHE_MAX_ENTRIES });
-  const cache = new LRUCache<string, { token: AccessToken; email: string; loadedAt: number }>({
-    max: CACHE_MAX_ENTRIES,
-  });
+  const touched = boundedLru<string, number>(CACHE_MAX_ENTRIES);
+  const cache = boundedLru<string, { token: AccessToken; email: string; loadedAt: number }>(
+    CACHE_MAX_ENTRIES,
+  );
   let seen = storage.changeToken();
 
   /** The token of a secret and its account's email, from the cache when it is still exact. */
