@@ -2,7 +2,7 @@ import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CliError, EXIT } from './exit.ts';
-import type { CliIo } from './io.ts';
+import { type CliIo, note } from './io.ts';
 
 /** One saved access token, for the management API at one base URL. */
 export interface SavedToken {
@@ -56,9 +56,25 @@ async function writeCredentials(path: string, file: CredentialsFile): Promise<vo
   await rename(temporary, path);
 }
 
-/** The token saved for the management API at `baseUrl`, if any. */
+/** Errors that mean this user may not read the file: another user's home, a service account's. */
+const UNREADABLE = new Set(['EACCES', 'EPERM', 'ENOTDIR']);
+
+/**
+ * The token saved for the management API at `baseUrl`, if any. A file this user may not read (a
+ * command run as a service account with another user's HOME) holds no token for it: said once on
+ * standard error, and the command goes on as without a saved login.
+ */
 export async function savedToken(io: CliIo, baseUrl: string): Promise<SavedToken | undefined> {
-  const { tokens } = await readCredentials(credentialsPath(io));
+  const path = credentialsPath(io);
+  let tokens: Record<string, SavedToken>;
+  try {
+    ({ tokens } = await readCredentials(path));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined || !UNREADABLE.has(code)) throw error;
+    note(io, `cannot read ${path} (${code}): no saved login used`);
+    return undefined;
+  }
   const saved = tokens[baseUrl];
   return typeof saved?.token === 'string' && saved.token !== '' ? saved : undefined;
 }
