@@ -1,22 +1,32 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { batchReads } from './request-log-batch-reads.ts';
-import { BATCH_SLOTS, batchesOf, DAY_MS } from './request-log-batch.ts';
-import { retentionDaysSql } from './request-log-expiry.ts';
+import { BATCH_SLOTS, batchesOf } from './request-log-batch.ts';
+import { batchExpiresAt, retentionDaysSql } from './request-log-expiry.ts';
+import { pagesOf } from './request-log-pages.ts';
 import type { RequestLogRecords } from './request-log-records.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 import type { SqliteDatabase } from './sqlite-database.ts';
 import { rollUp, UPSERT_USAGE_CONFLICT, usageReads } from './usage-records.ts';
 
-/** A batch, its expiry from its project's plan (request-log-expiry.ts); the day comes before the project. */
+/** A batch: its requests are in its page, from `rows_from` (request-log-pages.ts). */
 const INSERT_BATCH = `INSERT INTO request_log_batches (project_id, first_at, last_at, id_ms_min, id_ms_max,
-  combinations, rows, requests, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?,
-  (? + 1 + ${retentionDaysSql('(SELECT plan FROM projects WHERE id = ?)')}) * ${DAY_MS}) RETURNING id`;
+  combinations, rows, requests, expires_at, page_id, rows_from, rows_length)
+  VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?) RETURNING id`;
+
+const INSERT_PAGE =
+  'INSERT INTO request_log_pages (expires_at, requests, rows) VALUES (?, ?, ?) RETURNING id';
+
+/** The retention of each of a write's projects, by their plan now (request-log-expiry.ts). */
+const RETENTIONS = `SELECT value AS id, ${retentionDaysSql('(SELECT plan FROM projects WHERE id = value)')} AS days
+  FROM json_each(?)`;
 
 /**
- * Expired batches deleted in one transaction, the event loop free between slices: at most 256 requests
- * each, their pages freed for the next writes (the file stops growing under a steady load).
+ * Expired batches' rows deleted in one transaction, the event loop free between slices (their file pages
+ * freed for the next writes: the file stops growing under a steady load). Then their pages, fewer at a
+ * time: a page holds a whole write's requests.
  */
 export const PURGE_SLICE_BATCHES = 16;
+export const PURGE_SLICE_PAGES = 2;
 
 const INSERT_REQUEST_ID =
   'INSERT INTO request_log_request_ids (project_id, request_id, row_id) VALUES (?, ?, ?)';
@@ -37,6 +47,17 @@ export function createSqliteRequestLog(db: SqliteDatabase, sql: SqlExecutor): Re
       now,
     );
     let removed = 0;
+    if (expired.length === 0) {
+      // Every batch of an expired page is gone: no read reaches it any more.
+      const pages = db.all(
+        `SELECT id FROM request_log_pages WHERE expires_at <= ? ORDER BY expires_at LIMIT ${PURGE_SLICE_PAGES}`,
+        now,
+      );
+      db.relaxedTransaction(() => {
+        for (const page of pages) db.run('DELETE FROM request_log_pages WHERE id = ?', page.id as bigint);
+      });
+      return { removed, more: pages.length === PURGE_SLICE_PAGES };
+    }
     db.relaxedTransaction(() => {
       for (const batch of expired) {
         const base = Number(batch.id) * BATCH_SLOTS;
@@ -50,7 +71,7 @@ export function createSqliteRequestLog(db: SqliteDatabase, sql: SqlExecutor): Re
         removed += Number(batch.requests);
       }
     });
-    return { removed, more: expired.length === PURGE_SLICE_BATCHES };
+    return { removed, more: true };
   };
 
   return {
@@ -62,23 +83,35 @@ export function createSqliteRequestLog(db: SqliteDatabase, sql: SqlExecutor): Re
       const cells = rollUp(entries);
       // Relaxed: a batch of log rows is not worth an fsync on the event loop (see relaxedTransaction).
       db.relaxedTransaction(() => {
-        for (const { projectId, day, slots, encoded } of batches) {
-          const { id } = db.get(
-            INSERT_BATCH,
-            projectId,
-            encoded.firstAt,
-            encoded.lastAt,
-            encoded.idMsMin,
-            encoded.idMsMax,
-            encoded.combinations,
-            encoded.rows,
-            encoded.requests,
-            day,
-            projectId,
-          )!;
-          const base = Number(id) * BATCH_SLOTS;
-          for (const position of encoded.otherIds)
-            db.run(INSERT_REQUEST_ID, projectId, slots[position]![1], base + position);
+        const projects = [...new Set(batches.map((batch) => batch.projectId))];
+        const retention = new Map(
+          db.all(RETENTIONS, JSON.stringify(projects)).map((row) => [row.id as string, Number(row.days)]),
+        );
+        const pages = pagesOf(batches, ({ projectId, day }) =>
+          batchExpiresAt(day, retention.get(projectId)!),
+        );
+        for (const page of pages) {
+          const { id: pageId } = db.get(INSERT_PAGE, page.expiresAt, page.requests, page.rows)!;
+          for (const { batch, from, length } of page.parts) {
+            const { projectId, slots, encoded } = batch;
+            const { id } = db.get(
+              INSERT_BATCH,
+              projectId,
+              encoded.firstAt,
+              encoded.lastAt,
+              encoded.idMsMin,
+              encoded.idMsMax,
+              encoded.combinations,
+              encoded.requests,
+              page.expiresAt,
+              pageId as bigint,
+              from,
+              length,
+            )!;
+            const base = Number(id) * BATCH_SLOTS;
+            for (const position of encoded.otherIds)
+              db.run(INSERT_REQUEST_ID, projectId, slots[position]![1], base + position);
+          }
         }
         for (const c of cells)
           db.run(UPSERT_USAGE, c.projectId, c.keyId, c.hour, c.statusClass, c.bucket, c.count);
