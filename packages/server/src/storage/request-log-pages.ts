@@ -16,10 +16,12 @@ export interface NewPage {
   parts: { batch: NewBatch; from: number; length: number }[];
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+/** Any UTF-16 unit past ASCII: where code points and UTF-16 units may differ. */
+const BEYOND_ASCII = /\P{ASCII}/u;
 
 /** Characters as SQL's substr and length count them: code points, not UTF-16 units. */
-export const codePoints = (text: string): number => (ASCII.test(text) ? text.length : [...text].length);
+export const codePoints = (text: string): number =>
+  BEYOND_ASCII.test(text) ? [...text].length : text.length;
 
 /** The batches grouped by expiry, in the order their first batch comes. */
 export function pagesOf(batches: readonly NewBatch[], expiresAt: (batch: NewBatch) => number): NewPage[] {
