@@ -21,10 +21,12 @@ const INT64_MAX = 2n ** 63n - 1n;
 
 /**
  * A batch's requests: its own `rows` (written before migration 135), or its project's part of the page
- * of its write (request-log-batch.ts), cut out by position so no other project's requests are read.
+ * of its write after the page's header (request-log-pages.ts), cut out by position: no other project's
+ * requests are read.
  */
 const BATCH_ROWS = `CASE WHEN b.page_id IS NULL THEN b.rows
-  ELSE substr(p.rows, b.rows_from, b.rows_length) END AS rows`;
+  WHEN p.header_length = 0 THEN substr(p.rows, b.rows_from, b.rows_length)
+  ELSE substr(p.rows, 1, p.header_length) || substr(p.rows, b.rows_from, b.rows_length) || '}' END AS rows`;
 
 /** The batches with their pages: a page has its batches' expiry, which picks its partition. */
 const BATCHES_WITH_PAGES = `request_log_batches b

@@ -1,18 +1,27 @@
-import type { NewBatch } from './request-log-batch.ts';
+import { compactBase, compactEncoder, type NewBatch } from './request-log-batch.ts';
 
 /**
  * A write's batches that expire together, stored as one page: a write spread over many projects stores
  * one row of requests per expiry day, not one per project. Each batch keeps its own row (its project,
- * times, combinations: what listings find it by) with where its requests lie in the page's text, a
- * whole compact batch of its project's requests alone (request-log-batch.ts): a read cuts it out with
- * substr and never decodes another project's requests.
+ * times, combinations: what listings find it by) with where its requests lie in the page's text.
+ * A read takes `substr(rows, 1, header_length) || substr(rows, rows_from, rows_length) || '}'` (the
+ * closing brace only after a header): a whole compact batch (request-log-batch.ts) holding its project's
+ * requests alone, and never decodes another project's requests.
+ * - A shared page (SQLite) starts with a header, `{"v":2,"base":…,"strings":[…],"rows":`, the base and
+ *   the strings of every batch in it, and each batch's part is its requests' array: the key ids, labels,
+ *   operations and addresses that repeat from project to project are stored once a page. The strings of
+ *   other projects are parsed with the header, never turned into a request.
+ * - A page without a header (PostgreSQL, whose compression already takes the repeats out) holds each
+ *   batch's own compact text.
  */
 export interface NewPage {
   expiresAt: number;
   requests: number;
-  /** The batches' compact texts one after the other. */
+  /** Characters of the header; 0 when each part is a whole compact batch. */
+  headerLength: number;
+  /** The header, then the batches' parts one after the other. */
   rows: string;
-  /** The page's batches, in the write's order, each with its text's 1-based start and length in characters. */
+  /** The page's batches, in the write's order, each with its part's 1-based start and length in characters. */
   parts: { batch: NewBatch; from: number; length: number }[];
 }
 
@@ -23,19 +32,45 @@ const BEYOND_ASCII = /\P{ASCII}/u;
 export const codePoints = (text: string): number =>
   BEYOND_ASCII.test(text) ? [...text].length : text.length;
 
-/** The batches grouped by expiry, in the order their first batch comes. */
-export function pagesOf(batches: readonly NewBatch[], expiresAt: (batch: NewBatch) => number): NewPage[] {
-  const pages = new Map<number, NewPage & { texts: string[] }>();
+/** One page of batches: with a shared header, or of the batches' own texts (`encoded.rows`). */
+function pageOf(expiresAt: number, batches: readonly NewBatch[], shared: boolean): NewPage {
+  let header = '';
+  let texts: string[];
+  if (shared) {
+    const base = compactBase(batches.map((batch) => batch.slots));
+    const { strings, rowsOf } = compactEncoder(base);
+    texts = batches.map((batch) => JSON.stringify(rowsOf(batch.slots)));
+    header = `{"v":2,"base":${JSON.stringify(base)},"strings":${JSON.stringify(strings)},"rows":`;
+  } else texts = batches.map((batch) => batch.encoded.rows);
+  const headerLength = codePoints(header);
+  let from = headerLength + 1;
+  const parts = batches.map((batch, index) => {
+    const length = codePoints(texts[index]!);
+    const part = { batch, from, length };
+    from += length;
+    return part;
+  });
+  return {
+    expiresAt,
+    requests: batches.reduce((sum, batch) => sum + batch.encoded.requests, 0),
+    headerLength,
+    rows: header + texts.join(''),
+    parts,
+  };
+}
+
+/** The batches grouped by expiry into pages, in the order their first batch comes. */
+export function pagesOf(
+  batches: readonly NewBatch[],
+  expiresAt: (batch: NewBatch) => number,
+  shared: boolean,
+): NewPage[] {
+  const groups = new Map<number, NewBatch[]>();
   for (const batch of batches) {
     const expiry = expiresAt(batch);
-    let page = pages.get(expiry);
-    if (!page) pages.set(expiry, (page = { expiresAt: expiry, requests: 0, rows: '', parts: [], texts: [] }));
-    const text = batch.encoded.rows;
-    const last = page.parts.at(-1);
-    const length = codePoints(text);
-    page.parts.push({ batch, from: last ? last.from + last.length : 1, length });
-    page.texts.push(text);
-    page.requests += batch.encoded.requests;
+    const group = groups.get(expiry);
+    if (group) group.push(batch);
+    else groups.set(expiry, [batch]);
   }
-  return [...pages.values()].map(({ texts, ...page }) => ({ ...page, rows: texts.join('') }));
+  return [...groups].map(([expiry, group]) => pageOf(expiry, group, shared));
 }

@@ -59,8 +59,9 @@ const ROWS_SEPARATOR = '\x1e';
 
 /**
  * A write in one statement, so one round trip and one implicit transaction: ids for its batches, one
- * page an expiry holding their requests (request-log-pages.ts: a batch's place in it counted in
- * characters, as substr reads it), the batches, their request-id entries and the rollup upsert.
+ * page an expiry holding their compact texts (request-log-pages.ts, without a shared header: TOAST's
+ * compression of the page already takes out what repeats; a batch's place counted in characters, as
+ * substr reads it), the batches, their request-id entries and the rollup upsert.
  * - It commits without waiting for the WAL flush (the pets' do: the pool sets synchronous_commit=on), as
  *   SQLite's log commits wait for no fsync: a crash of PostgreSQL's machine may lose the last batches,
  *   up to three wal_writer_delay (600 ms by default), and a batch never delays a create's commit. The
@@ -92,8 +93,8 @@ placed AS (
   FROM input JOIN page_ids ON page_ids.expires_at = input.expires_at
 ),
 pages AS (
-  INSERT INTO request_log_pages (id, expires_at, requests, rows)
-  SELECT page_id, expires_at, sum(requests), string_agg(rows, '' ORDER BY n) FROM placed
+  INSERT INTO request_log_pages (id, expires_at, requests, header_length, rows)
+  SELECT page_id, expires_at, sum(requests), 0, string_agg(rows, '' ORDER BY n) FROM placed
   GROUP BY page_id, expires_at
 ),
 batches AS (

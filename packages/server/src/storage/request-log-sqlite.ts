@@ -13,8 +13,8 @@ const INSERT_BATCH = `INSERT INTO request_log_batches (project_id, first_at, las
   combinations, rows, requests, expires_at, page_id, rows_from, rows_length)
   VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?) RETURNING id`;
 
-const INSERT_PAGE =
-  'INSERT INTO request_log_pages (expires_at, requests, rows) VALUES (?, ?, ?) RETURNING id';
+const INSERT_PAGE = `INSERT INTO request_log_pages (expires_at, requests, header_length, rows)
+  VALUES (?, ?, ?, ?) RETURNING id`;
 
 /** The retention of each of a write's projects, by their plan now (request-log-expiry.ts). */
 const RETENTIONS = `SELECT value AS id, ${retentionDaysSql('(SELECT plan FROM projects WHERE id = value)')} AS days
@@ -79,7 +79,8 @@ export function createSqliteRequestLog(db: SqliteDatabase, sql: SqlExecutor): Re
     ...batchReads(sql),
     async write(entries) {
       if (entries.length === 0) return;
-      const batches = batchesOf(entries);
+      // Pages with a shared header: batches need no text of their own.
+      const batches = batchesOf(entries, false);
       const cells = rollUp(entries);
       // Relaxed: a batch of log rows is not worth an fsync on the event loop (see relaxedTransaction).
       db.relaxedTransaction(() => {
@@ -87,11 +88,19 @@ export function createSqliteRequestLog(db: SqliteDatabase, sql: SqlExecutor): Re
         const retention = new Map(
           db.all(RETENTIONS, JSON.stringify(projects)).map((row) => [row.id as string, Number(row.days)]),
         );
-        const pages = pagesOf(batches, ({ projectId, day }) =>
-          batchExpiresAt(day, retention.get(projectId)!),
+        const pages = pagesOf(
+          batches,
+          ({ projectId, day }) => batchExpiresAt(day, retention.get(projectId)!),
+          true,
         );
         for (const page of pages) {
-          const { id: pageId } = db.get(INSERT_PAGE, page.expiresAt, page.requests, page.rows)!;
+          const { id: pageId } = db.get(
+            INSERT_PAGE,
+            page.expiresAt,
+            page.requests,
+            page.headerLength,
+            page.rows,
+          )!;
           for (const { batch, from, length } of page.parts) {
             const { projectId, slots, encoded } = batch;
             const { id } = db.get(

@@ -9,6 +9,7 @@ CREATE TABLE request_log_pages (
   id BIGINT NOT NULL,
   expires_at BIGINT NOT NULL,
   requests INTEGER NOT NULL,
+  header_length INTEGER NOT NULL,
   rows TEXT NOT NULL
 ) PARTITION BY RANGE (expires_at);
 CREATE INDEX request_log_pages_id ON request_log_pages (id);
