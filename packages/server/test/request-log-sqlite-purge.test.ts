@@ -47,11 +47,11 @@ describe('request log purge in SQLite', () => {
         return true;
       });
       assert.equal(first + rest, 20 * 256 + 100);
-      // Then 4 full batches and 60 small ones (64 rows), the other 40, and the 21 pages (the 20 and the
-      // spread write's) 16 at a time: 4 slices, the loop turning between them.
-      assert.equal(PURGE_SLICE_BATCHES, 64);
+      // Then 4 full batches and 28 small ones (32 rows), 32, 32 and the last 8 small ones, and the 21
+      // pages (the 20 and the spread write's) 16 at a time: 6 slices, the loop turning between them.
+      assert.equal(PURGE_SLICE_BATCHES, 32);
       assert.equal(PURGE_SLICE_PAGES, 16);
-      assert.equal(turns + 1, 4);
+      assert.equal(turns + 1, 6);
       assert.deepEqual(await storage.requestLog.list({ projectId: 'prj_full', limit: 5 }), []);
     } finally {
       await storage.close();

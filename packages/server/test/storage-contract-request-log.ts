@@ -232,7 +232,7 @@ export function requestLogContract(fixture: () => StorageFixture): void {
     const storage = await setUp();
     const day = Math.floor(T0 / DAY) * DAY;
     // 100 writes of one request each: 100 batches, more than one slice on either database (SQLite
-    // deletes 64 batches a slice, PostgreSQL a partition).
+    // deletes 32 batches a slice, PostgreSQL a partition).
     for (let n = 0; n < 100; n++)
       await storage.requestLog.write([logged({ requestId: `r${n}`, at: day + (n % 2) * DAY + n })]);
     let slices = 0;

@@ -22,12 +22,13 @@ const RETENTIONS = `SELECT value AS id, ${retentionDaysSql('(SELECT plan FROM pr
 
 /**
  * Expired batches' rows deleted in one transaction, the event loop free between slices (their file pages
- * freed for the next writes: the file stops growing under a steady load): at most 64 rows, and no more
+ * freed for the next writes: the file stops growing under a steady load): at most 32 rows, and no more
  * than 4,096 requests (16 full batches). With traffic spread over many projects a batch holds a few
- * requests: 16 rows a slice made a purge of 112,500 requests over 10,000 projects take 2,500 slices.
- * Then their pages, as many: a page holds about a full batch's requests (a write's, at most 250).
+ * requests: 16 rows a slice made a purge of 112,500 requests over 10,000 projects take 2,500 slices;
+ * 64 rows held the loop about 3 ms a slice (docs/benchmarks.md, "Batches shared by many projects").
+ * Then their pages, 16 a slice: a page holds about a full batch's requests (a write's, at most 250).
  */
-export const PURGE_SLICE_BATCHES = 64;
+export const PURGE_SLICE_BATCHES = 32;
 export const PURGE_SLICE_REQUESTS = 4_096;
 export const PURGE_SLICE_PAGES = 16;
 
