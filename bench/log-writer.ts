@@ -10,7 +10,7 @@ import { PostgresStorage } from '../packages/server/src/storage/postgres.ts';
 import type { LoggedRequest } from '../packages/server/src/storage/request-log-records.ts';
 import { SqliteStorage } from '../packages/server/src/storage/sqlite.ts';
 
-const HELP = `node bench/log-writer.ts [--database sqlite|postgres] [--batches N] [--batch-size N] [--runs N]
+const HELP = `node bench/log-writer.ts [--database sqlite|postgres] [--batches N] [--batch-size N] [--projects N] [--runs N]
 
 The request log's storage alone: writes batches of logged requests one at a time, as the server's
 writer does (one project, the service's own UUIDv7 request ids), and prints the CPU of this process a
@@ -18,6 +18,9 @@ request (user and system) and, on PostgreSQL, of every postgres process on the m
   --database      sqlite (a file in a temporary directory) or postgres (default; a schema of its own on
                   PETSTORE_BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test, dropped after)
   --batches       timed batches (default 2000), after 50 untimed ones; --batch-size (default 250)
+  --projects      spread the requests round-robin over this many projects (default 1); the disk a
+                  request takes is printed too (the file's pages in use, or the log's tables with their
+                  indexes), and the time to purge them all once expired
   --runs          repeat the whole measurement (default 1)`;
 
 const { values } = parseArgs({
@@ -26,6 +29,7 @@ const { values } = parseArgs({
     batches: { type: 'string', default: '2000' },
     'batch-size': { type: 'string', default: '250' },
     runs: { type: 'string', default: '1' },
+    projects: { type: 'string', default: '1' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -41,7 +45,9 @@ if (database !== 'sqlite' && database !== 'postgres') {
 const batches = Number(values.batches);
 const batchSize = Number(values['batch-size']);
 const runs = Number(values.runs);
+const projects = Number(values.projects);
 for (const [name, value] of [
+  ['--projects', projects],
   ['--batches', batches],
   ['--batch-size', batchSize],
   ['--runs', runs],
@@ -74,8 +80,9 @@ function postgresMicros(): number {
 }
 
 const ids = createRequestIds(() => Date.now());
+let written = 0;
 const request = (i: number): LoggedRequest => ({
-  projectId: 'prj_bench',
+  projectId: projects === 1 ? 'prj_bench' : `prj_bench${written++ % projects}`,
   at: Date.now(),
   requestId: ids.next(),
   keyId: 'key_3f9a1c2b7d',
@@ -90,18 +97,40 @@ const request = (i: number): LoggedRequest => ({
 });
 const batchOf = () => Array.from({ length: batchSize }, (_, i) => request(i));
 
-async function open(): Promise<{ storage: ReversibleStorage; dispose: () => Promise<void> }> {
+interface Opened {
+  storage: ReversibleStorage;
+  /** Bytes the request log takes on disk. */
+  bytes: () => Promise<number>;
+  dispose: () => Promise<void>;
+}
+
+async function open(): Promise<Opened> {
   if (database === 'sqlite') {
     const dir = await mkdtemp(join(tmpdir(), 'petstore-log-writer-'));
-    const storage = new SqliteStorage(join(dir, 'log.db'));
-    return { storage, dispose: () => rm(dir, { recursive: true, force: true }) };
+    const path = join(dir, 'log.db');
+    const storage = new SqliteStorage(path);
+    // The pages in use, those still in the WAL included.
+    const bytes = async () => {
+      const count = async (pragma: string) =>
+        Number(Object.values((await storage.sql.all(`PRAGMA ${pragma}`))[0]!)[0]);
+      return ((await count('page_count')) - (await count('freelist_count'))) * (await count('page_size'));
+    };
+    return { storage, bytes, dispose: () => rm(dir, { recursive: true, force: true }) };
   }
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   await admin.connect();
   await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
   const storage = new PostgresStorage({ url: POSTGRES_URL, schema: SCHEMA, poolSize: 4 });
+  const bytes = async () => {
+    const { rows } = await admin.query(
+      `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint AS n FROM pg_class c
+       WHERE c.relnamespace = '${SCHEMA}'::regnamespace AND c.relkind = 'r' AND c.relname LIKE 'request\\_log\\_%'`,
+    );
+    return Number(rows[0].n);
+  };
   return {
     storage,
+    bytes,
     dispose: async () => {
       await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
       await admin.end();
@@ -110,7 +139,7 @@ async function open(): Promise<{ storage: ReversibleStorage; dispose: () => Prom
 }
 
 for (let run = 1; run <= runs; run++) {
-  const { storage, dispose } = await open();
+  const { storage, bytes, dispose } = await open();
   try {
     await storage.migrate();
     for (let b = 0; b < 50; b++) await storage.requestLog.write(batchOf());
@@ -122,13 +151,20 @@ for (let run = 1; run <= runs; run++) {
     const cpu = process.cpuUsage(cpuBefore);
     const wall = performance.now() - started;
     const requests = batches * batchSize;
+    const disk = (await bytes()) / (requests + 50 * batchSize);
+    // Everything expired: the purge's time, its slices yielding as the maintenance owner's do.
+    const purgeStarted = performance.now();
+    const purged = await storage.requestLog.purge(Date.now() + 40 * 86_400_000);
+    const purgeMs = performance.now() - purgeStarted;
     const perRequest = (micros: number) => (micros / requests).toFixed(2);
     const postgres =
       database === 'postgres' ? `, postgres ${perRequest(postgresMicros() - postgresBefore)} µs` : '';
     console.log(
       `${database} run ${run}: ${requests.toLocaleString('en')} requests in batches of ${batchSize}: ` +
         `this process ${perRequest(cpu.user + cpu.system)} µs of CPU a request (user ${perRequest(cpu.user)}, ` +
-        `system ${perRequest(cpu.system)})${postgres}, wall ${perRequest(wall * 1000)} µs`,
+        `system ${perRequest(cpu.system)})${postgres}, wall ${perRequest(wall * 1000)} µs; ` +
+        `over ${projects.toLocaleString('en')} project(s), ${disk.toFixed(0)} bytes of disk a request; ` +
+        `purge of ${purged.toLocaleString('en')} requests ${purgeMs.toFixed(0)} ms`,
     );
   } finally {
     await storage.close();

@@ -27,9 +27,14 @@ async function load(url: string, secret: string): Promise<void> {
 const loggedRows = (database: string): number => {
   const db = new DatabaseSync(database, { readOnly: true });
   try {
-    // Requests as stored: each batch's rows, in the compact form (057) and the array form before it.
-    const sql = `SELECT count(*) AS n FROM request_log_batches,
-      json_each(rows, CASE WHEN rows LIKE '{%' THEN '$.rows' ELSE '$' END) WHERE json_each.type = 'array'`;
+    // Requests as stored: each batch's rows, in the compact form (057) and the array form before it,
+    // its part of its page since 135 (header, part and a closing brace: storage/request-log-pages.ts).
+    const sql = `WITH texts AS (
+        SELECT CASE WHEN b.page_id IS NULL THEN b.rows
+          ELSE substr(p.rows, 1, p.header_length) || substr(p.rows, b.rows_from, b.rows_length) || '}' END AS rows
+        FROM request_log_batches b LEFT JOIN request_log_pages p ON p.id = b.page_id)
+      SELECT count(*) AS n FROM texts,
+      json_each(texts.rows, CASE WHEN texts.rows LIKE '{%' THEN '$.rows' ELSE '$' END) WHERE json_each.type = 'array'`;
     return Number(db.prepare(sql).get()!.n);
   } finally {
     db.close();

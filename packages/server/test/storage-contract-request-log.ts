@@ -231,9 +231,9 @@ export function requestLogContract(fixture: () => StorageFixture): void {
   it('requestLog.purge → many expired batches go in slices, `slice` awaited between them, and stop when it answers false', async () => {
     const storage = await setUp();
     const day = Math.floor(T0 / DAY) * DAY;
-    // 40 writes of one request each: 40 batches, more than one slice on either database (SQLite
-    // deletes 16 batches a slice, PostgreSQL a partition).
-    for (let n = 0; n < 40; n++)
+    // 100 writes of one request each: 100 batches, more than one slice on either database (SQLite
+    // deletes 32 batches a slice, PostgreSQL a partition).
+    for (let n = 0; n < 100; n++)
       await storage.requestLog.write([logged({ requestId: `r${n}`, at: day + (n % 2) * DAY + n })]);
     let slices = 0;
     const first = await storage.requestLog.purge(day + 10 * DAY, async () => {
@@ -241,9 +241,9 @@ export function requestLogContract(fixture: () => StorageFixture): void {
       return false;
     });
     assert.equal(slices, 1);
-    assert.ok(first > 0 && first < 40, `${first} purged in the first slice`);
+    assert.ok(first > 0 && first < 100, `${first} purged in the first slice`);
     const rest = await storage.requestLog.purge(day + 10 * DAY, async () => true);
-    assert.equal(first + rest, 40);
+    assert.equal(first + rest, 100);
     assert.deepEqual(await storage.requestLog.list({ projectId: 'prj_acme', limit: 10 }), []);
   });
 }

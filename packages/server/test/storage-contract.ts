@@ -11,6 +11,7 @@ import { petContract } from './storage-contract-pets.ts';
 import { projectContract } from './storage-contract-projects.ts';
 import { requestLogGeneratedContract } from './storage-contract-request-log-generated.ts';
 import { requestLogContract, usageContract } from './storage-contract-request-log.ts';
+import { requestLogSharedContract } from './storage-contract-request-log-shared.ts';
 import { twoFactorContract } from './storage-contract-two-factor.ts';
 
 export interface StorageFixture {
@@ -45,6 +46,7 @@ export function runStorageContract(name: string, makeStorage: FixtureFactory): v
     lifecycleContract(fixture);
     requestLogContract(fixture);
     requestLogGeneratedContract(fixture);
+    requestLogSharedContract(fixture);
     usageContract(fixture);
     auditContract(fixture);
     twoFactorContract(fixture);

@@ -127,6 +127,7 @@ describe('postgres storage', { skip }, () => {
       ).rows.map((row: { relname: string }) => row.relname);
     const both = (...stamps: string[]) => [
       ...stamps.map((stamp) => `request_log_batches_e${stamp}`),
+      ...stamps.map((stamp) => `request_log_pages_e${stamp}`),
       ...stamps.map((stamp) => `request_log_request_ids_e${stamp}`),
     ];
     try {

@@ -20,12 +20,25 @@ const LAST_READ = 128;
 const INT64_MAX = 2n ** 63n - 1n;
 
 /**
+ * A batch's requests: its own `rows` (written before migration 135), or its project's part of the page
+ * of its write after the page's header (request-log-pages.ts), cut out by position: no other project's
+ * requests are read.
+ */
+const BATCH_ROWS = `CASE WHEN b.page_id IS NULL THEN b.rows
+  WHEN p.header_length = 0 THEN substr(p.rows, b.rows_from, b.rows_length)
+  ELSE substr(p.rows, 1, p.header_length) || substr(p.rows, b.rows_from, b.rows_length) || '}' END AS rows`;
+
+/** The batches with their pages: a page has its batches' expiry, which picks its partition. */
+const BATCHES_WITH_PAGES = `request_log_batches b
+  LEFT JOIN request_log_pages p ON p.id = b.page_id AND p.expires_at = b.expires_at`;
+
+/**
  * A listing's read of batches, newest first. Its parameters follow the conditions' from `next` on: the
  * batch `(last_at, id)` to read after when `after`, then the limit.
  */
 export const batchListing = (conditions: readonly string[], next: number, after: boolean): string =>
-  `SELECT id, last_at, rows FROM request_log_batches WHERE ${conditions.join(' AND ')}
-   ${after ? `AND (last_at, id) < ($${next}, $${next + 1})` : ''} ORDER BY last_at DESC, id DESC
+  `SELECT b.id, b.last_at, ${BATCH_ROWS} FROM ${BATCHES_WITH_PAGES} WHERE ${conditions.join(' AND ')}
+   ${after ? `AND (b.last_at, b.id) < ($${next}, $${next + 1})` : ''} ORDER BY b.last_at DESC, b.id DESC
    LIMIT $${after ? next + 2 : next}`;
 
 export const REQUEST_ID_LOOKUP =
@@ -39,12 +52,13 @@ export const REQUEST_TIME_LOOKUP =
 const REQUEST_TIMES_LOOKUP =
   'SELECT id FROM request_log_batches WHERE project_id = $1 AND id_ms_max >= $2 AND id_ms_min <= $3';
 
-const BATCH_BY_ID = 'SELECT id, rows FROM request_log_batches WHERE id = $1 AND project_id = $2';
+const BATCH_BY_ID = `SELECT b.id, ${BATCH_ROWS} FROM ${BATCHES_WITH_PAGES}
+  WHERE b.id = $1 AND b.project_id = $2`;
 
 /** A WHERE clause of one project's batches, built condition by condition with numbered parameters. */
 function projectConditions(projectId: string) {
   const params: unknown[] = [projectId];
-  const where = ['project_id = $1'];
+  const where = ['b.project_id = $1'];
   const add = (condition: (n: number) => string, value: unknown) => {
     params.push(value);
     where.push(condition(params.length));
@@ -108,11 +122,11 @@ export function batchReads(sql: SqlExecutor): Pick<RequestLogRecords, 'list' | '
   /** Newest first, merging batches whose times overlap: a request is listed once no unread batch can hold a newer one. */
   const scan = async (query: RequestLogQuery, keep: Keep) => {
     const { params, where, add } = projectConditions(query.projectId);
-    if (query.since !== undefined) add((n) => `last_at >= $${n}`, query.since);
-    if (query.until !== undefined) add((n) => `first_at < $${n}`, query.until);
-    if (query.before) add((n) => `first_at <= $${n}`, query.before.at);
+    if (query.since !== undefined) add((n) => `b.last_at >= $${n}`, query.since);
+    if (query.until !== undefined) add((n) => `b.first_at < $${n}`, query.until);
+    if (query.before) add((n) => `b.first_at <= $${n}`, query.before.at);
     const pattern = combinationPattern(query);
-    if (pattern !== undefined) add((n) => `combinations LIKE $${n} ESCAPE '\\'`, pattern);
+    if (pattern !== undefined) add((n) => `b.combinations LIKE $${n} ESCAPE '\\'`, pattern);
     const first = batchListing(where, params.length + 1, false);
     const next = batchListing(where, params.length + 1, true);
     const listed: StoredRequest[] = [];

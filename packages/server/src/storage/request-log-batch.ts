@@ -138,7 +138,7 @@ function parsedMs(requestId: string): number | undefined {
   return Number.isFinite(ms) ? ms : undefined;
 }
 
-export function encodeSlots(slots: readonly BatchSlot[]): EncodedBatch {
+export function encodeSlots(slots: readonly BatchSlot[], withRows = true): EncodedBatch {
   let firstAt = Infinity;
   let lastAt = -Infinity;
   let idMsMin = Infinity;
@@ -176,7 +176,7 @@ export function encodeSlots(slots: readonly BatchSlot[]): EncodedBatch {
     idMsMax: idMsMax >= idMsMin ? idMsMax : null,
     otherIds,
     combinations: [...combinations].join(','),
-    rows: compactRows(slots),
+    rows: withRows ? compactRows(slots) : '',
   };
 }
 
@@ -202,12 +202,13 @@ interface CompactBatch {
   rows: (CompactRow | null)[];
 }
 
-function compactRows(slots: readonly BatchSlot[]): string {
+/** The `base` of compact rows holding these slots: their first time, or 0 when a time is not whole. */
+export function compactBase(slotSets: readonly (readonly BatchSlot[])[]): number {
   // Times as offsets only when every one is a whole number: any other is stored as is (base 0), so
   // each reads back exactly.
   let base = Infinity;
   let last = -Infinity;
-  for (const slot of slots) {
+  for (const slot of slotSets.flat()) {
     if (!slot) continue;
     if (!Number.isSafeInteger(slot[0])) {
       last = Infinity;
@@ -217,6 +218,14 @@ function compactRows(slots: readonly BatchSlot[]): string {
     if (slot[0] > last) last = slot[0];
   }
   if (!Number.isSafeInteger(last - base)) base = 0;
+  return base;
+}
+
+/**
+ * Compact rows over one `base`, every row's shared fields in one `strings`: a batch's own (compactRows), or
+ * a whole page's (request-log-pages.ts), whose batches then share their strings.
+ */
+export function compactEncoder(base: number) {
   const strings: string[] = [];
   const positions = new Map<string, number>();
   const position = (value: string) => {
@@ -224,37 +233,47 @@ function compactRows(slots: readonly BatchSlot[]): string {
     if (at === undefined) positions.set(value, (at = strings.push(value) - 1));
     return at;
   };
-  let previous: StoredRow | undefined;
-  let previousRow: CompactRow | undefined;
-  const rows = slots.map((slot): CompactRow | null => {
-    if (!slot) return null;
-    const latency = slot[9];
-    const hundredths = Math.round(latency * 100);
-    const row: CompactRow = [
-      slot[0] - base,
-      slot[1],
-      0,
-      null,
-      0,
-      0,
-      slot[6],
-      slot[7],
-      null,
-      hundredths / 100 === latency ? hundredths : String(latency),
-      0,
-      null,
-    ];
-    if (slot[12] !== undefined) row.push(slot[12]);
-    for (const field of SHARED_FIELDS) {
-      const value = slot[field] ?? null;
-      if (value === null) row[field] = null;
-      else if (previous !== undefined && previous[field] === value) row[field] = previousRow![field]!;
-      else row[field] = position(value);
-    }
-    previous = slot;
-    previousRow = row;
-    return row;
-  });
+  /** The compact rows of some slots, their shared fields placed in `strings`. */
+  const rowsOf = (slots: readonly BatchSlot[]) => {
+    let previous: StoredRow | undefined;
+    let previousRow: CompactRow | undefined;
+    return slots.map((slot): CompactRow | null => {
+      if (!slot) return null;
+      const latency = slot[9];
+      const hundredths = Math.round(latency * 100);
+      const row: CompactRow = [
+        slot[0] - base,
+        slot[1],
+        0,
+        null,
+        0,
+        0,
+        slot[6],
+        slot[7],
+        null,
+        hundredths / 100 === latency ? hundredths : String(latency),
+        0,
+        null,
+      ];
+      if (slot[12] !== undefined) row.push(slot[12]);
+      for (const field of SHARED_FIELDS) {
+        const value = slot[field] ?? null;
+        if (value === null) row[field] = null;
+        else if (previous !== undefined && previous[field] === value) row[field] = previousRow![field]!;
+        else row[field] = position(value);
+      }
+      previous = slot;
+      previousRow = row;
+      return row;
+    });
+  };
+  return { strings, rowsOf };
+}
+
+function compactRows(slots: readonly BatchSlot[]): string {
+  const base = compactBase([slots]);
+  const { strings, rowsOf } = compactEncoder(base);
+  const rows = rowsOf(slots);
   return JSON.stringify({ v: 2, base, strings, rows } satisfies CompactBatch);
 }
 
@@ -296,7 +315,7 @@ export interface NewBatch {
  * A write's requests as batches: by project, then by UTC day, each run cut at BATCH_SLOTS. A batch never
  * spans two days, so dropping a day's partition (PostgreSQL) removes no request of another day.
  */
-export function batchesOf(entries: readonly LoggedRequest[]): NewBatch[] {
+export function batchesOf(entries: readonly LoggedRequest[], withRows = true): NewBatch[] {
   type Run = { projectId: string; day: number; slots: RequestFields[] };
   const runs = new Map<string, Map<number, Run>>();
   let last: Run | undefined;
@@ -315,7 +334,7 @@ export function batchesOf(entries: readonly LoggedRequest[]): NewBatch[] {
   for (const { projectId, day, slots } of [...runs.values()].flatMap((days) => [...days.values()])) {
     for (let start = 0; start < slots.length; start += BATCH_SLOTS) {
       const part = slots.slice(start, start + BATCH_SLOTS);
-      batches.push({ projectId, day, slots: part, encoded: encodeSlots(part) });
+      batches.push({ projectId, day, slots: part, encoded: encodeSlots(part, withRows) });
     }
   }
   return batches;

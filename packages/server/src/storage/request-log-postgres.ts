@@ -34,6 +34,9 @@ const dayStamp = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 
  */
 export const partitionName = (expiryDay: number): string => `request_log_batches_e${dayStamp(expiryDay)}`;
 
+/** `request_log_pages_e20261125`: the partition of the same batches' pages (request-log-pages.ts). */
+export const pagePartitionName = (expiryDay: number): string => `request_log_pages_e${dayStamp(expiryDay)}`;
+
 /** `request_log_request_ids_e20261125`: the partition of the same batches' request-id entries. */
 export const requestIdPartitionName = (expiryDay: number): string =>
   `request_log_request_ids_e${dayStamp(expiryDay)}`;
@@ -55,8 +58,10 @@ function dayOf(name: string): number | undefined {
 const ROWS_SEPARATOR = '\x1e';
 
 /**
- * A write in one statement, so one round trip and one implicit transaction: ids for its batches, the
- * batches, their request-id entries and the rollup upsert.
+ * A write in one statement, so one round trip and one implicit transaction: ids for its batches, one
+ * page an expiry holding their compact texts (request-log-pages.ts, without a shared header: TOAST's
+ * compression of the page already takes out what repeats; a batch's place counted in characters, as
+ * substr reads it), the batches, their request-id entries and the rollup upsert.
  * - It commits without waiting for the WAL flush (the pets' do: the pool sets synchronous_commit=on), as
  *   SQLite's log commits wait for no fsync: a crash of PostgreSQL's machine may lose the last batches,
  *   up to three wal_writer_delay (600 ms by default), and a batch never delays a create's commit. The
@@ -72,18 +77,32 @@ ids AS (
   FROM (SELECT nextval('request_log_batch_id') AS id FROM generate_series(1, $1), settings) taken
 ),
 input AS (
-  SELECT ids.id, b.*, (b.first_at / ${DAY_MS} + 1 +
+  SELECT ids.id, b.*, length(b.rows) AS rows_length, (b.first_at / ${DAY_MS} + 1 +
       ${retentionDaysSql('(SELECT p.plan FROM projects p WHERE p.id = b.project_id)')}) * ${DAY_MS} AS expires_at
   FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::int[], $8::text[],
     string_to_array($9::text, chr(30)))
     WITH ORDINALITY AS b(project_id, first_at, last_at, id_ms_min, id_ms_max, requests, combinations, rows, n)
   JOIN ids ON ids.n = b.n
 ),
+page_ids AS (
+  SELECT expires_at, nextval('request_log_page_id') AS id FROM (SELECT DISTINCT expires_at FROM input) e
+),
+placed AS (
+  SELECT input.*, page_ids.id AS page_id,
+    sum(rows_length) OVER (PARTITION BY input.expires_at ORDER BY n) - rows_length + 1 AS rows_from
+  FROM input JOIN page_ids ON page_ids.expires_at = input.expires_at
+),
+pages AS (
+  INSERT INTO request_log_pages (id, expires_at, requests, header_length, rows)
+  SELECT page_id, expires_at, sum(requests), 0, string_agg(rows, '' ORDER BY n) FROM placed
+  GROUP BY page_id, expires_at
+),
 batches AS (
   INSERT INTO request_log_batches (id, project_id, first_at, last_at, id_ms_min, id_ms_max, requests,
-    combinations, rows, expires_at)
-  SELECT id, project_id, first_at, last_at, id_ms_min, id_ms_max, requests, combinations, rows, expires_at
-  FROM input
+    combinations, rows, expires_at, page_id, rows_from, rows_length)
+  SELECT id, project_id, first_at, last_at, id_ms_min, id_ms_max, requests, combinations, '', expires_at,
+    page_id, rows_from, rows_length
+  FROM placed
   RETURNING expires_at
 ),
 request_ids AS (
@@ -140,6 +159,7 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
       if (known.has(expiryDay)) continue;
       await createPartition(partitionName(expiryDay), 'request_log_batches', expiryDay);
       await createPartition(requestIdPartitionName(expiryDay), 'request_log_request_ids', expiryDay);
+      await createPartition(pagePartitionName(expiryDay), 'request_log_pages', expiryDay);
       known.add(expiryDay);
     }
   };
@@ -243,6 +263,7 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
         const [count] = await sql.all(`SELECT coalesce(sum(requests), 0) AS n FROM ${name}`);
         await dropPartition(requestIdPartitionName(day), 'request_log_request_ids');
         await dropPartition(name, 'request_log_batches');
+        await dropPartition(pagePartitionName(day), 'request_log_pages');
         known.delete(day);
         analysis.forget(name);
         removed += Number(count!.n);
