@@ -11,25 +11,31 @@ const run = promisify(execFile);
 const RECORD_IMPORTS = `data:text/javascript,${encodeURIComponent(
   "import { registerHooks } from 'node:module';" +
     'registerHooks({ resolve(specifier, context, next) { const found = next(specifier, context);' +
-    " if (!found.url.startsWith('node:')) process.stderr.write('import ' + found.url + '\\n'); return found; } });",
+    " process.stderr.write('import ' + found.url + '\\n'); return found; } });",
 )}`;
 
-/** The modules `petstore <args>` loads, as paths below the repository (or node_modules/<package>). */
-async function modulesOf(args: string[]): Promise<string[]> {
-  const { stderr } = await run(process.execPath, ['--import', RECORD_IMPORTS, MAIN, ...args], {
+/**
+ * The modules `petstore <args>` loads, as paths below the repository (or node_modules/<package>), and
+ * the node: built-ins by name; a command that fails still reports what it loaded.
+ */
+async function modulesOf(args: string[], env: Record<string, string> = {}): Promise<string[]> {
+  const stderr = await run(process.execPath, ['--import', RECORD_IMPORTS, MAIN, ...args], {
     cwd: tmpdir(),
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
-  });
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+  }).then(
+    (done) => done.stderr,
+    (failed: { stderr?: string }) => failed.stderr ?? '',
+  );
   return stderr
     .split('\n')
     .filter((line) => line.startsWith('import '))
-    .map((line) => line.replace(/^import file:\/\/.*?\/(packages|node_modules)\//, '$1/'));
+    .map((line) => line.replace(/^import /, '').replace(/^file:\/\/.*?\/(packages|node_modules)\//, '$1/'));
 }
 
 test('petstore --version loads the command table and nothing else (no command, no server)', async () => {
   const modules = await modulesOf(['--version']);
   assert.deepEqual(
-    modules.filter((path) => !path.startsWith('packages/cli/')),
+    modules.filter((path) => !path.startsWith('packages/cli/') && !path.startsWith('node:')),
     [],
   );
   assert.ok(
@@ -62,4 +68,22 @@ test('petstore pets --help loads nothing of the server package', async () => {
     modules.filter((path) => path.startsWith('packages/server/')),
     [],
   );
+});
+
+test('petstore keys list with an access token loads no database: no node:sqlite, no pg, no storage', async () => {
+  const modules = await modulesOf(['keys', 'list', '--project', 'acme'], {
+    PETSTORE_ACCESS_TOKEN: 'ps_at_unused',
+    PETSTORE_BASE_URL: 'http://127.0.0.1:9',
+  });
+  assert.ok(
+    modules.some((path) => path.includes('api-client') || path.startsWith('packages/cli/dist/')),
+    modules.join('\n'),
+  );
+  for (const database of [/^node:sqlite$/, /node_modules\/pg\//, /storage\/(sqlite|postgres)\.ts$/]) {
+    assert.deepEqual(
+      modules.filter((path) => database.test(path)),
+      [],
+      String(database),
+    );
+  }
 });

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import type { Clock } from '../time/clock.ts';
 import type { ReversibleStorage } from './migrations.ts';
-import { SqliteStorage } from './sqlite.ts';
 
 export const DEFAULT_DATABASE = './data/petstore.db';
 
@@ -42,6 +41,8 @@ export async function openStorage(
       schema: options.schema,
     });
   }
+  // Loaded on demand too: a command that never opens a database (the management API's) loads neither.
+  const { SqliteStorage } = await import('./sqlite.ts');
   return new SqliteStorage(sqlitePath(url), { clock: options.clock });
 }
 
