@@ -110,13 +110,14 @@ export function createChangeFeed(deps: ChangeFeedDeps): ChangeFeed {
     }
     readToken = token;
     lastReadAt = performance.now();
-    if (failure !== undefined) deps.log.info({}, 'the host change feed is read again');
+    if (failure !== undefined) deps.log.info({}, 'the change feed (hosts and keys) is read again');
     failure = undefined;
   };
   const runRead = (): Promise<void> =>
     (running = read()
       .catch((error: unknown) => {
-        if (failure === undefined) deps.log.warn({ err: error }, 'the host change feed could not be read');
+        if (failure === undefined)
+          deps.log.warn({ err: error }, 'the change feed (hosts and keys) could not be read');
         failure = (error as Error).message;
         throw error;
       })
@@ -154,7 +155,7 @@ export function createChangeFeed(deps: ChangeFeedDeps): ChangeFeed {
     subscribe(apply) {
       subscribers.push(apply);
     },
-    problem: () => (failure === undefined ? undefined : `host change feed unreadable (${failure})`),
+    problem: () => (failure === undefined ? undefined : `change feed unreadable (${failure})`),
     start() {
       if (timer || closed) return;
       timer = setInterval(tick, deps.pollMs ?? CHANGE_POLL_MS).unref();
