@@ -187,6 +187,40 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       },
     );
 
+    it(
+      'POST …/members/{id}/role → 200 with the new role, in the trail by the token; the last owner → 409; a bad role → 400',
+      { skip },
+      async () => {
+        const { slug, id, owner } = await project();
+        const dev = await tokenHolder(app, [slug], { role: 'developer' });
+        const role = (memberId: string, body: unknown) =>
+          app.request({
+            method: 'POST',
+            url: `/manage/v1/projects/${slug}/members/${memberId}/role`,
+            key: owner.token,
+            body,
+          });
+        const changed = await role(dev.accountId, { role: 'viewer' });
+        assert.equal(changed.status, 200);
+        assert.deepEqual([json(changed.body).id, json(changed.body).role], [dev.accountId, 'viewer']);
+        assert.equal(await app.storage.projects.roleOf(dev.accountId, id), 'viewer');
+        const [event] = (await auditRows(id)).filter((row) => row.action === 'role_changed');
+        assert.deepEqual(
+          [event?.target, event?.via],
+          [`${dev.email}: developer → viewer`, `token:${owner.tokenId}`],
+        );
+        const last = await role(owner.accountId, { role: 'developer' });
+        assert.equal(last.status, 409);
+        assert.equal(json(last.body).code, 'conflict');
+        assert.equal(await app.storage.projects.roleOf(owner.accountId, id), 'owner');
+        const bad = await role(dev.accountId, { role: 'admin' });
+        assert.equal(bad.status, 400);
+        assert.equal(json(bad.body).code, 'invalid_body');
+        const missing = await role('acc_nobody', { role: 'viewer' });
+        assert.equal(missing.status, 404);
+      },
+    );
+
     it('DELETE …/members/{id} of the last owner → 409 conflict, and no audit record', { skip }, async () => {
       const { slug, id, owner } = await project();
       const before = (await auditRows(id)).length;
@@ -248,6 +282,11 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           },
           { method: 'DELETE', url: `/manage/v1/projects/${slug}/invitations/${pending.id as string}` },
           { method: 'DELETE', url: `/manage/v1/projects/${slug}/members/${owner.accountId}` },
+          {
+            method: 'POST',
+            url: `/manage/v1/projects/${slug}/members/${owner.accountId}/role`,
+            body: { role: 'viewer' },
+          },
         ];
         const holders = [
           [await tokenHolder(app, [slug], { role: 'viewer' }), 'forbidden'],

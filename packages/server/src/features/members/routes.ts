@@ -19,7 +19,17 @@ export function memberRoutes(
 ): Record<string, RouteHandlerMethod> {
   const listQuery = queryReader('/projects/{slug}/invitations', 'get', contract);
   const checkNewInvitation = bodyChecker('NewInvitation', contract);
+  const checkRoleChange = bodyChecker('RoleChange', contract);
   return {
+    async changeMemberRole(request, reply) {
+      const { slug, memberId } = request.params as { slug: string; memberId: string };
+      const body = request.body ?? {};
+      checkRoleChange(body);
+      // The contract's check has run: one of the roles.
+      const { role } = body as { role: Role };
+      const changed = valueOrThrow(await members.changeRole(tokenActorOf(request), slug, memberId, role));
+      return sendJson(reply, 200, memberJson({ ...changed.member, role }));
+    },
     async removeMember(request, reply) {
       const { slug, memberId } = request.params as { slug: string; memberId: string };
       const removed = valueOrThrow(await members.remove(tokenActorOf(request), slug, memberId));
