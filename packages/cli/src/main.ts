@@ -50,6 +50,7 @@ Usage:
   petstore domains list --project <slug> [--limit N] [--cursor C] [--all] [--json]
   petstore domains verify|primary|remove <hostname> [--project <slug>] [--json]
   petstore members list --project <slug> [--json] | members remove <account id or email> --project <slug>
+  petstore members set-role <account id or email> --role owner|developer|viewer --project <slug>
   petstore invitations list --project <slug> [--limit N] [--cursor C] [--all] [--json]
   petstore invitations create --email E --role R --project <slug> [--json]   (mailed through the API)
   petstore invitations revoke <id> --project <slug>

@@ -3,6 +3,8 @@ import {
   createProjectService,
   memberJson,
   OPERATOR,
+  ROLES,
+  type Role,
   systemClock,
 } from '@petstore/server/operator';
 import { attempt } from './api-refusal.ts';
@@ -14,17 +16,20 @@ import { chooseMode } from './manage-session.ts';
 import { memberNamed, memberRefusal, type MemberJson, printMembers } from './members-output.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
 
-const HELP = `petstore members <list|remove> --project <slug> [options]
+const HELP = `petstore members <list|set-role|remove> --project <slug> [options]
 
   members list --project <slug> [--json]
       The project's members, owners first, then by email: account id, email, role, member since.
+  members set-role <account id or email> --role owner|developer|viewer --project <slug> [--json]
+      Gives the member another role. The project's last owner stays one (exit status 1); a demoted
+      owner's invitations that nobody accepted are revoked.
   members remove <account id or email> --project <slug> [--json]
       Removes the member: their dashboard sessions end, and the invitations they made that nobody
       accepted are revoked. The project's last owner stays (exit status 1); an unknown member is 3.
 
-  --json prints the management API's Member objects (an array for list; the member removed).
+  --json prints the management API's Member objects (an array for list; the member changed or removed).
   With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN) these call the management API at
-  PETSTORE_BASE_URL (remove needs an owner's write token); else they run on the server's database as
+  PETSTORE_BASE_URL (set-role and remove need an owner's write token); else they run on the server's database as
   the operator, through the same members service. A line on stderr says which mode a command used.
 
   --database URL   the server's database (DATABASE_URL, default ./data/petstore.db)
@@ -33,34 +38,42 @@ ${TIMEOUT_HELP}`;
 
 const OPTIONS = {
   project: { type: 'string' },
+  role: { type: 'string' },
   json: { type: 'boolean' },
   database: { type: 'string' },
   ...TIMEOUT_OPTIONS,
 } as const;
 
-/** The two operations, whichever door they go through. */
+/** The operations, whichever door they go through. */
 interface MemberDoor {
   list(): Promise<MemberJson[]>;
+  setRole(member: MemberJson, role: Role): Promise<MemberJson>;
   remove(member: MemberJson): Promise<MemberJson>;
 }
+
+const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
 
 export async function runMembers(args: string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(io, 'members', args, OPTIONS, HELP);
   if (!parsed) return EXIT.ok;
   const [action, ...positionals] = parsed.positionals;
-  if (action !== 'list' && action !== 'remove') {
+  if (action !== 'list' && action !== 'remove' && action !== 'set-role') {
     throw new UsageError(
       action
         ? `unknown members command "${action}"; run "petstore members --help"`
-        : 'members needs list or remove; run "petstore members --help"',
+        : 'members needs list, set-role or remove; run "petstore members --help"',
     );
   }
-  if (positionals.length !== (action === 'remove' ? 1 : 0))
+  if (positionals.length !== (action === 'list' ? 0 : 1))
     throw new UsageError(
-      action === 'remove'
-        ? 'members remove takes one account id or email'
-        : 'members list takes no arguments',
+      action === 'list'
+        ? 'members list takes no arguments'
+        : `members ${action} takes one account id or email`,
     );
+  const role = stringOption(parsed, 'role');
+  if (action === 'set-role' && (role === undefined || !isRole(role)))
+    throw new UsageError(`members set-role needs --role ${ROLES.join('|')}`);
+  if (action !== 'set-role' && role !== undefined) throw new UsageError('--role is for members set-role');
   const slug = stringOption(parsed, 'project');
   if (slug === undefined) throw new UsageError(`members ${action} needs --project <slug>`);
   const json = parsed.values.json === true;
@@ -70,7 +83,18 @@ export async function runMembers(args: string[], io: CliIo): Promise<number> {
       printMembers(io, slug, members, json);
       return EXIT.ok;
     }
-    const removed = await door.remove(memberNamed(members, positionals[0]!, slug));
+    const member = memberNamed(members, positionals[0]!, slug);
+    if (action === 'set-role') {
+      const changed = await door.setRole(member, role as Role);
+      say(
+        io,
+        json
+          ? JSON.stringify(changed)
+          : `${changed.email} is now ${changed.role} of ${slug} (was ${member.role})`,
+      );
+      return EXIT.ok;
+    }
+    const removed = await door.remove(member);
     say(
       io,
       json
@@ -87,6 +111,16 @@ export async function runMembers(args: string[], io: CliIo): Promise<number> {
         const listed = await attempt(api, (c) => c.get('/projects/{slug}/members', { path: { slug } }));
         if (!listed.ok) throw memberRefusal(listed.problem);
         return listed.value.data.data;
+      },
+      async setRole(member, newRole) {
+        const changed = await attempt(api, (c) =>
+          c.post('/projects/{slug}/members/{memberId}/role', {
+            path: { slug, memberId: member.id },
+            body: { role: newRole },
+          }),
+        );
+        if (!changed.ok) throw memberRefusal(changed.problem);
+        return changed.value.data;
       },
       async remove(member) {
         const removed = await attempt(api, (c) =>
@@ -105,6 +139,11 @@ export async function runMembers(args: string[], io: CliIo): Promise<number> {
         const listed = await createProjectService(deps).members(OPERATOR, slug);
         if (!listed.ok) throw memberRefusal(listed.problem);
         return listed.value.map(memberJson);
+      },
+      async setRole(member, newRole) {
+        const changed = await createMemberService(deps).changeRole(OPERATOR, slug, member.id, newRole);
+        if (!changed.ok) throw memberRefusal(changed.problem);
+        return memberJson({ ...changed.value.member, role: newRole });
       },
       async remove(member) {
         const removed = await createMemberService(deps).remove(OPERATOR, slug, member.id);

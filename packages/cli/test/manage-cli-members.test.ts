@@ -161,6 +161,50 @@ describe('petstore members and invitations, through the API and on the database'
     assert.match(empty.stdout, /^no pending invitations/);
   });
 
+  it('members set-role through the API and on the database → the new role, in the trail; the last owner stays', async () => {
+    const dev = await tokenHolder(app, ['acme'], { role: 'developer' });
+    const throughApi = await api(['members', 'set-role', dev.email, '--role', 'viewer', '--project', 'acme']);
+    assert.equal(throughApi.code, 0, throughApi.stderr);
+    assert.equal(throughApi.stdout, `${dev.email} is now viewer of acme (was developer)\n`);
+    const onDb = await onDatabase([
+      'members',
+      'set-role',
+      dev.accountId,
+      '--role',
+      'developer',
+      '--project',
+      'acme',
+      '--json',
+    ]);
+    assert.equal(onDb.code, 0, onDb.stderr);
+    assert.deepEqual(
+      [JSON.parse(onDb.stdout).id, JSON.parse(onDb.stdout).role],
+      [dev.accountId, 'developer'],
+    );
+    assert.equal(await app.storage.projects.roleOf(dev.accountId, 'prj_acme'), 'developer');
+    const trail = await app.storage.audit.list({ projectId: 'prj_acme', limit: 20 });
+    assert.deepEqual(
+      trail.filter((event) => event.action === 'role_changed').map((event) => [event.target, event.via]),
+      [
+        [`${dev.email}: viewer → developer`, 'cli'],
+        [`${dev.email}: developer → viewer`, `token:${owner.tokenId}`],
+      ],
+    );
+    const lastOwner = await api([
+      'members',
+      'set-role',
+      owner.email,
+      '--role',
+      'viewer',
+      '--project',
+      'acme',
+    ]);
+    assert.equal(lastOwner.code, 1);
+    assert.match(lastOwner.stderr, /last owner of acme/);
+    const removed = await onDatabase(['members', 'remove', dev.accountId, '--project', 'acme']);
+    assert.equal(removed.code, 0, removed.stderr);
+  });
+
   it('members remove by email through the API, by account id on the database; the last owner stays', async () => {
     const byEmail = await api(['members', 'remove', viewer.email.toUpperCase(), '--project', 'acme']);
     assert.equal(byEmail.code, 0, byEmail.stderr);
@@ -232,6 +276,9 @@ describe('petstore members and invitations, through the API and on the database'
       ['members'],
       ['members', 'list'],
       ['members', 'remove', '--project', 'acme'],
+      ['members', 'set-role', 'a@example.com', '--project', 'acme'],
+      ['members', 'set-role', 'a@example.com', '--role', 'boss', '--project', 'acme'],
+      ['members', 'list', '--role', 'viewer', '--project', 'acme'],
       ['invitations', 'create', '--project', 'acme'],
       ['invitations', 'create', '--email', 'not-an-address', '--project', 'acme'],
       ['invitations', 'create', '--email', 'a@example.com', '--role', 'boss', '--project', 'acme'],
