@@ -1,9 +1,9 @@
 import { createManageClient, type ManageClient, PetstoreError } from './api-client.ts';
 import { manageBaseUrl } from './api-address.ts';
-import { apiFailure, rootCause, unreachable } from './api-failure.ts';
+import { apiFailure } from './api-failure.ts';
+import { cliTransport } from './client-transport.ts';
 import { savedToken } from './credentials.ts';
 import { UsageError } from './exit.ts';
-import { timedFetch } from './http-fetch.ts';
 import { readTimeouts } from './http-options.ts';
 import { type CliIo, note } from './io.ts';
 import { type ParsedCommand, stringOption } from './usage.ts';
@@ -23,28 +23,11 @@ const LOGIN_HINT = 'the access token was refused: run "petstore login" again or 
 
 /** The management client for `token`, with the pets commands' timeouts and retry rules. */
 export function manageApi(io: CliIo, parsed: ParsedCommand, baseUrl: string, token: string): ManageApi {
-  const send = timedFetch(readTimeouts(io, parsed));
-  // As for the pets commands: a request that got no answer is not sent again (a server that is down
-  // is said at once); answers that ask for a retry (429, 503) are retried as the client does.
-  let noAnswer: unknown;
   const client = createManageClient({
     baseUrl,
     token,
     userAgent: 'petstore-cli',
-    fetch: async (input, init) => {
-      try {
-        noAnswer = undefined;
-        return await send(input, init);
-      } catch (error) {
-        noAnswer = error;
-        throw error;
-      }
-    },
-    sleep: (ms) => {
-      if (noAnswer !== undefined) return Promise.reject(unreachable(baseUrl, rootCause(noAnswer)));
-      if (ms >= 1_000) note(io, `waiting ${Math.ceil(ms / 1_000)} s before retrying`);
-      return new Promise((resolve) => setTimeout(resolve, ms));
-    },
+    ...cliTransport(io, baseUrl, readTimeouts(io, parsed)),
   });
   return {
     client,

@@ -6,9 +6,10 @@ import {
   type PetStatus,
 } from './api-client.ts';
 import { apiAddress, DEFAULT_BASE_URL } from './api-address.ts';
-import { apiFailure, rootCause, unreachable } from './api-failure.ts';
+import { apiFailure } from './api-failure.ts';
+import { cliTransport } from './client-transport.ts';
 import { type CliError, EXIT } from './exit.ts';
-import { type Timeouts, timedFetch } from './http-fetch.ts';
+import type { Timeouts } from './http-fetch.ts';
 import { readTimeouts, TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, note, say } from './io.ts';
 import { petJson, petTable, progressLine } from './pets-output.ts';
@@ -66,28 +67,11 @@ function client(io: CliIo, timeouts: Timeouts): PetstoreClient {
     );
   }
   const base = baseUrl(env);
-  const send = timedFetch(timeouts);
-  // A request that got no answer is not sent again: a server that is down or hung is said at once,
-  // within the timeouts. Answers that ask for a retry (429, 503) are retried as the client does.
-  let noAnswer: unknown;
   return createPetstoreClient({
     baseUrl: base,
     apiKey,
     userAgent: 'petstore-cli',
-    fetch: async (input, init) => {
-      try {
-        noAnswer = undefined;
-        return await send(input, init);
-      } catch (error) {
-        noAnswer = error;
-        throw error;
-      }
-    },
-    sleep: (ms) => {
-      if (noAnswer !== undefined) return Promise.reject(unreachable(base, rootCause(noAnswer)));
-      if (ms >= 1_000) note(io, `waiting ${Math.ceil(ms / 1_000)} s before retrying`);
-      return new Promise((resolve) => setTimeout(resolve, ms));
-    },
+    ...cliTransport(io, base, timeouts),
   });
 }
 
