@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { makeTestApp, type TestApp } from './harness.ts';
+import { tokenHolder, type TokenHolder } from './manage-support.ts';
+
+type Json = Record<string, unknown>;
+
+/** A request path for a route of the table: its parameters filled in (`acme` the project). */
+const pathOf = (url: string) =>
+  url.replace(':slug', 'acme').replace(/:([A-Za-z]+)/g, (_, name: string) => `some-${name.toLowerCase()}`);
+
+/**
+ * Every operation of the management API, read from the route table the app registered (so an
+ * operation added to openapi/manage.yaml is attacked too): without a token, with an API key, with a
+ * token of another project, and through percent-encoded spellings of its path. None answers 2xx and
+ * none writes a row of the audit trail or a key.
+ */
+describe('management API: every operation refuses who may not use it', () => {
+  let app: TestApp;
+  let stranger: TokenHolder;
+  let routes: { method: string; url: string }[];
+
+  before(async () => {
+    app = await makeTestApp();
+    await tokenHolder(app, ['acme']);
+    stranger = await tokenHolder(app, ['elsewhere']);
+    routes = (app.app.routeTable as { method: string; url: string; config: { access?: string } }[])
+      .filter((route) => route.url.startsWith('/manage/v1/') && route.config.access === 'accessToken')
+      .map(({ method, url }) => ({ method, url }));
+  });
+  after(async () => app.close());
+
+  const written = async () => ({
+    audit: (await app.storage.audit.list({ projectId: 'prj_acme', limit: 1_000 })).length,
+    keys: (await app.storage.listKeys('prj_acme')).length,
+  });
+  // A minute apart: requests without a valid token count against the client address's budget.
+  const send = (method: string, url: string, key: string | null, unchecked = false) => {
+    app.clock.advance(60_000);
+    return app.request({
+      method,
+      url,
+      key,
+      unchecked,
+      ...(method === 'POST'
+        ? { body: { label: 'x', email: 'x@example.com', role: 'viewer', hostname: 'x.example.com' } }
+        : {}),
+    });
+  };
+
+  it('there are operations to attack (members, invitations, domains and keys among them)', () => {
+    const urls = routes.map((route) => route.url).join('\n');
+    for (const part of [
+      '/keys',
+      '/members/:memberId/role',
+      '/invitations',
+      '/domains/:hostname/check',
+      '/requests',
+      '/audit',
+    ])
+      assert.ok(urls.includes(part), part);
+  });
+
+  it('no token, an API key or a malformed token → 401 on every operation; nothing written', async () => {
+    const before = await written();
+    for (const { method, url } of routes) {
+      for (const key of [null, app.key, 'ps_at_forged', `ps_at_${'a'.repeat(5_000)}`]) {
+        const response = await send(method, pathOf(url), key);
+        assert.equal(
+          response.status,
+          401,
+          `${method} ${url} with ${String(key).slice(0, 12)} → ${response.status} ${response.body}`,
+        );
+        assert.equal((JSON.parse(response.body) as Json).code, 'unauthorized');
+      }
+    }
+    assert.deepEqual(await written(), before);
+  });
+
+  it("another project's write token → 404 (or 400 for the body) on every operation; never 2xx, nothing written", async () => {
+    const before = await written();
+    for (const { method, url } of routes.filter((route) => route.url.includes(':slug'))) {
+      const response = await send(method, pathOf(url), stranger.token);
+      assert.ok([400, 404].includes(response.status), `${method} ${url} → ${response.status}`);
+    }
+    assert.deepEqual(await written(), before);
+  });
+
+  it('percent-encoded spellings of a path are never a way around the token: 401 or 404, never 2xx', async () => {
+    for (const { method, url } of routes) {
+      const path = pathOf(url);
+      for (const spelled of [
+        path.replace('/manage/v1/', '/manage/%76%31/'),
+        path.replace('/manage/', '/%6Danage/'),
+        path.replace('/projects/', '/projects%2F'),
+        path.replace('/manage/v1/', '/manage//v1/'),
+      ]) {
+        const response = await send(method, spelled, null, true);
+        assert.ok([401, 404, 400].includes(response.status), `${method} ${spelled} → ${response.status}`);
+      }
+    }
+  });
+});
