@@ -24,7 +24,7 @@ describe('management API: every operation refuses who may not use it', () => {
     app = await makeTestApp();
     await tokenHolder(app, ['acme']);
     stranger = await tokenHolder(app, ['elsewhere']);
-    routes = (app.app.routeTable as { method: string; url: string; config: { access?: string } }[])
+    routes = app.app.routeTable
       .filter((route) => route.url.startsWith('/manage/v1/') && route.config.access === 'accessToken')
       .map(({ method, url }) => ({ method, url }));
   });
