@@ -6,16 +6,18 @@ import { CliError, EXIT, NotFoundError } from './exit.ts';
 import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import type { CliIo } from './io.ts';
 import { chooseMode } from './manage-session.ts';
-import { cursorPager, type PageOptions, type Pager, printPages } from './paged-output.ts';
+import { cursorPager, jsonOutput, type PageOptions, type Pager, printPages } from './paged-output.ts';
 import { parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 
-const HELP = `petstore audit --project <slug> [--since 1h|7d|ISO] [--limit N] [--cursor C] [--all] [--json]
+const HELP = `petstore audit --project <slug> [--since 1h|7d|ISO] [--limit N] [--cursor C] [--all]
+              [--json|--ndjson]
 
   Who did what in the project, newest first: dashboard actions with the member's email and address,
   operator commands as "operator", and (on the database) members' sign-ins and password changes. One
   page of --limit (default 100, up to 1000), the next page's --cursor on stderr; --all prints every
   event, page after page, in constant memory. With --json, in either mode, an array of the management
-  API's AuditEvent objects {id, at, actor, action, target, address, via}.
+  API's AuditEvent objects {id, at, actor, action, target, address, via}; with --ndjson the same
+  objects one a line.
 
   With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN) the management API at
   PETSTORE_BASE_URL is asked; else the server's database.
@@ -30,6 +32,7 @@ const OPTIONS = {
   cursor: { type: 'string' },
   all: { type: 'boolean' },
   json: { type: 'boolean' },
+  ndjson: { type: 'boolean' },
   database: { type: 'string' },
   ...TIMEOUT_OPTIONS,
 } as const;
@@ -64,7 +67,7 @@ export async function runAudit(args: string[], io: CliIo): Promise<number> {
   if (!slug) throw new UsageError('audit needs --project <slug>');
   const since = sinceOption(parsed, Date.now());
   const options: PageOptions = {
-    json: parsed.values.json === true,
+    ...jsonOutput(parsed.values),
     limit: positiveInteger('limit', stringOption(parsed, 'limit'), 1_000),
     cursor: stringOption(parsed, 'cursor'),
     all: parsed.values.all === true,

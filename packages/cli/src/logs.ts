@@ -15,7 +15,14 @@ import { CliError, EXIT, NotFoundError } from './exit.ts';
 import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import type { CliIo } from './io.ts';
 import { chooseMode, type ManageApi } from './manage-session.ts';
-import { cursorPager, type PageOptions, type Pager, printPages, streamPager } from './paged-output.ts';
+import {
+  cursorPager,
+  jsonOutput,
+  type PageOptions,
+  type Pager,
+  printPages,
+  streamPager,
+} from './paged-output.ts';
 import { parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 
 const HELP = `petstore logs --project <slug> [--key ID] [--status 2xx|4xx|429|5xx|NNN] [--since 1h|1d|ISO]
@@ -27,8 +34,9 @@ const HELP = `petstore logs --project <slug> [--key ID] [--status 2xx|4xx|429|5x
   --status 4xx leaves 429 out (--status 429 lists those), as the dashboard's charts count them. --since
   takes 30m, 1h, 7d or an ISO 8601 instant. With --json, in either mode, an array of the management API's
   LoggedRequest objects {id, at, requestId, keyId, keyLabel, operation, method, path, status, code,
-  latencyMs, address}; a key's refusals (429) within one second are kept as one row, which the table
-  shows with their number (×N) on the database.
+  message, count, latencyMs, address}; with --ndjson the same objects one a line, for tools that read
+  a line at a time ("logs --all --ndjson > requests.ndjson" is the export). A key's refusals (429)
+  within one second are kept as one row, with their number in count (×N in the table).
 
   With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN) the management API at
   PETSTORE_BASE_URL is asked (--all streams its NDJSON export); else the server's database.
@@ -45,6 +53,7 @@ const OPTIONS = {
   cursor: { type: 'string' },
   all: { type: 'boolean' },
   json: { type: 'boolean' },
+  ndjson: { type: 'boolean' },
   database: { type: 'string' },
   ...TIMEOUT_OPTIONS,
 } as const;
@@ -151,7 +160,7 @@ export async function runLogs(args: string[], io: CliIo): Promise<number> {
     since: sinceOption(parsed, Date.now()),
   };
   const options: PageOptions = {
-    json: parsed.values.json === true,
+    ...jsonOutput(parsed.values),
     limit: positiveInteger('limit', stringOption(parsed, 'limit'), 1_000),
     cursor: stringOption(parsed, 'cursor'),
     all: parsed.values.all === true,

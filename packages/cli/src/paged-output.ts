@@ -71,6 +71,15 @@ export interface PageOptions {
   cursor?: string;
   all: boolean;
   json: boolean;
+  /** One JSON object a line (NDJSON) instead of an array: for exports that other tools read a line at a time. */
+  ndjson?: boolean;
+}
+
+/** `--json` or `--ndjson` of a listing command that offers both; asking for both is a usage error. */
+export function jsonOutput(values: { json?: unknown; ndjson?: unknown }): { json: boolean; ndjson: boolean } {
+  if (values.json === true && values.ndjson === true)
+    throw new UsageError('give --json or --ndjson, not both');
+  return { json: values.json === true, ndjson: values.ndjson === true };
 }
 
 export interface PagedListing<Item> {
@@ -88,8 +97,8 @@ export interface PagedListing<Item> {
 }
 
 /**
- * One page of a listing (a table, or with --json an array), and on stderr the cursor of the next page
- * when there is one; `--all` streams every page, reading the next only once the output has taken the
+ * One page of a listing (a table, with --json an array, with --ndjson an object a line), and on stderr
+ * the cursor of the next page when there is one; `--all` streams every page, reading the next only once the output has taken the
  * last, so memory stays the same at any size.
  */
 export async function printPages<Item>(
@@ -105,7 +114,8 @@ export async function printPages<Item>(
   for (;;) {
     const { items, next } = await listing.pager(cursor, limit);
     if (items.length > 0) {
-      if (options.json) await write(`${first ? '' : ','}${items.map(listing.record).join(',')}`);
+      if (options.ndjson) await write(`${items.map(listing.record).join('\n')}\n`);
+      else if (options.json) await write(`${first ? '' : ','}${items.map(listing.record).join(',')}`);
       else {
         const table = formatTable(listing.columns, items.map(listing.row));
         // A page after the first continues the table: its header is not repeated.
@@ -116,7 +126,7 @@ export async function printPages<Item>(
     cursor = next;
     if (next === undefined || !options.all) {
       if (options.json) say(io, ']');
-      else if (first) say(io, listing.empty);
+      else if (first && !options.ndjson) say(io, listing.empty);
       if (next !== undefined) note(io, `more: ${listing.command} --cursor ${next} (or --all)`);
       return;
     }

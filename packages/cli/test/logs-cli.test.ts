@@ -113,6 +113,9 @@ describe('petstore logs and audit', () => {
     );
     assert.match(rows[0]!.at as string, /Z$/);
     assert.deepEqual(Object.keys(rows[0]!), ['id', 'at', 'actor', 'action', 'target', 'address', 'via']);
+    const lines = await cli(['audit', '--project', 'acme', '--all', '--limit', '1', '--ndjson']);
+    assert.equal(lines.code, 0, lines.stderr);
+    assert.equal(lines.stdout, rows.map((row) => `${JSON.stringify(row)}\n`).join(''), 'one object a line');
     assert.equal((await cli(['audit', '--project', 'nope'])).code, 3);
   });
 
@@ -126,6 +129,7 @@ describe('petstore logs and audit', () => {
       [['logs', '--project', 'acme', '--since', 'constructor'], /--since/],
       [['logs', '--project', 'acme', '--__proto__', '-1'], /unknown option --__proto__/],
       [['audit', '--project', 'acme', '--toString', '-1'], /unknown option --toString/],
+      [['logs', '--project', 'acme', '--json', '--ndjson'], /--json or --ndjson, not both/],
     ] as const) {
       const result = await cli([...args]);
       assert.equal(result.code, 2, args.join(' '));

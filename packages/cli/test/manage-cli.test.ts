@@ -186,6 +186,14 @@ describe('petstore with an access token: the management API from any machine', {
     const rows = JSON.parse(all.stdout) as Json[];
     assert.equal(rows.length, 5);
     assert.deepEqual(Object.keys(rows[0]!).slice(0, 4), ['id', 'at', 'requestId', 'keyId']);
+    const lines = await run(['logs', '--project', 'beta', '--all', '--ndjson']);
+    assert.equal(lines.code, 0, lines.stderr);
+    assert.deepEqual(
+      lines.stdout.split('\n').slice(0, -1).map((line) => JSON.parse(line) as Json),
+      rows,
+      'the same objects, one a line',
+    );
+    assert.ok(lines.stdout.endsWith('}\n'));
     const page = await run(['logs', '--project', 'beta', '--limit', '3']);
     assert.equal(page.stdout.trimEnd().split('\n').length, 4);
     const cursor = /--cursor (\S+)/.exec(page.stderr)![1]!;
