@@ -36,8 +36,8 @@ const HELP = `petstore keys <create|list|revoke|roll|unban|set-plan|set-limits> 
       --per-day.
   keys list [--project <slug>] [--limit N] [--cursor C] [--all] [--json]
       Keys in creation order (every key, or the project's): environment, plan, label, created, last
-      used, expires, state. One page
-      of --limit keys (default 100, at most 10000); stderr then names the --cursor of the next page.
+      used, expires, state. One page of --limit keys (default 100, at most 10000); stderr then names
+      the --cursor of the next page.
       --all prints every key from the cursor on, page after page, in constant memory.
   keys revoke <id>             The key stops working at once.
   keys roll <id> [--overlap-seconds N] [--json]
