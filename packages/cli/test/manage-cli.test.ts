@@ -189,7 +189,10 @@ describe('petstore with an access token: the management API from any machine', {
     const lines = await run(['logs', '--project', 'beta', '--all', '--ndjson']);
     assert.equal(lines.code, 0, lines.stderr);
     assert.deepEqual(
-      lines.stdout.split('\n').slice(0, -1).map((line) => JSON.parse(line) as Json),
+      lines.stdout
+        .split('\n')
+        .slice(0, -1)
+        .map((line) => JSON.parse(line) as Json),
       rows,
       'the same objects, one a line',
     );
