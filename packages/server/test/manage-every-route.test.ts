@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { makeTestApp, type TestApp } from './harness.ts';
 import { tokenHolder, type TokenHolder } from './manage-support.ts';
+import { projectNeeds } from '../src/features/manage/area.ts';
+import { manageContract } from '../src/openapi/manage-contract.ts';
+import { ROLES, type Role } from '../src/features/members/member-records.ts';
 
 type Json = Record<string, unknown>;
 
@@ -18,7 +21,8 @@ const pathOf = (url: string) =>
 describe('management API: every operation refuses who may not use it', () => {
   let app: TestApp;
   let stranger: TokenHolder;
-  let routes: { method: string; url: string }[];
+  let routes: { method: string; url: string; operationId: string }[];
+  let needs: Map<string, { role: Role; write: boolean }>;
 
   before(async () => {
     app = await makeTestApp();
@@ -26,7 +30,8 @@ describe('management API: every operation refuses who may not use it', () => {
     stranger = await tokenHolder(app, ['elsewhere']);
     routes = app.app.routeTable
       .filter((route) => route.url.startsWith('/manage/v1/') && route.config.access === 'accessToken')
-      .map(({ method, url }) => ({ method, url }));
+      .map(({ method, url, config }) => ({ method, url, operationId: config.operationId }));
+    needs = projectNeeds((await manageContract()).document);
   });
   after(async () => app.close());
 
@@ -77,11 +82,61 @@ describe('management API: every operation refuses who may not use it', () => {
     assert.deepEqual(await written(), before);
   });
 
-  it("another project's write token → 404 (or 400 for the body) on every operation; never 2xx, nothing written", async () => {
+  it("another project's write token → 404 on every operation, before its body is read; nothing written", async () => {
     const before = await written();
     for (const { method, url } of routes.filter((route) => route.url.includes(':slug'))) {
       const response = await send(method, pathOf(url), stranger.token);
-      assert.ok([400, 404].includes(response.status), `${method} ${url} → ${response.status}`);
+      assert.equal(response.status, 404, `${method} ${url} → ${response.status} ${response.body}`);
+    }
+    assert.deepEqual(await written(), before);
+  });
+
+  it('every project operation names its least role (x-role); every write is one', () => {
+    const onProjects = routes.filter((route) => route.url.includes(':slug'));
+    assert.deepEqual([...needs.keys()].sort(), onProjects.map((route) => route.operationId).sort());
+    for (const route of onProjects) assert.equal(needs.get(route.operationId)!.write, route.method !== 'GET');
+  });
+
+  // An unreadable body and a query out of range: a request that got past the checks would be 400.
+  const garbled = (method: string, url: string, key: string) => {
+    app.clock.advance(60_000);
+    return app.request({
+      method,
+      url: `${pathOf(url)}${method === 'GET' ? '?limit=0' : ''}`,
+      key,
+      ...(method === 'GET' ? {} : { body: '{"label": ', headers: { 'content-type': 'application/json' } }),
+    });
+  };
+
+  it('a change through a read token, or by a member below x-role → 403 before the body or query is read; nothing written', async () => {
+    const before = await written();
+    const reader = await tokenHolder(app, ['acme'], { role: 'owner', scope: 'read' });
+    const below = new Map<Role, TokenHolder>();
+    for (const role of ROLES) below.set(role, await tokenHolder(app, ['acme'], { role, scope: 'write' }));
+    for (const { method, url, operationId } of routes) {
+      const need = needs.get(operationId);
+      if (!need) continue;
+      if (need.write) {
+        const response = await garbled(method, url, reader.token);
+        assert.equal(response.status, 403, `${method} ${url} → ${response.status} ${response.body}`);
+        assert.equal((JSON.parse(response.body) as Json).code, 'insufficient_scope');
+      }
+      // ROLES runs from owner down: every role after the one needed is below it.
+      for (const role of ROLES.slice(ROLES.indexOf(need.role) + 1)) {
+        const response = await garbled(method, url, below.get(role)!.token);
+        assert.equal(
+          response.status,
+          403,
+          `${method} ${url} as ${role} → ${response.status} ${response.body}`,
+        );
+        assert.equal((JSON.parse(response.body) as Json).code, 'forbidden');
+      }
+      // A member holding just the role gets past the checks to the request's own problem (if any).
+      const response = await garbled(method, url, below.get(need.role)!.token);
+      assert.ok(
+        response.status !== 403 && response.status < 500,
+        `${method} ${url} as ${need.role} → ${response.status} ${response.body}`,
+      );
     }
     assert.deepEqual(await written(), before);
   });

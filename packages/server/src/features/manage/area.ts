@@ -26,6 +26,11 @@ import { requestScheme } from '../../http/scheme.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import { memberRoutes } from '../members/routes.ts';
 import { createMemberService } from '../members/service.ts';
+import { ROLES, type Role } from '../members/member-records.ts';
+import { routeConfig } from '../../http/route-config.ts';
+import { authorise } from '../shared/actor.ts';
+import { valueOrThrow } from '../shared/outcome.ts';
+import { tokenActorOf } from '../access-tokens/check.ts';
 
 export interface ManageAreaDeps {
   storage: Storage;
@@ -78,6 +83,34 @@ export function manageRoutes(
   );
 }
 
+/** What an operation on a project asks of the token's account there: its least role, and whether it writes. */
+interface ProjectNeed {
+  role: Role;
+  write: boolean;
+}
+
+/**
+ * Each project operation's `x-role` (openapi/manage.yaml), by operationId. An operation under
+ * `/projects/{slug}` without one is a mistake in the document: the app refuses to start.
+ */
+export function projectNeeds(document: OpenApiDocument): Map<string, ProjectNeed> {
+  const needs = new Map<string, ProjectNeed>();
+  for (const [template, item] of Object.entries(document.paths)) {
+    if (!template.startsWith('/projects/{slug}')) continue;
+    for (const method of OPERATION_METHODS.filter((name) => item[name])) {
+      const operation = item[method] as { operationId: string; 'x-role'?: string };
+      const role = operation['x-role'] as Role | undefined;
+      if (!role || !ROLES.includes(role)) {
+        throw new Error(
+          `the management operation ${operation.operationId} names no x-role of ${ROLES.join(', ')}`,
+        );
+      }
+      needs.set(operation.operationId, { role, write: method !== 'get' });
+    }
+  }
+  return needs;
+}
+
 /**
  * The management API (`/manage/v1`, docs/management-api.md): its routes from openapi/manage.yaml,
  * read when the app starts, each on the application services the dashboard and the command line use;
@@ -90,11 +123,30 @@ export function createManageArea(deps: ManageAreaDeps): Area & {
   const { storage, clock } = deps;
   const tokens = createAccessTokenService({ storage, clock });
   const routes: RouteDefinition[] = [];
+  const tokenCheck = accessTokenCheck({ tokens, limiter: deps.limiter, limits: deps.tokenLimits });
+  let needs = new Map<string, ProjectNeed>();
+  /**
+   * The project, the token's scope and the role, decided in the guard before the body is read, so that
+   * a token that may not act learns nothing from its body (400). The services decide them again: they
+   * are what every door (dashboard, command line) goes through.
+   */
+  const projectCheck = async (request: FastifyRequest) => {
+    const need = needs.get(routeConfig(request).operationId);
+    if (!need) return;
+    const { slug } = request.params as { slug: string };
+    valueOrThrow(await authorise(storage.projects, tokenActorOf(request), slug, need.role, need.write));
+  };
   return {
     routes,
-    checks: { accessToken: accessTokenCheck({ tokens, limiter: deps.limiter, limits: deps.tokenLimits }) },
+    checks: {
+      async accessToken(request, reply) {
+        await tokenCheck(request, reply);
+        await projectCheck(request);
+      },
+    },
     async plugin(app, options) {
       const { json, document } = await manageContract();
+      needs = projectNeeds(document);
       const handlers: Record<string, RouteHandlerMethod> = {
         ...projectRoutes(createProjectService({ storage, clock })),
         ...keyRoutes(
