@@ -19,13 +19,24 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (
   options: Record<string, unknown>,
 ) => Promise<AutocannonResult>;
 
+const HELP = `npm run bench:manage -- [--seconds 10] [--connections 64]
+
+The management API's reads under load: a server (a child process) on a temporary SQLite file with one
+project of 200 keys and 2,000 audit events; autocannon with --connections against GET /manage/v1/projects,
+…/keys (a page of 20) and …/audit (a page of 50), --seconds each. Prints req/s, p50 and p99 of each.`;
+
 const { values } = parseArgs({
   options: {
     serve: { type: 'string' },
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '64' },
+    help: { type: 'boolean', short: 'h' },
   },
 });
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
+}
 
 async function serve(dir: string): Promise<void> {
   const { openStorage } = await import('../packages/server/src/storage/open-storage.ts');

@@ -18,13 +18,25 @@ import { openStorage } from '../packages/server/src/storage/open-storage.ts';
 import { freePort, startPinned, stop } from './processes.ts';
 import { CLI, startNodeFlags } from './seed.ts';
 
+const HELP = `npm run soak -- [--seconds 120] [--keys 40] [--database postgres://…]
+
+Serves from a fresh database (a temporary SQLite file, or --database) and drives mixed traffic for
+--seconds: --keys Free keys each a little over their limit, creates (some replayed), listings, reads,
+bad requests, unknown paths, anonymous probes and slowloris connections. Exits 1 when an answer is
+not one the traffic expects, or when resident memory or open files grow beyond the allowed drift.`;
+
 const { values: options } = parseArgs({
   options: {
     seconds: { type: 'string', default: '120' },
     keys: { type: 'string', default: '40' },
     database: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
   },
 });
+if (options.help) {
+  console.log(HELP);
+  process.exit(0);
+}
 const SECONDS = Number(options.seconds);
 const KEYS = Number(options.keys);
 /** Each key sends this many requests a minute against its limit of 60: the edge, with some 429s. */
