@@ -104,12 +104,16 @@ async function serve(dir: string): Promise<void> {
     manageTokenLimits: { perMinute: 1e9, perDay: 1e12 },
   });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  // Ends cleanly when the benchmark is done, so that a --cpu-prof in NODE_OPTIONS is written.
+  process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
   process.stdout.write(`${JSON.stringify({ address, token: token.value.secret })}\n`);
 }
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-manage-'));
-  const child = spawn(process.execPath, [import.meta.filename, '--serve', dir], {
+  // BENCH_SERVER_FLAGS: node flags of the server's process, e.g. --cpu-prof --cpu-prof-dir=DIR.
+  const flags = process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...flags, import.meta.filename, '--serve', dir], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
