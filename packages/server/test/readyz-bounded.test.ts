@@ -42,6 +42,8 @@ async function readyz(storage: Storage, store: RateLimitStore) {
   const limiter = createRateLimiter({ store, clock: systemClock, onStoreError: () => {} });
   const app = buildApp({ storage, limiter, clock: systemClock, keyEnvironment: 'test' });
   try {
+    // The bound is the probe's answer, not the app's start (its plugins load on the first request).
+    await app.ready();
     const started = performance.now();
     const response = await app.inject({ url: '/readyz' });
     const elapsedMs = performance.now() - started;
