@@ -5,7 +5,7 @@ import { createPostgresPets } from './postgres-pets.ts';
 import { migrateDown, migrateUp } from './postgres-migrate.ts';
 import { createPool, mapPostgresError, type PoolSettings } from './postgres-pool.ts';
 import { sharedRead } from './shared-read.ts';
-import type { SqlBatch, SqlExecutor } from './sql-executor.ts';
+import type { SqlExecutor, Transactions } from './sql-executor.ts';
 import type { IdempotencyRepository, KeyRepository, PetRepository, PoolStats } from './repository.ts';
 import { createIdempotencyRepository } from './idempotency-repository.ts';
 import { createKeyRepository } from '../features/keys/key-repository.ts';
@@ -62,21 +62,11 @@ export class PostgresStorage implements ReversibleStorage {
     this.#pool = pool;
     this.#schema = options.schema;
     this.#clock = options.clock ?? systemClock;
-    const batch: SqlBatch = (statements, lockProject) =>
-      this.#transaction(async (client) => {
-        if (lockProject !== undefined) {
-          await client.query('SELECT 1 FROM projects WHERE id = $1 FOR NO KEY UPDATE', [lockProject]);
-        }
-        const results: Row[][] = [];
-        for (const { sql: text, params } of statements) {
-          results.push((await client.query<Row>(text, [...params])).rows);
-        }
-        return results;
-      });
+    const transaction: Transactions['transaction'] = (work) => this.transaction(work);
     this.keys = createKeyRepository(sql, () => this.#ownWrites++);
     this.idempotency = createIdempotencyRepository(sql);
-    this.projects = createProjectRepository(sql, batch, () => this.#ownWrites++);
-    this.accounts = createAccountRepository(sql, batch);
+    this.projects = createProjectRepository(sql, transaction, 'postgres', () => this.#ownWrites++);
+    this.accounts = createAccountRepository(sql, transaction);
     this.domains = createDomainRepository(sql, () => this.#ownWrites++);
     this.audit = createAuditRecords(sql);
     this.changes = createChangeRecords(sql);

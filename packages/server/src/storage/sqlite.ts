@@ -15,7 +15,7 @@ import { createDomainRepository, type DomainRepository } from '../features/domai
 import { createProjectRepository, type ProjectRepository } from '../features/projects/project-repository.ts';
 import type { RequestLogRecords } from './request-log-records.ts';
 import { createSqliteRequestLog } from './request-log-sqlite.ts';
-import { type SqlBatch, type SqlExecutor, sqlitePlaceholders, type Transactions } from './sql-executor.ts';
+import { type SqlExecutor, sqlitePlaceholders, type Transactions } from './sql-executor.ts';
 import { serialTransactions } from './sqlite-transactions.ts';
 import { SqliteDatabase } from './sqlite-database.ts';
 import { migrateDown, migrateUp } from './sqlite-migrate.ts';
@@ -59,13 +59,9 @@ export class SqliteStorage implements ReversibleStorage {
       all: async (text, params = []) => db.all(sqlitePlaceholders(text), ...(params as SQLInputValue[])),
       run: async (text, params = []) => db.run(sqlitePlaceholders(text), ...(params as SQLInputValue[])),
     };
-    // Synchronous: nothing else reaches the connection between BEGIN IMMEDIATE and COMMIT.
-    const batch: SqlBatch = async (statements) =>
-      db.transaction(() =>
-        statements.map(({ sql: text, params }) =>
-          db.all(sqlitePlaceholders(text), ...(params as SQLInputValue[])),
-        ),
-      );
+    // Any table may change in a transaction (keys among them): each commit counts as a key change.
+    const transaction = serialTransactions(db, sql, () => this.#keyWrites++);
+    this.#transactions = transaction;
     this.sql = sql;
     this.#clock = options.clock ?? systemClock;
     this.#path = path;
@@ -75,14 +71,12 @@ export class SqliteStorage implements ReversibleStorage {
     this.keys = createKeyRepository(sql, () => this.#keyWrites++);
     this.idempotency = createIdempotencyRepository(sql);
     // A project's plan is every key's plan: its changes count like key changes for the caches.
-    this.projects = createProjectRepository(sql, batch, () => this.#keyWrites++);
-    this.accounts = createAccountRepository(sql, batch);
+    this.projects = createProjectRepository(sql, transaction, 'sqlite', () => this.#keyWrites++);
+    this.accounts = createAccountRepository(sql, transaction);
     this.domains = createDomainRepository(sql, () => this.#keyWrites++);
     this.requestLog = createSqliteRequestLog(db, sql);
     this.audit = createAuditRecords(sql);
     this.changes = createChangeRecords(sql);
-    // Any table may change in a transaction (keys among them): each commit counts as a key change.
-    this.#transactions = serialTransactions(db, sql, () => this.#keyWrites++);
   }
 
   ownWrites(): number {
