@@ -31,7 +31,7 @@ function conflictOf(
 }
 
 export function idempotencyContract(fixture: () => StorageFixture): void {
-  it('createPet with a key → the record is stored with the id of the new pet', async () => {
+  it('pets.create with a key → the record is stored with the id of the new pet', async () => {
     const { storage } = fixture();
     const pet = petOf(await storage.pets.create({ name: 'Rex', categoryId: 1n }, withKey('key_a', 'k1')));
     const record = await storage.idempotency.find('key_a', 'k1', T0 + 1);
@@ -46,7 +46,7 @@ export function idempotencyContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.idempotency.find('key_a', 'other', T0 + 1), undefined);
   });
 
-  it('createPet with a used key → idempotency_conflict with the stored record, no extra pet', async () => {
+  it('pets.create with a used key → idempotency_conflict with the stored record, no extra pet', async () => {
     const { storage } = fixture();
     await storage.pets.create({ name: 'Rex', categoryId: 1n }, withKey('key_a', 'k1'));
     const first = await storage.idempotency.find('key_a', 'k1', T0);
@@ -58,7 +58,7 @@ export function idempotencyContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.pets.count(), 1);
   });
 
-  it('createPet → 50 concurrent creates with one key make exactly one pet', async () => {
+  it('pets.create → 50 concurrent creates with one key make exactly one pet', async () => {
     const { storage } = fixture();
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
@@ -72,7 +72,7 @@ export function idempotencyContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.pets.count(), 1);
   });
 
-  it('findIdempotency → expired records are not found; purgeIdempotency deletes them', async () => {
+  it('idempotency.find → expired records are not found; idempotency.purge deletes them', async () => {
     const { storage } = fixture();
     await storage.pets.create({ name: 'old', categoryId: 1n }, withKey('key_a', 'old', T0));
     await storage.pets.create({ name: 'new', categoryId: 1n }, withKey('key_a', 'new', T0 + DAY / 2));
@@ -83,7 +83,7 @@ export function idempotencyContract(fixture: () => StorageFixture): void {
     assert.ok(await storage.idempotency.find('key_a', 'new', T0 + DAY));
   });
 
-  it('createPet → an expired but unpurged key can be used again', async () => {
+  it('pets.create → an expired but unpurged key can be used again', async () => {
     const { storage } = fixture();
     await storage.pets.create({ name: 'old', categoryId: 1n }, withKey('key_a', 'k1', T0));
     const pet = petOf(
@@ -93,7 +93,7 @@ export function idempotencyContract(fixture: () => StorageFixture): void {
     assert.equal(record!.petId, pet.id);
   });
 
-  it('createPet → the same key under another API key is independent', async () => {
+  it('pets.create → the same key under another API key is independent', async () => {
     const { storage } = fixture();
     const a = petOf(await storage.pets.create({ name: 'a', categoryId: 1n }, withKey('key_a', 'k1')));
     const b = petOf(await storage.pets.create({ name: 'b', categoryId: 1n }, withKey('key_b', 'k1')));

@@ -24,7 +24,7 @@ export function newKey(id: string, overrides: Partial<NewApiKey> = {}): NewApiKe
 }
 
 export function keyContract(fixture: () => StorageFixture): void {
-  it('createKey → the record has every field, nothing revoked or banned', async () => {
+  it('keys.create → the record has every field, nothing revoked or banned', async () => {
     const { storage } = fixture();
     const input = newKey('key_1', {
       plan: 'enterprise',
@@ -52,13 +52,13 @@ export function keyContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.keys.findByDigest('0'.repeat(64)), undefined);
   });
 
-  it('createKey → a second key with the same digest is refused', async () => {
+  it('keys.create → a second key with the same digest is refused', async () => {
     const { storage } = fixture();
     await storage.keys.create(newKey('key_1'));
     await assert.rejects(storage.keys.create({ ...newKey('key_2'), digest: newKey('key_1').digest }));
   });
 
-  it('listKeys → every key in creation order', async () => {
+  it('keys.list → every key in creation order', async () => {
     const { storage } = fixture();
     await storage.keys.create(newKey('key_b', { createdAt: T0 + 2 }));
     await storage.keys.create(newKey('key_a', { createdAt: T0 + 1 }));
@@ -69,7 +69,7 @@ export function keyContract(fixture: () => StorageFixture): void {
     );
   });
 
-  it('revokeKey → sets revokedAt once; false for an unknown key', async () => {
+  it('keys.revoke → sets revokedAt once; false for an unknown key', async () => {
     const { storage } = fixture();
     await storage.keys.create(newKey('key_1'));
     assert.equal(await storage.keys.revoke('key_1', T0 + 10), true);
@@ -78,7 +78,7 @@ export function keyContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.keys.revoke('key_missing', T0), false);
   });
 
-  it('updateKeyPlan → changes plan and custom limits; false for an unknown key', async () => {
+  it('keys.setPlan → changes plan and custom limits; false for an unknown key', async () => {
     const { storage } = fixture();
     await storage.keys.create(newKey('key_1'));
     assert.equal(await storage.keys.setPlan('key_1', 'enterprise', 2_000, 3_000_000), true);
@@ -90,7 +90,7 @@ export function keyContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.keys.setPlan('key_missing', 'pro', null, null), false);
   });
 
-  it('banKey / unbanKey → bannedUntil set, then cleared with banLiftedAt recorded', async () => {
+  it('keys.ban / keys.unban → bannedUntil set, then cleared with banLiftedAt recorded', async () => {
     const { storage } = fixture();
     await storage.keys.create(newKey('key_1'));
     assert.equal(await storage.keys.ban('key_1', T0 + 900_000), true);
@@ -103,7 +103,7 @@ export function keyContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.keys.unban('key_missing', T0), false);
   });
 
-  it('listKeysPage → creation order (created_at, then id) from after the last key of the previous page, at most the limit', async () => {
+  it('keys.listPage → creation order (created_at, then id) from after the last key of the previous page, at most the limit', async () => {
     const { storage } = fixture();
     for (const [id, createdAt] of [
       ['key_c', T0],
@@ -133,7 +133,7 @@ export function keyContract(fixture: () => StorageFixture): void {
     );
   });
 
-  it('touchKeys → lastUsedAt moves forward only; an unknown key is no error; a thousand keys in one call', async () => {
+  it('keys.touch → lastUsedAt moves forward only; an unknown key is no error; a thousand keys in one call', async () => {
     const { storage } = fixture();
     await storage.keys.create(newKey('key_1'));
     await storage.keys.touch([{ id: 'key_1', at: T0 + 60_000 }]);

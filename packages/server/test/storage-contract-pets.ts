@@ -8,7 +8,7 @@ const INT64_MIN = -9_223_372_036_854_775_808n;
 const INT64_MAX = 9_223_372_036_854_775_807n;
 
 export function petContract(fixture: () => StorageFixture): void {
-  it('createPet → created pet carries the input and an id; getPet returns it', async () => {
+  it('pets.create → created pet carries the input and an id; pets.get returns it', async () => {
     const { storage } = fixture();
     const input: NewPet = { name: 'Rex', categoryId: 7n, status: 'available' };
     const result = await storage.pets.create(input);
@@ -20,14 +20,14 @@ export function petContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.pets.get(pet.id + 1_000n), undefined);
   });
 
-  it('createPet → ids ascend and never repeat', async () => {
+  it('pets.create → ids ascend and never repeat', async () => {
     const { storage } = fixture();
     const ids: bigint[] = [];
     for (let i = 0; i < 5; i++) ids.push((await create(storage, { name: `p${i}`, categoryId: 1n })).id);
     for (let i = 1; i < ids.length; i++) assert.ok(ids[i]! > ids[i - 1]!, `${ids[i]} > ${ids[i - 1]}`);
   });
 
-  it('listPets → ascending ids, status filter, afterId keyset and limit', async () => {
+  it('pets.list → ascending ids, status filter, afterId keyset and limit', async () => {
     const { storage } = fixture();
     const statuses = ['available', 'sold', undefined, 'available', 'pending', 'available', 'sold'] as const;
     const pets: Pet[] = [];
@@ -55,7 +55,7 @@ export function petContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.pets.count(), pets.length);
   });
 
-  it('createPet → int64 extremes of categoryId round-trip exactly', async () => {
+  it('pets.create → int64 extremes of categoryId round-trip exactly', async () => {
     const { storage } = fixture();
     for (const categoryId of [INT64_MIN, INT64_MAX, 9_007_199_254_740_993n]) {
       const pet = await create(storage, { name: 'edge', categoryId });
@@ -69,7 +69,7 @@ export function petContract(fixture: () => StorageFixture): void {
     );
   });
 
-  it('createPet → an absent status stays absent (no status property at all)', async () => {
+  it('pets.create → an absent status stays absent (no status property at all)', async () => {
     const { storage } = fixture();
     const pet = await create(storage, { name: 'Nameless', categoryId: 1n });
     assert.ok(!('status' in pet));
@@ -77,14 +77,14 @@ export function petContract(fixture: () => StorageFixture): void {
     assert.ok(!('status' in (await storage.pets.list({ limit: 1 }))[0]!));
   });
 
-  it('createPet → names with unicode, quotes and SQL survive byte for byte', async () => {
+  it('pets.create → names with unicode, quotes and SQL survive byte for byte', async () => {
     const { storage } = fixture();
     const name = `O'Brien "Rex" 🐶 ñ 漢字 \\ %_ ; DROP TABLE pets; --`;
     const pet = await create(storage, { name, categoryId: 1n, status: 'pending' });
     assert.equal((await storage.pets.get(pet.id))!.name, name);
   });
 
-  it('createPet → 200 concurrent creates get 200 distinct ids', async () => {
+  it('pets.create → 200 concurrent creates get 200 distinct ids', async () => {
     const { storage } = fixture();
     const pets = await Promise.all(
       Array.from({ length: 200 }, (_, i) => create(storage, { name: `c${i}`, categoryId: BigInt(i) })),
@@ -94,7 +94,7 @@ export function petContract(fixture: () => StorageFixture): void {
     for (const pet of pets) assert.equal((await storage.pets.get(pet.id))!.name, pet.name);
   });
 
-  it('createPet from three instances at once → pets become visible in id order, never below a visible one', async () => {
+  it('pets.create from three instances at once → pets become visible in id order, never below a visible one', async () => {
     const { storage, open } = fixture();
     const writers = [storage, await open(), await open()];
     const reader = await open();
@@ -137,7 +137,7 @@ export function petContract(fixture: () => StorageFixture): void {
     }
   });
 
-  it('createPet without idempotency → a create the database refuses fails alone among concurrent ones', async () => {
+  it('pets.create without idempotency → a create the database refuses fails alone among concurrent ones', async () => {
     const { storage } = fixture();
     const refused = { name: 'b', categoryId: 1n, status: 'bogus' as PetStatus };
     const results = await Promise.allSettled([
@@ -155,7 +155,7 @@ export function petContract(fixture: () => StorageFixture): void {
     );
   });
 
-  it('createPet → a failing create among concurrent ones fails alone', async () => {
+  it('pets.create → a failing create among concurrent ones fails alone', async () => {
     const { storage } = fixture();
     const failing = {
       idempotency: { apiKeyId: 'key_a', key: 'k', requestHash: 'h', createdAt: 0, expiresAt: 1 },

@@ -74,7 +74,7 @@ export function projectContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.projects.setPlan('nope', 'pro', null, null), false);
   });
 
-  it('a project key with limits of its own → kept beside its project plan; updateKeyOwnLimits sets and clears them', async () => {
+  it('a project key with limits of its own → kept beside its project plan; keys.setOwnLimits sets and clears them', async () => {
     const { storage } = fixture();
     await storage.projects.create(project('caps', { plan: 'pro' }));
     await storage.keys.create({ ...key('key_c', 'prj_caps', 'pro'), ownPerMinute: 10 });
@@ -96,7 +96,7 @@ export function projectContract(fixture: () => StorageFixture): void {
     assert.deepEqual(await slugs('delta', 10), []);
   });
 
-  it('listKeys(projectId) → only that project keys; listKeys() → every key', async () => {
+  it('keys.list(projectId) → only that project keys; keys.list() → every key', async () => {
     const { storage } = fixture();
     await storage.projects.create(project('a'));
     await storage.projects.create(project('b'));

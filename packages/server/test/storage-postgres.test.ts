@@ -409,7 +409,7 @@ describe('postgres storage', { skip }, () => {
 });
 
 describe('postgres storage when the server is unreachable', () => {
-  it('ping and createPet → StorageUnavailableError within a few seconds, not a hang', async () => {
+  it('ping and pets.create → StorageUnavailableError within a few seconds, not a hang', async () => {
     const storage = new PostgresStorage({ url: 'postgres://postgres@127.0.0.1:1/test' });
     const started = performance.now();
     try {

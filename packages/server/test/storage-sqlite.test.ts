@@ -83,7 +83,7 @@ describe('sqlite storage', () => {
     assert.notEqual(storage.changeToken(), before);
   });
 
-  it('createPet → a batch whose commit fails rejects every create and leaves nothing', async () => {
+  it('pets.create → a batch whose commit fails rejects every create and leaves nothing', async () => {
     raw = new DatabaseSync(fixture.path, { enableForeignKeyConstraints: true });
     // A deferred foreign-key violation passes each statement and fails only at COMMIT.
     raw.exec(`
@@ -107,7 +107,7 @@ describe('sqlite storage', () => {
     assert.equal(await storage.pets.count(), 1);
   });
 
-  it('createPet → StorageUnavailableError while another process holds the write lock', async () => {
+  it('pets.create → StorageUnavailableError while another process holds the write lock', async () => {
     const storage = await fixture.open({ busyTimeoutMs: 50 });
     raw = new DatabaseSync(fixture.path);
     raw.exec('BEGIN IMMEDIATE');
@@ -118,7 +118,7 @@ describe('sqlite storage', () => {
     assert.equal(await storage.pets.count(), 1);
   });
 
-  it('createPet → more concurrent creates than one batch holds all commit', async () => {
+  it('pets.create → more concurrent creates than one batch holds all commit', async () => {
     const { storage } = fixture;
     const results = await Promise.all(
       Array.from({ length: 600 }, (_, i) => storage.pets.create({ name: `b${i}`, categoryId: BigInt(i) })),
@@ -135,7 +135,7 @@ describe('sqlite storage', () => {
     assert.equal(await (await open()).pets.count(), 1);
   });
 
-  it('listPets → keyset pages read an index in id order, with no sort', () => {
+  it('pets.list → keyset pages read an index in id order, with no sort', () => {
     raw = new DatabaseSync(fixture.path);
     const plan = (sql: string) =>
       raw!
