@@ -69,7 +69,7 @@ const keys: string[] = [];
 for (let i = 0; i < KEYS; i++) {
   const { secret, id, digest } = generateKey('test');
   const key = { id, digest, plan: 'free' as const, perMinute: null, perDay: null, label: 'soak' };
-  await storage.createKey({ ...key, environment: 'test', createdAt: Date.now(), expiresAt: null });
+  await storage.keys.create({ ...key, environment: 'test', createdAt: Date.now(), expiresAt: null });
   keys.push(secret);
 }
 await storage.close();

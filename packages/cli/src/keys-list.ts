@@ -87,7 +87,7 @@ export async function listKeys(
       pager: project
         ? projectPager(storage, project)
         : databasePager(
-            (after, limit) => storage.listKeysPage({ after, limit }),
+            (after, limit) => storage.keys.listPage({ after, limit }),
             (key) => ({ createdAt: key.createdAt, id: key.id }),
             readKeysCursor,
           ),

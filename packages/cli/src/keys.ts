@@ -219,7 +219,7 @@ async function create(
 /** The key an action names, refused when it is unknown (usage) or revoked (failure). */
 async function existingKey(storage: Storage, positionals: string[]): Promise<ApiKeyRecord> {
   const id = positionals[0]!;
-  const key = await storage.getKey(id);
+  const key = await storage.keys.get(id);
   if (!key) throw new NotFoundError(`no key with id ${id}; "petstore keys list" shows them`);
   if (key.revokedAt !== null) {
     throw new CliError(
@@ -246,11 +246,11 @@ async function change(
       const keys = createKeyService({ storage, clock: systemClock, keyEnvironment: key.environment });
       const outcome = await keys.revoke(OPERATOR, project.slug, key.id);
       if (!outcome.ok) throw new CliError(outcome.problem.message);
-    } else await storage.revokeKey(key.id, now);
+    } else await storage.keys.revoke(key.id, now);
     say(io, `revoked ${key.id}`);
   } else if (action === 'unban') {
     const banned = keyState(key, now).startsWith('banned');
-    await storage.unbanKey(key.id, now);
+    await storage.keys.unban(key.id, now);
     await liftStoreBan(io, key.id, key.projectId);
     say(io, banned ? `unbanned ${key.id}` : `${key.id} was not banned; any ban held by a server is lifted`);
   } else if (limits) {
@@ -259,7 +259,7 @@ async function change(
         `key ${key.id} follows its project's plan: change it with "petstore projects set-plan <slug>"`,
       );
     }
-    await storage.updateKeyPlan(key.id, limits.plan, limits.perMinute, limits.perDay);
+    await storage.keys.setPlan(key.id, limits.plan, limits.perMinute, limits.perDay);
     say(io, `${key.id} is now on plan ${limits.plan} (was ${key.plan})`);
   } else if (own) {
     if (key.projectId === null) {
@@ -268,7 +268,7 @@ async function change(
       );
     }
     checkOwnLimits(own, { ...key, slug: key.projectId });
-    await storage.updateKeyOwnLimits(key.id, own.ownPerMinute, own.ownPerDay);
+    await storage.keys.setOwnLimits(key.id, own.ownPerMinute, own.ownPerDay);
     const text = ownLimitsText(own);
     say(
       io,

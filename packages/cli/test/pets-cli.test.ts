@@ -31,7 +31,7 @@ describe('petstore pets (the API from the command line)', () => {
     app = buildApp({ storage, limiter, clock: systemClock, keyEnvironment: 'test' });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { secret, id, digest } = generateKey('test');
-    await storage.createKey({
+    await storage.keys.create({
       id,
       digest,
       plan: 'business',

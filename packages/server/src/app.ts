@@ -206,14 +206,14 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   metrics.observeConnections(connections);
 
   const authenticator = createAuthenticator({
-    keys: deps.storage,
+    keys: deps.storage.keys,
     clock: deps.clock,
     environment: deps.keyEnvironment,
     feed: sites.feed,
     writeMark: () => deps.storage.changeToken() ?? deps.storage.ownWrites(),
   });
   const usage = createKeyUsage({
-    keys: deps.storage,
+    keys: deps.storage.keys,
     onError: (error) => app.log.warn({ err: error }, 'the last use of a key could not be recorded'),
   });
   app.addHook('onClose', async () => usage.flush());
@@ -294,7 +294,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const admitDeps: AdmitDeps = {
     authenticator,
     limiter: metrics.instrumentLimiter(deps.limiter),
-    keys: deps.storage,
+    keys: deps.storage.keys,
     usage,
     clock: deps.clock,
   };

@@ -29,11 +29,11 @@ describe('authentication', () => {
   before(async () => {
     app = await makeTestApp();
     const revoked = await app.createKey('pro');
-    await app.storage.revokeKey(revoked.id, app.clock.now());
+    await app.storage.keys.revoke(revoked.id, app.clock.now());
     const expired = await app.createKey('pro', { expiresAt: app.clock.now() - 1 });
     const expiring = await app.createKey('pro', { expiresAt: app.clock.now() });
     const live = generateKey('live');
-    await app.storage.createKey({
+    await app.storage.keys.create({
       id: live.id,
       digest: live.digest,
       plan: 'business',
@@ -83,11 +83,11 @@ describe('authentication', () => {
 
   for (const operation of OPERATIONS) {
     it(`${operation.method} ${operation.url} → 401 unauthorized with WWW-Authenticate: Bearer for every bad credential`, async () => {
-      const pets = await app.storage.countPets();
+      const pets = await app.storage.pets.count();
       for (const [why, credential] of credentials) {
         assertUnauthorized(await send(operation, await credential()), `${operation.name} when ${why}`);
       }
-      assert.equal(await app.storage.countPets(), pets, 'no pet was created without a valid key');
+      assert.equal(await app.storage.pets.count(), pets, 'no pet was created without a valid key');
       app.clock.advance(60_000);
     });
   }
@@ -127,7 +127,7 @@ describe('authentication', () => {
   it('GET /v1/pets → 401 at the next request when a key in use is revoked through the same storage', async () => {
     const key = await app.createKey('pro');
     assert.equal((await app.request({ url: '/v1/pets', key: key.secret })).status, 200);
-    await app.storage.revokeKey(key.id, app.clock.now());
+    await app.storage.keys.revoke(key.id, app.clock.now());
     assert.equal((await app.request({ url: '/v1/pets', key: key.secret })).status, 401);
   });
 
@@ -139,7 +139,7 @@ describe('authentication', () => {
     try {
       const key = await served.createKey('pro');
       assert.equal((await served.request({ url: '/v1/pets', key: key.secret })).status, 200);
-      assert.equal(await operator.revokeKey(key.id, served.clock.now()), true);
+      assert.equal(await operator.keys.revoke(key.id, served.clock.now()), true);
       const response = await served.request({ url: '/v1/pets', key: key.secret });
       assert.equal(response.status, 401);
       assert.equal((await served.request({ url: '/v1/pets' })).status, 200, 'other keys keep working');
@@ -176,11 +176,11 @@ describe('authentication', () => {
       const used = await served.createKey('pro');
       const unused = await served.createKey('pro');
       assert.equal((await served.request({ url: '/v1/pets', key: used.secret })).status, 200);
-      await served.storage.revokeKey(unused.id, served.clock.now());
+      await served.storage.keys.revoke(unused.id, served.clock.now());
       assert.equal((await served.request({ url: '/v1/pets', key: unused.secret })).status, 401);
       await served.app.close();
-      assert.equal((await served.storage.getKey(used.id))?.lastUsedAt, served.clock.now());
-      assert.equal((await served.storage.getKey(unused.id))?.lastUsedAt, null);
+      assert.equal((await served.storage.keys.get(used.id))?.lastUsedAt, served.clock.now());
+      assert.equal((await served.storage.keys.get(unused.id))?.lastUsedAt, null);
     } finally {
       await served.close();
     }

@@ -88,8 +88,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           assert.equal(await pets(app, revoked.secret), 200);
           assert.equal(await pets(app, banned.secret), 200);
         }
-        await cli.revokeKey(revoked.id, clock.now());
-        await cli.banKey(banned.id, clock.now() + 3_600_000);
+        await cli.keys.revoke(revoked.id, clock.now());
+        await cli.keys.ban(banned.id, clock.now() + 3_600_000);
         for (const app of [one, two]) {
           await seenBy(app, async () => (await pets(app, revoked.secret)) === 401);
           await seenBy(app, async () => (await pets(app, banned.secret)) === 429);
@@ -104,8 +104,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         const kept = await one.createKey('pro');
         const gone = await one.createKey('pro');
         const lookups: string[] = [];
-        const find = two.storage.findKeyByDigest.bind(two.storage);
-        two.storage.findKeyByDigest = async (digest) => {
+        const find = two.storage.keys.findByDigest.bind(two.storage.keys);
+        two.storage.keys.findByDigest = async (digest) => {
           lookups.push(digest);
           return find(digest);
         };
@@ -119,12 +119,12 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           });
           assert.equal(created.status, 201);
           await cli.domains.add(verifiedDomain('elsewhere.example.test', 'prj_acme', clock.now()));
-          await cli.revokeKey(gone.id, clock.now());
+          await cli.keys.revoke(gone.id, clock.now());
           await seenBy(two, async () => (await pets(two, gone.secret)) === 401);
           assert.equal(await pets(two, kept.secret), 200);
           assert.equal(lookups.length, 3, 'looked up again: the revoked key alone');
         } finally {
-          two.storage.findKeyByDigest = find;
+          two.storage.keys.findByDigest = find;
         }
       },
     );

@@ -20,7 +20,7 @@ describe('dashboard Activity tab and audit trail', () => {
     const ann = new Browser(app);
     await ann.signIn('ann@example.com', PASSWORD);
     await createKeyIn(ann, 'acme', 'Storefront');
-    const [key] = await app.storage.listKeys('prj_acme');
+    const [key] = await app.storage.keys.list('prj_acme');
     const revoke = await ann.get(`/dashboard/projects/acme/keys/${key!.id}/revoke`);
     await ann.post(`/dashboard/projects/acme/keys/${key!.id}/revoke`, { _csrf: csrfOf(revoke) });
     const overview = await ann.get('/dashboard/projects/acme');

@@ -180,7 +180,7 @@ test(
         await page.reload();
         await page.getByRole('heading', { name: 'Keys', exact: true }).waitFor();
         assert.equal(await page.locator('#new-secret').count(), 0, 'the secret is gone after one view');
-        assert.equal((await storage.listKeys('prj_acme')).length, 1, 'the reload created no key');
+        assert.equal((await storage.keys.list('prj_acme')).length, 1, 'the reload created no key');
         assert.doesNotMatch(page.url(), /ps_test_/);
       },
     );
@@ -234,7 +234,7 @@ test(
         zone.set(hostname, [{ type: 'CNAME', value: 'acme.sites.localhost' }]);
         await app.domains.add(OPERATOR, project.slug, hostname);
         const account = await storage.accounts.byEmail('ann@example.com');
-        const key = (await storage.listKeys('prj_acme'))[0]!;
+        const key = (await storage.keys.list('prj_acme'))[0]!;
         await app.requestLog!.flush();
         const [logged] = await storage.requestLog.list({ projectId: 'prj_acme', limit: 1 });
         assert.ok(logged, 'the key’s requests are in the request log');
@@ -259,7 +259,7 @@ test(
           await page.locator('#new-secret').waitFor();
           seen.push(...(await layoutProblems(page)).map((problem) => `${width} keys, a new key: ${problem}`));
           await shot(`9-${width}-keys`);
-          const newest = (await storage.listKeys('prj_acme')).find((k) => k.label === label)!;
+          const newest = (await storage.keys.list('prj_acme')).find((k) => k.label === label)!;
           for (const path of [...pages, `/dashboard/projects/acme/keys/${newest.id}/revoke`]) {
             await page.goto(`${base}${path}`);
             seen.push(...(await layoutProblems(page)).map((problem) => `${width} ${path}: ${problem}`));

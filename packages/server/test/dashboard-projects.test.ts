@@ -90,7 +90,7 @@ describe('dashboard projects and API keys', () => {
   });
 
   it('POST /dashboard/projects/acme/keys with a label over 100 characters → 303, the reason once with the label kept, no key', async () => {
-    const before = (await app.storage.listKeys()).length;
+    const before = (await app.storage.keys.list()).length;
     const page = await ann.get('/dashboard/projects/acme/keys');
     const refused = await ann.post('/dashboard/projects/acme/keys', {
       _csrf: csrfOf(page),
@@ -100,12 +100,12 @@ describe('dashboard projects and API keys', () => {
     const shown = await ann.get(refused.headers.location!);
     assert.match(shown.body, /at most 100 characters/);
     assert.match(shown.body, new RegExp(`value="${'x'.repeat(101)}"`));
-    assert.equal((await app.storage.listKeys()).length, before);
+    assert.equal((await app.storage.keys.list()).length, before);
   });
 
   it('revoke → a confirmation page, then 303 and the key is refused with 401 at once', async () => {
     const secret = secretOf(await createKeyIn(ann, 'acme', 'to revoke'));
-    const key = (await app.storage.listKeys()).find((k) => k.label === 'to revoke')!;
+    const key = (await app.storage.keys.list()).find((k) => k.label === 'to revoke')!;
     const confirm = await ann.get(`/dashboard/projects/acme/keys/${key.id}/revoke`);
     assert.equal(confirm.status, 200);
     const named = `“to revoke” \\(${key.prefix}…, created 2026-11-22 \\d\\d:\\d\\d UTC\\)`;
@@ -125,9 +125,9 @@ describe('dashboard projects and API keys', () => {
     const bob = new Browser(app);
     await bob.signIn('bob@example.com', PASSWORD);
     const bobsKey = secretOf(await createKeyIn(bob, 'bobs', 'bob'));
-    const key = (await app.storage.listKeys()).find((k) => k.label === 'bob')!;
+    const key = (await app.storage.keys.list()).find((k) => k.label === 'bob')!;
     const annsToken = csrfOf(await ann.get('/dashboard'));
-    const keysBefore = (await app.storage.listKeys()).length;
+    const keysBefore = (await app.storage.keys.list()).length;
     const attempts = [
       await ann.get('/dashboard/projects/bobs'),
       await ann.get('/dashboard/projects/bobs/keys'),
@@ -143,7 +143,7 @@ describe('dashboard projects and API keys', () => {
       assertPageHeaders(response);
     }
     assert.equal((await app.storage.projects.bySlug('bobs'))!.name, 'Project bobs');
-    assert.equal((await app.storage.listKeys()).length, keysBefore);
+    assert.equal((await app.storage.keys.list()).length, keysBefore);
     assert.equal((await app.request({ url: '/v1/pets', key: bobsKey })).status, 200, "bob's key still works");
   });
 
@@ -151,7 +151,7 @@ describe('dashboard projects and API keys', () => {
     const bob = new Browser(app);
     await bob.signIn('bob@example.com', PASSWORD);
     const bobsToken = csrfOf(await bob.get('/dashboard'));
-    const keysBefore = (await app.storage.listKeys()).length;
+    const keysBefore = (await app.storage.keys.list()).length;
     for (const token of [undefined, bobsToken, '']) {
       const form: Record<string, string> = token === undefined ? {} : { _csrf: token };
       for (const [url, fields] of [
@@ -164,7 +164,7 @@ describe('dashboard projects and API keys', () => {
       }
     }
     assert.equal((await app.storage.projects.bySlug('acme'))!.name, 'Acme Docs');
-    assert.equal((await app.storage.listKeys()).length, keysBefore);
+    assert.equal((await app.storage.keys.list()).length, keysBefore);
     assert.equal((await ann.get('/dashboard')).status, 200, 'still signed in');
   });
 

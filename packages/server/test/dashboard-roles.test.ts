@@ -35,7 +35,7 @@ describe('dashboard roles: every project route checks the role it declares (rout
         'done',
       );
     const { id, digest, prefix } = generateKey('test');
-    await app.storage.createKey({
+    await app.storage.keys.create({
       id,
       digest,
       prefix,
@@ -137,7 +137,7 @@ describe('dashboard roles: every project route checks the role it declares (rout
 
   it('a refused action changes nothing: a viewer creates no key, renames nothing, invites no one', async () => {
     const { slug, member, owner } = await project('viewer');
-    const keys = (await app.storage.listKeys(owner.projectId)).length;
+    const keys = (await app.storage.keys.list(owner.projectId)).length;
     for (const [url, operationId] of [
       [`/dashboard/projects/${slug}/keys`, 'createKey'],
       [`/dashboard/projects/${slug}`, 'renameProject'],
@@ -146,7 +146,7 @@ describe('dashboard roles: every project route checks the role it declares (rout
     ] as const) {
       assert.equal((await send(member, 'POST', url, operationId)).status, 403, url);
     }
-    assert.equal((await app.storage.listKeys(owner.projectId)).length, keys);
+    assert.equal((await app.storage.keys.list(owner.projectId)).length, keys);
     assert.equal((await app.storage.projects.bySlug(slug))!.name, `Project ${slug}`);
     assert.equal((await app.storage.projects.pendingInvitations(owner.projectId, app.clock.now())).length, 1);
   });

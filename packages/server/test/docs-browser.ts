@@ -53,7 +53,7 @@ export async function startDocsServer(): Promise<DocsServer> {
     dir,
     async createKey(plan = 'business', limits) {
       const { secret, id, digest } = generateKey('test');
-      await storage.createKey({
+      await storage.keys.create({
         id,
         digest,
         plan,

@@ -86,7 +86,7 @@ describe('HTTP/1.1 edge over raw sockets: what runs on a connection, with and wi
       it(`${path}: ${closer.why} → answered with Connection: close; a create pipelined behind it is not executed: no pet, no quota`, async () => {
         const { secret } = await pair.lane.createKey('free');
         const port = pair.ports[path];
-        const before = await pair.lane.storage.countPets();
+        const before = await pair.lane.storage.pets.count();
         const { answers } = await rawExchange({ port, parts: [closer.bytes(secret) + create(secret)] });
         assert.equal(answers.length, 1, 'one answer, then the close');
         assertClosing(answers[0]!, closer.status, closer.code);
@@ -97,7 +97,7 @@ describe('HTTP/1.1 edge over raw sockets: what runs on a connection, with and wi
           afterAnswers: [0, 1],
         });
         assert.equal(late.answers.length, 1);
-        assert.equal(await pair.lane.storage.countPets(), before, 'no pet was written');
+        assert.equal(await pair.lane.storage.pets.count(), before, 'no pet was written');
         // The Free plan's 60 a minute, less what the two closing requests spent and this check.
         const spent = closer.code === 'invalid_request' ? 0 : 2;
         assert.equal(await remaining(port, secret), 60 - spent - 1, 'no quota spent on the creates');
@@ -105,18 +105,18 @@ describe('HTTP/1.1 edge over raw sockets: what runs on a connection, with and wi
     }
 
     it(`${path}: three creates pipelined, then a half-close → three 201s in order, then the close`, async () => {
-      const before = await pair.lane.storage.countPets();
+      const before = await pair.lane.storage.pets.count();
       const key = pair.lane.key;
       const { answers } = await rawExchange({ port: pair.ports[path], parts: [create(key).repeat(3)] });
       assert.deepEqual(
         answers.map((answer) => answer.status),
         [201, 201, 201],
       );
-      assert.equal(await pair.lane.storage.countPets(), before + 3);
+      assert.equal(await pair.lane.storage.pets.count(), before + 3);
     });
 
     it(`${path}: a create, a create, then bytes that are no HTTP → 201, 201, then 400 invalid_request; nothing executed unanswered`, async () => {
-      const before = await pair.lane.storage.countPets();
+      const before = await pair.lane.storage.pets.count();
       const key = pair.lane.key;
       const { answers } = await rawExchange({
         port: pair.ports[path],
@@ -127,11 +127,11 @@ describe('HTTP/1.1 edge over raw sockets: what runs on a connection, with and wi
         [201, 201, 400],
       );
       assertClosing(answers[2]!, 400, 'invalid_request');
-      assert.equal(await pair.lane.storage.countPets(), before + 2);
+      assert.equal(await pair.lane.storage.pets.count(), before + 2);
     });
 
     it(`${path}: a create with bytes after its declared Content-Length → 201, then 400 invalid_request for the stray bytes`, async () => {
-      const before = await pair.lane.storage.countPets();
+      const before = await pair.lane.storage.pets.count();
       const { answers } = await rawExchange({
         port: pair.ports[path],
         parts: [`${create(pair.lane.key)}xyz`],
@@ -143,12 +143,12 @@ describe('HTTP/1.1 edge over raw sockets: what runs on a connection, with and wi
           [400, 'close'],
         ],
       );
-      assert.equal(await pair.lane.storage.countPets(), before + 1);
+      assert.equal(await pair.lane.storage.pets.count(), before + 1);
     });
 
     for (const connection of ['Upgrade', 'keep-alive, Upgrade']) {
       it(`${path}: GET /v1/pets with Upgrade: websocket and Connection: ${connection} → 200 on HTTP/1.1, and the create pipelined behind it → 201`, async () => {
-        const before = await pair.lane.storage.countPets();
+        const before = await pair.lane.storage.pets.count();
         const key = pair.lane.key;
         const upgrade = list(key, `Upgrade: websocket\r\nConnection: ${connection}\r\n`);
         const { answers } = await rawExchange({ port: pair.ports[path], parts: [upgrade + create(key)] });
@@ -159,7 +159,7 @@ describe('HTTP/1.1 edge over raw sockets: what runs on a connection, with and wi
             [201, 'keep-alive'],
           ],
         );
-        assert.equal(await pair.lane.storage.countPets(), before + 1);
+        assert.equal(await pair.lane.storage.pets.count(), before + 1);
       });
     }
 
@@ -173,7 +173,7 @@ describe('HTTP/1.1 edge over raw sockets: what runs on a connection, with and wi
     });
 
     it(`${path}: a create, then a create asking to upgrade, then a list, in two writes → 201, 201, 200`, async () => {
-      const before = await pair.lane.storage.countPets();
+      const before = await pair.lane.storage.pets.count();
       const key = pair.lane.key;
       const upgrading = create(
         key,
@@ -188,18 +188,18 @@ describe('HTTP/1.1 edge over raw sockets: what runs on a connection, with and wi
         answers.map((answer) => answer.status),
         [201, 201, 200],
       );
-      assert.equal(await pair.lane.storage.countPets(), before + 2);
+      assert.equal(await pair.lane.storage.pets.count(), before + 2);
     });
 
     it(`${path}: POST /v1/pets over HTTP/1.0 with Transfer-Encoding: chunked and keep-alive → 201 with Connection: close; nothing after it runs`, async () => {
-      const before = await pair.lane.storage.countPets();
+      const before = await pair.lane.storage.pets.count();
       const key = pair.lane.key;
       const chunked = `POST /v1/pets HTTP/1.0\r\nHost: x\r\nConnection: keep-alive\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${PET.length.toString(16)}\r\n${PET}\r\n0\r\n\r\n`;
       const { answers } = await rawExchange({ port: pair.ports[path], parts: [chunked + create(key)] });
       assert.equal(answers.length, 1);
       assert.equal(answers[0]!.status, 201);
       assert.equal(answers[0]!.headers.connection, 'close');
-      assert.equal(await pair.lane.storage.countPets(), before + 1);
+      assert.equal(await pair.lane.storage.pets.count(), before + 1);
     });
 
     it(`${path}: GET *, POST * and DELETE * → 400 invalid_request (Error body, contract); OPTIONS * is not refused as malformed`, async () => {
@@ -247,7 +247,7 @@ describe('HTTP/1.1 edge over raw sockets: a body that stops coming, with and wit
 
   for (const path of ['lane', 'framework'] as const) {
     it(`${path}: an admitted create whose body stops after 10 of 100 bytes → 408 request_timeout (Error body) and a log line naming POST /v1/pets`, async () => {
-      const before = await pair.lane.storage.countPets();
+      const before = await pair.lane.storage.pets.count();
       const head = create(pair.lane.key).replace(
         `Content-Length: ${PET.length}\r\n\r\n${PET}`,
         'Content-Length: 100\r\n\r\n{"name":"R',
@@ -263,7 +263,7 @@ describe('HTTP/1.1 edge over raw sockets: a body that stops coming, with and wit
       assert.equal(logged.statusCode, 408);
       assert.equal(logged.method, 'POST');
       assert.equal(logged.url, '/v1/pets');
-      assert.equal(await pair.lane.storage.countPets(), before);
+      assert.equal(await pair.lane.storage.pets.count(), before);
     });
   }
 });

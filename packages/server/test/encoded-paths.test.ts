@@ -88,7 +88,7 @@ describe('encoded, re-cased and re-segmented paths', () => {
   const protectedRoutes = () => app.app.routeTable.filter((route) => route.config.access !== 'public');
 
   async function check(send: (method: string, path: string) => Promise<Answer>, runs: number) {
-    const keysBefore = (await app.storage.listKeys()).length;
+    const keysBefore = (await app.storage.keys.list()).length;
     await fc.assert(
       fc.asyncProperty(spelled(protectedRoutes()), async ({ route, ops, spelling, at, method, query }) => {
         app.clock.advance(61_000); // keep the anonymous bucket under its limit
@@ -109,9 +109,9 @@ describe('encoded, re-cased and re-segmented paths', () => {
       }),
       { numRuns: runs },
     );
-    assert.equal(await app.storage.countPets(), 0, 'no pet was written');
-    assert.equal((await app.storage.listKeys()).length, keysBefore, 'no key was written or revoked');
-    assert.ok((await app.storage.listKeys()).every((key) => key.revokedAt === null));
+    assert.equal(await app.storage.pets.count(), 0, 'no pet was written');
+    assert.equal((await app.storage.keys.list()).length, keysBefore, 'no key was written or revoked');
+    assert.ok((await app.storage.keys.list()).every((key) => key.revokedAt === null));
   }
 
   it('in-process: 400 spellings of every protected route, without a key', async () => {
@@ -175,6 +175,6 @@ describe('encoded, re-cased and re-segmented paths', () => {
       assert.equal(response.statusCode, 401);
       assert.ok(response.headers['x-ratelimit-limit']);
     }
-    assert.equal(await app.storage.countPets(), 0);
+    assert.equal(await app.storage.pets.count(), 0);
   });
 });

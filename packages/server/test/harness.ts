@@ -145,7 +145,7 @@ export async function makeTestApp(
 
   const createKey: TestApp['createKey'] = async (plan = 'free', limits = {}) => {
     const { secret, id, digest } = generateKey('test');
-    await storage.createKey({
+    await storage.keys.create({
       id,
       digest,
       plan,

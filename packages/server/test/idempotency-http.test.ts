@@ -44,7 +44,7 @@ test('POST /v1/pets → 201 replayed with Idempotent-Replayed when the key and b
   assertReplayOf(await post(app, 'order-1'), first);
   const reordered = toJson({ status: 'available', categoryId: 7, name: 'Rex' });
   assertReplayOf(await post(app, 'order-1', ` ${reordered}\n`), first);
-  assert.equal(await app.storage.countPets(), 1);
+  assert.equal(await app.storage.pets.count(), 1);
 });
 
 test('POST /v1/pets → 422 idempotency_key_reused when the key comes with another body', async (t) => {
@@ -56,7 +56,7 @@ test('POST /v1/pets → 422 idempotency_key_reused when the key comes with anoth
     422,
     'idempotency_key_reused',
   );
-  assert.equal(await app.storage.countPets(), 1);
+  assert.equal(await app.storage.pets.count(), 1);
 });
 
 test('POST /v1/pets → 50 concurrent requests with one key create one pet; the rest are 409 or replays', async (t) => {
@@ -69,7 +69,7 @@ test('POST /v1/pets → 50 concurrent requests with one key create one pet; the 
     if (response.status === 409) assertIdempotencyError(response, 409, 'idempotency_in_progress');
     else assertReplayOf(response, created[0]!);
   }
-  assert.equal(await app.storage.countPets(), 1);
+  assert.equal(await app.storage.pets.count(), 1);
 });
 
 test('POST /v1/pets → one pet when two instances sharing the database get the same key at once', async (t) => {
@@ -83,7 +83,7 @@ test('POST /v1/pets → one pet when two instances sharing the database get the 
   for (const response of responses) {
     if (response !== created[0] && response.status !== 409) assertReplayOf(response, created[0]!);
   }
-  assert.equal(await one.storage.countPets(), 1);
+  assert.equal(await one.storage.pets.count(), 1);
 });
 
 test('POST /v1/pets → 201 created for another API key sending the same Idempotency-Key', async (t) => {
@@ -95,7 +95,7 @@ test('POST /v1/pets → 201 created for another API key sending the same Idempot
   assertCreated(second);
   assert.notEqual(first.headers.location, second.headers.location);
   assertReplayOf(await post(app, 'order-1', rex, other.secret), second);
-  assert.equal(await app.storage.countPets(), 2);
+  assert.equal(await app.storage.pets.count(), 2);
 });
 
 test('POST /v1/pets → 400 is not stored: the same key then creates with a valid body', async (t) => {
@@ -103,10 +103,10 @@ test('POST /v1/pets → 400 is not stored: the same key then creates with a vali
   const invalid = await post(app, 'order-1', { name: 'Rex' });
   assert.equal(invalid.status, 400);
   assert.equal(errorOf(invalid).code, 'invalid_body');
-  const apiKey = await app.storage.findKeyByDigest(digestKey(app.key));
-  assert.equal(await app.storage.findIdempotency(apiKey!.id, 'order-1', app.clock.now()), undefined);
+  const apiKey = await app.storage.keys.findByDigest(digestKey(app.key));
+  assert.equal(await app.storage.idempotency.find(apiKey!.id, 'order-1', app.clock.now()), undefined);
   assertCreated(await post(app, 'order-1'));
-  assert.equal(await app.storage.countPets(), 1);
+  assert.equal(await app.storage.pets.count(), 1);
 });
 
 for (const [what, value] of [
@@ -123,7 +123,7 @@ for (const [what, value] of [
       [errorOf(response).code, errorOf(response).param],
       ['invalid_parameter', 'Idempotency-Key'],
     );
-    assert.equal(await app.storage.countPets(), 0);
+    assert.equal(await app.storage.pets.count(), 0);
   });
 }
 
@@ -147,8 +147,8 @@ test('POST /v1/pets → 201 created again once the key is 24 h old; purgeIdempot
 
   await post(app, 'order-2');
   app.clock.advance(DAY);
-  assert.equal(await app.storage.purgeIdempotency(app.clock.now()), 2);
-  assert.equal(await app.storage.purgeIdempotency(app.clock.now()), 0);
+  assert.equal(await app.storage.idempotency.purge(app.clock.now()), 2);
+  assert.equal(await app.storage.idempotency.purge(app.clock.now()), 0);
   assertCreated(await post(app, 'order-2'));
-  assert.equal(await app.storage.countPets(), 4);
+  assert.equal(await app.storage.pets.count(), 4);
 });

@@ -15,10 +15,10 @@ describe('last used: written in batches, off the request path, once a minute per
 
   before(async () => {
     app = await makeTestApp();
-    const touch = app.storage.touchKeys.bind(app.storage);
+    const touch = app.storage.keys.touch.bind(app.storage.keys);
     // The first write is held until released: requests answered meanwhile did not wait for it.
     let held = true;
-    app.storage.touchKeys = async (uses) => {
+    app.storage.keys.touch = async (uses) => {
       writes.push([...uses]);
       if (held) {
         held = false;

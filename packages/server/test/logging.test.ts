@@ -24,13 +24,13 @@ async function loggedApp(lines: string[]) {
   await storage.migrate();
   const clock = new FakeClock(Date.UTC(2026, 10, 22, 12, 0, 0));
   const limiter = createRateLimiter({ store: createMemoryStore(), clock });
-  const getPet: Storage['getPet'] = async (id) => {
+  const getPet: Storage['pets']['get'] = async (id) => {
     if (id === 500n) throw new Error('database exploded at /var/lib/petstore/secret-path');
-    return storage.getPet(id);
+    return storage.pets.get(id);
   };
   const failing = new Proxy(storage, {
     get(target, name) {
-      if (name === 'getPet') return getPet;
+      if (name === 'pets') return { ...target.pets, get: getPet };
       const value = Reflect.get(target, name, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
@@ -44,7 +44,7 @@ async function loggedApp(lines: string[]) {
   });
   await app.ready();
   const { secret, id, digest } = generateKey('test');
-  await storage.createKey({
+  await storage.keys.create({
     id,
     digest,
     plan: 'business',

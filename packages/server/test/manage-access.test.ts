@@ -69,7 +69,7 @@ describe('management API: access tokens', () => {
   ] as const) {
     it(`every write with a ${scope} token of a ${role} → 403 ${code}, and nothing changes`, async () => {
       const holder = await tokenHolder(app, ['acme'], { role, scope });
-      const before = await app.storage.listKeys('prj_acme');
+      const before = await app.storage.keys.list('prj_acme');
       for (const write of WRITES) {
         const response = await app.request({
           ...write,
@@ -79,7 +79,7 @@ describe('management API: access tokens', () => {
         assert.equal(response.status, 403, `${write.method} ${write.url}`);
         assert.equal(json(response.body).code, code);
       }
-      assert.deepEqual(await app.storage.listKeys('prj_acme'), before);
+      assert.deepEqual(await app.storage.keys.list('prj_acme'), before);
     });
   }
 

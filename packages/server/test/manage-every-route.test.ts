@@ -37,7 +37,7 @@ describe('management API: every operation refuses who may not use it', () => {
 
   const written = async () => ({
     audit: (await app.storage.audit.list({ projectId: 'prj_acme', limit: 1_000 })).length,
-    keys: (await app.storage.listKeys('prj_acme')).length,
+    keys: (await app.storage.keys.list('prj_acme')).length,
   });
   // A minute apart: requests without a valid token count against the client address's budget.
   const send = (method: string, url: string, key: string | null, unchecked = false) => {

@@ -137,7 +137,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         Array.from({ length: 4 }, () => app.request({ method: 'POST', url, key: owner.token })),
       );
       assert.deepEqual(answers.map((answer) => answer.status).sort(), [201, 409, 409, 409]);
-      const keys = await app.storage.listKeys('prj_acme');
+      const keys = await app.storage.keys.list('prj_acme');
       assert.equal(keys.filter((candidate) => candidate.label === 'race').length, 2);
     });
 

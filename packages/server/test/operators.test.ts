@@ -102,7 +102,7 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
     assert.equal(moved.code, 0, moved.stderr);
     const storage = await openStorage(env.DATABASE_URL);
     try {
-      const record = await storage.getKey(key.id);
+      const record = await storage.keys.get(key.id);
       assert.deepEqual(
         [record!.plan, record!.projectId !== null, record!.prefix],
         ['business', true, key.key.slice(0, 12)],

@@ -104,7 +104,7 @@ describe('PetService.warm: existing pets are read into memory and answered from 
     storage = await openStorage(join(dir, 'petstore.db'));
     await storage.migrate();
     for (let i = 0; i < 600; i++) {
-      await storage.createPet({
+      await storage.pets.create({
         name: `pet ${i} ✓`,
         categoryId: BigInt(i),
         status: i % 2 ? 'sold' : undefined,
@@ -118,7 +118,7 @@ describe('PetService.warm: existing pets are read into memory and answered from 
   });
 
   const storedJson = async (id: bigint) => {
-    const pet = await storage.getPet(id);
+    const pet = await storage.pets.get(id);
     return pet && petJson(pet);
   };
 

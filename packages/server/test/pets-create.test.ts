@@ -25,13 +25,13 @@ describe('POST /v1/pets', () => {
 
   /** Sends a request that must be refused, and checks that no pet was created by it. */
   async function refused(send: () => Promise<TestResponse>, status: number, code: string, param?: string) {
-    const before = await app.storage.countPets();
+    const before = await app.storage.pets.count();
     const response = await send();
     assert.equal(response.status, status, response.body);
     const error = response.json() as ErrorJson;
     assert.equal(error.code, code, response.body);
     if (param !== undefined) assert.equal(error.param, param, response.body);
-    assert.equal(await app.storage.countPets(), before, 'a refused request created a pet');
+    assert.equal(await app.storage.pets.count(), before, 'a refused request created a pet');
     return error;
   }
 

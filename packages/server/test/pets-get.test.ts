@@ -98,7 +98,7 @@ describe('GET /v1/pets/{petId} at its sunset', () => {
     const clock = new FakeClock(SUNSET - 1);
     const app = await makeTestApp({ clock });
     try {
-      const pet = await app.storage.createPet({ name: 'Rex', categoryId: 1n });
+      const pet = await app.storage.pets.create({ name: 'Rex', categoryId: 1n });
       assert.equal(pet.kind, 'created');
       const url = `/v1/pets/${pet.kind === 'created' ? pet.pet.id : 0}`;
       const before = await app.request({ url });

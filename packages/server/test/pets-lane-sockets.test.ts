@@ -196,12 +196,12 @@ describe('the API lane over real sockets: the same bytes get the same answers wi
         // A new minute for each sequence: both limiters start it from the same state.
         pair.lane.clock.advance(60_000);
         const outcome = async (path: 'lane' | 'framework') => {
-          const before = await pair.lane.storage.countPets();
+          const before = await pair.lane.storage.pets.count();
           const bytes = bytesOf(seq, pair.lane.key, `${path}-${run}`);
           const { answers } = await rawExchange({ port: pair.ports[path], parts: partsOf(bytes, seq.cuts) });
           return {
             answers: answers.map(comparable),
-            written: (await pair.lane.storage.countPets()) - before,
+            written: (await pair.lane.storage.pets.count()) - before,
           };
         };
         const viaLane = await outcome('lane');

@@ -194,7 +194,7 @@ function sameAnswers(title: string, trustProxy: boolean) {
       secrets.none = undefined;
       secrets.malformed = 'ps_test_not-a-key';
       const revoked = await lane.createKey('business');
-      await lane.storage.revokeKey(revoked.id, lane.clock.now() - 1);
+      await lane.storage.keys.revoke(revoked.id, lane.clock.now() - 1);
       secrets.revoked = revoked.secret;
     });
     after(async () => {
@@ -230,7 +230,7 @@ function sameAnswers(title: string, trustProxy: boolean) {
             };
             laneLines.length = 0;
             frameworkLines.length = 0;
-            const before = await lane.storage.countPets();
+            const before = await lane.storage.pets.count();
             const viaLane = await inject(lane.app.dispatch, options('lane'));
             const viaFramework = await framework.app.inject(options('framework'));
             assert.deepEqual(comparable(viaLane), comparable(viaFramework), JSON.stringify(request));
@@ -238,7 +238,7 @@ function sameAnswers(title: string, trustProxy: boolean) {
             const created = [viaLane, viaFramework].filter(
               (answer) => answer.statusCode === 201 && answer.headers['idempotent-replayed'] === undefined,
             ).length;
-            assert.equal(await lane.storage.countPets(), before + created, JSON.stringify(request));
+            assert.equal(await lane.storage.pets.count(), before + created, JSON.stringify(request));
             assert.deepEqual(logged(laneLines), logged(frameworkLines), JSON.stringify(request));
           }
         }),

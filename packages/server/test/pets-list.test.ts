@@ -19,7 +19,7 @@ async function seed(storage: Storage, count: number, from = 0): Promise<bigint[]
   const ids: bigint[] = [];
   for (let i = from; i < from + count; i++) {
     const status = STATUSES[i % STATUSES.length];
-    const result = await storage.createPet({
+    const result = await storage.pets.create({
       name: `pet ${i}`,
       categoryId: BigInt(i),
       ...(status && { status }),
@@ -244,7 +244,7 @@ describe('GET /v1/pets paging while pets are added', () => {
       assert.ok(seen.every((pet) => pet.status === 'pending'));
       assert.deepEqual(idsOf(seen.slice(0, pending.length)), pending);
       assert.equal(new Set(idsOf(seen)).size, seen.length);
-      assert.equal(seen.length, (await app.storage.listPets({ status: 'pending', limit: 1000 })).length);
+      assert.equal(seen.length, (await app.storage.pets.list({ status: 'pending', limit: 1000 })).length);
     } finally {
       await app.close();
     }

@@ -158,10 +158,10 @@ describe('properties', () => {
     const statuses = new Set<number>();
     await fc.assert(
       fc.asyncProperty(body, async ({ fields, text }) => {
-        const before = await app.storage.countPets();
+        const before = await app.storage.pets.count();
         const response = await app.request({ method: 'POST', url: '/v1/pets', key, body: text });
         assertSane(response);
-        const count = await app.storage.countPets();
+        const count = await app.storage.pets.count();
         const valid =
           fields?.some(([name]) => name === 'name') === true &&
           fields.some(([name]) => name === 'categoryId') &&
@@ -197,7 +197,7 @@ describe('properties', () => {
   it('GET /v1/pets → 200 exactly for valid queries (a page that honours limit and status), else 400', async () => {
     await fc.assert(
       fc.asyncProperty(query, async (pairs) => {
-        const before = await app.storage.countPets();
+        const before = await app.storage.pets.count();
         const text = pairs
           .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
           .join('&');
@@ -217,7 +217,7 @@ describe('properties', () => {
           assert.ok(pets.length <= Number(values.limit ?? 20));
           if (values.status !== undefined) assert.ok(pets.every((pet) => pet.status === values.status));
         }
-        assert.equal(await app.storage.countPets(), before);
+        assert.equal(await app.storage.pets.count(), before);
       }),
       RUNS,
     );
@@ -246,8 +246,8 @@ describe('properties', () => {
   );
 
   it('GET /v1/pets/{petId} → 200 or 404 exactly for canonical int64 ids, else 400 invalid_parameter', async () => {
-    for (const categoryId of [1n, 2n, 3n]) await app.storage.createPet({ name: 'seed', categoryId });
-    const existing = await app.storage.listPets({ limit: 1000 });
+    for (const categoryId of [1n, 2n, 3n]) await app.storage.pets.create({ name: 'seed', categoryId });
+    const existing = await app.storage.pets.list({ limit: 1000 });
     const ids = new Set(existing.map((pet) => pet.id));
     await fc.assert(
       fc.asyncProperty(petId, async (id) => {

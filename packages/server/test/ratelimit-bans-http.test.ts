@@ -32,7 +32,7 @@ test('GET /v1/pets → 429 temporarily_banned on the 31st refusal within one win
   assertRefused(banned, 'temporarily_banned', 900);
   assertLimitHeaders(banned, { limit: 60, remaining: 0, reset: NOON + BAN_MS });
   assert.equal(banned.headers.ratelimit, '"minute";r=0;t=900');
-  assert.equal((await app.storage.getKey(id))?.bannedUntil, NOON + BAN_MS, 'keys list shows the ban');
+  assert.equal((await app.storage.keys.get(id))?.bannedUntil, NOON + BAN_MS, 'keys list shows the ban');
 
   const post = await app.request({
     method: 'POST',
@@ -41,7 +41,7 @@ test('GET /v1/pets → 429 temporarily_banned on the 31st refusal within one win
     body: { name: 'Rex', categoryId: 1 },
   });
   assertRefused(post, 'temporarily_banned', 900);
-  assert.equal(await app.storage.countPets(), 0);
+  assert.equal(await app.storage.pets.count(), 0);
 });
 
 test('GET /v1/pets → the ban outlives the minute and day resets, Retry-After is the time left, ends on time', async (t) => {
@@ -72,8 +72,8 @@ test('GET /v1/pets → 200 on the next request after keys unban from another pro
   assertRefused(await app.request({ url: '/v1/pets', key }), 'temporarily_banned', 780);
 
   const cli = await app.otherConnection();
-  assert.equal(await cli.unbanKey(id, app.clock.now()), true);
-  const record = await app.storage.getKey(id);
+  assert.equal(await cli.keys.unban(id, app.clock.now()), true);
+  const record = await app.storage.keys.get(id);
   assert.deepEqual([record?.bannedUntil, record?.banLiftedAt], [null, app.clock.now()]);
   const lifted = await app.request({ url: '/v1/pets', key });
   assert.equal(lifted.status, 200, lifted.body);
@@ -84,7 +84,7 @@ test('GET /v1/pets → 429 rate_limited, not banned, when unbanned while the min
   const app = await openFileApp(t);
   const { secret: key, id } = await app.createKey('free');
   await getBanned(app, key);
-  await (await app.otherConnection()).unbanKey(id, app.clock.now());
+  await (await app.otherConnection()).keys.unban(id, app.clock.now());
   assertRefused(await app.request({ url: '/v1/pets', key }), 'rate_limited', 60);
 });
 
@@ -98,19 +98,19 @@ test('GET /v1/pets → 429 temporarily_banned after a restart while the database
   assertRefused(await restarted.request({ url: '/v1/pets', key }), 'temporarily_banned', 600);
   restarted.clock.set(NOON + BAN_MS);
   assert.equal((await restarted.request({ url: '/v1/pets', key })).status, 200);
-  assert.equal((await restarted.storage.getKey(id))?.bannedUntil, NOON + BAN_MS);
+  assert.equal((await restarted.storage.keys.get(id))?.bannedUntil, NOON + BAN_MS);
 });
 
 test('GET /v1/pets → 429 temporarily_banned, not 503, when the database cannot record the ban', async (t) => {
   const app = await makeTestApp();
   t.after(() => app.close());
   const { secret: key, id } = await app.createKey('free');
-  app.storage.banKey = async () => {
+  app.storage.keys.ban = async () => {
     throw new StorageUnavailableError('database is locked');
   };
   assertRefused(await getBanned(app, key), 'temporarily_banned', 900);
   assertRefused(await app.request({ url: '/v1/pets', key }), 'temporarily_banned', 900);
-  assert.equal((await app.storage.getKey(id))?.bannedUntil, null);
+  assert.equal((await app.storage.keys.get(id))?.bannedUntil, null);
 });
 
 test('GET /v1/pets → 429 temporarily_banned after banThreshold + 1 refusals when configured', async (t) => {

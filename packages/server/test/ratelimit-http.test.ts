@@ -174,18 +174,18 @@ test('GET /v1/pets → a plan changed by another process (keys set-plan) applies
   assertLimitHeaders(await app.request({ url: '/v1/pets', key }), { limit: 60, remaining: 59 });
   const cli = await app.otherConnection();
 
-  assert.equal(await cli.updateKeyPlan(id, 'pro', null, null), true);
+  assert.equal(await cli.keys.setPlan(id, 'pro', null, null), true);
   assertLimitHeaders(await app.request({ url: '/v1/pets', key }), {
     limit: 300,
     remaining: 298,
     policy: '"minute";q=300;w=60, "day";q=10000;w=86400',
   });
 
-  await cli.updateKeyPlan(id, 'enterprise', 2, 50);
+  await cli.keys.setPlan(id, 'enterprise', 2, 50);
   const refused = await app.request({ url: '/v1/pets', key });
   assertRefused(refused, 'rate_limited');
   assertLimitHeaders(refused, { limit: 2, policy: '"minute";q=2;w=60, "day";q=50;w=86400' });
 
-  await cli.updateKeyPlan(id, 'business', null, null);
+  await cli.keys.setPlan(id, 'business', null, null);
   assertLimitHeaders(await app.request({ url: '/v1/pets', key }), { limit: 1_000, remaining: 997 });
 });

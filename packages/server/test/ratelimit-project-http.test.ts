@@ -24,7 +24,7 @@ async function freeProject(app: TestApp, slug: string, count: number, own: { per
   const secrets = [];
   for (let i = 0; i < count; i++) {
     const { secret, id, digest, prefix } = generateKey('test');
-    await app.storage.createKey({
+    await app.storage.keys.create({
       id,
       digest,
       prefix,

@@ -61,8 +61,8 @@ for (const [name, makeDatabase, skip] of [
     before(async () => {
       database = await makeDatabase();
       const storage = await database.open();
-      const listPets = storage.listPets.bind(storage);
-      storage.listPets = (query) => {
+      const listPets = storage.pets.list.bind(storage.pets);
+      storage.pets.list = (query) => {
         pageQueries++;
         return listPets(query);
       };
@@ -82,7 +82,7 @@ for (const [name, makeDatabase, skip] of [
       return (response.json() as { id: bigint }).id;
     };
     const createElsewhere = async (name: string, status?: 'sold') => {
-      const result = await otherProcess.createPet({ name, categoryId: 2n, ...(status && { status }) });
+      const result = await otherProcess.pets.create({ name, categoryId: 2n, ...(status && { status }) });
       assert.equal(result.kind, 'created');
       return result.kind === 'created' ? result.pet.id : -1n;
     };
@@ -113,7 +113,7 @@ for (const [name, makeDatabase, skip] of [
     });
 
     it('GET /v1/pets/{id} → 404 is never cached: the pet is found once it exists', async () => {
-      const newest = (await otherProcess.listPets({ limit: 100_000 })).at(-1)?.id ?? 0n;
+      const newest = (await otherProcess.pets.list({ limit: 100_000 })).at(-1)?.id ?? 0n;
       const next = newest + 1n;
       assert.equal((await app.request({ url: `/v1/pets/${next}` })).status, 404);
       const id = await create('was missing');
@@ -122,7 +122,7 @@ for (const [name, makeDatabase, skip] of [
     });
 
     it('GET /v1/pets → a full page keeps its content and the last page grows as pets are added', async () => {
-      while ((await otherProcess.countPets()) < 5) await create('filler');
+      while ((await otherProcess.pets.count()) < 5) await create('filler');
       const first = await app.request({ url: '/v1/pets?limit=2' });
       const link = first.headers.link!;
       for (let i = 0; i < 3; i++) await create(`grow ${i}`);
@@ -131,7 +131,7 @@ for (const [name, makeDatabase, skip] of [
       assert.equal(again.body, first.body);
       assert.equal(again.headers.link, link);
       const all = ids((await app.request({ url: '/v1/pets?limit=100' })).json());
-      assert.equal(all.length, await otherProcess.countPets());
+      assert.equal(all.length, await otherProcess.pets.count());
     });
   });
 }

@@ -19,7 +19,7 @@ export async function projectWithKey(
     createdAt: t.clock.now(),
   }))!;
   const { secret, id, digest, prefix } = generateKey('test');
-  await t.storage.createKey({
+  await t.storage.keys.create({
     id,
     digest,
     projectId: project.id,

@@ -135,7 +135,7 @@ if (import.meta.main) {
   for (let i = 0; i < 20; i++) assert.equal((await create()).statusCode, 201);
   for (let i = 0; i < 20; i++) assert.equal((await get()).statusCode, 200);
   // The key's first use queued its "last used" write a second later: it is done before any tracing.
-  await eventually(async () => (await app.storage.listKeys()).every((key) => key.lastUsedAt !== null));
+  await eventually(async () => (await app.storage.keys.list()).every((key) => key.lastUsedAt !== null));
   const ran = {
     'GET /v1/pets/{petId}': await traced(get, 'GET', '/v1/pets/7', 200),
     'POST /v1/pets': await traced(create, 'POST', '/v1/pets', 201),

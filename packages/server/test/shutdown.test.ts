@@ -46,7 +46,7 @@ describe('graceful shutdown', () => {
     const storage = await openStorage(database);
     await storage.migrate();
     const { secret, id, digest } = generateKey('test');
-    await storage.createKey({
+    await storage.keys.create({
       ...{ id, digest, plan: 'business', perMinute: null, perDay: null, label: null },
       ...{ environment: 'test', createdAt: Date.now(), expiresAt: null },
     });
@@ -95,7 +95,7 @@ describe('graceful shutdown', () => {
     const storage = await openStorage(database);
     try {
       const id = BigInt(JSON.parse(created!.split('\r\n\r\n')[1]!).id);
-      assert.equal((await storage.getPet(id))?.name, 'Drained');
+      assert.equal((await storage.pets.get(id))?.name, 'Drained');
     } finally {
       await storage.close();
     }

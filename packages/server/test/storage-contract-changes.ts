@@ -79,7 +79,7 @@ export function changeContract(fixture: () => StorageFixture): void {
 
   it('changes: a key revoked, re-planned, limited, or banned and unbanned → a change naming it; its use → none', async () => {
     const { storage } = fixture();
-    await storage.createKey(newKey('key_1'));
+    await storage.keys.create(newKey('key_1'));
     const keyChanges = async (seq: number) =>
       (await storage.changes.since(seq, 100)).map(({ keyId, projectId, hostname }) => ({
         keyId,
@@ -88,13 +88,13 @@ export function changeContract(fixture: () => StorageFixture): void {
       }));
     const start = await storage.changes.newest();
     assert.deepEqual(await keyChanges(start), [], 'created: no change (its secret was never presented)');
-    await storage.touchKeys([{ id: 'key_1', at: T0 + 5 }]);
+    await storage.keys.touch([{ id: 'key_1', at: T0 + 5 }]);
     assert.deepEqual(await keyChanges(start), [], 'last used: no change');
-    await storage.updateKeyPlan('key_1', 'pro', 600, null);
-    await storage.updateKeyOwnLimits('key_1', 10, null);
-    await storage.banKey('key_1', T0 + 60_000);
-    await storage.unbanKey('key_1', T0 + 1);
-    await storage.revokeKey('key_1', T0 + 2);
+    await storage.keys.setPlan('key_1', 'pro', 600, null);
+    await storage.keys.setOwnLimits('key_1', 10, null);
+    await storage.keys.ban('key_1', T0 + 60_000);
+    await storage.keys.unban('key_1', T0 + 1);
+    await storage.keys.revoke('key_1', T0 + 2);
     const one = { keyId: 'key_1', projectId: null, hostname: null };
     assert.deepEqual(await keyChanges(start), [one, one, one, one, one]);
     const other = await fixture().open();

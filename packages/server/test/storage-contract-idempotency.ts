@@ -18,21 +18,23 @@ function withKey(apiKeyId: string, key: string, createdAt = T0, requestHash = 'a
   };
 }
 
-function petOf(result: Awaited<ReturnType<StorageFixture['storage']['createPet']>>): Pet {
+function petOf(result: Awaited<ReturnType<StorageFixture['storage']['pets']['create']>>): Pet {
   assert.equal(result.kind, 'created');
   return (result as { pet: Pet }).pet;
 }
 
-function conflictOf(result: Awaited<ReturnType<StorageFixture['storage']['createPet']>>): IdempotencyRecord {
+function conflictOf(
+  result: Awaited<ReturnType<StorageFixture['storage']['pets']['create']>>,
+): IdempotencyRecord {
   assert.equal(result.kind, 'idempotency_conflict');
   return (result as { existing: IdempotencyRecord }).existing;
 }
 
 export function idempotencyContract(fixture: () => StorageFixture): void {
-  it('createPet with a key → the record is stored with the id of the new pet', async () => {
+  it('pets.create with a key → the record is stored with the id of the new pet', async () => {
     const { storage } = fixture();
-    const pet = petOf(await storage.createPet({ name: 'Rex', categoryId: 1n }, withKey('key_a', 'k1')));
-    const record = await storage.findIdempotency('key_a', 'k1', T0 + 1);
+    const pet = petOf(await storage.pets.create({ name: 'Rex', categoryId: 1n }, withKey('key_a', 'k1')));
+    const record = await storage.idempotency.find('key_a', 'k1', T0 + 1);
     assert.deepEqual(record, {
       apiKeyId: 'key_a',
       key: 'k1',
@@ -41,62 +43,62 @@ export function idempotencyContract(fixture: () => StorageFixture): void {
       createdAt: T0,
       expiresAt: T0 + DAY,
     });
-    assert.equal(await storage.findIdempotency('key_a', 'other', T0 + 1), undefined);
+    assert.equal(await storage.idempotency.find('key_a', 'other', T0 + 1), undefined);
   });
 
-  it('createPet with a used key → idempotency_conflict with the stored record, no extra pet', async () => {
+  it('pets.create with a used key → idempotency_conflict with the stored record, no extra pet', async () => {
     const { storage } = fixture();
-    await storage.createPet({ name: 'Rex', categoryId: 1n }, withKey('key_a', 'k1'));
-    const first = await storage.findIdempotency('key_a', 'k1', T0);
-    const second = await storage.createPet(
+    await storage.pets.create({ name: 'Rex', categoryId: 1n }, withKey('key_a', 'k1'));
+    const first = await storage.idempotency.find('key_a', 'k1', T0);
+    const second = await storage.pets.create(
       { name: 'Max', categoryId: 2n },
       withKey('key_a', 'k1', T0 + 5, 'b'),
     );
     assert.deepEqual(conflictOf(second), first);
-    assert.equal(await storage.countPets(), 1);
+    assert.equal(await storage.pets.count(), 1);
   });
 
-  it('createPet → 50 concurrent creates with one key make exactly one pet', async () => {
+  it('pets.create → 50 concurrent creates with one key make exactly one pet', async () => {
     const { storage } = fixture();
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        storage.createPet({ name: `p${i}`, categoryId: 1n }, withKey('key_a', 'same')),
+        storage.pets.create({ name: `p${i}`, categoryId: 1n }, withKey('key_a', 'same')),
       ),
     );
     const created = results.filter((result) => result.kind === 'created');
     assert.equal(created.length, 1);
-    const record = await storage.findIdempotency('key_a', 'same', T0);
+    const record = await storage.idempotency.find('key_a', 'same', T0);
     for (const result of results) if (result.kind !== 'created') assert.deepEqual(result.existing, record);
-    assert.equal(await storage.countPets(), 1);
+    assert.equal(await storage.pets.count(), 1);
   });
 
-  it('findIdempotency → expired records are not found; purgeIdempotency deletes them', async () => {
+  it('idempotency.find → expired records are not found; idempotency.purge deletes them', async () => {
     const { storage } = fixture();
-    await storage.createPet({ name: 'old', categoryId: 1n }, withKey('key_a', 'old', T0));
-    await storage.createPet({ name: 'new', categoryId: 1n }, withKey('key_a', 'new', T0 + DAY / 2));
-    assert.equal(await storage.findIdempotency('key_a', 'old', T0 + DAY), undefined);
-    assert.ok(await storage.findIdempotency('key_a', 'new', T0 + DAY));
-    assert.equal(await storage.purgeIdempotency(T0 + DAY), 1);
-    assert.equal(await storage.purgeIdempotency(T0 + DAY), 0);
-    assert.ok(await storage.findIdempotency('key_a', 'new', T0 + DAY));
+    await storage.pets.create({ name: 'old', categoryId: 1n }, withKey('key_a', 'old', T0));
+    await storage.pets.create({ name: 'new', categoryId: 1n }, withKey('key_a', 'new', T0 + DAY / 2));
+    assert.equal(await storage.idempotency.find('key_a', 'old', T0 + DAY), undefined);
+    assert.ok(await storage.idempotency.find('key_a', 'new', T0 + DAY));
+    assert.equal(await storage.idempotency.purge(T0 + DAY), 1);
+    assert.equal(await storage.idempotency.purge(T0 + DAY), 0);
+    assert.ok(await storage.idempotency.find('key_a', 'new', T0 + DAY));
   });
 
-  it('createPet → an expired but unpurged key can be used again', async () => {
+  it('pets.create → an expired but unpurged key can be used again', async () => {
     const { storage } = fixture();
-    await storage.createPet({ name: 'old', categoryId: 1n }, withKey('key_a', 'k1', T0));
+    await storage.pets.create({ name: 'old', categoryId: 1n }, withKey('key_a', 'k1', T0));
     const pet = petOf(
-      await storage.createPet({ name: 'new', categoryId: 1n }, withKey('key_a', 'k1', T0 + DAY)),
+      await storage.pets.create({ name: 'new', categoryId: 1n }, withKey('key_a', 'k1', T0 + DAY)),
     );
-    const record = await storage.findIdempotency('key_a', 'k1', T0 + DAY);
+    const record = await storage.idempotency.find('key_a', 'k1', T0 + DAY);
     assert.equal(record!.petId, pet.id);
   });
 
-  it('createPet → the same key under another API key is independent', async () => {
+  it('pets.create → the same key under another API key is independent', async () => {
     const { storage } = fixture();
-    const a = petOf(await storage.createPet({ name: 'a', categoryId: 1n }, withKey('key_a', 'k1')));
-    const b = petOf(await storage.createPet({ name: 'b', categoryId: 1n }, withKey('key_b', 'k1')));
-    assert.equal((await storage.findIdempotency('key_a', 'k1', T0))!.petId, a.id);
-    assert.equal((await storage.findIdempotency('key_b', 'k1', T0))!.petId, b.id);
-    assert.equal(await storage.countPets(), 2);
+    const a = petOf(await storage.pets.create({ name: 'a', categoryId: 1n }, withKey('key_a', 'k1')));
+    const b = petOf(await storage.pets.create({ name: 'b', categoryId: 1n }, withKey('key_b', 'k1')));
+    assert.equal((await storage.idempotency.find('key_a', 'k1', T0))!.petId, a.id);
+    assert.equal((await storage.idempotency.find('key_b', 'k1', T0))!.petId, b.id);
+    assert.equal(await storage.pets.count(), 2);
   });
 }

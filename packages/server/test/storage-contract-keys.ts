@@ -24,7 +24,7 @@ export function newKey(id: string, overrides: Partial<NewApiKey> = {}): NewApiKe
 }
 
 export function keyContract(fixture: () => StorageFixture): void {
-  it('createKey → the record has every field, nothing revoked or banned', async () => {
+  it('keys.create → the record has every field, nothing revoked or banned', async () => {
     const { storage } = fixture();
     const input = newKey('key_1', {
       plan: 'enterprise',
@@ -34,7 +34,7 @@ export function keyContract(fixture: () => StorageFixture): void {
       environment: 'live',
       expiresAt: T0 + 86_400_000,
     });
-    const created = await storage.createKey(input);
+    const created = await storage.keys.create(input);
     assert.deepEqual(created, {
       ...input,
       ownPerMinute: null,
@@ -46,64 +46,64 @@ export function keyContract(fixture: () => StorageFixture): void {
       rolledAt: null,
       rolledTo: null,
     });
-    assert.deepEqual(await storage.getKey('key_1'), created);
-    assert.deepEqual(await storage.findKeyByDigest(input.digest), created);
-    assert.equal(await storage.getKey('key_missing'), undefined);
-    assert.equal(await storage.findKeyByDigest('0'.repeat(64)), undefined);
+    assert.deepEqual(await storage.keys.get('key_1'), created);
+    assert.deepEqual(await storage.keys.findByDigest(input.digest), created);
+    assert.equal(await storage.keys.get('key_missing'), undefined);
+    assert.equal(await storage.keys.findByDigest('0'.repeat(64)), undefined);
   });
 
-  it('createKey → a second key with the same digest is refused', async () => {
+  it('keys.create → a second key with the same digest is refused', async () => {
     const { storage } = fixture();
-    await storage.createKey(newKey('key_1'));
-    await assert.rejects(storage.createKey({ ...newKey('key_2'), digest: newKey('key_1').digest }));
+    await storage.keys.create(newKey('key_1'));
+    await assert.rejects(storage.keys.create({ ...newKey('key_2'), digest: newKey('key_1').digest }));
   });
 
-  it('listKeys → every key in creation order', async () => {
+  it('keys.list → every key in creation order', async () => {
     const { storage } = fixture();
-    await storage.createKey(newKey('key_b', { createdAt: T0 + 2 }));
-    await storage.createKey(newKey('key_a', { createdAt: T0 + 1 }));
-    await storage.createKey(newKey('key_c', { createdAt: T0 + 3 }));
+    await storage.keys.create(newKey('key_b', { createdAt: T0 + 2 }));
+    await storage.keys.create(newKey('key_a', { createdAt: T0 + 1 }));
+    await storage.keys.create(newKey('key_c', { createdAt: T0 + 3 }));
     assert.deepEqual(
-      (await storage.listKeys()).map((key) => key.id),
+      (await storage.keys.list()).map((key) => key.id),
       ['key_a', 'key_b', 'key_c'],
     );
   });
 
-  it('revokeKey → sets revokedAt once; false for an unknown key', async () => {
+  it('keys.revoke → sets revokedAt once; false for an unknown key', async () => {
     const { storage } = fixture();
-    await storage.createKey(newKey('key_1'));
-    assert.equal(await storage.revokeKey('key_1', T0 + 10), true);
-    assert.equal(await storage.revokeKey('key_1', T0 + 20), true);
-    assert.equal((await storage.getKey('key_1'))!.revokedAt, T0 + 10);
-    assert.equal(await storage.revokeKey('key_missing', T0), false);
+    await storage.keys.create(newKey('key_1'));
+    assert.equal(await storage.keys.revoke('key_1', T0 + 10), true);
+    assert.equal(await storage.keys.revoke('key_1', T0 + 20), true);
+    assert.equal((await storage.keys.get('key_1'))!.revokedAt, T0 + 10);
+    assert.equal(await storage.keys.revoke('key_missing', T0), false);
   });
 
-  it('updateKeyPlan → changes plan and custom limits; false for an unknown key', async () => {
+  it('keys.setPlan → changes plan and custom limits; false for an unknown key', async () => {
     const { storage } = fixture();
-    await storage.createKey(newKey('key_1'));
-    assert.equal(await storage.updateKeyPlan('key_1', 'enterprise', 2_000, 3_000_000), true);
-    const key = (await storage.getKey('key_1'))!;
+    await storage.keys.create(newKey('key_1'));
+    assert.equal(await storage.keys.setPlan('key_1', 'enterprise', 2_000, 3_000_000), true);
+    const key = (await storage.keys.get('key_1'))!;
     assert.deepEqual([key.plan, key.perMinute, key.perDay], ['enterprise', 2_000, 3_000_000]);
-    assert.equal(await storage.updateKeyPlan('key_1', 'pro', null, null), true);
-    const pro = (await storage.getKey('key_1'))!;
+    assert.equal(await storage.keys.setPlan('key_1', 'pro', null, null), true);
+    const pro = (await storage.keys.get('key_1'))!;
     assert.deepEqual([pro.plan, pro.perMinute, pro.perDay], ['pro', null, null]);
-    assert.equal(await storage.updateKeyPlan('key_missing', 'pro', null, null), false);
+    assert.equal(await storage.keys.setPlan('key_missing', 'pro', null, null), false);
   });
 
-  it('banKey / unbanKey → bannedUntil set, then cleared with banLiftedAt recorded', async () => {
+  it('keys.ban / keys.unban → bannedUntil set, then cleared with banLiftedAt recorded', async () => {
     const { storage } = fixture();
-    await storage.createKey(newKey('key_1'));
-    assert.equal(await storage.banKey('key_1', T0 + 900_000), true);
-    assert.equal((await storage.getKey('key_1'))!.bannedUntil, T0 + 900_000);
-    assert.equal(await storage.unbanKey('key_1', T0 + 60_000), true);
-    const key = (await storage.getKey('key_1'))!;
+    await storage.keys.create(newKey('key_1'));
+    assert.equal(await storage.keys.ban('key_1', T0 + 900_000), true);
+    assert.equal((await storage.keys.get('key_1'))!.bannedUntil, T0 + 900_000);
+    assert.equal(await storage.keys.unban('key_1', T0 + 60_000), true);
+    const key = (await storage.keys.get('key_1'))!;
     assert.equal(key.bannedUntil, null);
     assert.equal(key.banLiftedAt, T0 + 60_000);
-    assert.equal(await storage.banKey('key_missing', T0), false);
-    assert.equal(await storage.unbanKey('key_missing', T0), false);
+    assert.equal(await storage.keys.ban('key_missing', T0), false);
+    assert.equal(await storage.keys.unban('key_missing', T0), false);
   });
 
-  it('listKeysPage → creation order (created_at, then id) from after the last key of the previous page, at most the limit', async () => {
+  it('keys.listPage → creation order (created_at, then id) from after the last key of the previous page, at most the limit', async () => {
     const { storage } = fixture();
     for (const [id, createdAt] of [
       ['key_c', T0],
@@ -111,41 +111,44 @@ export function keyContract(fixture: () => StorageFixture): void {
       ['key_b', T0 + 1],
       ['key_d', T0 - 1],
     ] as const) {
-      await storage.createKey(newKey(id, { createdAt }));
+      await storage.keys.create(newKey(id, { createdAt }));
     }
-    const first = await storage.listKeysPage({ limit: 2 });
+    const first = await storage.keys.listPage({ limit: 2 });
     assert.deepEqual(
       first.map((key) => key.id),
       ['key_d', 'key_a'],
     );
     const last = first.at(-1)!;
-    const next = await storage.listKeysPage({ after: { createdAt: last.createdAt, id: last.id }, limit: 10 });
+    const next = await storage.keys.listPage({
+      after: { createdAt: last.createdAt, id: last.id },
+      limit: 10,
+    });
     assert.deepEqual(
       next.map((key) => key.id),
       ['key_c', 'key_b'],
     );
     assert.deepEqual(
-      await storage.listKeysPage({ after: { createdAt: T0 + 1, id: 'key_b' }, limit: 10 }),
+      await storage.keys.listPage({ after: { createdAt: T0 + 1, id: 'key_b' }, limit: 10 }),
       [],
     );
   });
 
-  it('touchKeys → lastUsedAt moves forward only; an unknown key is no error; a thousand keys in one call', async () => {
+  it('keys.touch → lastUsedAt moves forward only; an unknown key is no error; a thousand keys in one call', async () => {
     const { storage } = fixture();
-    await storage.createKey(newKey('key_1'));
-    await storage.touchKeys([{ id: 'key_1', at: T0 + 60_000 }]);
-    assert.equal((await storage.getKey('key_1'))!.lastUsedAt, T0 + 60_000);
-    await storage.touchKeys([{ id: 'key_1', at: T0 + 30_000 }]);
-    assert.equal((await storage.getKey('key_1'))!.lastUsedAt, T0 + 60_000, 'an older use does not win');
-    await storage.touchKeys([
+    await storage.keys.create(newKey('key_1'));
+    await storage.keys.touch([{ id: 'key_1', at: T0 + 60_000 }]);
+    assert.equal((await storage.keys.get('key_1'))!.lastUsedAt, T0 + 60_000);
+    await storage.keys.touch([{ id: 'key_1', at: T0 + 30_000 }]);
+    assert.equal((await storage.keys.get('key_1'))!.lastUsedAt, T0 + 60_000, 'an older use does not win');
+    await storage.keys.touch([
       { id: 'key_missing', at: T0 },
       { id: 'key_1', at: T0 + 120_000 },
     ]);
-    assert.equal((await storage.getKey('key_1'))!.lastUsedAt, T0 + 120_000);
-    await storage.touchKeys([]);
+    assert.equal((await storage.keys.get('key_1'))!.lastUsedAt, T0 + 120_000);
+    await storage.keys.touch([]);
     const many = Array.from({ length: 1_200 }, (_, n) => `key_m${String(n).padStart(4, '0')}`);
-    for (const id of many.slice(0, 3)) await storage.createKey(newKey(id));
-    await storage.touchKeys(many.map((id, n) => ({ id, at: T0 + n })));
-    assert.equal((await storage.getKey(many[2]!))!.lastUsedAt, T0 + 2);
+    for (const id of many.slice(0, 3)) await storage.keys.create(newKey(id));
+    await storage.keys.touch(many.map((id, n) => ({ id, at: T0 + n })));
+    assert.equal((await storage.keys.get(many[2]!))!.lastUsedAt, T0 + 2);
   });
 }

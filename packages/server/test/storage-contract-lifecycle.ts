@@ -23,17 +23,17 @@ export function lifecycleContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.hasSchema(), false, 'no migration applied is a new, empty database');
     assert.deepEqual(await storage.migrate(), names);
     assert.equal(await storage.hasSchema(), true);
-    assert.equal(await storage.countPets(), 0);
+    assert.equal(await storage.pets.count(), 0);
   });
 
   it('migration 002 down and up again → idempotency records still lead to their pets', async () => {
     const { storage } = fixture();
     const request = { apiKeyId: 'key_a', requestHash: 'a'.repeat(64), createdAt: 1, expiresAt: 10 };
-    const withStatus = await storage.createPet(
+    const withStatus = await storage.pets.create(
       { name: 'Rex', categoryId: 2n ** 63n - 1n, status: 'sold' },
       { idempotency: { ...request, key: 'k1' } },
     );
-    const without = await storage.createPet(
+    const without = await storage.pets.create(
       { name: 'Ünï', categoryId: -1n },
       { idempotency: { ...request, key: 'k2' } },
     );
@@ -49,7 +49,7 @@ export function lifecycleContract(fixture: () => StorageFixture): void {
       ['k2', without],
     ] as const) {
       assert.equal(created.kind, 'created');
-      assert.equal((await storage.findIdempotency('key_a', key, 2))?.petId, created.pet.id);
+      assert.equal((await storage.idempotency.find('key_a', key, 2))?.petId, created.pet.id);
     }
   });
 
@@ -59,10 +59,10 @@ export function lifecycleContract(fixture: () => StorageFixture): void {
 
   it('probeWrite → commits the readiness row, again and again, without touching pets', async () => {
     const { storage } = fixture();
-    const before = await storage.countPets();
+    const before = await storage.pets.count();
     await storage.probeWrite();
     await storage.probeWrite();
-    assert.equal(await storage.countPets(), before);
+    assert.equal(await storage.pets.count(), before);
   });
 
   it('close and reopen → every acknowledged pet is there', async () => {
@@ -73,7 +73,7 @@ export function lifecycleContract(fixture: () => StorageFixture): void {
     await storage.close();
     await storage.close();
     const reopened = await open();
-    assert.equal(await reopened.countPets(), 20);
-    for (const pet of pets) assert.deepEqual(await reopened.getPet(pet.id), pet);
+    assert.equal(await reopened.pets.count(), 20);
+    for (const pet of pets) assert.deepEqual(await reopened.pets.get(pet.id), pet);
   });
 }

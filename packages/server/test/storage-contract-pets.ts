@@ -8,93 +8,93 @@ const INT64_MIN = -9_223_372_036_854_775_808n;
 const INT64_MAX = 9_223_372_036_854_775_807n;
 
 export function petContract(fixture: () => StorageFixture): void {
-  it('createPet → created pet carries the input and an id; getPet returns it', async () => {
+  it('pets.create → created pet carries the input and an id; pets.get returns it', async () => {
     const { storage } = fixture();
     const input: NewPet = { name: 'Rex', categoryId: 7n, status: 'available' };
-    const result = await storage.createPet(input);
+    const result = await storage.pets.create(input);
     assert.equal(result.kind, 'created');
     const pet = (result as { pet: Pet }).pet;
     assert.equal(typeof pet.id, 'bigint');
     assert.deepEqual(pet, { ...input, id: pet.id });
-    assert.deepEqual(await storage.getPet(pet.id), pet);
-    assert.equal(await storage.getPet(pet.id + 1_000n), undefined);
+    assert.deepEqual(await storage.pets.get(pet.id), pet);
+    assert.equal(await storage.pets.get(pet.id + 1_000n), undefined);
   });
 
-  it('createPet → ids ascend and never repeat', async () => {
+  it('pets.create → ids ascend and never repeat', async () => {
     const { storage } = fixture();
     const ids: bigint[] = [];
     for (let i = 0; i < 5; i++) ids.push((await create(storage, { name: `p${i}`, categoryId: 1n })).id);
     for (let i = 1; i < ids.length; i++) assert.ok(ids[i]! > ids[i - 1]!, `${ids[i]} > ${ids[i - 1]}`);
   });
 
-  it('listPets → ascending ids, status filter, afterId keyset and limit', async () => {
+  it('pets.list → ascending ids, status filter, afterId keyset and limit', async () => {
     const { storage } = fixture();
     const statuses = ['available', 'sold', undefined, 'available', 'pending', 'available', 'sold'] as const;
     const pets: Pet[] = [];
     for (const [i, status] of statuses.entries()) {
       pets.push(await create(storage, { name: `p${i}`, categoryId: BigInt(i), ...(status && { status }) }));
     }
-    assert.deepEqual(await storage.listPets({ limit: 100 }), pets);
-    assert.deepEqual(await storage.listPets({ limit: 3 }), pets.slice(0, 3));
+    assert.deepEqual(await storage.pets.list({ limit: 100 }), pets);
+    assert.deepEqual(await storage.pets.list({ limit: 3 }), pets.slice(0, 3));
     const available = pets.filter((pet) => pet.status === 'available');
-    assert.deepEqual(await storage.listPets({ status: 'available', limit: 100 }), available);
-    assert.deepEqual(await storage.listPets({ status: 'available', afterId: available[0]!.id, limit: 1 }), [
+    assert.deepEqual(await storage.pets.list({ status: 'available', limit: 100 }), available);
+    assert.deepEqual(await storage.pets.list({ status: 'available', afterId: available[0]!.id, limit: 1 }), [
       available[1],
     ]);
-    assert.deepEqual(await storage.listPets({ afterId: pets[4]!.id, limit: 100 }), pets.slice(5));
-    assert.deepEqual(await storage.listPets({ afterId: pets.at(-1)!.id, limit: 100 }), []);
+    assert.deepEqual(await storage.pets.list({ afterId: pets[4]!.id, limit: 100 }), pets.slice(5));
+    assert.deepEqual(await storage.pets.list({ afterId: pets.at(-1)!.id, limit: 100 }), []);
     const paged: Pet[] = [];
     let afterId: bigint | undefined;
     for (;;) {
-      const page = await storage.listPets({ limit: 2, afterId });
+      const page = await storage.pets.list({ limit: 2, afterId });
       paged.push(...page);
       if (page.length < 2) break;
       afterId = page.at(-1)!.id;
     }
     assert.deepEqual(paged, pets);
-    assert.equal(await storage.countPets(), pets.length);
+    assert.equal(await storage.pets.count(), pets.length);
   });
 
-  it('createPet → int64 extremes of categoryId round-trip exactly', async () => {
+  it('pets.create → int64 extremes of categoryId round-trip exactly', async () => {
     const { storage } = fixture();
     for (const categoryId of [INT64_MIN, INT64_MAX, 9_007_199_254_740_993n]) {
       const pet = await create(storage, { name: 'edge', categoryId });
       assert.equal(pet.categoryId, categoryId);
-      assert.equal((await storage.getPet(pet.id))!.categoryId, categoryId);
+      assert.equal((await storage.pets.get(pet.id))!.categoryId, categoryId);
     }
-    const listed = await storage.listPets({ limit: 10 });
+    const listed = await storage.pets.list({ limit: 10 });
     assert.deepEqual(
       listed.map((pet) => pet.categoryId),
       [INT64_MIN, INT64_MAX, 9_007_199_254_740_993n],
     );
   });
 
-  it('createPet → an absent status stays absent (no status property at all)', async () => {
+  it('pets.create → an absent status stays absent (no status property at all)', async () => {
     const { storage } = fixture();
     const pet = await create(storage, { name: 'Nameless', categoryId: 1n });
     assert.ok(!('status' in pet));
-    assert.ok(!('status' in (await storage.getPet(pet.id))!));
-    assert.ok(!('status' in (await storage.listPets({ limit: 1 }))[0]!));
+    assert.ok(!('status' in (await storage.pets.get(pet.id))!));
+    assert.ok(!('status' in (await storage.pets.list({ limit: 1 }))[0]!));
   });
 
-  it('createPet → names with unicode, quotes and SQL survive byte for byte', async () => {
+  it('pets.create → names with unicode, quotes and SQL survive byte for byte', async () => {
     const { storage } = fixture();
     const name = `O'Brien "Rex" 🐶 ñ 漢字 \\ %_ ; DROP TABLE pets; --`;
     const pet = await create(storage, { name, categoryId: 1n, status: 'pending' });
-    assert.equal((await storage.getPet(pet.id))!.name, name);
+    assert.equal((await storage.pets.get(pet.id))!.name, name);
   });
 
-  it('createPet → 200 concurrent creates get 200 distinct ids', async () => {
+  it('pets.create → 200 concurrent creates get 200 distinct ids', async () => {
     const { storage } = fixture();
     const pets = await Promise.all(
       Array.from({ length: 200 }, (_, i) => create(storage, { name: `c${i}`, categoryId: BigInt(i) })),
     );
     assert.equal(new Set(pets.map((pet) => pet.id)).size, 200);
-    assert.equal(await storage.countPets(), 200);
-    for (const pet of pets) assert.equal((await storage.getPet(pet.id))!.name, pet.name);
+    assert.equal(await storage.pets.count(), 200);
+    for (const pet of pets) assert.equal((await storage.pets.get(pet.id))!.name, pet.name);
   });
 
-  it('createPet from three instances at once → pets become visible in id order, never below a visible one', async () => {
+  it('pets.create from three instances at once → pets become visible in id order, never below a visible one', async () => {
     const { storage, open } = fixture();
     const writers = [storage, await open(), await open()];
     const reader = await open();
@@ -102,7 +102,7 @@ export function petContract(fixture: () => StorageFixture): void {
     let writing = true;
     const reading = (async () => {
       while (writing) {
-        seen.push((await reader.listPets({ limit: 10_000 })).map((pet) => pet.id));
+        seen.push((await reader.pets.list({ limit: 10_000 })).map((pet) => pet.id));
         // SQLite answers synchronously: let the writers' commits run between reads.
         await nextTurn();
       }
@@ -124,7 +124,7 @@ export function petContract(fixture: () => StorageFixture): void {
       writing = false;
       await reading;
     }
-    const all = (await reader.listPets({ limit: 10_000 })).map((pet) => pet.id);
+    const all = (await reader.pets.list({ limit: 10_000 })).map((pet) => pet.id);
     assert.equal(all.length, 450);
     assert.ok(seen.length > 1, 'the reader read while pets were created');
     for (const ids of seen) {
@@ -137,25 +137,25 @@ export function petContract(fixture: () => StorageFixture): void {
     }
   });
 
-  it('createPet without idempotency → a create the database refuses fails alone among concurrent ones', async () => {
+  it('pets.create without idempotency → a create the database refuses fails alone among concurrent ones', async () => {
     const { storage } = fixture();
     const refused = { name: 'b', categoryId: 1n, status: 'bogus' as PetStatus };
     const results = await Promise.allSettled([
-      storage.createPet({ name: 'a', categoryId: 1n }),
-      storage.createPet(refused),
-      storage.createPet({ name: 'c', categoryId: 2n, status: 'sold' }),
+      storage.pets.create({ name: 'a', categoryId: 1n }),
+      storage.pets.create(refused),
+      storage.pets.create({ name: 'c', categoryId: 2n, status: 'sold' }),
     ]);
     assert.deepEqual(
       results.map((result) => result.status),
       ['fulfilled', 'rejected', 'fulfilled'],
     );
     assert.deepEqual(
-      (await storage.listPets({ limit: 10 })).map((pet) => pet.name),
+      (await storage.pets.list({ limit: 10 })).map((pet) => pet.name),
       ['a', 'c'],
     );
   });
 
-  it('createPet → a failing create among concurrent ones fails alone', async () => {
+  it('pets.create → a failing create among concurrent ones fails alone', async () => {
     const { storage } = fixture();
     const failing = {
       idempotency: { apiKeyId: 'key_a', key: 'k', requestHash: 'h', createdAt: 0, expiresAt: 1 },
@@ -163,24 +163,24 @@ export function petContract(fixture: () => StorageFixture): void {
     // A status the database's CHECK constraint refuses: the statement fails inside the transaction.
     const refused = { name: 'b', categoryId: 1n, status: 'bogus' as PetStatus };
     const results = await Promise.allSettled([
-      storage.createPet({ name: 'a', categoryId: 1n }),
-      storage.createPet(refused, failing),
-      storage.createPet({ name: 'c', categoryId: 1n }),
+      storage.pets.create({ name: 'a', categoryId: 1n }),
+      storage.pets.create(refused, failing),
+      storage.pets.create({ name: 'c', categoryId: 1n }),
     ]);
     assert.deepEqual(
       results.map((result) => result.status),
       ['fulfilled', 'rejected', 'fulfilled'],
     );
     assert.deepEqual(
-      (await storage.listPets({ limit: 10 })).map((pet) => pet.name),
+      (await storage.pets.list({ limit: 10 })).map((pet) => pet.name),
       ['a', 'c'],
     );
-    assert.equal(await storage.findIdempotency('key_a', 'k', 0), undefined);
+    assert.equal(await storage.idempotency.find('key_a', 'k', 0), undefined);
   });
 }
 
 export async function create(storage: StorageFixture['storage'], pet: NewPet): Promise<Pet> {
-  const result = await storage.createPet(pet);
+  const result = await storage.pets.create(pet);
   assert.equal(result.kind, 'created');
   return (result as { pet: Pet }).pet;
 }

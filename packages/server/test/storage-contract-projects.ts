@@ -60,30 +60,30 @@ export function projectContract(fixture: () => StorageFixture): void {
   it('a project key is held to its project plan, changed by setPlan; a standalone key keeps its own', async () => {
     const { storage } = fixture();
     await storage.projects.create(project('acme', { plan: 'free' }));
-    await storage.createKey(key('key_p', 'prj_acme', 'free'));
-    await storage.createKey(key('key_s', null, 'pro'));
-    assert.equal((await storage.getKey('key_p'))!.plan, 'free');
+    await storage.keys.create(key('key_p', 'prj_acme', 'free'));
+    await storage.keys.create(key('key_s', null, 'pro'));
+    assert.equal((await storage.keys.get('key_p'))!.plan, 'free');
     assert.equal(await storage.projects.setPlan('acme', 'enterprise', 7_000, 70_000), true);
-    const moved = await storage.findKeyByDigest(key('key_p', null).digest);
+    const moved = await storage.keys.findByDigest(key('key_p', null).digest);
     assert.deepEqual(
       [moved!.plan, moved!.perMinute, moved!.perDay, moved!.projectId],
       ['enterprise', 7_000, 70_000, 'prj_acme'],
     );
-    const standalone = await storage.getKey('key_s');
+    const standalone = await storage.keys.get('key_s');
     assert.deepEqual([standalone!.plan, standalone!.projectId], ['pro', null]);
     assert.equal(await storage.projects.setPlan('nope', 'pro', null, null), false);
   });
 
-  it('a project key with limits of its own → kept beside its project plan; updateKeyOwnLimits sets and clears them', async () => {
+  it('a project key with limits of its own → kept beside its project plan; keys.setOwnLimits sets and clears them', async () => {
     const { storage } = fixture();
     await storage.projects.create(project('caps', { plan: 'pro' }));
-    await storage.createKey({ ...key('key_c', 'prj_caps', 'pro'), ownPerMinute: 10 });
-    const created = (await storage.getKey('key_c'))!;
+    await storage.keys.create({ ...key('key_c', 'prj_caps', 'pro'), ownPerMinute: 10 });
+    const created = (await storage.keys.get('key_c'))!;
     assert.deepEqual([created.plan, created.ownPerMinute, created.ownPerDay], ['pro', 10, null]);
-    assert.equal(await storage.updateKeyOwnLimits('key_c', null, 500), true);
-    const changed = (await storage.findKeyByDigest(key('key_c', null).digest))!;
+    assert.equal(await storage.keys.setOwnLimits('key_c', null, 500), true);
+    const changed = (await storage.keys.findByDigest(key('key_c', null).digest))!;
     assert.deepEqual([changed.ownPerMinute, changed.ownPerDay], [null, 500]);
-    assert.equal(await storage.updateKeyOwnLimits('key_nope', 1, 1), false);
+    assert.equal(await storage.keys.setOwnLimits('key_nope', 1, 1), false);
   });
 
   it('listPage → projects by slug after the given one, at most the limit', async () => {
@@ -96,19 +96,19 @@ export function projectContract(fixture: () => StorageFixture): void {
     assert.deepEqual(await slugs('delta', 10), []);
   });
 
-  it('listKeys(projectId) → only that project keys; listKeys() → every key', async () => {
+  it('keys.list(projectId) → only that project keys; keys.list() → every key', async () => {
     const { storage } = fixture();
     await storage.projects.create(project('a'));
     await storage.projects.create(project('b'));
-    await storage.createKey(key('key_a1', 'prj_a'));
-    await storage.createKey(key('key_b1', 'prj_b'));
-    await storage.createKey(key('key_a2', 'prj_a'));
-    await storage.createKey(key('key_s', null));
+    await storage.keys.create(key('key_a1', 'prj_a'));
+    await storage.keys.create(key('key_b1', 'prj_b'));
+    await storage.keys.create(key('key_a2', 'prj_a'));
+    await storage.keys.create(key('key_s', null));
     assert.deepEqual(
-      (await storage.listKeys('prj_a')).map((k) => k.id),
+      (await storage.keys.list('prj_a')).map((k) => k.id),
       ['key_a1', 'key_a2'],
     );
-    assert.deepEqual((await storage.listKeys()).map((k) => k.id).sort(), [
+    assert.deepEqual((await storage.keys.list()).map((k) => k.id).sort(), [
       'key_a1',
       'key_a2',
       'key_b1',
@@ -118,8 +118,8 @@ export function projectContract(fixture: () => StorageFixture): void {
 
   it('a key for a project that does not exist is refused', async () => {
     const { storage } = fixture();
-    await assert.rejects(storage.createKey(key('key_x', 'prj_missing')));
-    assert.equal(await storage.getKey('key_x'), undefined);
+    await assert.rejects(storage.keys.create(key('key_x', 'prj_missing')));
+    assert.equal(await storage.keys.get('key_x'), undefined);
   });
 
   it('projects.rename → the new name; false for an unknown slug', async () => {

@@ -247,7 +247,7 @@ describe('postgres storage', { skip }, () => {
           FOR EACH STATEMENT EXECUTE FUNCTION ${schema}.note_commit_setting()`);
       }
       await fixture.storage.requestLog.write([logged({ requestId: 'a' }), logged({ requestId: 'b' })]);
-      await fixture.storage.createPet({ name: 'Rex', categoryId: 1n, status: 'available' });
+      await fixture.storage.pets.create({ name: 'Rex', categoryId: 1n, status: 'available' });
       const { rows } = await admin.query(`SELECT tbl, setting FROM ${schema}.commit_settings ORDER BY tbl`);
       assert.deepEqual(
         rows.map((row: { tbl: string; setting: string }) => `${row.tbl} ${row.setting}`),
@@ -409,12 +409,12 @@ describe('postgres storage', { skip }, () => {
 });
 
 describe('postgres storage when the server is unreachable', () => {
-  it('ping and createPet → StorageUnavailableError within a few seconds, not a hang', async () => {
+  it('ping and pets.create → StorageUnavailableError within a few seconds, not a hang', async () => {
     const storage = new PostgresStorage({ url: 'postgres://postgres@127.0.0.1:1/test' });
     const started = performance.now();
     try {
       await assert.rejects(storage.ping(), StorageUnavailableError);
-      await assert.rejects(storage.createPet({ name: 'x', categoryId: 1n }), StorageUnavailableError);
+      await assert.rejects(storage.pets.create({ name: 'x', categoryId: 1n }), StorageUnavailableError);
       await assert.rejects(storage.migrate(), StorageUnavailableError);
     } finally {
       await storage.close();

@@ -67,7 +67,7 @@ describe('sqlite storage', () => {
 
   it('changeToken → changes after a key change made through this connection', async () => {
     const { storage } = fixture;
-    const key = await storage.createKey({
+    const key = await storage.keys.create({
       id: 'key_own',
       digest: 'a'.repeat(64),
       plan: 'free',
@@ -79,11 +79,11 @@ describe('sqlite storage', () => {
       expiresAt: null,
     });
     const before = storage.changeToken();
-    await storage.updateKeyPlan(key.id, 'pro', null, null);
+    await storage.keys.setPlan(key.id, 'pro', null, null);
     assert.notEqual(storage.changeToken(), before);
   });
 
-  it('createPet → a batch whose commit fails rejects every create and leaves nothing', async () => {
+  it('pets.create → a batch whose commit fails rejects every create and leaves nothing', async () => {
     raw = new DatabaseSync(fixture.path, { enableForeignKeyConstraints: true });
     // A deferred foreign-key violation passes each statement and fails only at COMMIT.
     raw.exec(`
@@ -94,48 +94,48 @@ describe('sqlite storage', () => {
     `);
     const { storage } = fixture;
     const results = await Promise.allSettled(
-      ['a', 'boom', 'c'].map((name) => storage.createPet({ name, categoryId: 1n })),
+      ['a', 'boom', 'c'].map((name) => storage.pets.create({ name, categoryId: 1n })),
     );
     assert.deepEqual(
       results.map((result) => result.status),
       ['rejected', 'rejected', 'rejected'],
     );
     assert.match(String((results[0] as PromiseRejectedResult).reason), /FOREIGN KEY/);
-    assert.equal(await storage.countPets(), 0);
-    assert.equal(await storage.purgeIdempotency(Number.MAX_SAFE_INTEGER), 0);
+    assert.equal(await storage.pets.count(), 0);
+    assert.equal(await storage.idempotency.purge(Number.MAX_SAFE_INTEGER), 0);
     await create(storage, { name: 'after', categoryId: 1n });
-    assert.equal(await storage.countPets(), 1);
+    assert.equal(await storage.pets.count(), 1);
   });
 
-  it('createPet → StorageUnavailableError while another process holds the write lock', async () => {
+  it('pets.create → StorageUnavailableError while another process holds the write lock', async () => {
     const storage = await fixture.open({ busyTimeoutMs: 50 });
     raw = new DatabaseSync(fixture.path);
     raw.exec('BEGIN IMMEDIATE');
-    await assert.rejects(storage.createPet({ name: 'blocked', categoryId: 1n }), StorageUnavailableError);
-    await assert.rejects(storage.revokeKey('key_1', 0), StorageUnavailableError);
+    await assert.rejects(storage.pets.create({ name: 'blocked', categoryId: 1n }), StorageUnavailableError);
+    await assert.rejects(storage.keys.revoke('key_1', 0), StorageUnavailableError);
     raw.exec('COMMIT');
     await create(storage, { name: 'after', categoryId: 1n });
-    assert.equal(await storage.countPets(), 1);
+    assert.equal(await storage.pets.count(), 1);
   });
 
-  it('createPet → more concurrent creates than one batch holds all commit', async () => {
+  it('pets.create → more concurrent creates than one batch holds all commit', async () => {
     const { storage } = fixture;
     const results = await Promise.all(
-      Array.from({ length: 600 }, (_, i) => storage.createPet({ name: `b${i}`, categoryId: BigInt(i) })),
+      Array.from({ length: 600 }, (_, i) => storage.pets.create({ name: `b${i}`, categoryId: BigInt(i) })),
     );
     assert.ok(results.every((result) => result.kind === 'created'));
-    assert.equal(await storage.countPets(), 600);
+    assert.equal(await storage.pets.count(), 600);
   });
 
   it('close → creates still queued are committed first', async () => {
     const { storage, open } = fixture;
-    const pending = storage.createPet({ name: 'queued', categoryId: 1n });
+    const pending = storage.pets.create({ name: 'queued', categoryId: 1n });
     await storage.close();
     assert.equal((await pending).kind, 'created');
-    assert.equal(await (await open()).countPets(), 1);
+    assert.equal(await (await open()).pets.count(), 1);
   });
 
-  it('listPets → keyset pages read an index in id order, with no sort', () => {
+  it('pets.list → keyset pages read an index in id order, with no sort', () => {
     raw = new DatabaseSync(fixture.path);
     const plan = (sql: string) =>
       raw!

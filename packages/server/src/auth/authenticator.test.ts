@@ -58,7 +58,7 @@ function authenticatorOver(count: number, maxEntries = 1_000) {
   let mark = 1;
   const authenticator = createAuthenticator({
     keys: {
-      async findKeyByDigest(digest) {
+      async findByDigest(digest) {
         lookups.push(digest);
         return byDigest.get(digest);
       },

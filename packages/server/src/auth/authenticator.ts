@@ -7,7 +7,7 @@ import type { Clock } from '../time/clock.ts';
 import { bearerToken, digestKey, type KeyEnvironment, keyEnvironment } from './keys.ts';
 
 export interface AuthenticatorOptions {
-  keys: Pick<KeyRepository, 'findKeyByDigest'>;
+  keys: Pick<KeyRepository, 'findByDigest'>;
   clock: Clock;
   /** Keys of the other environment are refused (a test key never works in production). */
   environment: KeyEnvironment;
@@ -120,7 +120,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     if (fresh(cached, now)) return cached.record;
     const epoch = feed.epoch();
     const digest = digestKey(secret);
-    const found = await keys.findKeyByDigest(digest);
+    const found = await keys.findByDigest(digest);
     // The lookup is by digest; comparing digests again in constant time keeps the check explicit.
     const record =
       found && timingSafeEqual(Buffer.from(found.digest, 'hex'), Buffer.from(digest, 'hex'))

@@ -10,7 +10,7 @@ function recorder(fail = false, maxRemembered?: number) {
   const errors: unknown[] = [];
   const usage = createKeyUsage({
     keys: {
-      async touchKeys(uses) {
+      async touch(uses) {
         if (fail) throw new Error('database down');
         statements.push(uses.length);
         for (const use of uses) writes.push([use.id, use.at]);

@@ -2,7 +2,7 @@ import { boundedLru } from '../cache/bounded-lru.ts';
 import type { KeyRepository } from '../storage/repository.ts';
 
 export interface KeyUsageOptions {
-  keys: Pick<KeyRepository, 'touchKeys'>;
+  keys: Pick<KeyRepository, 'touch'>;
   /** A key's use is written at most this often by one process. */
   intervalMs?: number;
   /** How long uses wait before they are written together. */
@@ -47,7 +47,7 @@ export function createKeyUsage(options: KeyUsageOptions): KeyUsage {
     pending = new Map();
     if (batch.size === 0) return;
     try {
-      await keys.touchKeys([...batch].map(([id, at]) => ({ id, at })));
+      await keys.touch([...batch].map(([id, at]) => ({ id, at })));
     } catch (error) {
       onError(error);
     }

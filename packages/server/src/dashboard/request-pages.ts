@@ -128,7 +128,10 @@ export function requestPages(context: DashboardContext): Record<string, RouteHan
         if (!paged.before) throw invalid('before', 'before must be a position this page gave');
       }
       await context.settleRequestLog();
-      const [found, keys] = await Promise.all([storage.requestLog.list(paged), storage.listKeys(project.id)]);
+      const [found, keys] = await Promise.all([
+        storage.requestLog.list(paged),
+        storage.keys.list(project.id),
+      ]);
       const rows = found.slice(0, REQUESTS_PAGE_SIZE);
       let older: string | undefined;
       if (found.length > REQUESTS_PAGE_SIZE) {

@@ -15,7 +15,7 @@ export function usagePages(context: DashboardContext): Record<string, RouteHandl
         throw new ApiError('invalid_parameter', 'step must be hour or day', { param: 'step' });
       }
       if (key !== undefined) {
-        const found = typeof key === 'string' ? await storage.getKey(key) : undefined;
+        const found = typeof key === 'string' ? await storage.keys.get(key) : undefined;
         if (!found || found.projectId !== project.id)
           throw new ApiError('not_found', 'no such key in this project');
       }

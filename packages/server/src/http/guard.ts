@@ -41,7 +41,7 @@ export interface AreaChecks {
 export interface GuardDeps {
   authenticator: Authenticator;
   limiter: RateLimiter;
-  keys: Pick<KeyRepository, 'banKey'>;
+  keys: Pick<KeyRepository, 'ban'>;
   usage: KeyUsage;
   clock: Clock;
   /** What the product areas check, for the routes that declare it (wired by app.ts). */
@@ -220,7 +220,7 @@ async function recordBan(
 ): Promise<void> {
   const log = { keyId, until: new Date(until).toISOString() };
   try {
-    await deps.keys.banKey(keyId, until);
+    await deps.keys.ban(keyId, until);
     deps.authenticator.forget(keyId);
     request.log.warn(log, 'key banned');
   } catch (err) {

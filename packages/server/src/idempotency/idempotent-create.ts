@@ -16,7 +16,7 @@ export type IdempotentOutcome =
   | { kind: 'key_reused' };
 
 export interface IdempotentCreateDeps {
-  storage: Pick<Storage, 'createPet' | 'findIdempotency'>;
+  storage: Pick<Storage, 'pets' | 'idempotency'>;
   clock: Clock;
   ttlMs?: number;
 }
@@ -40,9 +40,9 @@ export function createIdempotentCreate(
     inFlight.add(scope);
     try {
       const now = clock.now();
-      const existing = await storage.findIdempotency(apiKeyId, key, now);
+      const existing = await storage.idempotency.find(apiKeyId, key, now);
       if (existing) return replayOrRefuse(existing, hash);
-      const result = await storage.createPet(pet, {
+      const result = await storage.pets.create(pet, {
         idempotency: { apiKeyId, key, requestHash: hash, createdAt: now, expiresAt: now + ttl },
       });
       if (result.kind === 'idempotency_conflict') return replayOrRefuse(result.existing, hash);

@@ -36,7 +36,7 @@ export function maintenanceJobs(
     {
       what: 'expired idempotency records purged',
       intervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS,
-      run: sliced((now, limit) => storage.purgeIdempotency(now, limit)),
+      run: sliced((now, limit) => storage.idempotency.purge(now, limit)),
     },
     {
       what: 'expired sessions purged',

@@ -75,7 +75,7 @@ export function createPetService(deps: {
       const cached = cache.getPage(key);
       if (cached) return cached;
       const generation = cache.generation();
-      const rows = await storage.listPets({ status, afterId, limit: limit + 1 });
+      const rows = await storage.pets.list({ status, afterId, limit: limit + 1 });
       const pets = rows.slice(0, limit);
       const last = rows.length > limit ? pets[pets.length - 1] : undefined;
       const page = { body: petsJson(pets), nextCursor: last && encodeCursor(last.id, status) };
@@ -86,7 +86,7 @@ export function createPetService(deps: {
     async get(id) {
       const held = arena.get(id);
       if (held !== undefined) return held;
-      const pet = await storage.getPet(id);
+      const pet = await storage.pets.get(id);
       if (!pet) return undefined;
       const json = petJson(pet);
       arena.put(id, json);
@@ -97,7 +97,7 @@ export function createPetService(deps: {
       let afterId = 0n;
       let loaded = 0;
       while (!stopped()) {
-        const batch = await storage.listPets({ afterId, limit: WARM_BATCH });
+        const batch = await storage.pets.list({ afterId, limit: WARM_BATCH });
         for (const pet of batch) {
           if (!arena.tryPut(pet.id, petJson(pet))) return loaded;
           loaded++;
@@ -111,14 +111,14 @@ export function createPetService(deps: {
 
     async create(pet, idempotency) {
       if (!idempotency) {
-        const result = await storage.createPet(pet);
+        const result = await storage.pets.create(pet);
         if (result.kind !== 'created') throw new Error('a create without an idempotency key cannot conflict');
         return created(result.pet);
       }
       const outcome = await idempotentCreate(pet, idempotency);
       if (outcome.kind === 'created') return created(outcome.pet);
       if (outcome.kind !== 'replayed') return outcome;
-      const replayed = await storage.getPet(outcome.petId);
+      const replayed = await storage.pets.get(outcome.petId);
       if (!replayed) throw new Error(`idempotency record points at missing pet ${outcome.petId}`);
       return { kind: 'replayed', pet: replayed, body: petJson(replayed) };
     },

@@ -1,7 +1,7 @@
 import { createPasswordResetRecords, type PasswordResetRecords } from './password-reset-records.ts';
 import type { Row } from './rows.ts';
 import { createSignInRecords, type SignInRecords } from './sign-in-records.ts';
-import type { SqlBatch, SqlExecutor } from './sql-executor.ts';
+import type { SqlExecutor, Transactions } from './sql-executor.ts';
 import { createTwoFactorRecords, type TwoFactorRecords } from './two-factor-records.ts';
 import { deleteWhere } from './limited-delete.ts';
 
@@ -67,7 +67,10 @@ function toAccount(row: Row): Account {
 }
 
 /** One implementation for SQLite and PostgreSQL. */
-export function createAccountRepository(sql: SqlExecutor, batch: SqlBatch): AccountRepository {
+export function createAccountRepository(
+  sql: SqlExecutor,
+  transaction: Transactions['transaction'],
+): AccountRepository {
   return {
     ...createSignInRecords(sql),
     ...createPasswordResetRecords(sql),
@@ -97,11 +100,10 @@ export function createAccountRepository(sql: SqlExecutor, batch: SqlBatch): Acco
     async remove(id) {
       // Memberships and sessions go with it (ON DELETE CASCADE); its invitations would stay, with no
       // inviter (ON DELETE SET NULL), as if the operator had made them: the pending ones go first.
-      const [, removed] = await batch([
-        { sql: 'DELETE FROM invitations WHERE invited_by = $1 AND accepted_at IS NULL', params: [id] },
-        { sql: 'DELETE FROM accounts WHERE id = $1 RETURNING id', params: [id] },
-      ]);
-      return removed!.length > 0;
+      return transaction(async (tx) => {
+        await tx.run('DELETE FROM invitations WHERE invited_by = $1 AND accepted_at IS NULL', [id]);
+        return (await tx.run('DELETE FROM accounts WHERE id = $1', [id])) > 0;
+      });
     },
     async createSession(session) {
       await sql.run(

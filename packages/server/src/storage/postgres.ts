@@ -1,15 +1,14 @@
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import { type Clock, systemClock } from '../time/clock.ts';
 import type { ReversibleStorage } from './migrations.ts';
-import { createPetGroupCommit } from './pet-group-commit.ts';
-import { insertPetWithKey, petWriter } from './postgres-create.ts';
+import { createPostgresPets } from './postgres-pets.ts';
 import { migrateDown, migrateUp } from './postgres-migrate.ts';
 import { createPool, mapPostgresError, type PoolSettings } from './postgres-pool.ts';
 import { sharedRead } from './shared-read.ts';
-import type { SqlBatch, SqlExecutor } from './sql-executor.ts';
-import { KeyedStorage } from './keyed-storage.ts';
-import type { PoolStats } from './repository.ts';
-import type { CreateOptions, CreateResult, ListQuery, NewPet, Pet } from './records.ts';
+import type { SqlExecutor, Transactions } from './sql-executor.ts';
+import type { IdempotencyRepository, KeyRepository, PetRepository, PoolStats } from './repository.ts';
+import { createIdempotencyRepository } from './idempotency-repository.ts';
+import { createKeyRepository } from '../features/keys/key-repository.ts';
 import { type AccountRepository, createAccountRepository } from './account-repository.ts';
 import { type AuditRecords, createAuditRecords } from '../features/audit/audit-records.ts';
 import { type ChangeRecords, createChangeRecords } from './change-records.ts';
@@ -18,7 +17,7 @@ import { createDomainRepository, type DomainRepository } from '../features/domai
 import { createProjectRepository, type ProjectRepository } from '../features/projects/project-repository.ts';
 import type { MaintenanceLog } from './partition-analysis.ts';
 import { createPostgresRequestLog, type PostgresRequestLog } from './request-log-postgres.ts';
-import { PET_COLUMNS, type Row, toPet } from './rows.ts';
+import type { Row } from './rows.ts';
 
 export interface PostgresOptions extends PoolSettings {
   clock?: Clock;
@@ -31,8 +30,11 @@ const PROBE_WRITE =
  * Storage in PostgreSQL through a pool, every commit with synchronous_commit=on. Plain creates arriving
  * together share one INSERT (pet-group-commit.ts); every other write is its own transaction.
  */
-export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
+export class PostgresStorage implements ReversibleStorage {
   readonly kind = 'postgres';
+  readonly pets: PetRepository;
+  readonly keys: KeyRepository;
+  readonly idempotency: IdempotencyRepository;
   readonly projects: ProjectRepository;
   readonly accounts: AccountRepository;
   readonly domains: DomainRepository;
@@ -45,8 +47,9 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
   readonly #schema: string | undefined;
   readonly #clock: Clock;
   readonly #newestPetId: () => Promise<bigint>;
-  readonly #insertPet: (pet: NewPet) => Promise<Pet>;
   #closed = false;
+  /** Writes through this storage that caches must see (keys, projects, domains, transactions). */
+  #ownWrites = 0;
   #log: MaintenanceLog = consoleLog;
 
   constructor(options: PostgresOptions) {
@@ -55,25 +58,16 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
       all: async (text, params = [], name) => (await run(pool, text, [...params], name)).rows,
       run: async (text, params = []) => (await run(pool, text, [...params])).rowCount ?? 0,
     };
-    super(sql);
     this.sql = sql;
     this.#pool = pool;
     this.#schema = options.schema;
     this.#clock = options.clock ?? systemClock;
-    const batch: SqlBatch = (statements, lockProject) =>
-      this.#transaction(async (client) => {
-        if (lockProject !== undefined) {
-          await client.query('SELECT 1 FROM projects WHERE id = $1 FOR NO KEY UPDATE', [lockProject]);
-        }
-        const results: Row[][] = [];
-        for (const { sql: text, params } of statements) {
-          results.push((await client.query<Row>(text, [...params])).rows);
-        }
-        return results;
-      });
-    this.projects = createProjectRepository(sql, batch, () => this.keyWrites++);
-    this.accounts = createAccountRepository(sql, batch);
-    this.domains = createDomainRepository(sql, () => this.keyWrites++);
+    const transaction: Transactions['transaction'] = (work) => this.transaction(work);
+    this.keys = createKeyRepository(sql, () => this.#ownWrites++);
+    this.idempotency = createIdempotencyRepository(sql);
+    this.projects = createProjectRepository(sql, transaction, 'postgres', () => this.#ownWrites++);
+    this.accounts = createAccountRepository(sql, transaction);
+    this.domains = createDomainRepository(sql, () => this.#ownWrites++);
     this.audit = createAuditRecords(sql);
     this.changes = createChangeRecords(sql);
     this.#settings = options;
@@ -86,7 +80,10 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
       const [row] = await this.#query('SELECT max(id) AS id FROM pets', [], 'petstore_newest_pet');
       return row!.id === null ? 0n : BigInt(row!.id as bigint);
     });
-    this.#insertPet = createPetGroupCommit(petWriter((sql, params, name) => this.#query(sql, params, name)));
+    this.pets = createPostgresPets(
+      (sql, params, name) => this.#query(sql, params, name),
+      (work, keep) => this.#transaction(work, keep),
+    );
   }
 
   async migrate(): Promise<string[]> {
@@ -110,6 +107,10 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
   /** One committed write with synchronous_commit=on (fails on a read-only server or a full disk). */
   async probeWrite(): Promise<void> {
     await this.#query(PROBE_WRITE, [this.#clock.now()]);
+  }
+
+  ownWrites(): number {
+    return this.#ownWrites;
   }
 
   changeToken(): undefined {
@@ -143,48 +144,8 @@ export class PostgresStorage extends KeyedStorage implements ReversibleStorage {
     await this.#pool.end();
   }
 
-  async createPet(pet: NewPet, options?: CreateOptions): Promise<CreateResult> {
-    const idempotency = options?.idempotency;
-    if (!idempotency) return { kind: 'created', pet: await this.#insertPet(pet) };
-    const result = await this.#transaction(
-      (client) => insertPetWithKey(client, pet, idempotency),
-      (outcome) => outcome?.kind === 'created',
-    );
-    return result ?? this.createPet(pet, options);
-  }
-
-  async getPet(id: bigint): Promise<Pet | undefined> {
-    const [row] = await this.#query(
-      `SELECT ${PET_COLUMNS} FROM pets WHERE id = $1`,
-      [id],
-      'petstore_get_pet',
-    );
-    return row && toPet(row);
-  }
-
-  async listPets({ status, afterId = 0n, limit }: ListQuery): Promise<Pet[]> {
-    const rows =
-      status === undefined
-        ? await this.#query(
-            `SELECT ${PET_COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`,
-            [afterId, limit],
-            'petstore_list_pets',
-          )
-        : await this.#query(
-            `SELECT ${PET_COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
-            [status, afterId, limit],
-            'petstore_list_pets_by_status',
-          );
-    return rows.map(toPet);
-  }
-
-  async countPets(): Promise<number> {
-    const [row] = await this.#query('SELECT count(*) AS n FROM pets');
-    return Number(row!.n);
-  }
-
   transaction<T>(work: (sql: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.#transaction((client) => work(clientExecutor(client))).finally(() => this.keyWrites++);
+    return this.#transaction((client) => work(clientExecutor(client))).finally(() => this.#ownWrites++);
   }
 
   /** Commits when `keep(result)` holds (by default always), rolls back otherwise or on any error. */

@@ -1,82 +1,34 @@
 import type { AccountRepository } from './account-repository.ts';
 import type { AuditRecords } from '../features/audit/audit-records.ts';
 import type { ChangeRecords } from './change-records.ts';
+import type { IdempotencyRepository } from './idempotency-repository.ts';
+import type { KeyPage, KeyRepository, KeyUse } from '../features/keys/key-repository.ts';
 import type { DomainRepository } from '../features/domains/domain-repository.ts';
 import type { ProjectRepository } from '../features/projects/project-repository.ts';
 import type { RequestLogRecords } from './request-log-records.ts';
 import type { SqlExecutor, Transactions } from './sql-executor.ts';
 
-import type {
-  CreateOptions,
-  CreateResult,
-  ListQuery,
-  NewPet,
-  NewApiKey,
-  ApiKeyRecord,
-  IdempotencyRecord,
-  Pet,
-  Plan,
-} from './records.ts';
+import type { CreateOptions, CreateResult, ListQuery, NewPet, Pet } from './records.ts';
 
 export interface PetRepository {
   /** Resolves only after the pet (and its idempotency record) is durably committed. */
-  createPet(pet: NewPet, options?: CreateOptions): Promise<CreateResult>;
-  getPet(id: bigint): Promise<Pet | undefined>;
+  create(pet: NewPet, options?: CreateOptions): Promise<CreateResult>;
+  get(id: bigint): Promise<Pet | undefined>;
   /** Pets in ascending id order, at most `limit` of them. */
-  listPets(query: ListQuery): Promise<Pet[]>;
-  countPets(): Promise<number>;
+  list(query: ListQuery): Promise<Pet[]>;
+  count(): Promise<number>;
 }
 
-export interface KeyRepository {
-  createKey(key: NewApiKey): Promise<ApiKeyRecord>;
-  findKeyByDigest(digest: string): Promise<ApiKeyRecord | undefined>;
-  getKey(id: string): Promise<ApiKeyRecord | undefined>;
-  /** Every key in creation order, or only a project's. */
-  listKeys(projectId?: string): Promise<ApiKeyRecord[]>;
-  /**
-   * At most `limit` keys in creation order (created_at, then id) after `after`, the last key of the
-   * previous page: an index range, in constant memory, however many keys there are.
-   */
-  listKeysPage(page: KeyPage): Promise<ApiKeyRecord[]>;
-  /** Returns false when no such key exists. */
-  revokeKey(id: string, at: number): Promise<boolean>;
-  updateKeyPlan(id: string, plan: Plan, perMinute: number | null, perDay: number | null): Promise<boolean>;
-  /** Sets (or with nulls clears) a project key's own lower limits; false when no such key. */
-  updateKeyOwnLimits(id: string, perMinute: number | null, perDay: number | null): Promise<boolean>;
-  /** Records a ban until the given instant. */
-  banKey(id: string, until: number): Promise<boolean>;
-  /** Lifts a ban: bannedUntil becomes null and banLiftedAt = at. */
-  unbanKey(id: string, at: number): Promise<boolean>;
-  /**
-   * Records uses of keys, each unless a later one is already recorded (an unknown key is skipped), in
-   * statements of hundreds of keys. Not a change of the keys: caches of key records need not be dropped.
-   */
-  touchKeys(uses: readonly KeyUse[]): Promise<void>;
-}
+export type { IdempotencyRepository, KeyPage, KeyRepository, KeyUse };
 
-/** Where a page of keys starts: after the key created at `createdAt` with id `id`. */
-export interface KeyPage {
-  after?: { createdAt: number; id: string };
-  limit: number;
-}
-
-/** A key's last use, as key usage writes it in batches. */
-export interface KeyUse {
-  id: string;
-  at: number;
-}
-
-export interface IdempotencyRepository {
-  /** Unexpired record, or undefined. */
-  findIdempotency(apiKeyId: string, key: string, now: number): Promise<IdempotencyRecord | undefined>;
-  /** Deletes records whose expiresAt <= now; returns how many. */
-  purgeIdempotency(now: number, limit?: number): Promise<number>;
-}
-
-export interface Storage extends PetRepository, KeyRepository, IdempotencyRepository, Transactions {
+export interface Storage extends Transactions {
   readonly kind: 'sqlite' | 'postgres';
   /** Single statements outside any transaction, for the features' repositories (features/*). */
   readonly sql: SqlExecutor;
+  readonly pets: PetRepository;
+  /** API keys; a change of one counts in ownWrites (and SQLite's changeToken), a use does not. */
+  readonly keys: KeyRepository;
+  readonly idempotency: IdempotencyRepository;
   readonly projects: ProjectRepository;
   readonly accounts: AccountRepository;
   readonly domains: DomainRepository;

@@ -21,26 +21,12 @@ export function sqlitePlaceholders(sql: string): string {
   return text;
 }
 
-/** One statement of a batch, with its own parameters. */
-export interface Statement {
-  sql: string;
-  params: readonly unknown[];
-}
-
 /**
- * Runs statements in order as one transaction with nothing else in between, and resolves with each
- * one's rows (a write's `RETURNING` rows); any failure rolls them all back. With `lockProject`,
- * PostgreSQL first locks that project's row (`FOR NO KEY UPDATE`: foreign-key checks of inserts still
- * pass), so batches of one project run one after another and each statement, under READ COMMITTED,
- * sees the batches committed before it; SQLite's `BEGIN IMMEDIATE` runs one writer at a time anyway.
- */
-export type SqlBatch = (statements: readonly Statement[], lockProject?: string) => Promise<Row[][]>;
-
-/**
- * One write transaction for the application services (features/*): `work` runs its statements on the
- * executor it is given; the transaction commits when `work` resolves and rolls back when it throws, so
- * a change and its audit record are stored together or not at all. `work` must await nothing but its
- * executor: on SQLite the one connection holds the transaction open meanwhile.
+ * The one write transaction, of the application services (features/*) and the repositories alike:
+ * `work` runs its statements on the executor it is given; the transaction commits when `work` resolves
+ * and rolls back when it throws, so a change and its audit record are stored together or not at all.
+ * `work` must await nothing but its executor: on SQLite the one connection holds the transaction open
+ * meanwhile. A change of a project's members takes the project's lock first (lockProject).
  */
 export interface Transactions {
   transaction<T>(work: (sql: SqlExecutor) => Promise<T>): Promise<T>;

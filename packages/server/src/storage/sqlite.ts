@@ -3,7 +3,11 @@ import { dirname, resolve } from 'node:path';
 import type { SQLInputValue } from 'node:sqlite';
 import { type Clock, systemClock } from '../time/clock.ts';
 import type { ReversibleStorage } from './migrations.ts';
-import type { CreateOptions, CreateResult, ListQuery, NewPet, Pet } from './records.ts';
+import type { IdempotencyRepository, KeyRepository, PetRepository } from './repository.ts';
+import { createIdempotencyRepository } from './idempotency-repository.ts';
+import { createKeyRepository } from '../features/keys/key-repository.ts';
+import { createSqlitePets, insertPet } from './sqlite-pets.ts';
+import { GroupCommit } from './sqlite-group-commit.ts';
 import { createAccountRepository, type AccountRepository } from './account-repository.ts';
 import { type AuditRecords, createAuditRecords } from '../features/audit/audit-records.ts';
 import { type ChangeRecords, createChangeRecords } from './change-records.ts';
@@ -11,13 +15,9 @@ import { createDomainRepository, type DomainRepository } from '../features/domai
 import { createProjectRepository, type ProjectRepository } from '../features/projects/project-repository.ts';
 import type { RequestLogRecords } from './request-log-records.ts';
 import { createSqliteRequestLog } from './request-log-sqlite.ts';
-import { PET_COLUMNS, toIdempotency, toPet } from './rows.ts';
-import { CREATE_WITH_KEY, storeKeyValues } from './idempotency-sql.ts';
-import { KeyedStorage } from './keyed-storage.ts';
-import { type SqlBatch, type SqlExecutor, sqlitePlaceholders, type Transactions } from './sql-executor.ts';
+import { type SqlExecutor, sqlitePlaceholders, type Transactions } from './sql-executor.ts';
 import { serialTransactions } from './sqlite-transactions.ts';
 import { SqliteDatabase } from './sqlite-database.ts';
-import { GroupCommit } from './sqlite-group-commit.ts';
 import { migrateDown, migrateUp } from './sqlite-migrate.ts';
 
 export interface SqliteOptions {
@@ -31,22 +31,12 @@ const PROBE_BUSY_TIMEOUT_MS = 500;
 const PROBE_WRITE =
   'INSERT INTO readiness_probe (id, checked_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at';
 
-/** The create's statements with SQLite's placeholders, converted once. */
-/**
- * A pet as stored is the new pet and its id: reading the id back costs about 1.5 µs less a create
- * than `RETURNING`, which SQLite serves through a temporary table.
- */
-const INSERT_PET = 'INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)';
-
-const WITH_KEY = {
-  deleteExpired: sqlitePlaceholders(CREATE_WITH_KEY.deleteExpired),
-  storeKey: sqlitePlaceholders(CREATE_WITH_KEY.storeKey),
-  holder: sqlitePlaceholders(CREATE_WITH_KEY.holder),
-};
-
 /** Storage in one SQLite file; pet creates are group-committed (see GroupCommit). */
-export class SqliteStorage extends KeyedStorage implements ReversibleStorage {
+export class SqliteStorage implements ReversibleStorage {
   readonly kind = 'sqlite';
+  readonly pets: PetRepository;
+  readonly keys: KeyRepository;
+  readonly idempotency: IdempotencyRepository;
   readonly projects: ProjectRepository;
   readonly accounts: AccountRepository;
   readonly domains: DomainRepository;
@@ -60,6 +50,8 @@ export class SqliteStorage extends KeyedStorage implements ReversibleStorage {
   readonly #writes: GroupCommit;
   readonly #transactions: Transactions['transaction'];
   #dataVersion: number | undefined;
+  /** Changes of keys' records made through this storage, added to the change token. */
+  #keyWrites = 0;
 
   constructor(path: string, options: SqliteOptions = {}) {
     const db = new SqliteDatabase(path, options.busyTimeoutMs ?? 5_000);
@@ -67,28 +59,28 @@ export class SqliteStorage extends KeyedStorage implements ReversibleStorage {
       all: async (text, params = []) => db.all(sqlitePlaceholders(text), ...(params as SQLInputValue[])),
       run: async (text, params = []) => db.run(sqlitePlaceholders(text), ...(params as SQLInputValue[])),
     };
-    // Synchronous: nothing else reaches the connection between BEGIN IMMEDIATE and COMMIT.
-    const batch: SqlBatch = async (statements) =>
-      db.transaction(() =>
-        statements.map(({ sql: text, params }) =>
-          db.all(sqlitePlaceholders(text), ...(params as SQLInputValue[])),
-        ),
-      );
-    super(sql);
+    // Any table may change in a transaction (keys among them): each commit counts as a key change.
+    const transaction = serialTransactions(db, sql, () => this.#keyWrites++);
+    this.#transactions = transaction;
     this.sql = sql;
     this.#clock = options.clock ?? systemClock;
     this.#path = path;
     this.#db = db;
-    this.#writes = new GroupCommit(db, { create: (pet, create) => this.#insertPet(pet, create) });
+    this.#writes = new GroupCommit(db, { create: (pet, options) => insertPet(db, pet, options) });
+    this.pets = createSqlitePets(db, this.#writes);
+    this.keys = createKeyRepository(sql, () => this.#keyWrites++);
+    this.idempotency = createIdempotencyRepository(sql);
     // A project's plan is every key's plan: its changes count like key changes for the caches.
-    this.projects = createProjectRepository(sql, batch, () => this.keyWrites++);
-    this.accounts = createAccountRepository(sql, batch);
-    this.domains = createDomainRepository(sql, () => this.keyWrites++);
+    this.projects = createProjectRepository(sql, transaction, 'sqlite', () => this.#keyWrites++);
+    this.accounts = createAccountRepository(sql, transaction);
+    this.domains = createDomainRepository(sql, () => this.#keyWrites++);
     this.requestLog = createSqliteRequestLog(db, sql);
     this.audit = createAuditRecords(sql);
     this.changes = createChangeRecords(sql);
-    // Any table may change in a transaction (keys among them): each commit counts as a key change.
-    this.#transactions = serialTransactions(db, sql, () => this.keyWrites++);
+  }
+
+  ownWrites(): number {
+    return this.#keyWrites;
   }
 
   transaction<T>(work: (sql: SqlExecutor) => Promise<T>): Promise<T> {
@@ -140,57 +132,12 @@ export class SqliteStorage extends KeyedStorage implements ReversibleStorage {
         this.#dataVersion = undefined;
       });
     }
-    return this.#dataVersion + this.keyWrites;
+    return this.#dataVersion + this.#keyWrites;
   }
 
   async close(): Promise<void> {
     if (!this.#db.isOpen) return;
     this.#writes.flush();
     this.#db.close();
-  }
-
-  createPet(pet: NewPet, options?: CreateOptions): Promise<CreateResult> {
-    return this.#writes.submit(pet, options);
-  }
-
-  async getPet(id: bigint): Promise<Pet | undefined> {
-    const row = this.#db.get(`SELECT ${PET_COLUMNS} FROM pets WHERE id = ?`, id);
-    return row && toPet(row);
-  }
-
-  async listPets({ status, afterId = 0n, limit }: ListQuery): Promise<Pet[]> {
-    const rows =
-      status === undefined
-        ? this.#db.all(`SELECT ${PET_COLUMNS} FROM pets WHERE id > ? ORDER BY id LIMIT ?`, afterId, limit)
-        : this.#db.all(
-            `SELECT ${PET_COLUMNS} FROM pets WHERE status = ? AND id > ? ORDER BY id LIMIT ?`,
-            status,
-            afterId,
-            limit,
-          );
-    return rows.map(toPet);
-  }
-
-  async countPets(): Promise<number> {
-    return Number(this.#db.get('SELECT count(*) AS n FROM pets')!.n);
-  }
-
-  /** One create inside the group-commit transaction. */
-  #insertPet(pet: NewPet, options: CreateOptions | undefined): CreateResult {
-    const idempotency = options?.idempotency;
-    if (idempotency) {
-      this.#db.run(WITH_KEY.deleteExpired, idempotency.apiKeyId, idempotency.key, idempotency.createdAt);
-    }
-    const created: Pet = {
-      id: this.#db.insert(INSERT_PET, pet.name, pet.categoryId, pet.status ?? null),
-      name: pet.name,
-      categoryId: pet.categoryId,
-    };
-    if (pet.status !== undefined) created.status = pet.status;
-    if (!idempotency) return { kind: 'created', pet: created };
-    const stored = this.#db.run(WITH_KEY.storeKey, ...storeKeyValues(idempotency, created.id));
-    if (stored === 1) return { kind: 'created', pet: created };
-    const existing = this.#db.get(WITH_KEY.holder, idempotency.apiKeyId, idempotency.key);
-    return { kind: 'idempotency_conflict', existing: toIdempotency(existing!) };
   }
 }

@@ -21,7 +21,7 @@ const NEW_PET = schemaOf('NewPet');
 
 /** What a case could have written. */
 async function fingerprint(app: TestApp): Promise<string> {
-  const pets = await app.storage.countPets();
+  const pets = await app.storage.pets.count();
   return `${pets}`;
 }
 

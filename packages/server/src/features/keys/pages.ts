@@ -24,7 +24,7 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
 
   const keysPage = async (request: FastifyRequest, reply: FastifyReply, project: Project) => {
     await context.settleRequestLog();
-    const keys = await storage.listKeys(project.id);
+    const keys = await storage.keys.list(project.id);
     const plan = limitsFor(project);
     const group = { bucket: `project:${project.id}`, ...plan };
     // A key with limits of its own has windows of its own; the others count against the project's.
@@ -58,7 +58,7 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
   /** A key of this project, still active; anything else is 404. */
   const projectKey = async (request: FastifyRequest, project: Project) => {
     const { keyId } = request.params as { keyId: string };
-    const key = await storage.getKey(keyId);
+    const key = await storage.keys.get(keyId);
     if (!key || key.projectId !== project.id || key.revokedAt !== null)
       throw new ApiError('not_found', 'no such active key in this project');
     return key;

@@ -1,10 +1,15 @@
 import type { ApiKeyRecord, NewApiKey, Plan } from '../../storage/records.ts';
-import type { KeyUse } from '../../storage/repository.ts';
 import { KEY_SELECT, toApiKey } from '../../storage/rows.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 
 /** A key to create, with the limits of its own that hold it below its project's. */
 export type NewKey = NewApiKey & Partial<Pick<ApiKeyRecord, 'ownPerMinute' | 'ownPerDay'>>;
+
+/** A key's last use, as key usage writes it in batches. */
+export interface KeyUse {
+  id: string;
+  at: number;
+}
 
 /** Key uses written by one statement (two parameters each: well under either dialect's limit). */
 const TOUCH_BATCH = 500;

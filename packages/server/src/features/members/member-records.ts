@@ -1,4 +1,4 @@
-import type { SqlBatch, SqlExecutor } from '../../storage/sql-executor.ts';
+import type { SqlExecutor, Transactions } from '../../storage/sql-executor.ts';
 
 /** What a member may do in a project: everything, keys and logs, or only read. */
 export type Role = 'owner' | 'developer' | 'viewer';
@@ -72,29 +72,42 @@ export const ROLE_NOW = 'SELECT role FROM memberships WHERE account_id = $1 AND 
 export const RANK = (column: string) =>
   `CASE ${column} WHEN 'owner' THEN 0 WHEN 'developer' THEN 1 ELSE 2 END`;
 
-/** One implementation for SQLite and PostgreSQL; changes run as batches locking the project. */
-export function createMemberRecords(sql: SqlExecutor, batch: SqlBatch): MemberRecords {
+/**
+ * The first statement of a transaction that changes a project's members or invitations. PostgreSQL:
+ * the project's row, locked until the transaction ends (`FOR NO KEY UPDATE`: inserts referring to it
+ * still pass), so such transactions of one project run one after another and each later statement,
+ * under READ COMMITTED, sees what committed before. SQLite's `BEGIN IMMEDIATE` already runs one
+ * writer at a time.
+ */
+export async function lockProject(sql: SqlExecutor, kind: 'sqlite' | 'postgres', projectId: string) {
+  if (kind === 'postgres')
+    await sql.all('SELECT 1 FROM projects WHERE id = $1 FOR NO KEY UPDATE', [projectId]);
+}
+
+/** One implementation for SQLite and PostgreSQL; changes are transactions that lock the project first. */
+export function createMemberRecords(
+  sql: SqlExecutor,
+  transaction: Transactions['transaction'],
+  kind: 'sqlite' | 'postgres',
+): MemberRecords {
   /** The change, the revocation it entails and the role left, as one transaction. */
-  const change = async (accountId: string, projectId: string, statement: string, params: unknown[]) => {
-    const [changed, revoked, left] = await batch(
-      [
-        { sql: statement, params },
-        { sql: REVOKE_IF_NOT_OWNER, params: [accountId, projectId] },
-        { sql: ROLE_NOW, params: [accountId, projectId] },
-      ],
-      projectId,
-    );
-    const outcome: MemberChange =
-      changed!.length > 0 ? 'done' : left!.length === 0 ? 'not_member' : 'last_owner';
-    return {
-      outcome,
-      revoked: revoked!.map((row) => ({
-        id: row.id as string,
-        email: row.email as string,
-        role: row.role as Role,
-      })),
-    };
-  };
+  const change = (accountId: string, projectId: string, statement: string, params: unknown[]) =>
+    transaction(async (tx) => {
+      await lockProject(tx, kind, projectId);
+      const changed = await tx.all(statement, params);
+      const revoked = await tx.all(REVOKE_IF_NOT_OWNER, [accountId, projectId]);
+      const left = await tx.all(ROLE_NOW, [accountId, projectId]);
+      const outcome: MemberChange =
+        changed.length > 0 ? 'done' : left.length === 0 ? 'not_member' : 'last_owner';
+      return {
+        outcome,
+        revoked: revoked.map((row) => ({
+          id: row.id as string,
+          email: row.email as string,
+          role: row.role as Role,
+        })),
+      };
+    });
   return {
     async roleOf(accountId, projectId) {
       const [row] = await sql.all(ROLE_NOW, [accountId, projectId]);
@@ -129,21 +142,18 @@ export function createMemberRecords(sql: SqlExecutor, batch: SqlBatch): MemberRe
         `DELETE FROM memberships WHERE account_id = $1 AND project_id = $2 AND ${ANOTHER_OWNER} RETURNING role`,
         [accountId, projectId],
       ),
-    async joinByInvitation(accountId, projectId, at, role) {
-      const [before, , now] = await batch(
-        [
-          { sql: ROLE_NOW, params: [accountId, projectId] },
-          {
-            sql: `INSERT INTO memberships (account_id, project_id, created_at, role) VALUES ($1, $2, $3, $4)
-                  ON CONFLICT (account_id, project_id) DO UPDATE SET role = excluded.role
-                  WHERE ${RANK('excluded.role')} < ${RANK('memberships.role')}`,
-            params: [accountId, projectId, at, role],
-          },
-          { sql: ROLE_NOW, params: [accountId, projectId] },
-        ],
-        projectId,
-      );
-      return { before: before![0]?.role as Role | undefined, role: now![0]?.role as Role };
-    },
+    joinByInvitation: (accountId, projectId, at, role) =>
+      transaction(async (tx) => {
+        await lockProject(tx, kind, projectId);
+        const [before] = await tx.all(ROLE_NOW, [accountId, projectId]);
+        await tx.run(
+          `INSERT INTO memberships (account_id, project_id, created_at, role) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (account_id, project_id) DO UPDATE SET role = excluded.role
+           WHERE ${RANK('excluded.role')} < ${RANK('memberships.role')}`,
+          [accountId, projectId, at, role],
+        );
+        const [now] = await tx.all(ROLE_NOW, [accountId, projectId]);
+        return { before: before?.role as Role | undefined, role: now?.role as Role };
+      }),
   };
 }

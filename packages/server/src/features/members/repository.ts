@@ -7,6 +7,7 @@ import {
   RANK,
   REVOKE_IF_NOT_OWNER,
   ROLE_NOW,
+  lockProject,
 } from './member-records.ts';
 import type { Storage } from '../../storage/repository.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
@@ -26,15 +27,8 @@ export function memberRecords(sql: SqlExecutor, kind: Storage['kind']) {
   const outcomeOf = async (changed: number, accountId: string, projectId: string): Promise<MemberChange> =>
     changed > 0 ? 'done' : (await roleNow(accountId, projectId)) === undefined ? 'not_member' : 'last_owner';
   return {
-    /**
-     * PostgreSQL: the project's row, locked until the transaction ends (`FOR NO KEY UPDATE`: inserts
-     * referring to it still pass), and each later statement sees what committed before. SQLite's
-     * `BEGIN IMMEDIATE` already runs one writer at a time.
-     */
-    async lockProject(projectId: string): Promise<void> {
-      if (kind === 'postgres')
-        await sql.all('SELECT 1 FROM projects WHERE id = $1 FOR NO KEY UPDATE', [projectId]);
-    },
+    /** The project's lock, taken first (lockProject in member-records.ts). */
+    lockProject: (projectId: string): Promise<void> => lockProject(sql, kind, projectId),
     roleOf: roleNow,
     async member(projectId: string, accountId: string): Promise<Member | undefined> {
       const [row] = await sql.all(

@@ -2,7 +2,7 @@ import { createInvitationRecords, type InvitationRecords } from '../members/invi
 import { createMemberRecords, type MemberRecords, type Role } from '../members/member-records.ts';
 import type { Plan } from '../../storage/records.ts';
 import type { Row } from '../../storage/rows.ts';
-import type { SqlBatch, SqlExecutor } from '../../storage/sql-executor.ts';
+import type { SqlExecutor, Transactions } from '../../storage/sql-executor.ts';
 
 /** A project: it owns API keys (its plan decides their limits) and a published docs site. */
 export interface Project {
@@ -58,7 +58,8 @@ function toProject(row: Row): Project {
 /** One implementation for SQLite and PostgreSQL; `changed` is told of every write (caches listen). */
 export function createProjectRepository(
   sql: SqlExecutor,
-  batch: SqlBatch,
+  transaction: Transactions['transaction'],
+  kind: 'sqlite' | 'postgres',
   changed: () => void,
 ): ProjectRepository {
   const one = async (query: string, params: unknown[]) => {
@@ -71,7 +72,7 @@ export function createProjectRepository(
     return count > 0;
   };
   return {
-    ...createMemberRecords(sql, batch),
+    ...createMemberRecords(sql, transaction, kind),
     ...createInvitationRecords(sql),
     async create(project) {
       const [row] = await sql.all(

@@ -1,8 +1,9 @@
 import { createProjectRepository, type ProjectRepository } from './project-repository.ts';
 import { createTwoFactorRecords, type TwoFactorRecords } from '../../storage/two-factor-records.ts';
-import type { SqlBatch, SqlExecutor } from '../../storage/sql-executor.ts';
+import type { SqlExecutor, Transactions } from '../../storage/sql-executor.ts';
 
-const noBatch: SqlBatch = () => Promise.reject(new Error('a project service write runs no batch'));
+const noTransaction: Transactions['transaction'] = () =>
+  Promise.reject(new Error('a project service write runs inside its transaction, not one of its own'));
 
 /**
  * The projects table's writes of the projects service, on a transaction's executor: the storage's
@@ -13,7 +14,7 @@ export function projectRecords(
   sql: SqlExecutor,
 ): Pick<ProjectRepository, 'create' | 'setPlan' | 'bySlug' | 'rename'> &
   Pick<TwoFactorRecords, 'setTwoFactorRequired'> {
-  const { create, setPlan, bySlug, rename } = createProjectRepository(sql, noBatch, () => {});
+  const { create, setPlan, bySlug, rename } = createProjectRepository(sql, noTransaction, 'sqlite', () => {});
   const { setTwoFactorRequired } = createTwoFactorRecords(sql);
   return { create, setPlan, bySlug, rename, setTwoFactorRequired };
 }
