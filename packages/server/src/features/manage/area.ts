@@ -127,14 +127,16 @@ export function createManageArea(deps: ManageAreaDeps): Area & {
   let needs = new Map<string, ProjectNeed>();
   /**
    * The project, the token's scope and the role, decided in the guard before the body is read, so that
-   * a token that may not act learns nothing from its body (400). The services decide them again: they
-   * are what every door (dashboard, command line) goes through.
+   * a token that may not act learns nothing from its body (400). The services decide them for every
+   * door (dashboard, command line); for this request they take the project and role read here.
    */
   const projectCheck = async (request: FastifyRequest) => {
     const need = needs.get(routeConfig(request).operationId);
     if (!need) return;
     const { slug } = request.params as { slug: string };
-    valueOrThrow(await authorise(storage.projects, tokenActorOf(request), slug, need.role, need.write));
+    const actor = tokenActorOf(request);
+    const allowed = valueOrThrow(await authorise(storage.projects, actor, slug, need.role, need.write));
+    request.tokenActor = { ...actor, checked: { ...allowed, slug } };
   };
   return {
     routes,

@@ -25,6 +25,11 @@ export type Actor =
       address: string | null;
       /** Present when the account acts through an access token. */
       token?: TokenGrant;
+      /**
+       * What the management API's guard decided for this request's project (its slug, the project and
+       * the account's role there), so that the operation does not read them a second time.
+       */
+      checked?: Authorised & { slug: string };
     }
   | { kind: 'operator' }
   /** The service itself: its background checks of custom domains. */
@@ -52,6 +57,12 @@ export async function authorise(
   needed: Role,
   write: boolean,
 ): Promise<Outcome<Authorised>> {
+  if (actor.kind === 'account' && actor.checked?.slug === slug) {
+    const { project, role } = actor.checked;
+    if (!write || actor.token?.scope !== 'read') {
+      if (allows(role, needed)) return done({ project, role });
+    }
+  }
   const project = await projects.bySlug(slug);
   const missing = refused('not_found', `you have no project ${slug}`, 'slug');
   if (!project) return missing;
