@@ -1,8 +1,7 @@
+import { createMemberService, invitationUrl } from '@petstore/server/operator-accounts';
 import {
   type Config,
   configuredOrigin,
-  createMemberService,
-  invitationUrl,
   OPERATOR,
   type Problem,
   type Role,

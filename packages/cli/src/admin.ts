@@ -4,12 +4,9 @@ import {
   emailProblem,
   hashPassword,
   normalizeEmail,
-  OPERATOR,
   passwordProblem,
-  type Role,
-  type Storage,
-  systemClock,
-} from '@petstore/server/operator';
+} from '@petstore/server/operator-accounts';
+import { OPERATOR, type Role, type Storage, systemClock } from '@petstore/server/operator';
 import { dashboardOrigin, inviteMember, refusalOf, roleOption } from './admin-invite.ts';
 import { openServerDatabase } from './database.ts';
 import { EXIT, NotFoundError } from './exit.ts';

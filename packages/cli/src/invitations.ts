@@ -1,13 +1,10 @@
 import {
   createMemberService,
   INVITATION_PAGE,
-  invitationJson,
   invitationUrl,
   normalizeEmail,
-  OPERATOR,
-  pendingJson,
-  systemClock,
-} from '@petstore/server/operator';
+} from '@petstore/server/operator-accounts';
+import { invitationJson, OPERATOR, pendingJson, systemClock } from '@petstore/server/operator';
 import { dashboardOrigin, roleOption } from './admin-invite.ts';
 import { attempt } from './api-refusal.ts';
 import { openServerDatabase } from './database.ts';

@@ -18,7 +18,6 @@ import { MAX_PAGE_SIZE } from './paged-output.ts';
 import { liftStoreBan } from './store-ban.ts';
 import { formatInstant } from './table.ts';
 import { ownLimitsText, printCreatedKey, printRolledKey } from './keys-output.ts';
-import { runKeysApi } from './keys-api.ts';
 import { TIMEOUT_OPTIONS } from './http-options.ts';
 import { chooseMode, databaseOnly } from './manage-session.ts';
 import { type ParsedCommand, parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
@@ -345,6 +344,7 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
       ownPerMinute: newKey?.own?.ownPerMinute ?? null,
       ownPerDay: newKey?.own?.ownPerDay ?? null,
     };
+    const { runKeysApi } = await import('./keys-api.ts');
     await runKeysApi(io, mode.api, action, positionals[0], { choice, overlapSeconds, paging });
     return EXIT.ok;
   }

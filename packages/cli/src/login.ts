@@ -4,7 +4,8 @@ import { credentialsPath, forgetToken, saveToken } from './credentials.ts';
 import { EXIT, UsageError } from './exit.ts';
 import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, note, say } from './io.ts';
-import { manageApi, tokenPrefix } from './manage-session.ts';
+import { manageApi } from './manage-api.ts';
+import { tokenPrefix } from './manage-session.ts';
 import { promptHidden } from './password-input.ts';
 import { parseCommand, stringOption } from './usage.ts';
 

@@ -1,46 +1,14 @@
-import { createManageClient, type ManageClient, PetstoreError } from './api-client.ts';
 import { manageBaseUrl } from './api-address.ts';
-import { apiFailure } from './api-failure.ts';
-import { cliTransport } from './client-transport.ts';
 import { savedToken } from './credentials.ts';
 import { UsageError } from './exit.ts';
-import { readTimeouts } from './http-options.ts';
 import { type CliIo, note } from './io.ts';
+import type { ManageApi } from './manage-api.ts';
 import { type ParsedCommand, stringOption } from './usage.ts';
+
+export type { ManageApi } from './manage-api.ts';
 
 /** A command's way in: the management API with an access token, or the operator's database. */
 export type OperatorMode = { kind: 'api'; api: ManageApi } | { kind: 'database' };
-
-/** The management API as the commands call it: the typed client, and its refusals as CLI errors. */
-export interface ManageApi {
-  client: ManageClient;
-  baseUrl: string;
-  /** Runs `call`, turning a PetstoreError into one `petstore: …` line with its exit status. */
-  run<T>(call: (client: ManageClient) => Promise<T>): Promise<T>;
-}
-
-const LOGIN_HINT = 'the access token was refused: run "petstore login" again or check PETSTORE_ACCESS_TOKEN';
-
-/** The management client for `token`, with the pets commands' timeouts and retry rules. */
-export function manageApi(io: CliIo, parsed: ParsedCommand, baseUrl: string, token: string): ManageApi {
-  const client = createManageClient({
-    baseUrl,
-    token,
-    userAgent: 'petstore-cli',
-    ...cliTransport(io, baseUrl, readTimeouts(io, parsed)),
-  });
-  return {
-    client,
-    baseUrl,
-    async run(call) {
-      try {
-        return await call(client);
-      } catch (error) {
-        throw error instanceof PetstoreError ? apiFailure(error, baseUrl, LOGIN_HINT) : error;
-      }
-    },
-  };
-}
 
 /** `ps_at_` and the first characters: enough to tell tokens apart, never the secret. */
 export const tokenPrefix = (token: string): string => `${token.slice(0, 10)}…`;
@@ -58,6 +26,8 @@ export async function chooseMode(io: CliIo, parsed: ParsedCommand): Promise<Oper
   if (!token) return { kind: 'database' };
   const source = fromEnv ? 'PETSTORE_ACCESS_TOKEN' : 'saved by petstore login';
   note(io, `petstore: management API at ${baseUrl} as token ${tokenPrefix(token)} (${source})`);
+  // The typed client is loaded only here: a command on the database never needs it.
+  const { manageApi } = await import('./manage-api.ts');
   return { kind: 'api', api: manageApi(io, parsed, baseUrl, token) };
 }
 

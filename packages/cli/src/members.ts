@@ -1,5 +1,5 @@
+import { createMemberService } from '@petstore/server/operator-accounts';
 import {
-  createMemberService,
   createProjectService,
   memberJson,
   OPERATOR,

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { MAIN } from './run-cli.ts';
@@ -85,5 +87,31 @@ test('petstore keys list with an access token loads no database: no node:sqlite,
       [],
       String(database),
     );
+  }
+});
+
+test('petstore keys list on a database loads neither node:crypto, password hashing (worker_threads), mail nor the HTTP client', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'petstore-lazy-'));
+  try {
+    const env = { DATABASE_URL: join(dir, 'petstore.db') };
+    await run(process.execPath, [MAIN, 'migrate'], { env: { PATH: process.env.PATH, ...env } });
+    const modules = await modulesOf(['keys', 'list', '--limit', '20'], env);
+    assert.ok(modules.includes('node:sqlite'), modules.join('\n'));
+    // The server's and the client's files are seen by name when the sources run (after an edit).
+    for (const unused of [
+      /^node:crypto$/,
+      /^node:worker_threads$/,
+      /\/accounts\//,
+      /\/mail\/(messages|outbox|mailer)/,
+      /^packages\/client\//,
+    ]) {
+      assert.deepEqual(
+        modules.filter((path) => unused.test(path)),
+        [],
+        String(unused),
+      );
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 });

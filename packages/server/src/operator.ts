@@ -21,9 +21,6 @@ export { type Storage } from './storage/repository.ts';
 export { PLANS, type ApiKeyRecord, type Plan } from './storage/records.ts';
 export { limitsFor } from './ratelimit/plans.ts';
 export { systemClock, type Clock } from './time/clock.ts';
-export { hashPassword, passwordProblem } from './accounts/passwords.ts';
-export { emailProblem, normalizeEmail } from './accounts/email.ts';
-export { invitationUrl, invite, INVITATION_TTL_MS } from './features/members/invitation-mail.ts';
 export { ROLES, type Role } from './features/members/member-records.ts';
 export { nameProblem, planProblem, slugProblem } from './features/projects/rules.ts';
 export type { Project } from './features/projects/project-repository.ts';
@@ -34,7 +31,6 @@ export type { RequestLogQuery, StoredRequest } from './storage/request-log-recor
 export type { AuditAction, StoredAuditEvent } from './features/audit/audit-records.ts';
 export { createKeyService, keyTarget, type KeyService } from './features/keys/service.ts';
 export { OPERATOR } from './features/shared/actor.ts';
-export { createMemberService, INVITATION_PAGE, type MemberService } from './features/members/service.ts';
 export type { Problem } from './features/shared/outcome.ts';
 export { createProjectService, type ProjectService } from './features/projects/service.ts';
 export { createAuditService } from './features/audit/service.ts';

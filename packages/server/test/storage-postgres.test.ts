@@ -97,6 +97,31 @@ describe('postgres storage', { skip }, () => {
     }
   });
 
+  it('migrate on an up-to-date schema while another instance holds the migration lock → applies nothing, without waiting for the lock', async () => {
+    const fixture = await postgresFixture();
+    const holder = await admin.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query("SELECT pg_advisory_xact_lock(hashtext('petstore.migrate:' || $1))", [
+        fixture.schema,
+      ]);
+      const storage = new PostgresStorage({ url, schema: fixture.schema, poolSize: 2 });
+      try {
+        const outcome = await Promise.race([
+          storage.migrate(),
+          new Promise((resolve) => setTimeout(resolve, 2_000, 'still waiting for the lock')),
+        ]);
+        assert.deepEqual(outcome, []);
+      } finally {
+        await holder.query('COMMIT');
+        await storage.close();
+      }
+    } finally {
+      holder.release();
+      await fixture.dispose();
+    }
+  });
+
   it('a server that drops idle connections → no crash, and the next query reconnects', async () => {
     const applicationName = `petstore_test_${randomBytes(6).toString('hex')}`;
     const storage = new PostgresStorage({ url, applicationName });

@@ -53,6 +53,22 @@ describe('sqlite storage', () => {
     await fixture.dispose();
   });
 
+  it('migrate on an up-to-date database while another connection holds the write lock → applies nothing, without waiting for the lock', async () => {
+    raw = new DatabaseSync(fixture.path);
+    raw.exec('BEGIN IMMEDIATE');
+    const storage = await fixture.open({ busyTimeoutMs: 50 });
+    assert.deepEqual(await storage.migrate(), []);
+    raw.exec('ROLLBACK');
+  });
+
+  it('migrate after the newest migration was undone → applies that one again, and only it', async () => {
+    const { storage } = fixture;
+    const undone = await storage.rollback();
+    assert.ok(undone);
+    assert.deepEqual(await storage.migrate(), [undone]);
+    assert.deepEqual(await storage.migrate(), []);
+  });
+
   it('changeToken → changes after another connection commits, not after our own writes', async () => {
     const { storage, open } = fixture;
     const other = await open();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
-import { loadMigrations } from './migrations.ts';
+import { loadMigrations, upToDate } from './migrations.ts';
 
 const folder = (name: string) => new URL(`./migrations/${name}/`, import.meta.url);
 const files = (name: string) => readdirSync(folder(name)).sort();
@@ -24,6 +24,17 @@ describe('migrations', () => {
           `${dialect}: ${file}`,
         );
       }
+    }
+  });
+
+  it('upToDate → true once every migration of the dialect is applied, whatever else is; false while one is missing', () => {
+    for (const dialect of ['sqlite', 'postgres'] as const) {
+      const versions = loadMigrations(dialect).map((migration) => migration.version);
+      assert.equal(upToDate(dialect, versions), true);
+      assert.equal(upToDate(dialect, [...versions, 9_999]), true);
+      assert.equal(upToDate(dialect, versions.slice(0, -1)), false);
+      assert.equal(upToDate(dialect, versions.slice(1)), false);
+      assert.equal(upToDate(dialect, []), false);
     }
   });
 

@@ -13,34 +13,69 @@ const FILE = /^(\d+)_[a-z0-9_]+\.up\.sql$/;
 
 const MIGRATIONS = new URL('./migrations/', import.meta.url);
 
+/** A migration as its file names say: no SQL read. */
+interface MigrationFile {
+  version: number;
+  name: string;
+  /** Where each of its files is: `sqlite`, `postgres` or `shared`. */
+  upFolder: string;
+  downFolder: string;
+}
+
 /**
- * The numbered do/undo SQL files of one dialect, in ascending version order. A file whose SQL is the
- * same in both dialects is kept once, in `shared/`, and read from there when the dialect's own folder
- * lacks it; a file in both places is refused, so which one runs is never in doubt.
+ * The numbered do/undo SQL files of one dialect, by name, in ascending version order. A file whose SQL
+ * is the same in both dialects is kept once, in `shared/`, and read from there when the dialect's own
+ * folder lacks it; a file in both places is refused, so which one runs is never in doubt.
  */
-export function loadMigrations(dialect: 'sqlite' | 'postgres'): Migration[] {
+function migrationFiles(dialect: 'sqlite' | 'postgres'): MigrationFile[] {
   const own = new Set(readdirSync(new URL(`${dialect}/`, MIGRATIONS)));
   const shared = new Set(readdirSync(new URL('shared/', MIGRATIONS)));
-  const read = (file: string) => {
+  const folderOf = (file: string) => {
     if (own.has(file) && shared.has(file)) {
       throw new Error(`migration ${file} is both in ${dialect}/ and in shared/: keep one`);
     }
-    return readFileSync(new URL(`${own.has(file) ? dialect : 'shared'}/${file}`, MIGRATIONS), 'utf8');
+    return own.has(file) ? dialect : 'shared';
   };
-  const migrations = [...new Set([...own, ...shared])]
+  const files = [...new Set([...own, ...shared])]
     .map((file) => FILE.exec(file))
     .filter((match) => match !== null)
     .map((match) => {
       const name = match[0].slice(0, -'.up.sql'.length);
-      return { version: Number(match[1]), name, up: read(match[0]), down: read(`${name}.down.sql`) };
+      return {
+        version: Number(match[1]),
+        name,
+        upFolder: folderOf(match[0]),
+        downFolder: folderOf(`${name}.down.sql`),
+      };
     })
     .sort((a, b) => a.version - b.version);
-  migrations.forEach((migration, index) => {
-    if (index > 0 && migration.version === migrations[index - 1]!.version) {
-      throw new Error(`two ${dialect} migrations share version ${migration.version}`);
+  files.forEach((file, index) => {
+    if (index > 0 && file.version === files[index - 1]!.version) {
+      throw new Error(`two ${dialect} migrations share version ${file.version}`);
     }
   });
-  return migrations;
+  return files;
+}
+
+/** The migrations of one dialect with their SQL, in ascending version order (see migrationFiles). */
+export function loadMigrations(dialect: 'sqlite' | 'postgres'): Migration[] {
+  const read = (folder: string, file: string) =>
+    readFileSync(new URL(`${folder}/${file}`, MIGRATIONS), 'utf8');
+  return migrationFiles(dialect).map(({ version, name, upFolder, downFolder }) => ({
+    version,
+    name,
+    up: read(upFolder, `${name}.up.sql`),
+    down: read(downFolder, `${name}.down.sql`),
+  }));
+}
+
+/**
+ * Whether every migration of `dialect` is among `applied`, from the files' names alone: a database
+ * already up to date is checked without reading any SQL or taking the migration lock.
+ */
+export function upToDate(dialect: 'sqlite' | 'postgres', applied: Iterable<number>): boolean {
+  const done = new Set(applied);
+  return migrationFiles(dialect).every((file) => done.has(file.version));
 }
 
 /** The migrations not yet recorded as applied. */

@@ -1,12 +1,25 @@
 import type { Clock } from '../time/clock.ts';
-import { loadMigrations, pendingMigrations } from './migrations.ts';
+import { loadMigrations, pendingMigrations, upToDate } from './migrations.ts';
 import type { SqliteDatabase } from './sqlite-database.ts';
 
 const MIGRATIONS_TABLE =
   'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)';
 
-/** Applies pending migrations in one write transaction (other processes wait); returns their names. */
+/** The versions applied, read without a write lock; none when the table is not there yet. */
+function appliedVersions(db: SqliteDatabase): number[] {
+  const table = db.get(
+    "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
+  );
+  if (table === undefined) return [];
+  return db.all('SELECT version FROM schema_migrations').map((row) => Number(row.version));
+}
+
+/**
+ * Applies pending migrations in one write transaction (other processes wait); returns their names.
+ * An up-to-date database is told by a read: no write lock (a busy server holds it often), no SQL file.
+ */
 export function migrateUp(db: SqliteDatabase, clock: Clock): string[] {
+  if (upToDate('sqlite', appliedVersions(db))) return [];
   return db.transaction(() => {
     db.exec(MIGRATIONS_TABLE);
     const applied = db.all('SELECT version FROM schema_migrations').map((row) => Number(row.version));

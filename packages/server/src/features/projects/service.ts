@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { nameProblem, type PlanChoice, planProblem, slugProblem } from './rules.ts';
 import type { Member, Role } from '../members/member-records.ts';
 import type { Project } from './project-repository.ts';
@@ -52,7 +51,8 @@ export function createProjectService(deps: {
       const problem = planIssue(input);
       if (problem) return { ok: false, problem };
       const project: Project = {
-        id: `prj_${randomBytes(8).toString('hex')}`,
+        // node:crypto on first use, as in auth/keys.ts: the operator's read commands never load it.
+        id: `prj_${process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex')}`,
         slug: input.slug,
         name,
         plan: input.plan,
