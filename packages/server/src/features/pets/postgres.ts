@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import { createPetGroupCommit } from '../../storage/pet-group-commit.ts';
 import { insertPetWithKey, petWriter } from '../../storage/postgres-create.ts';
 import type { CreateResult } from '../../storage/records.ts';
-import type { PetRepository } from '../../storage/repository.ts';
+import type { PetRepository } from './repository.ts';
 import { PET_COLUMNS, type Row, toPet } from '../../storage/rows.ts';
 
 type Query = (sql: string, params?: unknown[], name?: string) => Promise<Row[]>;

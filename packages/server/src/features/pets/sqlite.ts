@@ -1,5 +1,5 @@
 import type { CreateOptions, CreateResult, NewPet, Pet } from '../../storage/records.ts';
-import type { PetRepository } from '../../storage/repository.ts';
+import type { PetRepository } from './repository.ts';
 import { PET_COLUMNS, toIdempotency, toPet } from '../../storage/rows.ts';
 import { CREATE_WITH_KEY, storeKeyValues } from '../../storage/idempotency-sql.ts';
 import { sqlitePlaceholders } from '../../storage/sql-executor.ts';
