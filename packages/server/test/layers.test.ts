@@ -9,7 +9,7 @@ const SRC = path.join(import.meta.dirname, '../src');
 const LAYERS: string[][] = [
   ['time', 'json', 'errors.ts', 'hosts', 'openapi', 'web', 'cache'],
   ['storage'],
-  ['auth', 'ratelimit', 'accounts', 'idempotency', 'pets', 'validation', 'docs', 'mail', 'changes'],
+  ['auth', 'ratelimit', 'accounts', 'idempotency', 'validation', 'docs', 'mail', 'changes'],
   ['http'],
   ['insights', 'metrics', 'maintenance'],
   ['config.ts'],
@@ -33,13 +33,15 @@ const top = (file: string) => file.split('/')[0]!;
 
 /**
  * A feature's folder (`features/<area>/`) holds every layer of it, so its files are placed by their
- * role: its repository with the storage, its routes and pages with the areas, the rest (service,
- * rules, checks) with the observers (a service may read the request log's insights), above the edge.
+ * role: its repository with the storage, its routes and pages with the areas (an operation's own
+ * route, `<operation>-route.ts`, and a lane in front of the framework, `lane.ts`, among them), the
+ * rest (service, rules, checks) with the observers (a service may read the request log's insights),
+ * above the edge.
  */
 const featureLayer = (file: string): string => {
   const name = path.basename(file, '.ts');
   if (/^(repository|sqlite|postgres)$|-(repository|records)$/.test(name)) return 'storage';
-  if (/^(routes|pages|view|area|plugin|contract|json)$|-(pages|view)$/.test(name)) return 'routes';
+  if (/^(routes|pages|view|area|plugin|contract|json|lane)$|-(pages|view|route)$/.test(name)) return 'routes';
   return 'insights';
 };
 

@@ -6,7 +6,7 @@ import { makeTestApp, type TestApp } from './harness.ts';
 import { projectWithKey } from './request-log-support.ts';
 
 /**
- * The API's lane (routes/pets-lane.ts) answers GET /v1/pets and GET /v1/pets/{petId} itself; the
+ * The API's lane (features/pets/lane.ts) answers GET /v1/pets and GET /v1/pets/{petId} itself; the
  * framework answers everything else. Two apps share one database and one clock, each with its own
  * limiter: every generated sequence of requests is sent to one through `app.dispatch` (the lane first,
  * as the server does) and to the other through the framework alone. Status, headers, body and log line

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { createReadCache } from '../src/pets/read-cache.ts';
+import { createReadCache } from '../src/features/pets/read-cache.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import type { Storage } from '../src/storage/repository.ts';
 import { makeTestApp, type TestApp } from './harness.ts';

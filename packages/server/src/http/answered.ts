@@ -5,7 +5,7 @@ import { redactUrl } from './redact.ts';
 
 /**
  * A request once answered: what its log line, its request-log row and its metrics are made of, whether
- * it was answered by the framework or by the API's own lane (routes/pets-lane.ts).
+ * it was answered by the framework or by the API's own lane (features/pets/lane.ts).
  */
 export interface AnsweredRequest {
   id: string;

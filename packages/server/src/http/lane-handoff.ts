@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { ApiKeyRecord } from '../storage/records.ts';
 
 /**
- * What the API's lane (routes/pets-lane.ts) had decided when it met an error: the framework answers
+ * What the API's lane (features/pets/lane.ts) had decided when it met an error: the framework answers
  * the request from there, so an error is answered, logged and counted in one place only.
  */
 export interface LaneHandoff {

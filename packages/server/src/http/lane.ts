@@ -11,7 +11,7 @@ declare module 'fastify' {
   }
 }
 
-/** Takes a request the framework need not route, or says no (see routes/pets-lane.ts). */
+/** Takes a request the framework need not route, or says no (see features/pets/lane.ts). */
 export type RequestLane = (
   request: IncomingMessage,
   response: ServerResponse,

@@ -6,16 +6,16 @@ import { clientOriginReader } from '../http/client-origin.ts';
 import type { AdmitDeps } from '../http/guard.ts';
 import type { HostRules } from '../http/host-kind.ts';
 import { installLane } from '../http/lane.ts';
-import { createPetService, type PetService } from '../pets/pet-service.ts';
+import { createPetService, type PetService } from '../features/pets/service.ts';
 import type { Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
 import { type Area, registerAreaRoutes, type RouteTable } from './area.ts';
 import { lazyHandlers } from './lazy-handlers.ts';
 import { getOpenApiDocument } from './openapi.ts';
-import { createPet } from './pets-create.ts';
-import { getPet } from './pets-get.ts';
-import { createPetsLane } from './pets-lane.ts';
-import { listPets } from './pets-list.ts';
+import { createPet } from '../features/pets/create-route.ts';
+import { getPet } from '../features/pets/get-route.ts';
+import { createPetsLane } from '../features/pets/lane.ts';
+import { listPets } from '../features/pets/list-route.ts';
 import { listStoreOrders } from './store-orders.ts';
 
 export interface ApiAreaDeps {

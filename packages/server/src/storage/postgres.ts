@@ -1,7 +1,7 @@
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import { type Clock, systemClock } from '../time/clock.ts';
 import { type ReversibleStorage, upToDate } from './migrations.ts';
-import { createPostgresPets } from './postgres-pets.ts';
+import { createPostgresPets } from '../features/pets/postgres.ts';
 import { migrateDown, migrateUp } from './postgres-migrate.ts';
 import { createPool, mapPostgresError, type PoolSettings } from './postgres-pool.ts';
 import { sharedRead } from './shared-read.ts';

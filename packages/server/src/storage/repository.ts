@@ -6,20 +6,10 @@ import type { KeyPage, KeyRepository, KeyUse } from '../features/keys/key-reposi
 import type { DomainRepository } from '../features/domains/domain-repository.ts';
 import type { ProjectRepository } from '../features/projects/project-repository.ts';
 import type { RequestLogRecords } from './request-log-records.ts';
+import type { PetRepository } from '../features/pets/repository.ts';
 import type { SqlExecutor, Transactions } from './sql-executor.ts';
 
-import type { CreateOptions, CreateResult, ListQuery, NewPet, Pet } from './records.ts';
-
-export interface PetRepository {
-  /** Resolves only after the pet (and its idempotency record) is durably committed. */
-  create(pet: NewPet, options?: CreateOptions): Promise<CreateResult>;
-  get(id: bigint): Promise<Pet | undefined>;
-  /** Pets in ascending id order, at most `limit` of them. */
-  list(query: ListQuery): Promise<Pet[]>;
-  count(): Promise<number>;
-}
-
-export type { IdempotencyRepository, KeyPage, KeyRepository, KeyUse };
+export type { IdempotencyRepository, KeyPage, KeyRepository, KeyUse, PetRepository };
 
 export interface Storage extends Transactions {
   readonly kind: 'sqlite' | 'postgres';

@@ -6,7 +6,7 @@ import type { ReversibleStorage } from './migrations.ts';
 import type { IdempotencyRepository, KeyRepository, PetRepository } from './repository.ts';
 import { createIdempotencyRepository } from './idempotency-repository.ts';
 import { createKeyRepository } from '../features/keys/key-repository.ts';
-import { createSqlitePets, insertPet } from './sqlite-pets.ts';
+import { createSqlitePets, insertPet } from '../features/pets/sqlite.ts';
 import { GroupCommit } from './sqlite-group-commit.ts';
 import { createAccountRepository, type AccountRepository } from './account-repository.ts';
 import { type AuditRecords, createAuditRecords } from '../features/audit/audit-records.ts';

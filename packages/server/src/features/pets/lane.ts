@@ -1,22 +1,22 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { parse as parseQuery } from 'fast-querystring';
-import type { AnsweredRequest } from '../http/answered.ts';
-import type { ClientOrigin } from '../http/client-origin.ts';
-import { type AdmitDeps, type Admittable, admit, checkSunset } from '../http/guard.ts';
-import { handOff } from '../http/lane-handoff.ts';
-import { requestShapeProblem } from '../http/request-shape.ts';
-import { redactUrl } from '../http/redact.ts';
-import { HSTS } from '../http/scheme.ts';
-import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
-import { BODY_LIMIT_BYTES, parseJsonBody } from '../http/json-body.ts';
-import type { PetService } from '../pets/pet-service.ts';
-import { type HostRules, requestHostKind } from '../http/host-kind.ts';
-import { petCreator } from './pets-create.ts';
-import { findPet } from './pets-get.ts';
-import { listPage } from './pets-list.ts';
-import { urlFor } from './urls.ts';
-import type { RouteConfig } from '../http/route-config.ts';
+import type { AnsweredRequest } from '../../http/answered.ts';
+import type { ClientOrigin } from '../../http/client-origin.ts';
+import { type AdmitDeps, type Admittable, admit, checkSunset } from '../../http/guard.ts';
+import { handOff } from '../../http/lane-handoff.ts';
+import { requestShapeProblem } from '../../http/request-shape.ts';
+import { redactUrl } from '../../http/redact.ts';
+import { HSTS } from '../../http/scheme.ts';
+import { JSON_CONTENT_TYPE } from '../../http/send-error.ts';
+import { BODY_LIMIT_BYTES, parseJsonBody } from '../../http/json-body.ts';
+import type { PetService } from './service.ts';
+import { type HostRules, requestHostKind } from '../../http/host-kind.ts';
+import { petCreator } from './create-route.ts';
+import { findPet } from './get-route.ts';
+import { listPage } from './list-route.ts';
+import { urlFor } from '../../routes/urls.ts';
+import type { RouteConfig } from '../../http/route-config.ts';
 
 export interface PetsLaneDeps {
   admit: AdmitDeps;

@@ -1,4 +1,4 @@
-import type { Pet } from '../storage/records.ts';
+import type { Pet } from '../../storage/records.ts';
 
 /** Serialises a Pet with its int64 fields written digit for digit; `status` is omitted when absent. */
 export function petJson(pet: Pet): string {

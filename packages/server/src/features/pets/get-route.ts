@@ -1,8 +1,8 @@
 import type { RouteHandlerMethod } from 'fastify';
-import { ApiError } from '../errors.ts';
-import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
-import { parseInt64 } from '../json/int64.ts';
-import type { PetService } from '../pets/pet-service.ts';
+import { ApiError } from '../../errors.ts';
+import { JSON_CONTENT_TYPE } from '../../http/send-error.ts';
+import { parseInt64 } from '../../json/int64.ts';
+import type { PetService } from './service.ts';
 
 /** getPet's answer for the `petId` path segment: the pet's JSON, or the ApiError to answer with. */
 export async function findPet(pets: PetService, petId: string): Promise<string> {

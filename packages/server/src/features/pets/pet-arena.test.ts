@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { createPetArena } from '../src/pets/pet-arena.ts';
-import { petJson } from '../src/pets/pet-json.ts';
-import { createPetService } from '../src/pets/pet-service.ts';
-import { openStorage } from '../src/storage/open-storage.ts';
-import type { Storage } from '../src/storage/repository.ts';
-import { systemClock } from '../src/time/clock.ts';
+import { createPetArena } from './pet-arena.ts';
+import { petJson } from './pet-json.ts';
+import { createPetService } from './service.ts';
+import { openStorage } from '../../storage/open-storage.ts';
+import type { Storage } from '../../storage/repository.ts';
+import { systemClock } from '../../time/clock.ts';
 
 describe('createPetArena', () => {
   it('get → exactly the JSON that was put, multi-byte characters included', () => {

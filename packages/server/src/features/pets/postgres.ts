@@ -1,9 +1,9 @@
 import type { PoolClient } from 'pg';
-import { createPetGroupCommit } from './pet-group-commit.ts';
-import { insertPetWithKey, petWriter } from './postgres-create.ts';
-import type { CreateResult } from './records.ts';
+import { createPetGroupCommit } from '../../storage/pet-group-commit.ts';
+import { insertPetWithKey, petWriter } from '../../storage/postgres-create.ts';
+import type { CreateResult } from '../../storage/records.ts';
 import type { PetRepository } from './repository.ts';
-import { PET_COLUMNS, type Row, toPet } from './rows.ts';
+import { PET_COLUMNS, type Row, toPet } from '../../storage/rows.ts';
 
 type Query = (sql: string, params?: unknown[], name?: string) => Promise<Row[]>;
 /** A transaction on one connection, committed when `keep(result)` holds, rolled back otherwise. */

@@ -1,8 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { createIdempotentCreate, type IdempotencyScope } from '../idempotency/idempotent-create.ts';
-import type { Storage } from '../storage/repository.ts';
-import type { NewPet, Pet, PetStatus } from '../storage/records.ts';
-import type { Clock } from '../time/clock.ts';
+import { createIdempotentCreate, type IdempotencyScope } from '../../idempotency/idempotent-create.ts';
+import type { Storage } from '../../storage/repository.ts';
+import type { NewPet, Pet, PetStatus } from '../../storage/records.ts';
+import type { Clock } from '../../time/clock.ts';
 import { encodeCursor } from './cursor.ts';
 import { createPetArena, type PetArenaOptions } from './pet-arena.ts';
 import { petJson, petsJson } from './pet-json.ts';

@@ -1,10 +1,10 @@
 import type { RouteHandlerMethod } from 'fastify';
-import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
-import { decodeCursor } from '../pets/cursor.ts';
-import type { PetService } from '../pets/pet-service.ts';
-import type { PetStatus } from '../storage/records.ts';
-import { queryReader } from '../validation/query.ts';
-import { urlFor } from './urls.ts';
+import { JSON_CONTENT_TYPE } from '../../http/send-error.ts';
+import { decodeCursor } from './cursor.ts';
+import type { PetService } from './service.ts';
+import type { PetStatus } from '../../storage/records.ts';
+import { queryReader } from '../../validation/query.ts';
+import { urlFor } from '../../routes/urls.ts';
 
 const readQuery = queryReader('/pets', 'get');
 

@@ -1,10 +1,10 @@
-import type { CreateOptions, CreateResult, NewPet, Pet } from './records.ts';
+import type { CreateOptions, CreateResult, NewPet, Pet } from '../../storage/records.ts';
 import type { PetRepository } from './repository.ts';
-import { PET_COLUMNS, toIdempotency, toPet } from './rows.ts';
-import { CREATE_WITH_KEY, storeKeyValues } from './idempotency-sql.ts';
-import { sqlitePlaceholders } from './sql-executor.ts';
-import type { SqliteDatabase } from './sqlite-database.ts';
-import type { GroupCommit } from './sqlite-group-commit.ts';
+import { PET_COLUMNS, toIdempotency, toPet } from '../../storage/rows.ts';
+import { CREATE_WITH_KEY, storeKeyValues } from '../../storage/idempotency-sql.ts';
+import { sqlitePlaceholders } from '../../storage/sql-executor.ts';
+import type { SqliteDatabase } from '../../storage/sqlite-database.ts';
+import type { GroupCommit } from '../../storage/sqlite-group-commit.ts';
 
 /**
  * A pet as stored is the new pet and its id: reading the id back costs about 1.5 µs less a create

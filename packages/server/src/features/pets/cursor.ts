@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { ApiError } from '../errors.ts';
-import { parseInt64 } from '../json/int64.ts';
-import type { PetStatus } from '../storage/records.ts';
+import { ApiError } from '../../errors.ts';
+import { parseInt64 } from '../../json/int64.ts';
+import type { PetStatus } from '../../storage/records.ts';
 
 /**
  * Keyset cursors: opaque base64url text naming the last id of a page and the filter it belongs to,

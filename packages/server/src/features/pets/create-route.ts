@@ -1,12 +1,12 @@
 import type { RouteHandlerMethod } from 'fastify';
-import { urlFor } from './urls.ts';
-import { apiKeyOf } from '../http/guard.ts';
-import { ApiError } from '../errors.ts';
-import { JSON_CONTENT_TYPE } from '../http/send-error.ts';
-import { readIdempotencyKey } from '../idempotency/policy.ts';
-import type { PetService } from '../pets/pet-service.ts';
-import type { NewPet } from '../storage/records.ts';
-import { bodyChecker } from '../validation/contract-input.ts';
+import { urlFor } from '../../routes/urls.ts';
+import { apiKeyOf } from '../../http/guard.ts';
+import { ApiError } from '../../errors.ts';
+import { JSON_CONTENT_TYPE } from '../../http/send-error.ts';
+import { readIdempotencyKey } from '../../idempotency/policy.ts';
+import type { PetService } from './service.ts';
+import type { NewPet } from '../../storage/records.ts';
+import { bodyChecker } from '../../validation/contract-input.ts';
 
 const checkNewPet = bodyChecker('NewPet');
 
@@ -26,7 +26,7 @@ export interface CreatedAnswer {
 
 /**
  * createPet's work for a parsed body and its Idempotency-Key header, once the key is admitted: the
- * framework's route and the API's lane (pets-lane.ts) both answer from here. Throws the ApiError to
+ * framework's route and the API's lane (lane.ts) both answer from here. Throws the ApiError to
  * answer with.
  */
 export function petCreator(
