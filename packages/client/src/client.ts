@@ -2,8 +2,7 @@ import { checkBaseUrl } from './base-url.ts';
 import { PetstoreError } from './errors.ts';
 import { readNextLink } from './headers.ts';
 import { parseJson, stringifyJson } from './json.ts';
-import { resolveRetryPolicy } from './retry.ts';
-import { type ApiResponse, send, type Transport } from './transport.ts';
+import { type ApiResponse, createTransport, send } from './transport.ts';
 import type {
   CreatePetOptions,
   CreatePetResult,
@@ -16,8 +15,7 @@ import type {
   PetstoreClientOptions,
 } from './types.ts';
 
-/** This package's version, sent in the default `User-Agent`. */
-export const CLIENT_VERSION = '1.0.0';
+export { CLIENT_VERSION } from './version.ts';
 
 export interface PetstoreClient {
   /** One page of pets by ascending id (`GET /pets`). */
@@ -73,18 +71,7 @@ function checkOptions(options: PetstoreClientOptions): URL {
 export function createPetstoreClient(options: PetstoreClientOptions): PetstoreClient {
   const base = checkOptions(options);
   const root = base.href.replace(/\/+$/, '');
-  const transport: Transport = {
-    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-    policy: resolveRetryPolicy(options.retry),
-    sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
-    random: options.random ?? Math.random,
-    headers: {
-      authorization: `Bearer ${options.apiKey}`,
-      accept: 'application/json',
-      'user-agent': options.userAgent ?? `petstore-client/${CLIENT_VERSION}`,
-    },
-    parse: parseJson,
-  };
+  const transport = createTransport(options, options.apiKey, parseJson);
 
   const listUrl = ({ limit, status, cursor }: ListPetsParams): string => {
     const query = new URLSearchParams();

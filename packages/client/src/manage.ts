@@ -1,5 +1,4 @@
 import { checkBaseUrl } from './base-url.ts';
-import { CLIENT_VERSION } from './client.ts';
 import { PetstoreError } from './errors.ts';
 import { parseManageJson, stringifyJson } from './json.ts';
 import type {
@@ -17,8 +16,7 @@ import type {
   ManageResult,
 } from './manage-types.ts';
 import { ndjsonLines } from './ndjson.ts';
-import { resolveRetryPolicy } from './retry.ts';
-import { type ApiResponse, open, send, type Transport } from './transport.ts';
+import { type ApiResponse, createTransport, open, send } from './transport.ts';
 import type { PetstoreClientOptions } from './types.ts';
 
 export interface ManageClientOptions extends Omit<PetstoreClientOptions, 'apiKey'> {
@@ -77,18 +75,7 @@ export function createManageClient(options: ManageClientOptions): ManageClient {
     throw new TypeError('token must be a non-empty string');
   }
   const root = base.href.replace(/\/+$/, '');
-  const transport: Transport = {
-    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-    policy: resolveRetryPolicy(options.retry),
-    sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
-    random: options.random ?? Math.random,
-    headers: {
-      authorization: `Bearer ${options.token}`,
-      accept: 'application/json',
-      'user-agent': options.userAgent ?? `petstore-client/${CLIENT_VERSION}`,
-    },
-    parse: parseManageJson,
-  };
+  const transport = createTransport(options, options.token, parseManageJson);
 
   const urlOf = (path: string, init: AnyInit = {}): string => {
     const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => {

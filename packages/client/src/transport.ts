@@ -1,7 +1,8 @@
 import { PetstoreError } from './errors.ts';
 import { readRateLimit, readRetryAfter } from './headers.ts';
-import { type RetryPolicy, retryDelayMs } from './retry.ts';
-import type { RateLimit } from './types.ts';
+import { resolveRetryPolicy, type RetryPolicy, retryDelayMs } from './retry.ts';
+import type { PetstoreClientOptions, RateLimit } from './types.ts';
+import { CLIENT_VERSION } from './version.ts';
 
 export interface Transport {
   fetch: typeof fetch;
@@ -12,6 +13,26 @@ export interface Transport {
   headers: Record<string, string>;
   /** Reads a JSON body, keeping the API's 64-bit integers exact. */
   parse: (text: string) => unknown;
+}
+
+/** A client's transport from the options both clients share, sending `credential` as its bearer token. */
+export function createTransport(
+  options: Pick<PetstoreClientOptions, 'fetch' | 'retry' | 'sleep' | 'random' | 'userAgent'>,
+  credential: string,
+  parse: (text: string) => unknown,
+): Transport {
+  return {
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    policy: resolveRetryPolicy(options.retry),
+    sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    random: options.random ?? Math.random,
+    headers: {
+      authorization: `Bearer ${credential}`,
+      accept: 'application/json',
+      'user-agent': options.userAgent ?? `petstore-client/${CLIENT_VERSION}`,
+    },
+    parse,
+  };
 }
 
 export interface ApiRequest {
