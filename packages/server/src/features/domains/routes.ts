@@ -1,10 +1,9 @@
 import type { RouteHandlerMethod } from 'fastify';
-import { ApiError } from '../../errors.ts';
 import type { OpenApiDocument } from '../../openapi/contract.ts';
 import { bodyChecker } from '../../validation/contract-input.ts';
 import { queryReader } from '../../validation/query.ts';
 import { tokenActorOf } from '../access-tokens/check.ts';
-import { numberOf, sendJson } from '../shared/json.ts';
+import { pageQuery, sendJson } from '../shared/json.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
 import { domainJson } from './json.ts';
 import { DOMAIN_PAGE, type DomainsService } from './service.ts';
@@ -20,20 +19,9 @@ export function domainRoutes(
   return {
     async listDomains(request, reply) {
       const { slug } = params(request);
-      const query = listQuery(request.query as Record<string, string>);
-      const limit = numberOf(query.limit);
-      if (limit !== undefined && limit > DOMAIN_PAGE.maxLimit) {
-        throw new ApiError('invalid_parameter', `limit must be at most ${DOMAIN_PAGE.maxLimit}`, {
-          param: 'limit',
-        });
-      }
-      const page = valueOrThrow(
-        await domains.list(tokenActorOf(request), slug, {
-          limit,
-          cursor: query.cursor as string | undefined,
-        }),
-      );
-      return sendJson(reply, 200, { ...page, data: page.data.map(domainJson) });
+      const page = pageQuery(listQuery(request.query as Record<string, string>), DOMAIN_PAGE.maxLimit);
+      const listed = valueOrThrow(await domains.list(tokenActorOf(request), slug, page));
+      return sendJson(reply, 200, { ...listed, data: listed.data.map(domainJson) });
     },
     async createDomain(request, reply) {
       const { slug } = params(request);

@@ -5,7 +5,7 @@ import type { Clock } from '../../time/clock.ts';
 import { bodyChecker } from '../../validation/contract-input.ts';
 import { queryReader } from '../../validation/query.ts';
 import { tokenActorOf } from '../access-tokens/check.ts';
-import { numberOf, sendJson } from '../shared/json.ts';
+import { numberOf, pageQuery, sendJson } from '../shared/json.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
 import { keyJson } from './json.ts';
 import { KEY_PAGE, type KeyService } from './service.ts';
@@ -34,18 +34,10 @@ export function keyRoutes(
   return {
     async listKeys(request, reply) {
       const { slug } = request.params as { slug: string };
-      const query = listQuery(request.query as Record<string, string>);
-      const limit = numberOf(query.limit);
-      if (limit !== undefined && limit > KEY_PAGE.maxLimit) {
-        throw new ApiError('invalid_parameter', `limit must be at most ${KEY_PAGE.maxLimit}`, {
-          param: 'limit',
-        });
-      }
-      const page = valueOrThrow(
-        await keys.list(tokenActorOf(request), slug, { limit, cursor: query.cursor as string | undefined }),
-      );
+      const page = pageQuery(listQuery(request.query as Record<string, string>), KEY_PAGE.maxLimit);
+      const listed = valueOrThrow(await keys.list(tokenActorOf(request), slug, page));
       const now = clock.now();
-      return sendJson(reply, 200, { ...page, data: page.data.map((key) => keyJson(key, now)) });
+      return sendJson(reply, 200, { ...listed, data: listed.data.map((key) => keyJson(key, now)) });
     },
     async createKey(request, reply) {
       const { slug } = request.params as { slug: string };

@@ -1,11 +1,10 @@
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { ApiError } from '../../errors.ts';
 import type { OpenApiDocument } from '../../openapi/contract.ts';
 import type { Role } from './member-records.ts';
 import { bodyChecker } from '../../validation/contract-input.ts';
 import { queryReader } from '../../validation/query.ts';
 import { tokenActorOf } from '../access-tokens/check.ts';
-import { numberOf, sendJson } from '../shared/json.ts';
+import { pageQuery, sendJson } from '../shared/json.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
 import { invitationJson, memberJson, pendingJson } from './json.ts';
 import { INVITATION_PAGE, type MemberService } from './service.ts';
@@ -46,20 +45,9 @@ export function memberRoutes(
     },
     async listInvitations(request, reply) {
       const { slug } = request.params as { slug: string };
-      const query = listQuery(request.query as Record<string, string>);
-      const limit = numberOf(query.limit);
-      if (limit !== undefined && limit > INVITATION_PAGE.maxLimit) {
-        throw new ApiError('invalid_parameter', `limit must be at most ${INVITATION_PAGE.maxLimit}`, {
-          param: 'limit',
-        });
-      }
-      const page = valueOrThrow(
-        await members.invitations(tokenActorOf(request), slug, {
-          limit,
-          cursor: query.cursor as string | undefined,
-        }),
-      );
-      return sendJson(reply, 200, { ...page, data: page.data.map(pendingJson) });
+      const page = pageQuery(listQuery(request.query as Record<string, string>), INVITATION_PAGE.maxLimit);
+      const listed = valueOrThrow(await members.invitations(tokenActorOf(request), slug, page));
+      return sendJson(reply, 200, { ...listed, data: listed.data.map(pendingJson) });
     },
     async createInvitation(request, reply) {
       const { slug } = request.params as { slug: string };

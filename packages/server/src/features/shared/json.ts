@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { ApiError } from '../../errors.ts';
 import { JSON_CONTENT_TYPE } from '../../http/send-error.ts';
 
 export { iso, isoOrNull } from './iso.ts';
@@ -15,3 +16,15 @@ export function sendJson(reply: FastifyReply, status: number, body: unknown): Fa
 /** An integer query or body value (the contract's checks have run) as a number. */
 export const numberOf = (value: unknown): number | undefined =>
   value === undefined || value === null ? undefined : Number(value as number | bigint);
+
+/** A list's page from its checked query: `limit` (at most `maxLimit`, else 400) and `cursor`. */
+export function pageQuery(
+  query: Record<string, unknown>,
+  maxLimit: number,
+): { limit: number | undefined; cursor: string | undefined } {
+  const limit = numberOf(query.limit);
+  if (limit !== undefined && limit > maxLimit) {
+    throw new ApiError('invalid_parameter', `limit must be at most ${maxLimit}`, { param: 'limit' });
+  }
+  return { limit, cursor: query.cursor as string | undefined };
+}
