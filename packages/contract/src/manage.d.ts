@@ -503,7 +503,6 @@ export interface components {
             data: {
                 /** @description The account's id. */
                 id: string;
-                /** Format: email */
                 email: string;
                 role: components["schemas"]["Role"];
                 since: components["schemas"]["Instant"];
@@ -520,7 +519,6 @@ export interface components {
         Member: {
             /** @description The account's id. */
             id: string;
-            /** Format: email */
             email: string;
             role: components["schemas"]["Role"];
             since: components["schemas"]["Instant"];
@@ -530,8 +528,8 @@ export interface components {
         };
         NewInvitation: {
             /**
-             * Format: email
-             * @description Where the link is mailed; whoever holds this mailbox may join.
+             * @description Where the link is mailed; whoever holds this mailbox may join. An address as mail programs write it, `local@domain.tld`: a dot-atom local part (letters, digits and ``!#$%&'*+/=?^_`{|}~-``), a domain of two labels at least, each in ASCII or Unicode; one whose parts mix scripts or imitate Latin letters is refused (`400`), as it could pass for another person's address.
+             * @example ada@example.com
              */
             email: string;
             role: components["schemas"]["Role"];
@@ -551,13 +549,11 @@ export interface components {
          */
         Invitation: {
             id: string;
-            /** Format: email */
             email: string;
             role: components["schemas"]["Role"];
             /** @description The owner who made it; null when the operator's command line made it. */
             invitedBy: {
                 id: string;
-                /** Format: email */
                 email: string;
             } | null;
             createdAt: components["schemas"]["Instant"];
@@ -612,7 +608,10 @@ export interface components {
             next: string | null;
         };
         NewDomain: {
-            /** @description The domain, e.g. `docs.example.com` (upper case, a trailing dot and Unicode are accepted). */
+            /**
+             * @description The domain, e.g. `docs.example.com`: two labels at least, upper case, a trailing dot and Unicode accepted. A name that is no domain once converted to ASCII (IDNA), an IP address, a public suffix alone, or a name of this service is refused (`400`).
+             * @example docs.example.com
+             */
             hostname: string;
         };
         DomainRecord: {
@@ -866,8 +865,10 @@ export interface components {
         Hostname: string;
         /** @description The `next` of the previous page. */
         DomainCursor: string;
-        /** @description How many items a page holds at most (1 to 100 for keys, invitations and domains, 1 to 200 for the audit trail). */
+        /** @description How many items a page holds at most (default 20). */
         Limit: number;
+        /** @description How many items a page holds at most (default 50). */
+        LogLimit: number;
         /** @description The `next` of the previous page. */
         Cursor: string;
         /** @description Only events at or after this instant. */
@@ -1014,7 +1015,7 @@ export interface operations {
     listKeys: {
         parameters: {
             query?: {
-                /** @description How many items a page holds at most (1 to 100 for keys, invitations and domains, 1 to 200 for the audit trail). */
+                /** @description How many items a page holds at most (default 20). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
@@ -1135,6 +1136,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1191,8 +1194,8 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                /** @description How many items a page holds at most (1 to 100 for keys, invitations and domains, 1 to 200 for the audit trail). */
-                limit?: components["parameters"]["Limit"];
+                /** @description How many items a page holds at most (default 50). */
+                limit?: components["parameters"]["LogLimit"];
                 /** @description The `next` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Only events at or after this instant. */
@@ -1308,6 +1311,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1364,7 +1369,7 @@ export interface operations {
     listInvitations: {
         parameters: {
             query?: {
-                /** @description How many items a page holds at most (1 to 100 for keys, invitations and domains, 1 to 200 for the audit trail). */
+                /** @description How many items a page holds at most (default 20). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
@@ -1493,6 +1498,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1544,8 +1551,8 @@ export interface operations {
     listRequests: {
         parameters: {
             query?: {
-                /** @description How many items a page holds at most (1 to 100 for keys, invitations and domains, 1 to 200 for the audit trail). */
-                limit?: components["parameters"]["Limit"];
+                /** @description How many items a page holds at most (default 50). */
+                limit?: components["parameters"]["LogLimit"];
                 /** @description The `next` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Only events at or after this instant. */
@@ -1598,7 +1605,7 @@ export interface operations {
     listDomains: {
         parameters: {
             query?: {
-                /** @description How many items a page holds at most (1 to 100 for keys, invitations and domains, 1 to 200 for the audit trail). */
+                /** @description How many items a page holds at most (default 20). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next` of the previous page. */
                 cursor?: components["parameters"]["DomainCursor"];
@@ -1720,6 +1727,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1761,6 +1770,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1803,6 +1814,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
