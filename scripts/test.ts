@@ -56,6 +56,8 @@ const SLOW: Record<string, number> = {
   'packages/server/test/edge-pipelining.test.ts': 3,
   'packages/server/test/dashboard-owner-race.test.ts': 5,
   'packages/server/test/dashboard-filters-properties.test.ts': 4,
+  'packages/server/test/conformance-manage.test.ts': 6,
+  'packages/server/test/conformance-petstore.test.ts': 3,
 };
 
 const flags = ['--all', '--isolate'];

@@ -239,14 +239,14 @@ export interface components {
              * @enum {string}
              */
             code: "unauthorized" | "forbidden" | "insufficient_scope" | "plan_required" | "domain_limit_reached" | "domain_exists" | "conflict" | "invalid_json" | "invalid_body" | "invalid_parameter" | "invalid_cursor" | "invalid_request" | "not_found" | "method_not_allowed" | "request_timeout" | "gone" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "idempotency_in_progress" | "idempotency_key_reused" | "rate_limited" | "temporarily_banned" | "too_many_connections" | "headers_too_large" | "not_implemented" | "service_unavailable" | "internal_error";
-            /** @description Human-readable description; for people, may change. Text echoed from the request is cut so that the message never exceeds 1,000 characters (the last one then `…`). */
+            /** @description Human-readable description; for people, may change. Text echoed from the request is quoted with its control characters (and the other characters that could hide in a message: C1 controls, zero-width and direction marks, separators, lone surrogates) written as `\uXXXX`, and cut so that the message never exceeds 1,000 characters (the last one then `…`). */
             message: string;
             /**
              * Format: int32
              * @description The HTTP status code of the response.
              */
             status: number;
-            /** @description The offending body field, query or path parameter, or header, when there is one; cut to 200 characters (the last one then `…`). */
+            /** @description The offending body field, query or path parameter, or header, when there is one, its control characters written as `\uXXXX` as in `message`; cut to 200 characters (the last one then `…`). */
             param?: string;
             /** @description The `X-Request-Id` of the request. */
             requestId?: string;

@@ -57,7 +57,7 @@ export interface paths {
         put?: never;
         /**
          * Create a key
-         * @description Creates a key of the project, held to the project's plan and, when given, to limits of its own below the plan's. The secret is in this answer only. Needs a write token and a developer or an owner.
+         * @description Creates a key of the project, held to the project's plan and, when given, to limits of its own below the plan's. The secret is in this answer only. Needs a write token and a developer or an owner. Every field of the body is optional, and so is the body: without one (no body at all, as `curl -X POST` sends) the key has no label, no expiry and the plan's limits.
          */
         post: operations["createKey"];
         delete?: never;
@@ -439,7 +439,7 @@ export interface components {
             bannedUntil: components["schemas"]["Instant"] | null;
         };
         NewKey: {
-            /** @description A name for people; no control characters. */
+            /** @description A name for people; no control characters (C0, DEL or C1). */
             label?: string;
             expiresAt?: components["schemas"]["Instant"];
             /**
@@ -503,7 +503,6 @@ export interface components {
             data: {
                 /** @description The account's id. */
                 id: string;
-                /** Format: email */
                 email: string;
                 role: components["schemas"]["Role"];
                 since: components["schemas"]["Instant"];
@@ -520,7 +519,6 @@ export interface components {
         Member: {
             /** @description The account's id. */
             id: string;
-            /** Format: email */
             email: string;
             role: components["schemas"]["Role"];
             since: components["schemas"]["Instant"];
@@ -530,8 +528,8 @@ export interface components {
         };
         NewInvitation: {
             /**
-             * Format: email
-             * @description Where the link is mailed; whoever holds this mailbox may join.
+             * @description Where the link is mailed; whoever holds this mailbox may join. An address as mail programs write it, `local@domain.tld`: a dot-atom local part (letters, digits and ``!#$%&'*+/=?^_`{|}~-``), a domain of two labels at least, each in ASCII or Unicode; one whose parts mix scripts or imitate Latin letters is refused (`400`), as it could pass for another person's address.
+             * @example ada@example.com
              */
             email: string;
             role: components["schemas"]["Role"];
@@ -551,13 +549,11 @@ export interface components {
          */
         Invitation: {
             id: string;
-            /** Format: email */
             email: string;
             role: components["schemas"]["Role"];
             /** @description The owner who made it; null when the operator's command line made it. */
             invitedBy: {
                 id: string;
-                /** Format: email */
                 email: string;
             } | null;
             createdAt: components["schemas"]["Instant"];
@@ -612,7 +608,10 @@ export interface components {
             next: string | null;
         };
         NewDomain: {
-            /** @description The domain, e.g. `docs.example.com` (upper case, a trailing dot and Unicode are accepted). */
+            /**
+             * @description The domain, e.g. `docs.example.com`: two labels at least, upper case, a trailing dot and Unicode accepted. A name that is no domain once converted to ASCII (IDNA), an IP address, a public suffix alone, or a name of this service is refused (`400`).
+             * @example docs.example.com
+             */
             hostname: string;
         };
         DomainRecord: {
@@ -660,14 +659,14 @@ export interface components {
              * @enum {string}
              */
             code: "unauthorized" | "forbidden" | "insufficient_scope" | "plan_required" | "domain_limit_reached" | "domain_exists" | "conflict" | "invalid_json" | "invalid_body" | "invalid_parameter" | "invalid_cursor" | "invalid_request" | "not_found" | "method_not_allowed" | "request_timeout" | "gone" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "idempotency_in_progress" | "idempotency_key_reused" | "rate_limited" | "temporarily_banned" | "too_many_connections" | "headers_too_large" | "not_implemented" | "service_unavailable" | "internal_error";
-            /** @description Human-readable description; for people, may change. Text echoed from the request is cut so that the message never exceeds 1,000 characters (the last one then `…`). */
+            /** @description Human-readable description; for people, may change. Text echoed from the request is quoted with its control characters (and the other characters that could hide in a message: C1 controls, zero-width and direction marks, separators, lone surrogates) written as `\uXXXX`, and cut so that the message never exceeds 1,000 characters (the last one then `…`). */
             message: string;
             /**
              * Format: int32
              * @description The HTTP status code of the response.
              */
             status: number;
-            /** @description The offending body field, query or path parameter, or header, when there is one; cut to 200 characters (the last one then `…`). */
+            /** @description The offending body field, query or path parameter, or header, when there is one, its control characters written as `\uXXXX` as in `message`; cut to 200 characters (the last one then `…`). */
             param?: string;
             /** @description The `X-Request-Id` of the request. */
             requestId?: string;
@@ -866,8 +865,10 @@ export interface components {
         Hostname: string;
         /** @description The `next` of the previous page. */
         DomainCursor: string;
-        /** @description How many items a page holds at most (1 to 100 for keys, invitations and domains, 1 to 200 for the audit trail). */
+        /** @description How many items a page holds at most (default 20). */
         Limit: number;
+        /** @description How many items a page holds at most (default 50). */
+        LogLimit: number;
         /** @description The `next` of the previous page. */
         Cursor: string;
         /** @description Only events at or after this instant. */
@@ -1014,7 +1015,7 @@ export interface operations {
     listKeys: {
         parameters: {
             query?: {
-                /** @description How many items a page holds at most (1 to 100 for keys, invitations and domains, 1 to 200 for the audit trail). */
+                /** @description How many items a page holds at most (default 20). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
@@ -1064,7 +1065,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["NewKey"];
             };
@@ -1135,6 +1136,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1191,8 +1194,8 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                /** @description How many items a page holds at most (1 to 100 for keys, invitations and domains, 1 to 200 for the audit trail). */
-                limit?: components["parameters"]["Limit"];
+                /** @description How many items a page holds at most (default 50). */
+                limit?: components["parameters"]["LogLimit"];
                 /** @description The `next` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Only events at or after this instant. */
@@ -1308,6 +1311,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1364,7 +1369,7 @@ export interface operations {
     listInvitations: {
         parameters: {
             query?: {
-                /** @description How many items a page holds at most (1 to 100 for keys, invitations and domains, 1 to 200 for the audit trail). */
+                /** @description How many items a page holds at most (default 20). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
@@ -1493,6 +1498,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1544,8 +1551,8 @@ export interface operations {
     listRequests: {
         parameters: {
             query?: {
-                /** @description How many items a page holds at most (1 to 100 for keys, invitations and domains, 1 to 200 for the audit trail). */
-                limit?: components["parameters"]["Limit"];
+                /** @description How many items a page holds at most (default 50). */
+                limit?: components["parameters"]["LogLimit"];
                 /** @description The `next` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Only events at or after this instant. */
@@ -1598,7 +1605,7 @@ export interface operations {
     listDomains: {
         parameters: {
             query?: {
-                /** @description How many items a page holds at most (1 to 100 for keys, invitations and domains, 1 to 200 for the audit trail). */
+                /** @description How many items a page holds at most (default 20). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next` of the previous page. */
                 cursor?: components["parameters"]["DomainCursor"];
@@ -1720,6 +1727,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1761,6 +1770,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1803,6 +1814,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

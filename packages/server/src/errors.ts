@@ -70,6 +70,9 @@ export interface ErrorBody {
 export const MESSAGE_MAX_LENGTH = 1_000;
 export const PARAM_MAX_LENGTH = 200;
 
+/** How much of one piece of client input a message quotes, in code points. */
+export const QUOTED_MAX_LENGTH = 200;
+
 /** `text` cut to `max` code points, the last one an ellipsis, when it is longer. */
 function bounded(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -77,10 +80,33 @@ function bounded(text: string, max: number): string {
   return points.length <= max ? text : `${points.slice(0, max - 1).join('')}…`;
 }
 
+/**
+ * Characters no message may carry as they are: C0 and C1 controls and DEL, the zero-width and
+ * direction controls that make text read as other text, line and paragraph separators, the byte order
+ * mark, and lone surrogates (which no UTF-8 database or log can hold).
+ */
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]|\p{Cs}/gu;
+
+/** `text` with every UNPRINTABLE character written as its `\uXXXX` escape. */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * Client input as a message quotes it: in double quotes, cut to QUOTED_MAX_LENGTH code points, quotes
+ * and backslashes escaped as in JSON and every UNPRINTABLE character as `\uXXXX`, so that what a client
+ * sent can neither break the message nor hide in it. Every message that echoes client input quotes it
+ * with this; errorBody then holds every message and param to the same characters.
+ */
+export function quoted(text: string): string {
+  return printable(JSON.stringify(bounded(text, QUOTED_MAX_LENGTH)));
+}
+
 export function errorBody(error: ApiError, requestId?: string): ErrorBody {
-  const message = bounded(error.message, MESSAGE_MAX_LENGTH);
+  const message = bounded(printable(error.message), MESSAGE_MAX_LENGTH);
   const body: ErrorBody = { code: error.code, message, status: error.status };
-  if (error.param !== undefined) body.param = bounded(error.param, PARAM_MAX_LENGTH);
+  if (error.param !== undefined) body.param = bounded(printable(error.param), PARAM_MAX_LENGTH);
   if (requestId !== undefined) body.requestId = requestId;
   return body;
 }

@@ -49,6 +49,16 @@ describe('POST /v1/pets', () => {
     assert.ok((listed.json() as { id: bigint }[]).some((p) => p.id === pet.id));
   });
 
+  it('POST /v1/pets?status=sold → 400 invalid_parameter naming status (the operation declares no query parameter); no pet made', async () => {
+    await refused(
+      () =>
+        app.request({ method: 'POST', url: '/v1/pets?status=sold', body: { name: 'Rex', categoryId: 3 } }),
+      400,
+      'invalid_parameter',
+      'status',
+    );
+  });
+
   it('POST /v1/pets → 201 without a status key when status is not given', async () => {
     const response = await post({ name: 'Plain', categoryId: 1 });
     assert.equal(response.status, 201);

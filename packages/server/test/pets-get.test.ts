@@ -76,6 +76,17 @@ describe('GET /v1/pets/{petId}', () => {
     });
   }
 
+  // Through the API's lane, and through the framework (which answers every request with an Origin).
+  for (const headers of [{}, { origin: 'https://elsewhere.example' }] as Record<string, string>[]) {
+    it(`GET /v1/pets/{petId}?status=sold → 400 invalid_parameter naming status: the operation declares no query parameter${'origin' in headers ? ' (framework)' : ''}`, async () => {
+      const response = await app.request({ url: `/v1/pets/${id}?status=sold`, headers });
+      assert.equal(response.status, 400, response.body);
+      const error = response.json() as ErrorJson;
+      assert.deepEqual([error.code, error.param], ['invalid_parameter', 'status']);
+      assertDeprecationHeaders(response);
+    });
+  }
+
   it('GET /v1/pets/{petId} → 401 with the deprecation headers when the key is missing', async () => {
     const response = await app.request({ url: `/v1/pets/${id}`, key: null });
     assert.equal(response.status, 401);

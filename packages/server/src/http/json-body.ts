@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../errors.ts';
+import { ApiError, quoted } from '../errors.ts';
 import { jsonParser } from '@petstore/json';
 import { repeatedFieldName } from './repeated-field.ts';
 
@@ -52,7 +52,7 @@ export function parseJsonBody(
   }
   const repeated = repeatedFieldName(text)?.slice(0, 200);
   if (repeated !== undefined) {
-    throw new ApiError('invalid_body', `the field ${JSON.stringify(repeated)} appears more than once`, {
+    throw new ApiError('invalid_body', `the field ${quoted(repeated)} appears more than once`, {
       param: repeated,
     });
   }

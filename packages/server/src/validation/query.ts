@@ -1,4 +1,4 @@
-import { ApiError, type ErrorCode } from '../errors.ts';
+import { ApiError, type ErrorCode, quoted } from '../errors.ts';
 import { parseInt64 } from '../json/int64.ts';
 import { operationParameters } from './contract-input.ts';
 import type { OpenApiDocument } from '../openapi/contract.ts';
@@ -42,7 +42,10 @@ export function queryReader(
       code: parameter['x-error-code'] ?? 'invalid_parameter',
     }));
   const byName = new Map(fields.map((field) => [field.name, field]));
-  const known = fields.map((field) => field.name).join(', ');
+  const known =
+    fields.length === 0
+      ? 'this operation takes none'
+      : `known: ${fields.map((field) => field.name).join(', ')}`;
 
   return (query) => {
     // Without a prototype: a parameter name can never reach one, and `in` sees only what was set.
@@ -50,12 +53,12 @@ export function queryReader(
     for (const [name, raw] of Object.entries(query)) {
       const field = byName.get(name);
       if (!field) {
-        throw new ApiError('invalid_parameter', `unknown query parameter '${name}' (known: ${known})`, {
+        throw new ApiError('invalid_parameter', `unknown query parameter ${quoted(name)} (${known})`, {
           param: name,
         });
       }
       if (typeof raw !== 'string') {
-        throw new ApiError('invalid_parameter', `query parameter '${name}' must be given once`, {
+        throw new ApiError('invalid_parameter', `query parameter ${quoted(name)} must be given once`, {
           param: name,
         });
       }

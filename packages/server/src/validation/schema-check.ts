@@ -1,4 +1,6 @@
+import { quoted } from '../errors.ts';
 import { INT64_MAX, INT64_MIN } from '../json/int64.ts';
+import { parseDateTime } from './date-time.ts';
 
 /** The subset of JSON Schema the contract uses for request input (`$ref`s already resolved). */
 export interface Schema {
@@ -102,7 +104,7 @@ export function compileSchema(schema: Schema): (value: unknown) => SchemaViolati
           const propertySchema = Object.hasOwn(properties, name) ? properties[name] : undefined;
           if (propertySchema === undefined) {
             if (node.additionalProperties === false)
-              return { path: at, message: `${at} is not a known field` };
+              return { path: at, message: `${quoted(at)} is not a known field` };
             continue;
           }
           const violation = check(propertySchema, field, at);
@@ -123,6 +125,9 @@ export function compileSchema(schema: Schema): (value: unknown) => SchemaViolati
         }
         if (node.enum && !node.enum.includes(value)) {
           return { path, message: `${label} must be one of ${node.enum.join(', ')}` };
+        }
+        if (node.format === 'date-time' && parseDateTime(value) === undefined) {
+          return { path, message: `${label} must be an RFC 3339 date-time, e.g. 2030-01-31T00:00:00Z` };
         }
         if (node.pattern && !patternFor(node.pattern).test(value)) {
           return {

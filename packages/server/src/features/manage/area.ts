@@ -31,6 +31,7 @@ import { routeConfig } from '../../http/route-config.ts';
 import { authorise } from '../shared/actor.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
 import { tokenActorOf } from '../access-tokens/check.ts';
+import { type OperationInput, operationInput } from '../../validation/operation-input.ts';
 
 export interface ManageAreaDeps {
   storage: Storage;
@@ -50,6 +51,19 @@ export interface ManageAreaDeps {
 }
 
 const OPERATION_METHODS = ['get', 'post', 'delete'];
+
+/**
+ * The handler of a guarded operation, given its query and body as the contract declares them
+ * (validation/operation-input.ts): read after the guard, so that a token that may not act is refused
+ * whatever it sent.
+ */
+function reading(handler: RouteHandlerMethod, input: OperationInput): RouteHandlerMethod {
+  return function (request, reply) {
+    request.query = input.query(request.query as Record<string, string>);
+    request.body = input.body(request.body);
+    return handler.call(this, request, reply);
+  };
+}
 
 /** The operations of openapi/manage.yaml as routes under its server's path (`/manage/v1`). */
 export function manageRoutes(
@@ -78,7 +92,12 @@ export function manageRoutes(
             metricsLabel: 'manage',
           };
       const url = `${prefix}${template.replace(/\{([^}]+)\}/g, ':$1')}`;
-      return { method: method.toUpperCase(), url, config, handler };
+      return {
+        method: method.toUpperCase(),
+        url,
+        config,
+        handler: open ? handler : reading(handler, operationInput(template, method, document)),
+      };
     }),
   );
 }
@@ -151,19 +170,14 @@ export function createManageArea(deps: ManageAreaDeps): Area & {
       needs = projectNeeds(document);
       const handlers: Record<string, RouteHandlerMethod> = {
         ...projectRoutes(createProjectService({ storage, clock })),
-        ...keyRoutes(
-          createKeyService({ storage, clock, keyEnvironment: deps.keyEnvironment }),
-          document,
-          clock,
-        ),
-        ...auditRoutes(createAuditService({ storage }), document),
+        ...keyRoutes(createKeyService({ storage, clock, keyEnvironment: deps.keyEnvironment }), clock),
+        ...auditRoutes(createAuditService({ storage })),
         ...memberRoutes(
           createMemberService({ storage, clock, outbox: deps.outbox, limiter: deps.limiter }),
-          document,
           (request) => deps.linkOrigin?.() ?? `${requestScheme(request)}://${request.host}`,
         ),
-        ...domainRoutes(deps.domains, document),
-        ...requestRoutes(createRequestService({ storage, clock, settle: deps.settleRequestLog }), document),
+        ...domainRoutes(deps.domains),
+        ...requestRoutes(createRequestService({ storage, clock, settle: deps.settleRequestLog })),
         getManageDocument: async (_request, reply) =>
           reply
             .header('content-type', JSON_CONTENT_TYPE)

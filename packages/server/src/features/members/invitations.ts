@@ -1,4 +1,5 @@
 import { emailProblem, normalizeEmail } from '../../accounts/email.ts';
+import { quoted } from '../../errors.ts';
 import { INVITATION_LIMITS, invitationDigest, inviteByMail, newInvitation } from './invitation-mail.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import type { RateLimiter } from '../../ratelimit/limiter.ts';
@@ -37,7 +38,7 @@ export function invitationOperations(deps: InvitationDeps) {
   /** The address an invitation goes to, or why it cannot; 409 for a member already. */
   const inviteeProblem = async (project: Project, typed: string) => {
     const email = normalizeEmail(typed);
-    if (!email) return refused('invalid_body', `“${typed}” is not an email address`, 'email');
+    if (!email) return refused('invalid_body', `${quoted(typed)} is not an email address`, 'email');
     const account = await storage.accounts.byEmail(email);
     if (account && (await storage.projects.roleOf(account.id, project.id)))
       return refused('conflict', `${email} is a member already`, 'email');

@@ -7,8 +7,11 @@ import { readIdempotencyKey } from '../../idempotency/policy.ts';
 import type { PetService } from './service.ts';
 import type { NewPet } from '../../storage/records.ts';
 import { bodyChecker } from '../../validation/contract-input.ts';
+import { queryReader } from '../../validation/query.ts';
 
 const checkNewPet = bodyChecker('NewPet');
+/** createPet declares no query parameter: any is refused (the API's lane takes no create with a query). */
+const readQuery = queryReader('/pets', 'post');
 
 /** The checked body as a NewPet; `12.0` is the integer 12 in JSON, so numbers are normalised to bigint. */
 function toNewPet(body: Record<string, unknown>): NewPet {
@@ -77,6 +80,7 @@ export function petCreator(
 export function createPet(pets: PetService): RouteHandlerMethod {
   const create = petCreator(pets);
   return async (request, reply) => {
+    readQuery(request.query as Record<string, string>);
     if (request.body === undefined) {
       const length = request.headers['content-length'];
       if (request.headers['content-type'] === undefined && (length === undefined || length === '0')) {

@@ -13,7 +13,7 @@ import { BODY_LIMIT_BYTES, parseJsonBody } from '../../http/json-body.ts';
 import type { PetService } from './service.ts';
 import { type HostRules, requestHostKind } from '../../http/host-kind.ts';
 import { petCreator } from './create-route.ts';
-import { findPet } from './get-route.ts';
+import { findPet, readGetQuery } from './get-route.ts';
 import { listPage } from './list-route.ts';
 import { urlFor } from '../../routes/urls.ts';
 import type { RouteConfig } from '../../http/route-config.ts';
@@ -107,7 +107,10 @@ export function createPetsLane(deps: PetsLaneDeps): Lane {
     const query = question === -1 ? '' : url.slice(question + 1);
     const config = petId === undefined ? deps.routes.listPets : deps.routes.getPet;
     answerInLane(deps, { request, response, framework }, config, async () => {
-      if (petId !== undefined) return { status: 200, body: await findPet(deps.pets, petId) };
+      if (petId !== undefined) {
+        if (query !== '') readGetQuery(parseQuery(query));
+        return { status: 200, body: await findPet(deps.pets, petId) };
+      }
       const { body, link } = await listPage(deps.pets, parseQuery(query));
       return { status: 200, headers: link === undefined ? undefined : { link }, body };
     }).catch(failed);
