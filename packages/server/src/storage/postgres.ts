@@ -22,6 +22,7 @@ import {
   enclosingTransaction,
   type OpenTransaction,
   ReachedPastTransactionError,
+  TransactionEndedError,
   withinTransaction,
 } from './transaction-context.ts';
 
@@ -222,7 +223,7 @@ export class PostgresStorage implements ReversibleStorage {
  */
 function clientExecutor(client: PoolClient, transaction: OpenTransaction): SqlExecutor {
   const query = async <R extends Row>(text: string, params: readonly unknown[]) => {
-    if (!transaction.open) throw new Error('the transaction has ended: its executor runs no more statements');
+    if (!transaction.open) throw new TransactionEndedError();
     return client.query<R>({ text, values: [...params] });
   };
   return {

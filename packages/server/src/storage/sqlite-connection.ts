@@ -3,9 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { StorageUnavailableError } from './errors.ts';
 import { isBusy, type SqliteDatabase } from './sqlite-database.ts';
 import { type SqlExecutor, sqlitePlaceholders } from './sql-executor.ts';
+import { SqliteTransaction, TransactionTimeoutError } from './sqlite-transaction.ts';
 import {
   enclosingTransaction,
-  type OpenTransaction,
   ReachedPastTransactionError,
   withinTransaction,
 } from './transaction-context.ts';
@@ -20,49 +20,6 @@ export interface ConnectionLimits {
   waiting?: number;
   /** How long a transaction may hold the connection (default TRANSACTION_LIMIT_MS). */
   transactionMs?: number;
-}
-
-/** A transaction that held the connection past its limit: rolled back, nothing of it stored. */
-export class TransactionTimeoutError extends StorageUnavailableError {
-  constructor(limitMs: number) {
-    super(`database unavailable: a transaction held the database longer than ${limitMs} ms and was undone`);
-  }
-}
-
-type State = 'starting' | 'open' | 'ended' | 'expired';
-
-/** One transaction on the connection; its executor runs statements only while it is open. */
-class SqliteTransaction implements OpenTransaction {
-  state: State = 'starting';
-  timer: NodeJS.Timeout | undefined;
-  readonly executor: SqlExecutor;
-
-  constructor(db: SqliteDatabase, limitMs: number) {
-    const statement = <T>(work: () => T): Promise<T> => {
-      if (this.state !== 'open') {
-        return Promise.reject(
-          this.state === 'expired'
-            ? new TransactionTimeoutError(limitMs)
-            : new Error('the transaction has ended: its executor runs no more statements'),
-        );
-      }
-      try {
-        return Promise.resolve(work());
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    };
-    this.executor = {
-      all: (text, params = []) =>
-        statement(() => db.all(sqlitePlaceholders(text), ...(params as SQLInputValue[]))),
-      run: (text, params = []) =>
-        statement(() => db.run(sqlitePlaceholders(text), ...(params as SQLInputValue[]))),
-    };
-  }
-
-  get open(): boolean {
-    return this.state === 'open';
-  }
 }
 
 /**
@@ -120,11 +77,6 @@ export class SqliteConnection {
 
   get isOpen(): boolean {
     return this.#db.isOpen;
-  }
-
-  /** Turns waiting now (for tests and metrics). */
-  get waiting(): number {
-    return this.#waiting.length;
   }
 
   /** Runs `work` on the connection: at once when no transaction holds it, else in its turn. */

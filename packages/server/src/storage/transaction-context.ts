@@ -23,6 +23,14 @@ export class ReachedPastTransactionError extends Error {
   }
 }
 
+/** A transaction's executor used after the transaction ended (a reference kept past its work). */
+export class TransactionEndedError extends Error {
+  override readonly name = 'TransactionEndedError';
+  constructor() {
+    super('the transaction has ended: its executor runs no more statements');
+  }
+}
+
 /** Runs a transaction's `work` with the transaction as its async context (see reachesPast). */
 export function withinTransaction<T>(transaction: OpenTransaction, work: () => T): T {
   return current.run(transaction, work);
