@@ -164,6 +164,20 @@ describe('SqliteConnection', () => {
     await db.close();
   });
 
+  it('a transaction whose event loop is blocked past its limit → still commits: the limit counts only time the loop was free', async () => {
+    const db = connection({ transactionMs: 50 });
+    await db.transaction(async (tx) => {
+      await tx.run('INSERT INTO t (v) VALUES (1)');
+      await new Promise((resolve) => setImmediate(resolve));
+      const blockedUntil = performance.now() + 200;
+      while (performance.now() < blockedUntil);
+      await new Promise((resolve) => setImmediate(resolve));
+      await tx.run('INSERT INTO t (v) VALUES (2)');
+    });
+    assert.deepEqual(await values(db.sql), [1, 2]);
+    await db.close();
+  });
+
   it('close while a transaction is open → closes after it commits', async () => {
     const db = connection();
     const held = gate();

@@ -9,6 +9,10 @@ import {
   ReachedPastTransactionError,
   withinTransaction,
 } from './transaction-context.ts';
+import { createLoopAwareTimeout, type LoopAwareTimeout, TimeoutError } from '../time/loop-aware-timeout.ts';
+
+/** How a transaction's work ended, kept as a value so that only the limit can reject. */
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 /** Turns waiting for the connection at most; one more is refused as unavailable (503, Retry-After). */
 export const WAITING_LIMIT = 1_024;
@@ -40,9 +44,12 @@ export interface ConnectionLimits {
  *
  * Bounds: at most `waiting` turns wait (WAITING_LIMIT); one more is refused with
  * StorageUnavailableError (503 with Retry-After). A transaction that holds the connection longer than
- * `transactionMs` (TRANSACTION_LIMIT_MS: its work awaits something slow) is rolled back at once, its
- * caller gets TransactionTimeoutError (a StorageUnavailableError), its executor refuses every later
- * statement, and the next in line runs.
+ * `transactionMs` (TRANSACTION_LIMIT_MS: its work awaits something slow) is rolled back, its caller
+ * gets TransactionTimeoutError (a StorageUnavailableError), its executor refuses every later
+ * statement, and the next in line runs. The limit counts only time in which the event loop was free
+ * (loop-aware-timeout.ts): a process stalled by a long turn or by the machine never undoes a
+ * transaction that was about to commit. A transaction whose work awaits only its executor ends within
+ * one turn of the event loop and never meets it.
  *
  * `BEGIN IMMEDIATE` never waits for another connection's write lock on the event loop: that connection
  * may be this process's own (several storages opened in one process, as the command line's tests do),
@@ -54,6 +61,7 @@ export class SqliteConnection {
   readonly #db: SqliteDatabase;
   readonly #waitingLimit: number;
   readonly #transactionMs: number;
+  readonly #limit: LoopAwareTimeout;
   readonly #committed: () => void;
   /** Turns and transactions' starts, first come first served; only ever non-empty while held. */
   #waiting: (() => void)[] = [];
@@ -72,6 +80,7 @@ export class SqliteConnection {
     this.#db = db;
     this.#waitingLimit = limits.waiting ?? WAITING_LIMIT;
     this.#transactionMs = limits.transactionMs ?? TRANSACTION_LIMIT_MS;
+    this.#limit = createLoopAwareTimeout(this.#transactionMs);
     this.#committed = committed;
   }
 
@@ -108,27 +117,29 @@ export class SqliteConnection {
   async transaction<T>(work: (sql: SqlExecutor) => Promise<T>): Promise<T> {
     const transaction = new SqliteTransaction(this.#db, this.#transactionMs);
     await this.#begin(transaction);
-    const expired = new Promise<never>((_, reject) => {
-      transaction.timer = setTimeout(() => {
-        transaction.state = 'expired';
-        this.#db.rollback();
-        this.#release();
-        reject(new TransactionTimeoutError(this.#transactionMs));
-      }, this.#transactionMs).unref();
-    });
-    let result: T;
+    let outcome: Outcome<T>;
     try {
-      result = await Promise.race([
-        withinTransaction(transaction, () => work(transaction.executor)),
-        expired,
-      ]);
+      const done = withinTransaction(transaction, () => work(transaction.executor));
+      outcome = await this.#limit.within(
+        done.then(
+          (value): Outcome<T> => ({ ok: true, value }),
+          (error: unknown): Outcome<T> => ({ ok: false, error }),
+        ),
+        'a transaction',
+      );
     } catch (error) {
-      if (transaction.open) this.#end(transaction, () => this.#db.rollback());
-      throw error;
+      // The work threw before its first await, or held the connection past the limit.
+      const expired = error instanceof TimeoutError;
+      this.#end(transaction, expired ? 'expired' : 'ended', () => this.#db.rollback());
+      throw expired ? new TransactionTimeoutError(this.#transactionMs) : error;
     }
-    this.#end(transaction, () => this.#commit());
+    if (!outcome.ok) {
+      this.#end(transaction, 'ended', () => this.#db.rollback());
+      throw outcome.error;
+    }
+    this.#end(transaction, 'ended', () => this.#commit());
     this.#committed();
-    return result;
+    return outcome.value;
   }
 
   /**
@@ -201,9 +212,8 @@ export class SqliteConnection {
   }
 
   /** Ends the transaction with `finish` (COMMIT or ROLLBACK) and hands the connection on. */
-  #end(transaction: SqliteTransaction, finish: () => void): void {
-    clearTimeout(transaction.timer);
-    transaction.state = 'ended';
+  #end(transaction: SqliteTransaction, state: 'ended' | 'expired', finish: () => void): void {
+    transaction.state = state;
     try {
       finish();
     } finally {

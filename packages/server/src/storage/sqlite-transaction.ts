@@ -16,7 +16,6 @@ type State = 'starting' | 'open' | 'ended' | 'expired';
 /** One transaction on the connection; its executor runs statements only while it is open. */
 export class SqliteTransaction implements OpenTransaction {
   state: State = 'starting';
-  timer: NodeJS.Timeout | undefined;
   readonly executor: SqlExecutor;
 
   constructor(db: SqliteDatabase, limitMs: number) {
