@@ -10,6 +10,23 @@ import { project } from './storage-contract-projects.ts';
 class Undone extends Error {}
 
 export function transactionContract(fixture: () => StorageFixture): void {
+  it('transaction → a refusal after three reads, beside projects.create started a few microtasks later: the create acknowledged is kept', async () => {
+    const { storage } = fixture();
+    await storage.projects.create(project('acme'));
+    const refused = assert.rejects(
+      storage.transaction(async (tx) => {
+        for (let read = 0; read < 3; read++) await projectRecords(tx).bySlug('acme');
+        throw new Undone('the last owner cannot leave');
+      }),
+      Undone,
+    );
+    for (let tick = 0; tick < 3; tick++) await Promise.resolve();
+    const created = await storage.projects.create(project('beside'));
+    await refused;
+    assert.equal(created?.slug, 'beside');
+    assert.equal((await storage.projects.bySlug('beside'))?.slug, 'beside');
+  });
+
   it('transaction → a repository built on its executor runs inside it: sees its own rows, and they go with its rollback', async () => {
     const { storage } = fixture();
     await assert.rejects(
