@@ -12,7 +12,9 @@ import { projectContract } from './storage-contract-projects.ts';
 import { requestLogGeneratedContract } from './storage-contract-request-log-generated.ts';
 import { requestLogContract, usageContract } from './storage-contract-request-log.ts';
 import { requestLogSharedContract } from './storage-contract-request-log-shared.ts';
+import { transactionContract } from './storage-contract-transactions.ts';
 import { twoFactorContract } from './storage-contract-two-factor.ts';
+import { writePathContract } from './storage-contract-write-path.ts';
 
 export interface StorageFixture {
   /** A migrated storage over a fresh, empty database. */
@@ -51,5 +53,7 @@ export function runStorageContract(name: string, makeStorage: FixtureFactory): v
     auditContract(fixture);
     twoFactorContract(fixture);
     changeContract(fixture);
+    transactionContract(fixture);
+    writePathContract(fixture);
   });
 }

@@ -123,6 +123,34 @@ describe('sqlite storage', () => {
     assert.equal(await storage.pets.count(), 1);
   });
 
+  it('probeWrite, ping, migrate, hasSchema and a purge while a service transaction is open → each waits for it, none runs inside it', async () => {
+    const { storage } = fixture;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holding = storage.transaction(async (tx) => {
+      await tx.run('INSERT INTO readiness_probe (id, checked_at) VALUES (1, 7)');
+      await released;
+      throw new Error('refused');
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    const order: string[] = [];
+    const waiting = [
+      storage.probeWrite().then(() => order.push('probe')),
+      storage.ping().then(() => order.push('ping')),
+      storage.migrate().then(() => order.push('migrate')),
+      storage.hasSchema().then(() => order.push('hasSchema')),
+      storage.requestLog.purge(0).then(() => order.push('purge')),
+    ];
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(order, []);
+    release();
+    await assert.rejects(holding, /refused/);
+    await Promise.all(waiting);
+    assert.deepEqual(order.sort(), ['hasSchema', 'migrate', 'ping', 'probe', 'purge']);
+    raw = new DatabaseSync(fixture.path);
+    assert.notEqual(raw.prepare('SELECT checked_at FROM readiness_probe').get()!.checked_at, 7);
+  });
+
   it('pets.create → StorageUnavailableError while another process holds the write lock', async () => {
     const storage = await fixture.open({ busyTimeoutMs: 50 });
     raw = new DatabaseSync(fixture.path);

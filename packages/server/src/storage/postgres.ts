@@ -18,6 +18,13 @@ import { createProjectRepository, type ProjectRepository } from '../features/pro
 import type { MaintenanceLog } from './partition-analysis.ts';
 import { createPostgresRequestLog, type PostgresRequestLog } from './request-log-postgres.ts';
 import type { Row } from './rows.ts';
+import {
+  enclosingTransaction,
+  type OpenTransaction,
+  ReachedPastTransactionError,
+  TransactionEndedError,
+  withinTransaction,
+} from './transaction-context.ts';
 
 export interface PostgresOptions extends PoolSettings {
   clock?: Clock;
@@ -156,8 +163,21 @@ export class PostgresStorage implements ReversibleStorage {
     await this.#pool.end();
   }
 
+  /**
+   * `work` on a connection of its own, checked out of the pool for the transaction. Its statements run
+   * on that connection through the executor it is given; one through `sql` (or a transaction) from
+   * inside it would run on another connection, outside the transaction, and is refused
+   * (ReachedPastTransactionError), as on SQLite.
+   */
   transaction<T>(work: (sql: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.#transaction((client) => work(clientExecutor(client))).finally(() => this.#ownWrites++);
+    if (enclosingTransaction()) return Promise.reject(new ReachedPastTransactionError());
+    const transaction = { open: true };
+    return this.#transaction((client) =>
+      withinTransaction(transaction, () => work(clientExecutor(client, transaction))),
+    ).finally(() => {
+      transaction.open = false;
+      this.#ownWrites++;
+    });
   }
 
   /** Commits when `keep(result)` holds (by default always), rolls back otherwise or on any error. */
@@ -197,18 +217,27 @@ export class PostgresStorage implements ReversibleStorage {
   }
 }
 
-/** Statements on one checked-out connection (a transaction's); failures are mapped by #transaction. */
-function clientExecutor(client: PoolClient): SqlExecutor {
+/**
+ * Statements on one checked-out connection (a transaction's), while the transaction is open; failures
+ * are mapped by #transaction.
+ */
+function clientExecutor(client: PoolClient, transaction: OpenTransaction): SqlExecutor {
+  const query = async <R extends Row>(text: string, params: readonly unknown[]) => {
+    if (!transaction.open) throw new TransactionEndedError();
+    return client.query<R>({ text, values: [...params] });
+  };
   return {
-    all: async (text, params = []) => (await client.query<Row>({ text, values: [...params] })).rows,
-    run: async (text, params = []) => (await client.query({ text, values: [...params] })).rowCount ?? 0,
+    all: async (text, params = []) => (await query(text, params)).rows,
+    run: async (text, params = []) => (await query(text, params)).rowCount ?? 0,
   };
 }
 
 /** Until the app's logger is attached. */
 const consoleLog: MaintenanceLog = { warn: (obj, msg) => console.warn(msg, obj) };
 
+/** A statement on a connection of the pool: never from inside a transaction's work (see transaction). */
 async function run(pool: Pool, sql: string, params?: unknown[], name?: string): Promise<QueryResult<Row>> {
+  if (enclosingTransaction()) throw new ReachedPastTransactionError();
   try {
     return await pool.query<Row>({ text: sql, values: params, name });
   } catch (error) {

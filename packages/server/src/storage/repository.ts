@@ -13,7 +13,11 @@ export type { IdempotencyRepository, KeyPage, KeyRepository, KeyUse, PetReposito
 
 export interface Storage extends Transactions {
   readonly kind: 'sqlite' | 'postgres';
-  /** Single statements outside any transaction, for the features' repositories (features/*). */
+  /**
+   * Single statements outside any transaction, for the features' repositories (features/*). On SQLite
+   * each waits its turn while a transaction holds the connection; from inside a transaction's work it
+   * is refused (ReachedPastTransactionError): that work uses the executor its transaction gives it.
+   */
   readonly sql: SqlExecutor;
   readonly pets: PetRepository;
   /** API keys; a change of one counts in ownWrites (and SQLite's changeToken), a use does not. */

@@ -4,7 +4,7 @@ import { BATCH_SLOTS, batchesOf } from './request-log-batch.ts';
 import { batchExpiresAt, retentionDaysSql } from './request-log-expiry.ts';
 import { pagesOf } from './request-log-pages.ts';
 import type { RequestLogRecords } from './request-log-records.ts';
-import type { SqlExecutor } from './sql-executor.ts';
+import type { SqliteConnection } from './sqlite-connection.ts';
 import type { SqliteDatabase } from './sqlite-database.ts';
 import { rollUp, UPSERT_USAGE_CONFLICT, usageReads } from './usage-records.ts';
 
@@ -41,10 +41,11 @@ const UPSERT_USAGE = `INSERT INTO request_usage (project_id, key_id, hour, class
 /**
  * The request log in SQLite (request-log-batch.ts): a write stores each project's requests as batches of
  * up to BATCH_SLOTS, with a request-id entry for each id that is not a UUIDv7, in one transaction
- * without an fsync, on the service's one connection.
+ * without an fsync, in one turn on the service's one connection (as is each purge slice).
  */
-export function createSqliteRequestLog(db: SqliteDatabase, sql: SqlExecutor): RequestLogRecords {
-  const purgeSlice = (now: number) => {
+export function createSqliteRequestLog(connection: SqliteConnection): RequestLogRecords {
+  const { sql } = connection;
+  const purgeSlice = (db: SqliteDatabase, now: number) => {
     const expired = db.all(
       `SELECT id, project_id, requests FROM request_log_batches WHERE expires_at <= ?
        ORDER BY expires_at LIMIT ${PURGE_SLICE_BATCHES}`,
@@ -91,57 +92,57 @@ export function createSqliteRequestLog(db: SqliteDatabase, sql: SqlExecutor): Re
       const batches = batchesOf(entries, false);
       const cells = rollUp(entries);
       // Relaxed: a batch of log rows is not worth an fsync on the event loop (see relaxedTransaction).
-      db.relaxedTransaction(() => {
-        const projects = [...new Set(batches.map((batch) => batch.projectId))];
-        const retention = new Map(
-          db.all(RETENTIONS, JSON.stringify(projects)).map((row) => [row.id as string, Number(row.days)]),
-        );
-        const pages = pagesOf(
-          batches,
-          ({ projectId, day }) => batchExpiresAt(day, retention.get(projectId)!),
-          true,
-        );
-        for (const page of pages) {
-          const { id: pageId } = db.get(
-            INSERT_PAGE,
-            page.expiresAt,
-            page.requests,
-            page.headerLength,
-            page.rows,
-          )!;
-          for (const { batch, from, length } of page.parts) {
-            const { projectId, slots, encoded } = batch;
-            const { id } = db.get(
-              INSERT_BATCH,
-              projectId,
-              encoded.firstAt,
-              encoded.lastAt,
-              encoded.idMsMin,
-              encoded.idMsMax,
-              encoded.combinations,
-              encoded.requests,
-              page.expiresAt,
-              pageId as bigint,
-              from,
-              length,
-            )!;
-            const base = Number(id) * BATCH_SLOTS;
-            for (const position of encoded.otherIds)
-              db.run(INSERT_REQUEST_ID, projectId, slots[position]![1], base + position);
-          }
-        }
-        for (const c of cells)
-          db.run(UPSERT_USAGE, c.projectId, c.keyId, c.hour, c.statusClass, c.bucket, c.count);
-      });
+      await connection.turn((db) => db.relaxedTransaction(() => storeBatches(db, batches, cells)));
     },
     async purge(now, slice) {
       let removed = 0;
       for (;;) {
-        const done = purgeSlice(now);
+        const done = await connection.turn((db) => purgeSlice(db, now));
         removed += done.removed;
         if (!done.more) return removed;
         if (slice ? !(await slice()) : (await nextTurn(), false)) return removed;
       }
     },
   };
+}
+
+/** A write's batches, in pages, with their request ids and usage cells, inside its transaction. */
+function storeBatches(
+  db: SqliteDatabase,
+  batches: ReturnType<typeof batchesOf>,
+  cells: ReturnType<typeof rollUp>,
+): void {
+  const projects = [...new Set(batches.map((batch) => batch.projectId))];
+  const retention = new Map(
+    db.all(RETENTIONS, JSON.stringify(projects)).map((row) => [row.id as string, Number(row.days)]),
+  );
+  const pages = pagesOf(
+    batches,
+    ({ projectId, day }) => batchExpiresAt(day, retention.get(projectId)!),
+    true,
+  );
+  for (const page of pages) {
+    const { id: pageId } = db.get(INSERT_PAGE, page.expiresAt, page.requests, page.headerLength, page.rows)!;
+    for (const { batch, from, length } of page.parts) {
+      const { projectId, slots, encoded } = batch;
+      const { id } = db.get(
+        INSERT_BATCH,
+        projectId,
+        encoded.firstAt,
+        encoded.lastAt,
+        encoded.idMsMin,
+        encoded.idMsMax,
+        encoded.combinations,
+        encoded.requests,
+        page.expiresAt,
+        pageId as bigint,
+        from,
+        length,
+      )!;
+      const base = Number(id) * BATCH_SLOTS;
+      for (const position of encoded.otherIds)
+        db.run(INSERT_REQUEST_ID, projectId, slots[position]![1], base + position);
+    }
+  }
+  for (const c of cells) db.run(UPSERT_USAGE, c.projectId, c.keyId, c.hour, c.statusClass, c.bucket, c.count);
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CreateOptions, CreateResult, NewPet } from './records.ts';
+import { SqliteConnection } from './sqlite-connection.ts';
 import type { SqliteDatabase } from './sqlite-database.ts';
 import { GroupCommit } from './sqlite-group-commit.ts';
 
@@ -17,7 +18,7 @@ function recordingDatabase(log: string[], failOn?: string): SqliteDatabase & { i
   } as unknown as SqliteDatabase & { inTransaction: boolean };
 }
 
-function created(pet: NewPet): CreateResult {
+function created(_db: SqliteDatabase, pet: NewPet): CreateResult {
   return { kind: 'created', pet: { ...pet, id: 1n } };
 }
 
@@ -26,9 +27,9 @@ const pet = (name: string): NewPet => ({ name, categoryId: 1n });
 /** A create that throws for the pet named `name` and creates every other. */
 const failingFor =
   (name: string) =>
-  (input: NewPet): CreateResult => {
+  (db: SqliteDatabase, input: NewPet): CreateResult => {
     if (input.name === name) throw new Error(`${name} pet`);
-    return created(input);
+    return created(db, input);
   };
 
 const withKey = (key: string): CreateOptions => ({
@@ -38,7 +39,7 @@ const withKey = (key: string): CreateOptions => ({
 describe('GroupCommit', () => {
   it('creates submitted together share one transaction; only those with an idempotency key take a savepoint', async () => {
     const log: string[] = [];
-    const writes = new GroupCommit(recordingDatabase(log), { create: created });
+    const writes = new GroupCommit(new SqliteConnection(recordingDatabase(log)), { create: created });
     await Promise.all([
       writes.submit(pet('a'), undefined),
       writes.submit(pet('b'), withKey('x')),
@@ -49,17 +50,20 @@ describe('GroupCommit', () => {
 
   it('a full queue is flushed at once, the rest on the next turn', async () => {
     const log: string[] = [];
-    const writes = new GroupCommit(recordingDatabase(log), { create: created, maxBatch: 3 });
+    const writes = new GroupCommit(new SqliteConnection(recordingDatabase(log)), {
+      create: created,
+      maxBatch: 3,
+    });
     await Promise.all(['a', 'b', 'c', 'd'].map((name) => writes.submit(pet(name), undefined)));
     assert.equal(log.filter((sql) => sql === 'COMMIT').length, 2);
   });
 
   it('promises settle only after COMMIT returns', async () => {
     const log: string[] = [];
-    const writes = new GroupCommit(recordingDatabase(log), {
-      create: (input) => {
+    const writes = new GroupCommit(new SqliteConnection(recordingDatabase(log)), {
+      create: (db, input) => {
         log.push(`create ${input.name}`);
-        return created(input);
+        return created(db, input);
       },
     });
     await writes.submit(pet('a'), undefined).then(() => log.push('resolved'));
@@ -68,7 +72,7 @@ describe('GroupCommit', () => {
 
   it('a create with an idempotency key that throws is rolled back to its savepoint and rejects alone', async () => {
     const log: string[] = [];
-    const writes = new GroupCommit(recordingDatabase(log), {
+    const writes = new GroupCommit(new SqliteConnection(recordingDatabase(log)), {
       create: failingFor('bad'),
     });
     const results = await Promise.allSettled([
@@ -91,7 +95,7 @@ describe('GroupCommit', () => {
   it('an idempotency conflict is rolled back to its savepoint and resolves alone', async () => {
     const log: string[] = [];
     const existing = { apiKeyId: 'k1', key: 'x', requestHash: 'h', petId: 1n, createdAt: 0, expiresAt: 1 };
-    const writes = new GroupCommit(recordingDatabase(log), {
+    const writes = new GroupCommit(new SqliteConnection(recordingDatabase(log)), {
       create: () => ({ kind: 'idempotency_conflict', existing }),
     });
     const result = await writes.submit(pet('a'), withKey('x'));
@@ -105,7 +109,7 @@ describe('GroupCommit', () => {
 
   it('a create without a key that throws (one statement, undone by SQLite) rejects alone', async () => {
     const log: string[] = [];
-    const writes = new GroupCommit(recordingDatabase(log), {
+    const writes = new GroupCommit(new SqliteConnection(recordingDatabase(log)), {
       create: failingFor('bad'),
     });
     const results = await Promise.allSettled([
@@ -123,14 +127,14 @@ describe('GroupCommit', () => {
   it('a create whose error ended the transaction fails the whole batch and runs no more creates', async () => {
     const log: string[] = [];
     const db = recordingDatabase(log);
-    const writes = new GroupCommit(db, {
-      create: (input) => {
+    const writes = new GroupCommit(new SqliteConnection(db), {
+      create: (_db, input) => {
         log.push(`create ${input.name}`);
         if (input.name === 'disk full') {
           db.inTransaction = false;
           throw new Error('database or disk is full');
         }
-        return created(input);
+        return created(db, input);
       },
     });
     const results = await Promise.allSettled(
@@ -144,7 +148,9 @@ describe('GroupCommit', () => {
 
   it('a failed COMMIT rolls back and rejects the whole batch with its error', async () => {
     const log: string[] = [];
-    const writes = new GroupCommit(recordingDatabase(log, 'COMMIT'), { create: created });
+    const writes = new GroupCommit(new SqliteConnection(recordingDatabase(log, 'COMMIT')), {
+      create: created,
+    });
     const results = await Promise.allSettled([
       writes.submit(pet('a'), undefined),
       writes.submit(pet('b'), undefined),
@@ -157,7 +163,9 @@ describe('GroupCommit', () => {
 
   it('a BEGIN that fails rejects the whole batch without running any create', async () => {
     const log: string[] = [];
-    const writes = new GroupCommit(recordingDatabase(log, 'BEGIN IMMEDIATE'), { create: created });
+    const writes = new GroupCommit(new SqliteConnection(recordingDatabase(log, 'BEGIN IMMEDIATE')), {
+      create: created,
+    });
     await assert.rejects(writes.submit(pet('a'), undefined), /BEGIN IMMEDIATE failed/);
     assert.deepEqual(log, ['BEGIN IMMEDIATE']);
   });
@@ -170,8 +178,8 @@ describe('GroupCommit on SQLite', () => {
     db.exec(
       "CREATE TABLE pets (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL CHECK (name <> 'bad'))",
     );
-    const writes = new GroupCommit(db, {
-      create: (input) => ({
+    const writes = new GroupCommit(new SqliteConnection(db), {
+      create: (_db, input) => ({
         kind: 'created',
         pet: { ...input, id: db.insert('INSERT INTO pets (name) VALUES (?)', input.name) },
       }),

@@ -1,4 +1,5 @@
 import type { CreateOptions, CreateResult, NewPet } from './records.ts';
+import type { SqliteConnection } from './sqlite-connection.ts';
 import type { SqliteDatabase } from './sqlite-database.ts';
 
 interface PendingCreate {
@@ -15,7 +16,7 @@ export interface GroupCommitOptions {
    * Runs one create inside the open transaction; must not commit. Without an idempotency key it must
    * be a single statement (it runs without a savepoint of its own).
    */
-  create: (pet: NewPet, options: CreateOptions | undefined) => CreateResult;
+  create: (db: SqliteDatabase, pet: NewPet, options: CreateOptions | undefined) => CreateResult;
   /** Flush at once when this many creates are queued. */
   maxBatch?: number;
 }
@@ -23,17 +24,19 @@ export interface GroupCommitOptions {
 /**
  * Creates that arrive close together share one transaction and therefore one fsync. A create that fails
  * or meets an idempotency conflict is undone alone (#createOne); promises settle only after COMMIT, and
- * if the commit fails every create of the batch rejects.
+ * if the commit fails every create of the batch rejects. A batch is one turn on the connection: it
+ * commits at once when the connection is free, else as soon as the transaction holding it ends; a
+ * batch refused a place in line (the connection's bound) rejects every create of it as unavailable.
  */
 export class GroupCommit {
-  readonly #db: SqliteDatabase;
+  readonly #connection: Pick<SqliteConnection, 'turn'>;
   readonly #create: GroupCommitOptions['create'];
   readonly #maxBatch: number;
   #queue: PendingCreate[] = [];
   #timer: NodeJS.Immediate | undefined;
 
-  constructor(db: SqliteDatabase, options: GroupCommitOptions) {
-    this.#db = db;
+  constructor(connection: Pick<SqliteConnection, 'turn'>, options: GroupCommitOptions) {
+    this.#connection = connection;
     this.#create = options.create;
     this.#maxBatch = options.maxBatch ?? 256;
   }
@@ -51,23 +54,29 @@ export class GroupCommit {
     });
   }
 
-  /** Commits everything queued so far, synchronously. */
+  /** Commits everything queued so far: synchronously when the connection is free, else in its turn. */
   flush(): void {
     const batch = this.#queue;
     this.#queue = [];
     if (batch.length === 0) return;
+    this.#connection
+      .turn((db) => this.#commit(db, batch))
+      .catch((error: unknown) => this.#rejectAll(batch, error));
+  }
+
+  #commit(db: SqliteDatabase, batch: PendingCreate[]): void {
     let outcomes: Outcome[];
     try {
-      this.#db.exec('BEGIN IMMEDIATE');
+      db.exec('BEGIN IMMEDIATE');
     } catch (error) {
       this.#rejectAll(batch, error);
       return;
     }
     try {
-      outcomes = batch.map((item) => this.#createOne(item));
-      this.#db.exec('COMMIT');
+      outcomes = batch.map((item) => this.#createOne(db, item));
+      db.exec('COMMIT');
     } catch (error) {
-      this.#db.rollback();
+      db.rollback();
       this.#rejectAll(batch, error);
       return;
     }
@@ -82,12 +91,12 @@ export class GroupCommit {
    * A create without an idempotency key is one INSERT, which SQLite undoes by itself when it fails; one
    * with a key runs several statements, in a savepoint so that a failure or a conflict is undone alone.
    */
-  #createOne(item: PendingCreate): Outcome {
-    if (item.options?.idempotency === undefined) return this.#attempt(item);
-    this.#db.exec('SAVEPOINT pet_create');
-    const outcome = this.#attempt(item);
-    if (!outcome.ok || outcome.result.kind !== 'created') this.#db.exec('ROLLBACK TO pet_create');
-    this.#db.exec('RELEASE pet_create');
+  #createOne(db: SqliteDatabase, item: PendingCreate): Outcome {
+    if (item.options?.idempotency === undefined) return this.#attempt(db, item);
+    db.exec('SAVEPOINT pet_create');
+    const outcome = this.#attempt(db, item);
+    if (!outcome.ok || outcome.result.kind !== 'created') db.exec('ROLLBACK TO pet_create');
+    db.exec('RELEASE pet_create');
     return outcome;
   }
 
@@ -96,11 +105,11 @@ export class GroupCommit {
    * and memory errors) fails the whole batch: the creates before it are gone, and the ones after would
    * otherwise run outside any transaction.
    */
-  #attempt(item: PendingCreate): Outcome {
+  #attempt(db: SqliteDatabase, item: PendingCreate): Outcome {
     try {
-      return { ok: true, result: this.#create(item.pet, item.options) };
+      return { ok: true, result: this.#create(db, item.pet, item.options) };
     } catch (error) {
-      if (!this.#db.inTransaction) throw error;
+      if (!db.inTransaction) throw error;
       return { ok: false, error };
     }
   }

@@ -1,6 +1,5 @@
 import { statfs } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { SQLInputValue } from 'node:sqlite';
 import { type Clock, systemClock } from '../time/clock.ts';
 import type { ReversibleStorage } from './migrations.ts';
 import type { IdempotencyRepository, KeyRepository, PetRepository } from './repository.ts';
@@ -15,8 +14,8 @@ import { createDomainRepository, type DomainRepository } from '../features/domai
 import { createProjectRepository, type ProjectRepository } from '../features/projects/project-repository.ts';
 import type { RequestLogRecords } from './request-log-records.ts';
 import { createSqliteRequestLog } from './request-log-sqlite.ts';
-import { type SqlExecutor, sqlitePlaceholders, type Transactions } from './sql-executor.ts';
-import { serialTransactions } from './sqlite-transactions.ts';
+import type { SqlExecutor } from './sql-executor.ts';
+import { type ConnectionLimits, SqliteConnection } from './sqlite-connection.ts';
 import { SqliteDatabase } from './sqlite-database.ts';
 import { migrateDown, migrateUp } from './sqlite-migrate.ts';
 
@@ -24,6 +23,8 @@ export interface SqliteOptions {
   clock?: Clock;
   /** How long a write waits for another process's write lock before failing as unavailable. */
   busyTimeoutMs?: number;
+  /** The connection's bounds (sqlite-connection.ts): turns waiting, a transaction's hold. */
+  limits?: ConnectionLimits;
 }
 
 /** Readiness waits this long at most for another process's write lock (it blocks the event loop). */
@@ -31,7 +32,10 @@ const PROBE_BUSY_TIMEOUT_MS = 500;
 const PROBE_WRITE =
   'INSERT INTO readiness_probe (id, checked_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at';
 
-/** Storage in one SQLite file; pet creates are group-committed (see GroupCommit). */
+/**
+ * Storage in one SQLite file, on one connection that every statement reaches through its turn
+ * (SqliteConnection); pet creates are group-committed (see GroupCommit).
+ */
 export class SqliteStorage implements ReversibleStorage {
   readonly kind = 'sqlite';
   readonly pets: PetRepository;
@@ -44,37 +48,36 @@ export class SqliteStorage implements ReversibleStorage {
   readonly audit: AuditRecords;
   readonly changes: ChangeRecords;
   readonly sql: SqlExecutor;
-  readonly #db: SqliteDatabase;
+  readonly #connection: SqliteConnection;
   readonly #path: string;
   readonly #clock: Clock;
   readonly #writes: GroupCommit;
-  readonly #transactions: Transactions['transaction'];
   #dataVersion: number | undefined;
   /** Changes of keys' records made through this storage, added to the change token. */
   #keyWrites = 0;
 
   constructor(path: string, options: SqliteOptions = {}) {
-    const db = new SqliteDatabase(path, options.busyTimeoutMs ?? 5_000);
-    const sql: SqlExecutor = {
-      all: async (text, params = []) => db.all(sqlitePlaceholders(text), ...(params as SQLInputValue[])),
-      run: async (text, params = []) => db.run(sqlitePlaceholders(text), ...(params as SQLInputValue[])),
-    };
     // Any table may change in a transaction (keys among them): each commit counts as a key change.
-    const transaction = serialTransactions(db, sql, () => this.#keyWrites++);
-    this.#transactions = transaction;
+    const connection = new SqliteConnection(
+      new SqliteDatabase(path, options.busyTimeoutMs ?? 5_000),
+      options.limits,
+      () => this.#keyWrites++,
+    );
+    const { sql } = connection;
+    const transaction = connection.transaction.bind(connection);
+    this.#connection = connection;
     this.sql = sql;
     this.#clock = options.clock ?? systemClock;
     this.#path = path;
-    this.#db = db;
-    this.#writes = new GroupCommit(db, { create: (pet, options) => insertPet(db, pet, options) });
-    this.pets = createSqlitePets(db, this.#writes);
+    this.#writes = new GroupCommit(connection, { create: insertPet });
+    this.pets = createSqlitePets(connection, this.#writes);
     this.keys = createKeyRepository(sql, () => this.#keyWrites++);
     this.idempotency = createIdempotencyRepository(sql);
     // A project's plan is every key's plan: its changes count like key changes for the caches.
     this.projects = createProjectRepository(sql, transaction, 'sqlite', () => this.#keyWrites++);
     this.accounts = createAccountRepository(sql, transaction);
     this.domains = createDomainRepository(sql, () => this.#keyWrites++);
-    this.requestLog = createSqliteRequestLog(db, sql);
+    this.requestLog = createSqliteRequestLog(connection);
     this.audit = createAuditRecords(sql);
     this.changes = createChangeRecords(sql);
   }
@@ -84,34 +87,35 @@ export class SqliteStorage implements ReversibleStorage {
   }
 
   transaction<T>(work: (sql: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.#transactions(work);
+    return this.#connection.transaction(work);
   }
 
-  async migrate(): Promise<string[]> {
-    return migrateUp(this.#db, this.#clock);
+  migrate(): Promise<string[]> {
+    return this.#connection.turn((db) => migrateUp(db, this.#clock));
   }
 
-  async rollback(): Promise<string | undefined> {
-    return migrateDown(this.#db);
+  rollback(): Promise<string | undefined> {
+    return this.#connection.turn((db) => migrateDown(db));
   }
 
-  async hasSchema(): Promise<boolean> {
-    const table = this.#db.get(
-      "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
-    );
-    return (
-      table !== undefined && this.#db.get('SELECT 1 AS found FROM schema_migrations LIMIT 1') !== undefined
+  hasSchema(): Promise<boolean> {
+    return this.#connection.turn(
+      (db) =>
+        db.get("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") !==
+          undefined && db.get('SELECT 1 AS found FROM schema_migrations LIMIT 1') !== undefined,
     );
   }
 
   async ping(): Promise<void> {
-    this.#db.get('SELECT 1');
+    await this.#connection.turn((db) => db.get('SELECT 1'));
   }
 
   /** One committed (fsynced) write; waits at most PROBE_BUSY_TIMEOUT_MS for another writer's lock. */
   async probeWrite(): Promise<void> {
-    this.#db.withBusyTimeout(PROBE_BUSY_TIMEOUT_MS, () =>
-      this.#db.transaction(() => this.#db.run(PROBE_WRITE, this.#clock.now())),
+    await this.#connection.turn((db) =>
+      db.withBusyTimeout(PROBE_BUSY_TIMEOUT_MS, () =>
+        db.transaction(() => db.run(PROBE_WRITE, this.#clock.now())),
+      ),
     );
   }
 
@@ -127,7 +131,7 @@ export class SqliteStorage implements ReversibleStorage {
    */
   changeToken(): number {
     if (this.#dataVersion === undefined) {
-      this.#dataVersion = Number(this.#db.get('PRAGMA data_version')!.data_version);
+      this.#dataVersion = this.#connection.dataVersion();
       setImmediate(() => {
         this.#dataVersion = undefined;
       });
@@ -135,9 +139,10 @@ export class SqliteStorage implements ReversibleStorage {
     return this.#dataVersion + this.#keyWrites;
   }
 
+  /** Creates still queued commit first, then whatever else was waiting for the connection. */
   async close(): Promise<void> {
-    if (!this.#db.isOpen) return;
+    if (!this.#connection.isOpen) return;
     this.#writes.flush();
-    this.#db.close();
+    await this.#connection.close();
   }
 }

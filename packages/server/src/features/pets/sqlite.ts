@@ -3,6 +3,7 @@ import type { PetRepository } from './repository.ts';
 import { PET_COLUMNS, toIdempotency, toPet } from '../../storage/rows.ts';
 import { CREATE_WITH_KEY, storeKeyValues } from '../../storage/idempotency-sql.ts';
 import { sqlitePlaceholders } from '../../storage/sql-executor.ts';
+import type { SqliteConnection } from '../../storage/sqlite-connection.ts';
 import type { SqliteDatabase } from '../../storage/sqlite-database.ts';
 import type { GroupCommit } from '../../storage/sqlite-group-commit.ts';
 
@@ -19,29 +20,28 @@ const WITH_KEY = {
   holder: sqlitePlaceholders(CREATE_WITH_KEY.holder),
 };
 
-/** The pets of one SQLite file: reads on its connection, creates through its group commit. */
-export function createSqlitePets(db: SqliteDatabase, writes: GroupCommit): PetRepository {
+/** The pets of one SQLite file: reads in their turns on its connection, creates through its group commit. */
+export function createSqlitePets(connection: SqliteConnection, writes: GroupCommit): PetRepository {
   return {
     create: (pet, options) => writes.submit(pet, options),
-    async get(id) {
-      const row = db.get(`SELECT ${PET_COLUMNS} FROM pets WHERE id = ?`, id);
-      return row && toPet(row);
-    },
-    async list({ status, afterId = 0n, limit }) {
-      const rows =
-        status === undefined
+    get: (id) =>
+      connection.turn((db) => {
+        const row = db.get(`SELECT ${PET_COLUMNS} FROM pets WHERE id = ?`, id);
+        return row && toPet(row);
+      }),
+    list: ({ status, afterId = 0n, limit }) =>
+      connection.turn((db) =>
+        (status === undefined
           ? db.all(`SELECT ${PET_COLUMNS} FROM pets WHERE id > ? ORDER BY id LIMIT ?`, afterId, limit)
           : db.all(
               `SELECT ${PET_COLUMNS} FROM pets WHERE status = ? AND id > ? ORDER BY id LIMIT ?`,
               status,
               afterId,
               limit,
-            );
-      return rows.map(toPet);
-    },
-    async count() {
-      return Number(db.get('SELECT count(*) AS n FROM pets')!.n);
-    },
+            )
+        ).map(toPet),
+      ),
+    count: () => connection.turn((db) => Number(db.get('SELECT count(*) AS n FROM pets')!.n)),
   };
 }
 
