@@ -9,7 +9,7 @@ import {
 import { OPERATOR, type Role, type Storage, systemClock } from '@petstore/server/operator';
 import { dashboardOrigin, inviteMember, refusalOf, roleOption } from './admin-invite.ts';
 import { openServerDatabase } from './database.ts';
-import { EXIT, NotFoundError } from './exit.ts';
+import { CliError, EXIT, NotFoundError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
 import { readNewPassword } from './password-input.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
@@ -32,7 +32,9 @@ const HELP = `petstore admin <create|add-member|invite|remove> [options]
                                the invitations it made that nobody accepted yet are revoked.
 
   --database URL   the server's database: postgres://… or a SQLite file path (DATABASE_URL, default
-                   ./data/petstore.db). These commands never create a database: "petstore migrate" does.`;
+                   ./data/petstore.db). These commands never create a database: "petstore migrate" does.
+  An account that exists already, or an invitation for a member, is status 6; an unknown project or
+  account 3.`;
 
 const OPTIONS = {
   email: { type: 'string' },
@@ -58,9 +60,11 @@ function newEmail(address: string): string {
   return address;
 }
 
+const accountExists = (address: string) =>
+  new CliError(`an account for ${address} already exists`, EXIT.conflict);
+
 async function create(io: CliIo, storage: Storage, address: string): Promise<void> {
-  if (await storage.accounts.byEmail(address))
-    throw new UsageError(`an account for ${address} already exists`);
+  if (await storage.accounts.byEmail(address)) throw accountExists(address);
   const password = await readNewPassword(io);
   const problem = await passwordProblem(password, { email: address });
   if (problem) throw new UsageError(problem);
@@ -71,7 +75,7 @@ async function create(io: CliIo, storage: Storage, address: string): Promise<voi
     passwordHash: await hashPassword(password),
     createdAt: Date.now(),
   });
-  if (!created) throw new UsageError(`an account for ${address} already exists`);
+  if (!created) throw accountExists(address);
   say(
     io,
     `created account ${address}; add it to a project with: petstore admin add-member --email ${address} --project <slug>`,

@@ -2,7 +2,7 @@ import { auditEventJson, createAuditService, OPERATOR } from '@petstore/server/o
 import type { AuditEvent } from './api-client.ts';
 import { openServerDatabase } from './database.ts';
 import { sinceOption } from './since-option.ts';
-import { CliError, EXIT, NotFoundError } from './exit.ts';
+import { EXIT, NotFoundError, refusalError } from './exit.ts';
 import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import type { CliIo } from './io.ts';
 import { chooseMode } from './manage-session.ts';
@@ -94,10 +94,9 @@ export async function runAudit(args: string[], io: CliIo): Promise<number> {
       async (cursor, limit) => {
         const page = await audit.list(OPERATOR, slug, { limit, cursor, since, accountEvents: true });
         if (!page.ok) {
-          const { code, message } = page.problem;
-          if (code === 'not_found')
-            throw new NotFoundError(`no project "${slug}"; see "petstore projects list"`);
-          throw new CliError(message, code === 'invalid_cursor' ? EXIT.usage : EXIT.failed);
+          throw page.problem.code === 'not_found'
+            ? new NotFoundError(`no project "${slug}"; see "petstore projects list"`)
+            : refusalError(page.problem);
         }
         return { items: page.value.data.map(auditEventJson), next: page.value.next ?? undefined };
       },

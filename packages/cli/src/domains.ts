@@ -42,8 +42,9 @@ const HELP = `petstore domains <add|list|verify|primary|remove> [options]
       --project <slug>, which also checks that it is that project's. An unknown domain exits with status 3.
 
   --json prints the management API's Domain object (an array of them for list); a refusal prints its
-  Error body (code, message, status) and exits 2 for a name or plan that cannot be added, 3 for a
-  project or domain that does not exist, else 1.
+  Error body (code, message, status) and exits with its status: 2 for a name that cannot be, 3 for a
+  project or domain that does not exist, 5 for a plan below Pro or the plan's number of domains
+  reached, 6 for a name the project has already.
 
   With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN) every domains command calls the
   management API at PETSTORE_BASE_URL and needs --project <slug>; the output is the same. A line on

@@ -8,16 +8,11 @@ import { invitationJson, OPERATOR, pendingJson, systemClock } from '@petstore/se
 import { dashboardOrigin, roleOption } from './admin-invite.ts';
 import { attempt } from './api-refusal.ts';
 import { openServerDatabase } from './database.ts';
-import { EXIT } from './exit.ts';
+import { EXIT, refusalError } from './exit.ts';
 import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, note, say } from './io.ts';
 import { chooseMode } from './manage-session.ts';
-import {
-  describeInvitation,
-  type InvitationJson,
-  memberRefusal,
-  printInvitations,
-} from './members-output.ts';
+import { describeInvitation, type InvitationJson, printInvitations } from './members-output.ts';
 import { cursorPager, MAX_PAGE_SIZE, type Pager } from './paged-output.ts';
 import { parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 
@@ -128,7 +123,7 @@ export async function runInvitations(args: string[], io: CliIo): Promise<number>
         const page = await attempt(api, (c) =>
           c.get('/projects/{slug}/invitations', { path: { slug }, query: { limit, cursor } }),
         );
-        if (!page.ok) throw memberRefusal(page.problem);
+        if (!page.ok) throw refusalError(page.problem);
         return page.value.data;
       }),
       async create(address, as) {
@@ -138,14 +133,14 @@ export async function runInvitations(args: string[], io: CliIo): Promise<number>
             body: { email: address, role: as as InvitationJson['role'] },
           }),
         );
-        if (!made.ok) throw memberRefusal(made.problem);
+        if (!made.ok) throw refusalError(made.problem);
         return { invitation: made.value.data };
       },
       async revoke(id) {
         const revoked = await attempt(api, (c) =>
           c.delete('/projects/{slug}/invitations/{invitationId}', { path: { slug, invitationId: id } }),
         );
-        if (!revoked.ok) throw memberRefusal(revoked.problem);
+        if (!revoked.ok) throw refusalError(revoked.problem);
         return revoked.value.data;
       },
     });
@@ -156,12 +151,12 @@ export async function runInvitations(args: string[], io: CliIo): Promise<number>
     return await run({
       pager: cursorPager(INVITATION_PAGE.maxLimit, async (cursor, limit) => {
         const page = await members.invitations(OPERATOR, slug, { limit, cursor });
-        if (!page.ok) throw memberRefusal(page.problem);
+        if (!page.ok) throw refusalError(page.problem);
         return { data: page.value.data.map(pendingJson), next: page.value.next };
       }),
       async create(address) {
         const made = await members.inviteWithLink(OPERATOR, slug, { email: address, role });
-        if (!made.ok) throw memberRefusal(made.problem);
+        if (!made.ok) throw refusalError(made.problem);
         const origin = dashboardOrigin(stringOption(parsed, 'base-url'), config);
         return {
           invitation: invitationJson(made.value.invitation, null),
@@ -170,7 +165,7 @@ export async function runInvitations(args: string[], io: CliIo): Promise<number>
       },
       async revoke(id) {
         const revoked = await members.revokeInvitation(OPERATOR, slug, id);
-        if (!revoked.ok) throw memberRefusal(revoked.problem);
+        if (!revoked.ok) throw refusalError(revoked.problem);
         return pendingJson(revoked.value);
       },
     });

@@ -11,7 +11,7 @@ import {
 import type { ManageComponents } from './api-client.ts';
 import { openServerDatabase } from './database.ts';
 import { sinceOption } from './since-option.ts';
-import { CliError, EXIT, NotFoundError } from './exit.ts';
+import { EXIT, NotFoundError, refusalError } from './exit.ts';
 import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import type { CliIo } from './io.ts';
 import { chooseMode, type ManageApi } from './manage-session.ts';
@@ -71,7 +71,7 @@ function databasePager(storage: Storage, slug: string, filters: RequestFilters, 
   const refused = (problem: { code: string; message: string }) =>
     problem.code === 'not_found'
       ? new NotFoundError(`no project "${slug}"; see "petstore projects list"`)
-      : new CliError(problem.message, problem.code === 'invalid_cursor' ? EXIT.usage : EXIT.failed);
+      : refusalError(problem);
   if (all) {
     let stream: Pager<LogRow> | undefined;
     return async (cursor, limit) => {

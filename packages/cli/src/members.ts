@@ -9,11 +9,11 @@ import {
 } from '@petstore/server/operator';
 import { attempt } from './api-refusal.ts';
 import { openServerDatabase } from './database.ts';
-import { EXIT } from './exit.ts';
+import { EXIT, refusalError } from './exit.ts';
 import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, say } from './io.ts';
 import { chooseMode } from './manage-session.ts';
-import { memberNamed, memberRefusal, type MemberJson, printMembers } from './members-output.ts';
+import { memberNamed, type MemberJson, printMembers } from './members-output.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
 
 const HELP = `petstore members <list|set-role|remove> --project <slug> [options]
@@ -21,11 +21,11 @@ const HELP = `petstore members <list|set-role|remove> --project <slug> [options]
   members list --project <slug> [--json]
       The project's members, owners first, then by email: account id, email, role, member since.
   members set-role <account id or email> --role owner|developer|viewer --project <slug> [--json]
-      Gives the member another role. The project's last owner stays one (exit status 1); a demoted
+      Gives the member another role. The project's last owner stays one (exit status 6); a demoted
       owner's invitations that nobody accepted are revoked.
   members remove <account id or email> --project <slug> [--json]
       Removes the member: their dashboard sessions end, and the invitations they made that nobody
-      accepted are revoked. The project's last owner stays (exit status 1); an unknown member is 3.
+      accepted are revoked. The project's last owner stays (exit status 6); an unknown member is 3.
 
   --json prints the management API's Member objects (an array for list; the member changed or removed).
   With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN) these call the management API at
@@ -109,7 +109,7 @@ export async function runMembers(args: string[], io: CliIo): Promise<number> {
     return run({
       async list() {
         const listed = await attempt(api, (c) => c.get('/projects/{slug}/members', { path: { slug } }));
-        if (!listed.ok) throw memberRefusal(listed.problem);
+        if (!listed.ok) throw refusalError(listed.problem);
         return listed.value.data.data;
       },
       async setRole(member, newRole) {
@@ -119,14 +119,14 @@ export async function runMembers(args: string[], io: CliIo): Promise<number> {
             body: { role: newRole },
           }),
         );
-        if (!changed.ok) throw memberRefusal(changed.problem);
+        if (!changed.ok) throw refusalError(changed.problem);
         return changed.value.data;
       },
       async remove(member) {
         const removed = await attempt(api, (c) =>
           c.delete('/projects/{slug}/members/{memberId}', { path: { slug, memberId: member.id } }),
         );
-        if (!removed.ok) throw memberRefusal(removed.problem);
+        if (!removed.ok) throw refusalError(removed.problem);
         return removed.value.data;
       },
     });
@@ -137,17 +137,17 @@ export async function runMembers(args: string[], io: CliIo): Promise<number> {
     return await run({
       async list() {
         const listed = await createProjectService(deps).members(OPERATOR, slug);
-        if (!listed.ok) throw memberRefusal(listed.problem);
+        if (!listed.ok) throw refusalError(listed.problem);
         return listed.value.map(memberJson);
       },
       async setRole(member, newRole) {
         const changed = await createMemberService(deps).changeRole(OPERATOR, slug, member.id, newRole);
-        if (!changed.ok) throw memberRefusal(changed.problem);
+        if (!changed.ok) throw refusalError(changed.problem);
         return memberJson({ ...changed.value.member, role: newRole });
       },
       async remove(member) {
         const removed = await createMemberService(deps).remove(OPERATOR, slug, member.id);
-        if (!removed.ok) throw memberRefusal(removed.problem);
+        if (!removed.ok) throw refusalError(removed.problem);
         return memberJson(removed.value.member);
       },
     });

@@ -8,7 +8,7 @@ import {
 import { apiAddress, DEFAULT_BASE_URL } from './api-address.ts';
 import { apiFailure } from './api-failure.ts';
 import { cliTransport } from './client-transport.ts';
-import { type CliError, EXIT } from './exit.ts';
+import { CliError, EXIT } from './exit.ts';
 import type { Timeouts } from './http-fetch.ts';
 import { readTimeouts, TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, note, say } from './io.ts';
@@ -31,7 +31,7 @@ const HELP = `petstore pets <list|create|get>: call the Pet Store API
   (64-bit ids digit for digit). A 429 is waited out (Retry-After) and retried, as the client library does.
 
 Settings:
-  PETSTORE_API_KEY    the API key (required), e.g. from "petstore keys create --plan free"
+  PETSTORE_API_KEY    the API key (required, else exit status 5), e.g. from "petstore keys create --project P"
   PETSTORE_BASE_URL   the API's address (default ${DEFAULT_BASE_URL}); /v1 is added when it has no path
 
 ${TIMEOUT_HELP}`;
@@ -62,8 +62,9 @@ function client(io: CliIo, timeouts: Timeouts): PetstoreClient {
   const { env } = io;
   const apiKey = env.PETSTORE_API_KEY;
   if (!apiKey) {
-    throw new UsageError(
-      'PETSTORE_API_KEY is not set: export PETSTORE_API_KEY=<key> (an operator creates one with "petstore keys create --plan free")',
+    throw new CliError(
+      'PETSTORE_API_KEY is not set: export PETSTORE_API_KEY=<key> (a project\'s key, from the dashboard or "petstore keys create --project <slug>")',
+      EXIT.notAllowed,
     );
   }
   const base = baseUrl(env);
@@ -151,7 +152,7 @@ const ACTIONS = new Map([
   ['get', get],
 ]);
 
-/** The API's refusal as one line and an exit status: 3 for a pet that does not exist, 4 no answer, else 1. */
+/** The API's refusal as one line and the exit status of its outcome (exitOfRefusal), 4 for no answer. */
 function failure(error: PetstoreError, base: string): CliError {
   return apiFailure(error, base, 'check PETSTORE_API_KEY');
 }

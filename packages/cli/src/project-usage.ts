@@ -1,6 +1,6 @@
 import { createRequestService, OPERATOR, systemClock } from '@petstore/server/operator';
 import { openServerDatabase } from './database.ts';
-import { EXIT, CliError, NotFoundError } from './exit.ts';
+import { EXIT, NotFoundError, refusalError } from './exit.ts';
 import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, say } from './io.ts';
 import { chooseMode } from './manage-session.ts';
@@ -115,10 +115,9 @@ export async function runUsage(args: string[], io: CliIo): Promise<number> {
       key,
     );
     if (!outcome.ok) {
-      if (outcome.problem.code === 'not_found') {
-        throw new NotFoundError(`no project "${slug}"; see "petstore projects list"`);
-      }
-      throw new CliError(outcome.problem.message);
+      throw outcome.problem.code === 'not_found'
+        ? new NotFoundError(`no project "${slug}"; see "petstore projects list"`)
+        : refusalError(outcome.problem);
     }
     print(io, period, outcome.value.map(rowOf), json);
     return EXIT.ok;

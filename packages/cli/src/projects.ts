@@ -11,7 +11,7 @@ import {
   type Project,
 } from '@petstore/server/operator';
 import { openServerDatabase } from './database.ts';
-import { CliError, EXIT, NotFoundError } from './exit.ts';
+import { EXIT, refusalError } from './exit.ts';
 import { TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, say } from './io.ts';
 import { chooseMode, databaseOnly } from './manage-session.ts';
@@ -111,16 +111,9 @@ const operatorView = (project: Project): ProjectView => projectJson({ project, r
 
 const service = (storage: Storage) => createProjectService({ storage, clock: systemClock });
 
-/** Refusals of the projects service as the command line says them. */
-function refusal(problem: { code: string; message: string }): CliError {
-  if (problem.code === 'not_found') return new NotFoundError(problem.message);
-  if (problem.code === 'conflict' || problem.code === 'invalid_body') return new UsageError(problem.message);
-  return new CliError(problem.message);
-}
-
 async function create(io: CliIo, storage: Storage, input: NewProject, json: boolean): Promise<void> {
   const outcome = await service(storage).create(OPERATOR, input);
-  if (!outcome.ok) throw refusal(outcome.problem);
+  if (!outcome.ok) throw refusalError(outcome.problem);
   const project = outcome.value;
   if (json) say(io, JSON.stringify(project));
   else say(io, `created project ${project.slug} ("${project.name}", plan ${project.plan})`);
@@ -142,7 +135,7 @@ async function list(io: CliIo, storage: Storage, options: PageOptions): Promise<
 
 async function get(io: CliIo, storage: Storage, slug: string, json: boolean): Promise<void> {
   const outcome = await service(storage).get(OPERATOR, slug);
-  if (!outcome.ok) throw refusal({ ...outcome.problem, message: `no project with slug ${slug}` });
+  if (!outcome.ok) throw refusalError({ ...outcome.problem, message: `no project with slug ${slug}` });
   await printProject(io, projectJson(outcome.value), json);
 }
 
@@ -153,7 +146,7 @@ async function setPlan(
   choice: ReturnType<typeof readPlanChoice>,
 ): Promise<void> {
   const outcome = await service(storage).setPlan(OPERATOR, slug, choice);
-  if (!outcome.ok) throw refusal(outcome.problem);
+  if (!outcome.ok) throw refusalError(outcome.problem);
   say(io, `project ${slug} is now on plan ${choice.plan}; its keys follow on their next request`);
 }
 

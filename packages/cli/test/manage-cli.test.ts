@@ -43,7 +43,7 @@ describe('petstore with an access token: the management API from any machine', {
 
   it('login --token → checked with GET /projects, saved 0600 under the base URL; a refused token is not saved', async () => {
     const refused = await run(['login', '--token', 'ps_at_wrong']);
-    assert.equal(refused.code, 1);
+    assert.equal(refused.code, 5, 'not allowed');
     assert.match(refused.stderr, /^petstore: 401 unauthorized: .*run "petstore login" again/m);
     assert.equal(existsSync(join(config, 'petstore', 'credentials.json')), false);
 
@@ -136,7 +136,7 @@ describe('petstore with an access token: the management API from any machine', {
     assert.equal(revoked.stdout, `revoked ${nextId}\n`);
     assert.equal((await app.request({ url: '/v1/pets', key: next })).status, 401);
     const again = await run(['keys', 'roll', id, '--project', 'acme']);
-    assert.equal(again.code, 1);
+    assert.equal(again.code, 6, 'a conflict');
     assert.match(again.stderr, /409 conflict: .*cannot be rolled/);
   });
 
@@ -227,13 +227,13 @@ describe('petstore with an access token: the management API from any machine', {
     assert.match(table.stdout, /^START +TOTAL +OK +4XX +429 +5XX +P50 MS +P99 MS\n/);
   });
 
-  it('PETSTORE_ACCESS_TOKEN wins over the saved login: a read token of a viewer is refused changes, exit 1', async () => {
+  it('PETSTORE_ACCESS_TOKEN wins over the saved login: a read token of a viewer is refused changes, exit 5', async () => {
     const env = { PETSTORE_ACCESS_TOKEN: viewer.token };
     const list = await run(['keys', 'list', '--project', 'acme'], env);
     assert.equal(list.code, 0, list.stderr);
     assert.match(list.stderr, /as token ps_at_\S+… \(PETSTORE_ACCESS_TOKEN\)/);
     const create = await run(['keys', 'create', '--project', 'acme'], env);
-    assert.equal(create.code, 1);
+    assert.equal(create.code, 5, 'not allowed');
     assert.match(create.stderr, /403 insufficient_scope: this access token may only read/);
     assert.equal(create.stdout, '');
     const other = await run(['projects', 'get', 'beta'], env);

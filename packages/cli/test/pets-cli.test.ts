@@ -127,9 +127,9 @@ describe('petstore pets (the API from the command line)', () => {
 
   it('settings and refusals → one line and the documented exit status', async () => {
     const cases: [string[], NodeJS.ProcessEnv, number, RegExp][] = [
-      [['list'], { PETSTORE_API_KEY: '' }, 2, /PETSTORE_API_KEY is not set/],
+      [['list'], { PETSTORE_API_KEY: '' }, 5, /PETSTORE_API_KEY is not set/],
       [['list'], { PETSTORE_BASE_URL: 'ftp://x' }, 2, /PETSTORE_BASE_URL must be an http\(s\) URL/],
-      [['list'], { PETSTORE_API_KEY: 'ps_test_wrong' }, 1, /401 unauthorized: .*check PETSTORE_API_KEY/],
+      [['list'], { PETSTORE_API_KEY: 'ps_test_wrong' }, 5, /401 unauthorized: .*check PETSTORE_API_KEY/],
       [['list', '--status', 'lost'], {}, 2, /--status must be one of available, pending, sold/],
       [['list', '--limit', '101'], {}, 2, /--limit must be an integer from 1 to 100/],
       [['create', '--name', 'x'], {}, 2, /--category-id is required/],
@@ -139,7 +139,7 @@ describe('petstore pets (the API from the command line)', () => {
         2,
         /--category-id must be a decimal 64-bit integer/,
       ],
-      [['create', '--name', ' ', '--category-id', '1'], {}, 1, /400 invalid_body/],
+      [['create', '--name', ' ', '--category-id', '1'], {}, 2, /400 invalid_body/],
       [['adopt'], {}, 2, /unknown pets command "adopt"/],
     ];
     const results = await Promise.all(cases.map(([args, extra]) => pets(args, extra)));
