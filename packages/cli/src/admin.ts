@@ -11,6 +11,7 @@ import { dashboardOrigin, inviteMember, refusalOf, roleOption } from './admin-in
 import { openServerDatabase } from './database.ts';
 import { CliError, EXIT, NotFoundError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
+import { chooseMode } from './manage-session.ts';
 import { readNewPassword } from './password-input.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
 
@@ -31,10 +32,11 @@ const HELP = `petstore admin <create|add-member|invite|remove> [options]
   admin remove --email E       Deletes the account; its sessions end at once, on every instance, and
                                the invitations it made that nobody accepted yet are revoked.
 
-  --database URL   the server's database: postgres://… or a SQLite file path (DATABASE_URL, default
-                   ./data/petstore.db). These commands never create a database: "petstore migrate" does.
-  An account that exists already, or an invitation for a member, is status 6; an unknown project or
-  account 3.`;
+  The operator's own, on the database alone: --database URL (postgres://… or a SQLite file path), else
+  DATABASE_URL, else ./data/petstore.db; never created here ("petstore migrate" does). Refused before
+  anything is opened when an access token is in use (PETSTORE_ACCESS_TOKEN, or one "petstore login"
+  saved for PETSTORE_BASE_URL) and --database does not name the database. An account that exists
+  already, or an invitation for a member, is status 6; an unknown project or account 3.`;
 
 const OPTIONS = {
   email: { type: 'string' },
@@ -120,8 +122,9 @@ export async function runAdmin(args: string[], io: CliIo): Promise<number> {
     );
   }
   const address = email(parsed.values);
-  const flag = stringOption(parsed, 'database');
-  const { config, storage } = await openServerDatabase(io, flag);
+  // The accounts are the operator's alone: with an access token in use, refused before anything is opened.
+  await chooseMode(io, parsed, `admin ${action}`, { baseUrlIsLinks: true });
+  const { config, storage } = await openServerDatabase(io, stringOption(parsed, 'database'));
   try {
     if (action === 'create') await create(io, storage, newEmail(address));
     else if (action === 'add-member')

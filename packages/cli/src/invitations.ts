@@ -9,9 +9,9 @@ import { dashboardOrigin, roleOption } from './admin-invite.ts';
 import { attempt } from './api-refusal.ts';
 import { openServerDatabase } from './database.ts';
 import { EXIT, refusalError } from './exit.ts';
-import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, note, say } from './io.ts';
 import { chooseMode } from './manage-session.ts';
+import { MODE_HELP, MODE_OPTIONS } from './mode-help.ts';
 import { describeInvitation, type InvitationJson, printInvitations } from './members-output.ts';
 import { cursorPager, MAX_PAGE_SIZE, type Pager } from './paged-output.ts';
 import { parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
@@ -30,26 +30,22 @@ const HELP = `petstore invitations <list|create|revoke> --project <slug> [option
   invitations revoke <id> --project <slug> [--json]
       The invitation's link stops working at once; one accepted, revoked or unknown exits with status 3.
 
-  --json prints the management API's Invitation objects (an array for list).
-  With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN) these call the management API at
-  PETSTORE_BASE_URL (an owner's token; create and revoke need a write token); else they run on the
-  server's database as the operator, through the same members service. A line on stderr says which.
+  --json prints the management API's Invitation objects (an array for list). Through the management
+  API these need an owner's token (create and revoke a write token); on the database they run as the
+  operator, through the same members service. An invitation for a member is status 6. With --database,
+  --base-url is the address the printed link starts with.
 
-  --database URL   the server's database (DATABASE_URL, default ./data/petstore.db)
-
-${TIMEOUT_HELP}`;
+${MODE_HELP}`;
 
 const OPTIONS = {
   project: { type: 'string' },
   email: { type: 'string' },
   role: { type: 'string' },
-  'base-url': { type: 'string' },
   limit: { type: 'string' },
   cursor: { type: 'string' },
   all: { type: 'boolean' },
   json: { type: 'boolean' },
-  database: { type: 'string' },
-  ...TIMEOUT_OPTIONS,
+  ...MODE_OPTIONS,
 } as const;
 
 const ACTIONS = ['list', 'create', 'revoke'];

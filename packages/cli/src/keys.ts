@@ -13,8 +13,8 @@ import {
 } from './keys-database.ts';
 import { listKeys, readKeysCursor } from './keys-list.ts';
 import { MAX_PAGE_SIZE } from './paged-output.ts';
-import { TIMEOUT_OPTIONS } from './http-options.ts';
-import { chooseMode, databaseOnly } from './manage-session.ts';
+import { chooseMode } from './manage-session.ts';
+import { MODE_HELP, MODE_OPTIONS } from './mode-help.ts';
 import { type ParsedCommand, parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 
 const HELP = `petstore keys <create|list|revoke|roll|unban|set-plan|set-limits> [options]
@@ -48,13 +48,11 @@ const HELP = `petstore keys <create|list|revoke|roll|unban|set-plan|set-limits> 
   A revoked key cannot be rolled, unbanned or re-planned (status 6); revoking it again is status 3, as
   for a key that does not exist (the management API's answer).
 
-  With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN), create --project, list, revoke
-  and roll call the management API at PETSTORE_BASE_URL and need --project <slug>; the others are the
-  operator's, on the server's database. A line on stderr says which mode a command used.
+  The operator's own, on the database alone: create --plan, unban, set-plan, set-limits, and list,
+  revoke and roll without --project (every key; any key by its id). With --project, create, list,
+  revoke and roll are the project's: on the database, or through the management API with a token.
 
-  --database URL   the server's database: postgres://… or a SQLite file path (DATABASE_URL, default
-                   ./data/petstore.db from the current directory); it always means the database. These
-                   commands never create a database: "petstore migrate" or "petstore serve" does.`;
+${MODE_HELP}`;
 
 const OPTIONS = {
   plan: { type: 'string' },
@@ -67,9 +65,8 @@ const OPTIONS = {
   limit: { type: 'string' },
   cursor: { type: 'string' },
   all: { type: 'boolean' },
-  database: { type: 'string' },
   'overlap-seconds': { type: 'string' },
-  ...TIMEOUT_OPTIONS,
+  ...MODE_OPTIONS,
 } as const;
 
 const ACTIONS = ['create', 'list', 'revoke', 'roll', 'unban', 'set-plan', 'set-limits'];
@@ -122,6 +119,16 @@ function readNewKey(parsed: ParsedCommand): NewKeyChoice {
   };
 }
 
+/**
+ * The operator's own keys commands, which run on the database alone: standalone keys and plans, bans,
+ * own limits, and any key without --project (every key, found by its id).
+ */
+function operatorCommand(action: string, project: string | undefined): string | undefined {
+  if (['unban', 'set-plan', 'set-limits'].includes(action)) return `keys ${action}`;
+  if (project !== undefined) return undefined;
+  return action === 'create' ? 'keys create --plan' : `keys ${action} without --project`;
+}
+
 export async function runKeys(args: string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(io, 'keys', args, OPTIONS, HELP);
   if (!parsed) return EXIT.ok;
@@ -155,13 +162,12 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
     throw new UsageError(`keys ${action} takes one key id`);
   }
   const project = stringOption(parsed, 'project');
-  const mode = await chooseMode(io, parsed);
+  const operator = operatorCommand(action, project);
+  const mode = await chooseMode(io, parsed, operator);
   if (mode.kind === 'api') {
-    if (!['create', 'list', 'revoke', 'roll'].includes(action) || newKey?.limits) {
-      throw databaseOnly(newKey?.limits ? 'keys create --plan' : `keys ${action}`);
-    }
     const choice = {
-      project,
+      // Only a project's commands reach the API (operatorCommand).
+      project: project!,
       label: newKey?.label ?? null,
       expiresInDays: newKey?.expiresInDays,
       ownPerMinute: newKey?.own?.ownPerMinute ?? null,

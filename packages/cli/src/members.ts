@@ -10,9 +10,9 @@ import {
 import { attempt } from './api-refusal.ts';
 import { openServerDatabase } from './database.ts';
 import { EXIT, refusalError } from './exit.ts';
-import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, say } from './io.ts';
 import { chooseMode } from './manage-session.ts';
+import { MODE_HELP, MODE_OPTIONS } from './mode-help.ts';
 import { memberNamed, type MemberJson, printMembers } from './members-output.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
 
@@ -28,20 +28,16 @@ const HELP = `petstore members <list|set-role|remove> --project <slug> [options]
       accepted are revoked. The project's last owner stays (exit status 6); an unknown member is 3.
 
   --json prints the management API's Member objects (an array for list; the member changed or removed).
-  With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN) these call the management API at
-  PETSTORE_BASE_URL (set-role and remove need an owner's write token); else they run on the server's database as
-  the operator, through the same members service. A line on stderr says which mode a command used.
+  Through the management API, set-role and remove need an owner's write token; on the database they
+  run as the operator, through the same members service.
 
-  --database URL   the server's database (DATABASE_URL, default ./data/petstore.db)
-
-${TIMEOUT_HELP}`;
+${MODE_HELP}`;
 
 const OPTIONS = {
   project: { type: 'string' },
   role: { type: 'string' },
   json: { type: 'boolean' },
-  database: { type: 'string' },
-  ...TIMEOUT_OPTIONS,
+  ...MODE_OPTIONS,
 } as const;
 
 /** The operations, whichever door they go through. */

@@ -5,7 +5,7 @@ import {
   PetstoreError,
   type PetStatus,
 } from './api-client.ts';
-import { apiAddress, DEFAULT_BASE_URL } from './api-address.ts';
+import { DEFAULT_BASE_URL, petsBaseUrl, serviceAddress } from './api-address.ts';
 import { apiFailure } from './api-failure.ts';
 import { cliTransport } from './client-transport.ts';
 import { CliError, EXIT } from './exit.ts';
@@ -30,9 +30,10 @@ const HELP = `petstore pets <list|create|get>: call the Pet Store API
   Statuses: available, pending, sold. Output is a table, or one JSON object per line with --json
   (64-bit ids digit for digit). A 429 is waited out (Retry-After) and retried, as the client library does.
 
-Settings:
+Settings (a line on stderr names the address used):
   PETSTORE_API_KEY    the API key (required, else exit status 5), e.g. from "petstore keys create --project P"
-  PETSTORE_BASE_URL   the API's address (default ${DEFAULT_BASE_URL}); /v1 is added when it has no path
+  --base-url URL      the API's address, else PETSTORE_BASE_URL, else ${DEFAULT_BASE_URL}; /v1 is
+                      added when it has no path
 
 ${TIMEOUT_HELP}`;
 
@@ -45,6 +46,7 @@ const OPTIONS = {
   name: { type: 'string' },
   'category-id': { type: 'string' },
   'idempotency-key': { type: 'string' },
+  'base-url': { type: 'string' },
   ...TIMEOUT_OPTIONS,
 } as const;
 
@@ -52,22 +54,14 @@ const STATUSES: PetStatus[] = ['available', 'pending', 'sold'];
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
-function baseUrl(env: NodeJS.ProcessEnv): string {
-  const url = apiAddress(env);
-  if (url.pathname === '/') url.pathname = '/v1';
-  return url.href;
-}
-
-function client(io: CliIo, timeouts: Timeouts): PetstoreClient {
-  const { env } = io;
-  const apiKey = env.PETSTORE_API_KEY;
+function client(io: CliIo, base: string, timeouts: Timeouts): PetstoreClient {
+  const apiKey = io.env.PETSTORE_API_KEY;
   if (!apiKey) {
     throw new CliError(
       'PETSTORE_API_KEY is not set: export PETSTORE_API_KEY=<key> (a project\'s key, from the dashboard or "petstore keys create --project <slug>")',
       EXIT.notAllowed,
     );
   }
-  const base = baseUrl(env);
   return createPetstoreClient({
     baseUrl: base,
     apiKey,
@@ -152,11 +146,6 @@ const ACTIONS = new Map([
   ['get', get],
 ]);
 
-/** The API's refusal as one line and the exit status of its outcome (exitOfRefusal), 4 for no answer. */
-function failure(error: PetstoreError, base: string): CliError {
-  return apiFailure(error, base, 'check PETSTORE_API_KEY');
-}
-
 export async function runPets(args: string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(io, 'pets', args, OPTIONS, HELP);
   if (!parsed) return EXIT.ok;
@@ -170,11 +159,17 @@ export async function runPets(args: string[], io: CliIo): Promise<number> {
     );
   }
   const timeouts = readTimeouts(io, parsed);
-  const api = client(io, timeouts);
+  const address = serviceAddress(io, stringOption(parsed, 'base-url'));
+  const base = petsBaseUrl(address);
+  const api = client(io, base, timeouts);
+  note(
+    io,
+    `petstore: API at ${base} with the key in PETSTORE_API_KEY (${address.source ?? 'the default address'})`,
+  );
   try {
     await run(io, api, parsed);
     return EXIT.ok;
   } catch (error) {
-    throw error instanceof PetstoreError ? failure(error, baseUrl(io.env)) : error;
+    throw error instanceof PetstoreError ? apiFailure(error, base, 'check PETSTORE_API_KEY') : error;
   }
 }

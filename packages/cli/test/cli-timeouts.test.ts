@@ -6,11 +6,14 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type CliResult, cli } from './run-cli.ts';
 
-/** One line on standard error, `petstore: …`, nothing on standard output. */
+/** One line on standard error, `petstore: …` (beside the pets commands' mode line), nothing on standard output. */
 function assertOneLine(result: CliResult, code: number, pattern: RegExp): void {
   assert.equal(result.code, code, result.stderr);
   assert.equal(result.stdout, '');
-  const lines = result.stderr.trimEnd().split('\n');
+  const lines = result.stderr
+    .trimEnd()
+    .split('\n')
+    .filter((line) => !line.startsWith('petstore: API at '));
   assert.equal(lines.length, 1, result.stderr);
   assert.match(lines[0]!, /^petstore: /);
   assert.match(lines[0]!, pattern);

@@ -20,6 +20,8 @@ describe('petstore with an access token: the management API from any machine', {
   let dir: string;
   let config: string;
   let origin: string;
+  /** The same server as `origin`, by the name a login is saved under. */
+  let local: string;
   let owner: TokenHolder;
   let viewer: TokenHolder;
   /** Runs petstore in the empty directory with the saved login (if any) and `env`. */
@@ -31,6 +33,7 @@ describe('petstore with an access token: the management API from any machine', {
     app = await makeTestApp();
     await app.app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
+    local = origin.replace('127.0.0.1', 'localhost');
     owner = await tokenHolder(app, ['acme', 'beta']);
     viewer = await tokenHolder(app, ['acme'], { role: 'viewer', scope: 'read' });
     dir = await mkdtemp(join(tmpdir(), 'petstore-manage-cli-'));
@@ -56,22 +59,40 @@ describe('petstore with an access token: the management API from any machine', {
     const file = join(config, 'petstore', 'credentials.json');
     assert.equal((await stat(file)).mode & 0o777, 0o600);
     const saved = JSON.parse(await readFile(file, 'utf8')) as { tokens: Record<string, { token: string }> };
-    assert.deepEqual(Object.keys(saved.tokens), [`${origin}/manage/v1`]);
-    assert.equal(saved.tokens[`${origin}/manage/v1`]!.token, owner.token);
+    assert.deepEqual(
+      Object.keys(saved.tokens),
+      [`${local}/manage/v1`],
+      'saved under one spelling of loopback',
+    );
+    assert.equal(saved.tokens[`${local}/manage/v1`]!.token, owner.token);
   });
 
-  it('login reads the token from standard input; each base URL keeps its own; logout forgets one', async () => {
-    const other = origin.replace('127.0.0.1', 'localhost');
-    const viaStdin = await run(['login'], { PETSTORE_BASE_URL: `${other}/v1` }, `${viewer.token}\n`);
+  it('a login saved for 127.0.0.1 serves localhost and [::1] alike; login and logout by any spelling are that one login', async () => {
+    const file = join(config, 'petstore', 'credentials.json');
+    const logins = async () => JSON.parse(await readFile(file, 'utf8')) as { tokens: Record<string, Json> };
+    const viaLocalhost = await run(['projects', 'list'], { PETSTORE_BASE_URL: `${local}/v1` });
+    assert.equal(viaLocalhost.code, 0, viaLocalhost.stderr);
+    assert.equal(
+      viaLocalhost.stderr,
+      `petstore: management API at ${local}/manage/v1 as token ${owner.token.slice(0, 10)}… (saved by petstore login)\n`,
+    );
+    const v6 = origin.replace('127.0.0.1', '[::1]');
+    const viaV6 = await run(['projects', 'list', '--base-url', `${v6}/`, '--connect-timeout', '1']);
+    assert.match(
+      viaV6.stderr,
+      /^petstore: management API at http:\/\/\[::1\]:\d+\/manage\/v1 as token ps_at_\S+… \(saved by petstore login\)\n/,
+    );
+
+    const viaStdin = await run(['login'], { PETSTORE_BASE_URL: `${local}/v1` }, `${viewer.token}\n`);
     assert.equal(viaStdin.code, 0, viaStdin.stderr);
     assert.match(viaStdin.stdout, /1 project \(acme\)/);
-    const file = join(config, 'petstore', 'credentials.json');
-    const both = JSON.parse(await readFile(file, 'utf8')) as { tokens: Json };
-    assert.deepEqual(Object.keys(both.tokens).sort(), [`${origin}/manage/v1`, `${other}/manage/v1`].sort());
-    const out = await run(['logout'], { PETSTORE_BASE_URL: other });
-    assert.equal(out.stdout, `logged out of ${other}/manage/v1\n`);
-    const left = JSON.parse(await readFile(file, 'utf8')) as { tokens: Json };
-    assert.deepEqual(Object.keys(left.tokens), [`${origin}/manage/v1`]);
+    assert.deepEqual(Object.keys((await logins()).tokens), [`${local}/manage/v1`], 'replaced, not added');
+    assert.equal((await logins()).tokens[`${local}/manage/v1`]!.token, viewer.token);
+    const out = await run(['logout', '--base-url', v6]);
+    assert.equal(out.stdout, `logged out of ${v6}/manage/v1\n`);
+    assert.equal(existsSync(file), false, 'the file goes with its last login');
+    const again = await run(['login', '--token', owner.token]);
+    assert.equal(again.code, 0, again.stderr);
     assert.equal((await stat(file)).mode & 0o777, 0o600);
   });
 
@@ -173,7 +194,7 @@ describe('petstore with an access token: the management API from any machine', {
     );
     const noProject = await run(['keys', 'list']);
     assert.equal(noProject.code, 2);
-    assert.match(noProject.stderr, /needs --project/);
+    assert.match(noProject.stderr, /keys list without --project runs on the server's database alone/);
   });
 
   it('logs --all streams the NDJSON export: every request once; a page and its cursor otherwise', async () => {
@@ -248,7 +269,10 @@ describe('petstore with an access token: the management API from any machine', {
     ]) {
       const result = await run(args);
       assert.equal(result.code, 2, args.join(' '));
-      assert.match(result.stderr, /changes the server's database directly: .*petstore logout/);
+      assert.match(
+        result.stderr,
+        /^petstore: .* runs on the server's database alone \(the management API does not offer it\), and "petstore login" saved a token for http:\/\/127\.0\.0\.1:\d+\/manage\/v1: nothing was sent; on the server, pass --database URL/,
+      );
     }
     assert.deepEqual(await readdir(dir), ['config']);
   });

@@ -101,7 +101,7 @@ describe('petstore operator commands', () => {
   it('keys list → a table with a header, environment, plan, label, created, last used, expires and state', async () => {
     const free = await withDb(['keys', 'create', '--plan', 'free', '--label', 'mobile app']);
     assert.equal(free.code, 0, free.stderr);
-    assert.equal(free.stderr, `petstore: operator mode on the database sqlite ${database}\n`);
+    assert.equal(free.stderr, `petstore: operator mode on the database sqlite ${database} (DATABASE_URL)\n`);
     assert.match(free.stdout.trimEnd().split('\n').at(-1)!, /^ps_test_[A-Za-z0-9_-]{43}$/);
     const enterprise = await withDb([
       'keys',
