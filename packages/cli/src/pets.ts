@@ -8,6 +8,7 @@ import {
 import { DEFAULT_BASE_URL, petsBaseUrl, serviceAddress } from './api-address.ts';
 import { apiFailure } from './api-failure.ts';
 import { cliTransport } from './client-transport.ts';
+import { deprecationNotice } from './deprecation-notice.ts';
 import { CliError, EXIT } from './exit.ts';
 import type { Timeouts } from './http-fetch.ts';
 import { readTimeouts, TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
@@ -25,7 +26,8 @@ const HELP = `petstore pets <list|create|get>: call the Pet Store API
   pets create --name N --category-id C [--status S] [--idempotency-key K] [--json]
       Adds a pet. The same --idempotency-key within 24 hours replays the first creation.
   pets get <id> [--json]
-      One pet by id (the operation is deprecated and sunsets on 2030-12-05).
+      One pet by id. The operation is deprecated and sunsets on 2030-12-05: a line on stderr says so,
+      from the answer's Deprecation, Sunset and Link headers, with its replacement (pets list).
 
   Statuses: available, pending, sold. Output is a table, or one JSON object per line with --json
   (64-bit ids digit for digit). A 429 is waited out (Retry-After) and retried, as the client library does.
@@ -54,7 +56,12 @@ const STATUSES: PetStatus[] = ['available', 'pending', 'sold'];
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
-function client(io: CliIo, base: string, timeouts: Timeouts): PetstoreClient {
+/** The client, with the last answer's headers kept for what the command says beside the result. */
+function client(
+  io: CliIo,
+  base: string,
+  timeouts: Timeouts,
+): { api: PetstoreClient; lastHeaders(): Headers } {
   const apiKey = io.env.PETSTORE_API_KEY;
   if (!apiKey) {
     throw new CliError(
@@ -62,12 +69,20 @@ function client(io: CliIo, base: string, timeouts: Timeouts): PetstoreClient {
       EXIT.notAllowed,
     );
   }
-  return createPetstoreClient({
+  const transport = cliTransport(io, base, timeouts);
+  let headers = new Headers();
+  const api = createPetstoreClient({
     baseUrl: base,
     apiKey,
     userAgent: 'petstore-cli',
-    ...cliTransport(io, base, timeouts),
+    ...transport,
+    fetch: async (input, init) => {
+      const response = await transport.fetch(input, init);
+      headers = response.headers;
+      return response;
+    },
   });
+  return { api, lastHeaders: () => headers };
 }
 
 function status(parsed: ParsedCommand): PetStatus | undefined {
@@ -161,7 +176,7 @@ export async function runPets(args: string[], io: CliIo): Promise<number> {
   const timeouts = readTimeouts(io, parsed);
   const address = serviceAddress(io, stringOption(parsed, 'base-url'));
   const base = petsBaseUrl(address);
-  const api = client(io, base, timeouts);
+  const { api, lastHeaders } = client(io, base, timeouts);
   note(
     io,
     `petstore: API at ${base} with the key in PETSTORE_API_KEY (${address.source ?? 'the default address'})`,
@@ -171,5 +186,11 @@ export async function runPets(args: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   } catch (error) {
     throw error instanceof PetstoreError ? apiFailure(error, base, 'check PETSTORE_API_KEY') : error;
+  } finally {
+    // Every answer of the deprecated operation says so, errors included.
+    const notice =
+      action === 'get' &&
+      deprecationNotice(lastHeaders(), base, 'GET /v1/pets/{petId}', 'petstore pets list');
+    if (notice) note(io, notice);
   }
 }

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { buildApp, generateKey, openStorage, type Storage, systemClock } from '@petstore/server';
 import { createMemoryStore, createRateLimiter, type RateLimiter } from '@petstore/server/ratelimit';
 import type { FastifyInstance } from 'fastify';
+import { deprecationNotice } from '../src/deprecation-notice.ts';
 import { progressLine } from '../src/pets-output.ts';
 import { cli as runCli } from './run-cli.ts';
 
@@ -133,6 +134,38 @@ describe('petstore pets (the API from the command line)', () => {
     );
     const malformed = await pets(['get', '1.5']);
     assert.equal(malformed.code, 2);
+  });
+
+  it('pets get → the Deprecation, Sunset and Link headers said on stderr, once, with the replacement; --json stdout untouched', async () => {
+    const found = await pets(['get', '1', '--json']);
+    assert.equal(found.code, 0, found.stderr);
+    assert.equal(found.stdout, `{"id":1,"name":"Rex","categoryId":${INT64_MAX},"status":"available"}\n`);
+    const notice = besideMode(found.stderr);
+    assert.equal(notice.length, 1, found.stderr);
+    assert.match(
+      notice[0]!,
+      /^petstore: GET \/v1\/pets\/\{petId\} is deprecated since \d{4}-\d\d-\d\d \(Deprecation\) and stops working on 2030-12-05 \(Sunset\), answering 410 gone from then; use GET \/v1\/pets instead \(petstore pets list\); see http:\/\/127\.0\.0\.1:\d+\/docs#\S+$/,
+    );
+    const missing = await pets(['get', '999']);
+    assert.match(missing.stderr, /is deprecated since/, 'the 404 carries the headers too');
+    const listed = await pets(['list', '--json']);
+    assert.doesNotMatch(listed.stderr, /deprecated/, 'only the deprecated operation says so');
+  });
+
+  it('the deprecation notice reads only what the headers say: none without Deprecation, and no more than is given', () => {
+    const base = 'https://api.example.com/v1';
+    const notice = (headers: Record<string, string>) =>
+      deprecationNotice(new Headers(headers), base, 'GET /v1/pets/{petId}', 'petstore pets list');
+    assert.equal(notice({ sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' }), undefined);
+    assert.equal(notice({ deprecation: '@x' }), 'petstore: GET /v1/pets/{petId} is deprecated');
+    assert.equal(
+      notice({
+        deprecation: '@1767225600',
+        sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+        link: '</docs#getPet>; rel="deprecation"; type="text/html", </v1/pets>; rel=successor-version',
+      }),
+      'petstore: GET /v1/pets/{petId} is deprecated since 2026-01-01 (Deprecation) and stops working on 2030-12-05 (Sunset), answering 410 gone from then; use GET /v1/pets instead (petstore pets list); see https://api.example.com/docs#getPet',
+    );
   });
 
   it('settings and refusals → one line and the documented exit status', async () => {
