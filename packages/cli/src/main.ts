@@ -8,7 +8,7 @@ type Command = (args: string[], io: CliIo) => Promise<number>;
  * Each command's module is imported when that command runs, never before: `petstore --version` loads
  * nothing else, `petstore keys …` never loads the HTTP server.
  */
-const COMMANDS: Record<string, () => Promise<Command>> = {
+export const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./serve.ts')).runServe,
   migrate: async () => (await import('./migrate.ts')).runMigrate,
   keys: async () => (await import('./keys.ts')).runKeys,
@@ -40,6 +40,7 @@ Usage:
   petstore keys list [--project <slug>] [--limit N] [--cursor C] [--all] [--json]
   petstore keys revoke <id> [--project <slug>] | keys roll <id> [--project <slug>] [--overlap-seconds N]
   petstore keys unban <id> | keys set-plan <id> --plan P [--per-minute N --per-day N]
+  petstore keys set-limits <id> [--per-minute N] [--per-day N]
   petstore projects create --name "Acme Docs" --slug acme --plan P [--per-minute N --per-day N] [--json]
   petstore projects list [--limit N] [--cursor C] [--all] [--json] | projects get <slug> [--json]
   petstore projects set-plan <slug> --plan P [--per-minute N --per-day N]
