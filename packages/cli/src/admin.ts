@@ -33,9 +33,10 @@ const HELP = `petstore admin <create|add-member|invite|remove> [options]
                                the invitations it made that nobody accepted yet are revoked.
 
   The operator's own, on the database alone: --database URL (postgres://… or a SQLite file path), else
-  DATABASE_URL, else ./data/petstore.db; never created here ("petstore migrate" does). Refused before
-  anything is opened when an access token is in use (PETSTORE_ACCESS_TOKEN, or one "petstore login"
-  saved for PETSTORE_BASE_URL) and --database does not name the database. An account that exists
+  DATABASE_URL, else ./data/petstore.db; never created here ("petstore migrate" does). Without
+  --database, refused before anything is opened where PETSTORE_BASE_URL or PETSTORE_ACCESS_TOKEN is
+  set, or (without DATABASE_URL) a login is saved for http://127.0.0.1:8080: they name the management
+  API, which does not offer these. An account that exists
   already, or an invitation for a member, is status 6; an unknown project or account 3.`;
 
 const OPTIONS = {

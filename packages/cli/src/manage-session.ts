@@ -30,32 +30,33 @@ export interface ModeFacts {
 /**
  * The one rule of every command's mode, flags before the environment before a saved login:
  * `--database` is the database; else a base URL or an access token (`--base-url`, PETSTORE_BASE_URL,
- * PETSTORE_ACCESS_TOKEN) is the management API; else DATABASE_URL is the database; else the API at the
- * default address, with the saved token or none. The operator's own commands run on the database
- * alone: where the API would be chosen (a token in force, a base URL flag) they are refused.
+ * PETSTORE_ACCESS_TOKEN) is the management API; else DATABASE_URL is the database; else a login saved
+ * for the default address is the API; else the API for a project's command, the database (its default
+ * file) for the operator's own. The operator's own commands run on the database alone: where the rule
+ * says the API, they are refused.
  */
 export async function modeOf(facts: ModeFacts): Promise<'database' | 'api' | 'refused'> {
   if (facts.databaseFlag) return 'database';
-  if (facts.operator) {
-    if (facts.baseUrlFlag || facts.envToken) return 'refused';
-    if (facts.envDatabase) return 'database';
-    return (await facts.savedToken()) ? 'refused' : 'database';
-  }
-  if (facts.baseUrlFlag || facts.envBaseUrl || facts.envToken) return 'api';
-  return facts.envDatabase ? 'database' : 'api';
+  const api =
+    facts.baseUrlFlag ||
+    facts.envBaseUrl ||
+    facts.envToken ||
+    (!facts.envDatabase && (!facts.operator || (await facts.savedToken())));
+  if (!api) return 'database';
+  return facts.operator ? 'refused' : 'api';
 }
 
-/** Why an operator's own command was refused: what asked for the API (modeOf). */
-function refusalReason(io: CliIo, baseUrlFlag: boolean, baseUrl: string): string {
+/** Why an operator's own command was refused: what named the API (modeOf). */
+function refusalReason(io: CliIo, source: string | undefined, baseUrl: string): string {
   if (io.env.PETSTORE_ACCESS_TOKEN) return 'PETSTORE_ACCESS_TOKEN is set';
-  if (baseUrlFlag) return '--base-url names the management API';
+  if (source !== undefined) return `${source} names the management API`;
   return `"petstore login" saved a token for ${baseUrl}`;
 }
 
 /**
  * The mode of a command, decided by `modeOf` and said in one line on stderr (the database's line comes
  * when it is opened). `operator` names an operator's own command: refused, before anything is opened
- * or sent, where a token or a base URL asks for the API; a project's command in API mode without a
+ * or sent, where a base URL or a token names the API; a project's command in API mode without a
  * token is refused with how to get one (exit 5), never run on a database nobody named. Where
  * `baseUrlIsLinks`, `--base-url` is the address of the links a command prints, not the API's.
  */
@@ -81,7 +82,7 @@ export async function chooseMode(
   if (mode === 'database') return { kind: 'database' };
   if (mode === 'refused') {
     throw new UsageError(
-      `${operator} runs on the server's database alone (the management API does not offer it), and ${refusalReason(io, flag !== undefined, baseUrl)}: nothing was sent; on the server, pass --database URL (or set DATABASE_URL) to run it as the operator`,
+      `${operator} runs on the server's database alone (the management API does not offer it), and ${refusalReason(io, address.source, baseUrl)}: nothing was sent; on the server, pass --database URL (or set DATABASE_URL) to run it as the operator`,
     );
   }
   const token = envToken ?? (await savedToken(io, baseUrl))?.token;

@@ -15,7 +15,7 @@ export const MODE_HELP = `Mode (one line on stderr says which; output and exit s
                    PETSTORE_ACCESS_TOKEN, else the one "petstore login" saved for that address.
   Without either: PETSTORE_BASE_URL or PETSTORE_ACCESS_TOKEN set means the API; else DATABASE_URL the
   database; else the API at http://127.0.0.1:8080, which needs a saved login (else exit status 5).
-  The operator's own commands run on the database alone (--database, DATABASE_URL, else
-  ./data/petstore.db), and are refused, before anything is sent, when a token is in use.
+  The operator's own commands run on the database alone (else ./data/petstore.db): where this rule
+  names the API (a base URL, a token, a saved login), they are refused before anything is sent.
 
 ${TIMEOUT_HELP}`;

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { saveToken } from '../src/credentials.ts';
+import type { CliIo } from '../src/io.ts';
 import { cli, type CliResult, runCli } from './run-cli.ts';
 
 const PROJECT_COMMANDS = [
@@ -171,27 +173,27 @@ describe('petstore picks one mode and says it: the API when a base URL or token 
     assert.deepEqual(requests, []);
   });
 
-  it('a saved login and an operator command → refused, whichever loopback name; DATABASE_URL or --database runs it', async () => {
-    const env = { XDG_CONFIG_HOME: config, PETSTORE_BASE_URL: origin };
-    const login = await cli(['login', '--token', 'ps_at_saved'], { cwd: empty, env });
-    assert.equal(login.code, 0, login.stderr);
-    assert.deepEqual(requests.splice(0), ['GET /manage/v1/projects']);
-    for (const base of [
-      origin,
-      origin.replace('127.0.0.1', 'localhost'),
-      `${origin.replace('127.0.0.1', '[::1]')}/v1/`,
-    ]) {
-      const refused = await cli(['admin', 'remove', '--email', 'x@example.com'], {
-        cwd: serverDir,
-        env: { ...env, PETSTORE_BASE_URL: base },
-      });
+  it('a base URL and an operator command → refused as with a token; a login saved under any loopback name too; DATABASE_URL or --database runs it', async () => {
+    for (const args of OPERATOR_COMMANDS) {
+      const refused = await cli(args, { cwd: serverDir, env: { PETSTORE_BASE_URL: origin } });
       assertRefused(
         refused,
         2,
-        /and "petstore login" saved a token for http:\/\/[^ ]+\/manage\/v1: nothing was sent/,
-        base,
+        /runs on the server's database alone \(the management API does not offer it\), and PETSTORE_BASE_URL names the management API: nothing was sent/,
+        args.join(' '),
       );
     }
+    // A login for the default address, saved under another spelling of it than the one looked up.
+    const env = { XDG_CONFIG_HOME: config };
+    const io = { env, stderr: { write: () => true } } as unknown as CliIo;
+    await saveToken(io, 'http://[::1]:8080/v1/', 'ps_at_saved', new Date());
+    const refused = await cli(['admin', 'remove', '--email', 'x@example.com'], { cwd: serverDir, env });
+    assertRefused(
+      refused,
+      2,
+      /and "petstore login" saved a token for http:\/\/127\.0\.0\.1:8080\/manage\/v1: nothing was sent/,
+      'admin remove',
+    );
     const named = await cli(['admin', 'remove', '--email', 'x@example.com'], {
       cwd: serverDir,
       env: { ...env, DATABASE_URL: 'data/petstore.db' },
@@ -203,15 +205,27 @@ describe('petstore picks one mode and says it: the API when a base URL or token 
     );
     const flagged = await cli(['keys', 'create', '--plan', 'free', '--database', 'data/petstore.db'], {
       cwd: serverDir,
-      env,
+      env: { ...env, PETSTORE_BASE_URL: origin },
     });
     assert.equal(flagged.code, 0, flagged.stderr);
-    const viaApi = await cli(['projects', 'list'], { cwd: empty, env });
-    assert.equal(viaApi.code, 0, viaApi.stderr);
-    assert.equal(
-      viaApi.stderr,
-      `petstore: management API at ${origin}/manage/v1 as token ps_at_save… (saved by petstore login)\n`,
-    );
-    assert.deepEqual(requests.splice(0), ['GET /manage/v1/projects']);
+    assert.deepEqual(requests, []);
+  });
+
+  it('a login saved for the address → a project’s command calls the API with it, whichever loopback name', async () => {
+    const env = { XDG_CONFIG_HOME: config, PETSTORE_BASE_URL: origin };
+    const login = await cli(['login', '--token', 'ps_at_login'], { cwd: empty, env });
+    assert.equal(login.code, 0, login.stderr);
+    for (const base of [origin, origin.replace('127.0.0.1', 'localhost')]) {
+      const viaApi = await cli(['projects', 'list'], {
+        cwd: empty,
+        env: { ...env, PETSTORE_BASE_URL: base },
+      });
+      assert.equal(viaApi.code, 0, viaApi.stderr);
+      assert.equal(
+        viaApi.stderr,
+        `petstore: management API at ${base}/manage/v1 as token ps_at_logi… (saved by petstore login)\n`,
+      );
+    }
+    assert.deepEqual(requests.splice(0), Array(3).fill('GET /manage/v1/projects'));
   });
 });

@@ -271,7 +271,7 @@ describe('petstore with an access token: the management API from any machine', {
       assert.equal(result.code, 2, args.join(' '));
       assert.match(
         result.stderr,
-        /^petstore: .* runs on the server's database alone \(the management API does not offer it\), and "petstore login" saved a token for http:\/\/127\.0\.0\.1:\d+\/manage\/v1: nothing was sent; on the server, pass --database URL/,
+        /^petstore: .* runs on the server's database alone \(the management API does not offer it\), and PETSTORE_BASE_URL names the management API: nothing was sent; on the server, pass --database URL/,
       );
     }
     assert.deepEqual(await readdir(dir), ['config']);
