@@ -126,7 +126,8 @@ function readNewKey(parsed: ParsedCommand): NewKeyChoice {
 function operatorCommand(action: string, project: string | undefined): string | undefined {
   if (['unban', 'set-plan', 'set-limits'].includes(action)) return `keys ${action}`;
   if (project !== undefined) return undefined;
-  return action === 'create' ? 'keys create --plan' : `keys ${action} without --project`;
+  if (action === 'create') return 'keys create --plan';
+  return `keys ${action} without --project (--project <slug> reaches a project's keys through the API)`;
 }
 
 export async function runKeys(args: string[], io: CliIo): Promise<number> {

@@ -194,7 +194,10 @@ describe('petstore with an access token: the management API from any machine', {
     );
     const noProject = await run(['keys', 'list']);
     assert.equal(noProject.code, 2);
-    assert.match(noProject.stderr, /keys list without --project runs on the server's database alone/);
+    assert.match(
+      noProject.stderr,
+      /^petstore: keys list without --project \(--project <slug> reaches a project's keys through the API\) runs on the server's database alone/,
+    );
   });
 
   it('logs --all streams the NDJSON export: every request once; a page and its cursor otherwise', async () => {
