@@ -84,9 +84,8 @@ server's database; else --base-url URL, PETSTORE_BASE_URL or PETSTORE_ACCESS_TOK
 Without a token the API is not called: exit status 5, saying how to get one. The operator's own
 commands (admin, projects create|set-plan, keys create --plan|unban|set-plan|set-limits, keys without
 --project) run on the database alone (else ./data/petstore.db), and are refused where a base URL, a
-token or a saved login names the API. The output, the --json
-objects (the management API's) and the exit statuses are the same in both modes. docs/cli.md
-describes every command.
+token or a saved login names the API. The output, the --json objects (the management API's) and the
+exit statuses are the same in both modes. docs/cli.md describes every command.
 
 ${EXIT_HELP}`;
 
