@@ -24,6 +24,7 @@ const FULL_ONLY: Record<string, string> = {
   'packages/server/test/readiness-disk.test.ts': 'spawned server',
   'packages/server/test/shutdown.test.ts': 'spawned server',
   'packages/server/test/mail-serve.test.ts': 'spawned servers, loopback SMTP',
+  'packages/server/test/mail-sink-script.test.ts': 'spawned mail-sink scripts',
   'packages/server/test/request-log-shutdown.test.ts': 'spawned servers',
   'packages/server/test/slow-clients.test.ts': 'spawned server, slow sockets',
   'packages/server/test/workers.test.ts': 'spawned server',

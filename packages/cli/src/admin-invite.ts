@@ -10,14 +10,14 @@ import {
   systemClock,
 } from '@petstore/server/operator';
 import { type CliIo, note, say } from './io.ts';
-import { NotFoundError } from './exit.ts';
+import { NotFoundError, refusalError } from './exit.ts';
 import { UsageError } from './usage.ts';
 
-/** A refusal of the members service as the command line reports it: no such project (3), else usage (2). */
+/** A refusal of the members service as the command line reports it: its outcome's status (exitOfRefusal). */
 export function refusalOf(problem: Problem, slug: string): Error {
   if (problem.code === 'not_found' && problem.param === 'slug')
     return new NotFoundError(`no project with slug ${slug}`);
-  return new UsageError(problem.message);
+  return refusalError(problem);
 }
 
 /** `--role owner|developer|viewer`; `fallback` when absent. */

@@ -9,8 +9,9 @@ import {
 import { OPERATOR, type Role, type Storage, systemClock } from '@petstore/server/operator';
 import { dashboardOrigin, inviteMember, refusalOf, roleOption } from './admin-invite.ts';
 import { openServerDatabase } from './database.ts';
-import { EXIT, NotFoundError } from './exit.ts';
+import { CliError, EXIT, NotFoundError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
+import { chooseMode } from './manage-session.ts';
 import { readNewPassword } from './password-input.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
 
@@ -31,8 +32,12 @@ const HELP = `petstore admin <create|add-member|invite|remove> [options]
   admin remove --email E       Deletes the account; its sessions end at once, on every instance, and
                                the invitations it made that nobody accepted yet are revoked.
 
-  --database URL   the server's database: postgres://… or a SQLite file path (DATABASE_URL, default
-                   ./data/petstore.db). These commands never create a database: "petstore migrate" does.`;
+  The operator's own, on the database alone: --database URL (postgres://… or a SQLite file path), else
+  DATABASE_URL, else ./data/petstore.db; never created here ("petstore migrate" does). Without
+  --database, refused before anything is opened where PETSTORE_BASE_URL or PETSTORE_ACCESS_TOKEN is
+  set, or (without DATABASE_URL) a login is saved for http://127.0.0.1:8080: they name the management
+  API, which does not offer these. An account that exists
+  already, or an invitation for a member, is status 6; an unknown project or account 3.`;
 
 const OPTIONS = {
   email: { type: 'string' },
@@ -58,9 +63,11 @@ function newEmail(address: string): string {
   return address;
 }
 
+const accountExists = (address: string) =>
+  new CliError(`an account for ${address} already exists`, EXIT.conflict);
+
 async function create(io: CliIo, storage: Storage, address: string): Promise<void> {
-  if (await storage.accounts.byEmail(address))
-    throw new UsageError(`an account for ${address} already exists`);
+  if (await storage.accounts.byEmail(address)) throw accountExists(address);
   const password = await readNewPassword(io);
   const problem = await passwordProblem(password, { email: address });
   if (problem) throw new UsageError(problem);
@@ -71,7 +78,7 @@ async function create(io: CliIo, storage: Storage, address: string): Promise<voi
     passwordHash: await hashPassword(password),
     createdAt: Date.now(),
   });
-  if (!created) throw new UsageError(`an account for ${address} already exists`);
+  if (!created) throw accountExists(address);
   say(
     io,
     `created account ${address}; add it to a project with: petstore admin add-member --email ${address} --project <slug>`,
@@ -116,8 +123,9 @@ export async function runAdmin(args: string[], io: CliIo): Promise<number> {
     );
   }
   const address = email(parsed.values);
-  const flag = stringOption(parsed, 'database');
-  const { config, storage } = await openServerDatabase(io, flag);
+  // The accounts are the operator's alone: with an access token in use, refused before anything is opened.
+  await chooseMode(io, parsed, `admin ${action}`, { baseUrlIsLinks: true });
+  const { config, storage } = await openServerDatabase(io, stringOption(parsed, 'database'));
   try {
     if (action === 'create') await create(io, storage, newEmail(address));
     else if (action === 'add-member')

@@ -1,5 +1,5 @@
 import type { PetstoreError } from './api-client.ts';
-import { CliError, EXIT, isUnreachable, oneLine } from './exit.ts';
+import { CliError, EXIT, exitOfRefusal, isUnreachable, oneLine } from './exit.ts';
 
 /** No answer at all, said in one line whatever the address: exit status 4. */
 export function unreachable(baseUrl: string, cause: unknown): CliError {
@@ -25,13 +25,13 @@ export function rootCause(error: unknown): unknown {
 }
 
 /**
- * A refusal of the API as one line and an exit status: 3 for a thing that does not exist, 4 for no
- * answer, else 1; `hint` is added to an `unauthorized`.
+ * A refusal of the API as one line and the exit status of its outcome (exitOfRefusal: the database
+ * mode's for the same outcome), 4 for no answer; `hint` is added when a credential was refused or lacks.
  */
 export function apiFailure(error: PetstoreError, base: string, hint: string): CliError {
   const request = error.requestId ? ` (request ${error.requestId})` : '';
   if (error.code === 'network_error' || isUnreachable(error)) return unreachable(base, rootCause(error));
   const more = error.code === 'unauthorized' ? `; ${hint}` : '';
   const message = `${error.status} ${error.code}: ${error.message}${more}${request}`;
-  return new CliError(message, error.code === 'not_found' ? EXIT.notFound : EXIT.failed);
+  return new CliError(message, exitOfRefusal(error));
 }

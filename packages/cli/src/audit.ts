@@ -2,10 +2,10 @@ import { auditEventJson, createAuditService, OPERATOR } from '@petstore/server/o
 import type { AuditEvent } from './api-client.ts';
 import { openServerDatabase } from './database.ts';
 import { sinceOption } from './since-option.ts';
-import { CliError, EXIT, NotFoundError } from './exit.ts';
-import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
+import { EXIT, NotFoundError, refusalError } from './exit.ts';
 import type { CliIo } from './io.ts';
 import { chooseMode } from './manage-session.ts';
+import { MODE_HELP, MODE_OPTIONS } from './mode-help.ts';
 import { cursorPager, jsonOutput, type PageOptions, type Pager, printPages } from './paged-output.ts';
 import { parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 
@@ -19,11 +19,7 @@ const HELP = `petstore audit --project <slug> [--since 1h|7d|ISO] [--limit N] [-
   API's AuditEvent objects {id, at, actor, action, target, address, via}; with --ndjson the same
   objects one a line.
 
-  With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN) the management API at
-  PETSTORE_BASE_URL is asked; else the server's database.
-  --database URL   the server's database (DATABASE_URL, default ./data/petstore.db).
-
-${TIMEOUT_HELP}`;
+${MODE_HELP}`;
 
 const OPTIONS = {
   project: { type: 'string' },
@@ -33,8 +29,7 @@ const OPTIONS = {
   all: { type: 'boolean' },
   json: { type: 'boolean' },
   ndjson: { type: 'boolean' },
-  database: { type: 'string' },
-  ...TIMEOUT_OPTIONS,
+  ...MODE_OPTIONS,
 } as const;
 
 /** The management API's largest page of events. */
@@ -94,10 +89,9 @@ export async function runAudit(args: string[], io: CliIo): Promise<number> {
       async (cursor, limit) => {
         const page = await audit.list(OPERATOR, slug, { limit, cursor, since, accountEvents: true });
         if (!page.ok) {
-          const { code, message } = page.problem;
-          if (code === 'not_found')
-            throw new NotFoundError(`no project "${slug}"; see "petstore projects list"`);
-          throw new CliError(message, code === 'invalid_cursor' ? EXIT.usage : EXIT.failed);
+          throw page.problem.code === 'not_found'
+            ? new NotFoundError(`no project "${slug}"; see "petstore projects list"`)
+            : refusalError(page.problem);
         }
         return { items: page.value.data.map(auditEventJson), next: page.value.next ?? undefined };
       },

@@ -1,6 +1,7 @@
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { loginKey } from './api-address.ts';
 import { CliError, EXIT } from './exit.ts';
 import { type CliIo, note } from './io.ts';
 
@@ -12,7 +13,7 @@ export interface SavedToken {
 }
 
 interface CredentialsFile {
-  /** Management API base URL → its token. */
+  /** Management API base URL (as loginKey spells it) → its token. */
   tokens: Record<string, SavedToken>;
 }
 
@@ -75,15 +76,30 @@ export async function savedToken(io: CliIo, baseUrl: string): Promise<SavedToken
     note(io, `cannot read ${path} (${code}): no saved login used`);
     return undefined;
   }
-  const saved = tokens[baseUrl];
+  const key = loginKey(baseUrl);
+  const saved = Object.entries(tokens).find(([url]) => sameLogin(url, key))?.[1];
   return typeof saved?.token === 'string' && saved.token !== '' ? saved : undefined;
 }
 
-/** Saves `token` for `baseUrl`, keeping the tokens of other base URLs. */
+/** Whether a saved entry's URL is the login `key` names (files written before loginKey spell it as typed). */
+function sameLogin(url: string, key: string): boolean {
+  return URL.canParse(url) && loginKey(url) === key;
+}
+
+/** Drops the entries of the login `key` names, whatever their spelling; resolves with whether one was. */
+function dropLogin(file: CredentialsFile, key: string): boolean {
+  const spellings = Object.keys(file.tokens).filter((url) => sameLogin(url, key));
+  for (const url of spellings) delete file.tokens[url];
+  return spellings.length > 0;
+}
+
+/** Saves `token` for `baseUrl` (under its loginKey), keeping the tokens of other base URLs. */
 export async function saveToken(io: CliIo, baseUrl: string, token: string, now: Date): Promise<string> {
   const path = credentialsPath(io);
   const file = await readCredentials(path);
-  file.tokens[baseUrl] = { token, savedAt: now.toISOString() };
+  const key = loginKey(baseUrl);
+  dropLogin(file, key);
+  file.tokens[key] = { token, savedAt: now.toISOString() };
   await writeCredentials(path, file);
   return path;
 }
@@ -92,8 +108,7 @@ export async function saveToken(io: CliIo, baseUrl: string, token: string, now: 
 export async function forgetToken(io: CliIo, baseUrl: string): Promise<boolean> {
   const path = credentialsPath(io);
   const file = await readCredentials(path);
-  if (!Object.hasOwn(file.tokens, baseUrl)) return false;
-  delete file.tokens[baseUrl];
+  if (!dropLogin(file, loginKey(baseUrl))) return false;
   if (Object.keys(file.tokens).length === 0) await rm(path, { force: true });
   else await writeCredentials(path, file);
   return true;

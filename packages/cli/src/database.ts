@@ -64,7 +64,8 @@ async function openExistingDatabase(
     throw error;
   }
   // Operator commands say their mode: the database here, the management API with an access token.
-  note(io, `petstore: operator mode on the database ${describeDatabase(databaseUrl)}`);
+  const named = source ?? `the default ${DEFAULT_DATABASE}: no --database or DATABASE_URL was given`;
+  note(io, `petstore: operator mode on the database ${describeDatabase(databaseUrl)} (${named})`);
   return storage;
 }
 

@@ -1,6 +1,6 @@
 import { stringifyJson } from '@petstore/json';
 import type { ManageComponents } from './api-client.ts';
-import { CliError, EXIT } from './exit.ts';
+import { CliError, EXIT, exitOfRefusal } from './exit.ts';
 import { type CliIo, say } from './io.ts';
 import { type PageOptions, type Pager, printPages } from './paged-output.ts';
 import { formatInstant, formatTable } from './table.ts';
@@ -60,20 +60,14 @@ export function printDomainOutcome(
 
 /**
  * A refused operation, in either mode: the Error body (`code`, `message`, `status`) on stdout with
- * --json, the message on stderr otherwise. A name or plan that can never be added exits 2, a project
- * or domain that does not exist 3, the others 1.
+ * --json, the message on stderr otherwise; the exit status of its outcome (exitOfRefusal).
  */
 export function refusedDomain(
   io: CliIo,
   problem: { code: string; message: string; status: number },
   json: boolean,
 ): number {
-  const exit =
-    problem.code === 'invalid_body' || problem.code === 'plan_required'
-      ? EXIT.usage
-      : problem.code === 'not_found'
-        ? EXIT.notFound
-        : EXIT.failed;
+  const exit = exitOfRefusal(problem);
   if (!json) throw new CliError(problem.message, exit);
   say(io, JSON.stringify({ code: problem.code, message: problem.message, status: problem.status }));
   return exit;

@@ -15,9 +15,9 @@ import { runDomainsApi } from './domains-api.ts';
 import { listDomains, readDomainsCursor } from './domains-list.ts';
 import { noDomains, printDomainOutcome, refusedDomain } from './domains-output.ts';
 import { CliError, EXIT, NotFoundError } from './exit.ts';
-import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, note, say } from './io.ts';
 import { chooseMode } from './manage-session.ts';
+import { MODE_HELP, MODE_OPTIONS } from './mode-help.ts';
 import { MAX_PAGE_SIZE } from './paged-output.ts';
 import { parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 
@@ -42,27 +42,23 @@ const HELP = `petstore domains <add|list|verify|primary|remove> [options]
       --project <slug>, which also checks that it is that project's. An unknown domain exits with status 3.
 
   --json prints the management API's Domain object (an array of them for list); a refusal prints its
-  Error body (code, message, status) and exits 2 for a name or plan that cannot be added, 3 for a
-  project or domain that does not exist, else 1.
+  Error body (code, message, status) and exits with its status: 2 for a name that cannot be, 3 for a
+  project or domain that does not exist, 5 for a plan below Pro or the plan's number of domains
+  reached, 6 for a name the project has already.
 
-  With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN) every domains command calls the
-  management API at PETSTORE_BASE_URL and needs --project <slug>; the output is the same. A line on
-  stderr says which mode a command used.
-
-  --database URL   the server's database (DATABASE_URL, default ./data/petstore.db)
+  Through the management API every domains command needs --project <slug>; the output is the same.
   On the database, domains are judged by the running service's settings as it recorded them there (its
   site domain, API host and DNS servers), never this shell's: start the service once before using them.
 
-${TIMEOUT_HELP}`;
+${MODE_HELP}`;
 
 const OPTIONS = {
   project: { type: 'string' },
   json: { type: 'boolean' },
-  database: { type: 'string' },
   limit: { type: 'string' },
   cursor: { type: 'string' },
   all: { type: 'boolean' },
-  ...TIMEOUT_OPTIONS,
+  ...MODE_OPTIONS,
 } as const;
 
 const ACTIONS = ['add', 'list', 'verify', 'primary', 'remove'];

@@ -8,16 +8,11 @@ import { invitationJson, OPERATOR, pendingJson, systemClock } from '@petstore/se
 import { dashboardOrigin, roleOption } from './admin-invite.ts';
 import { attempt } from './api-refusal.ts';
 import { openServerDatabase } from './database.ts';
-import { EXIT } from './exit.ts';
-import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
+import { EXIT, refusalError } from './exit.ts';
 import { type CliIo, note, say } from './io.ts';
 import { chooseMode } from './manage-session.ts';
-import {
-  describeInvitation,
-  type InvitationJson,
-  memberRefusal,
-  printInvitations,
-} from './members-output.ts';
+import { MODE_HELP, MODE_OPTIONS } from './mode-help.ts';
+import { describeInvitation, type InvitationJson, printInvitations } from './members-output.ts';
 import { cursorPager, MAX_PAGE_SIZE, type Pager } from './paged-output.ts';
 import { parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 
@@ -35,26 +30,22 @@ const HELP = `petstore invitations <list|create|revoke> --project <slug> [option
   invitations revoke <id> --project <slug> [--json]
       The invitation's link stops working at once; one accepted, revoked or unknown exits with status 3.
 
-  --json prints the management API's Invitation objects (an array for list).
-  With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN) these call the management API at
-  PETSTORE_BASE_URL (an owner's token; create and revoke need a write token); else they run on the
-  server's database as the operator, through the same members service. A line on stderr says which.
+  --json prints the management API's Invitation objects (an array for list). Through the management
+  API these need an owner's token (create and revoke a write token); on the database they run as the
+  operator, through the same members service. An invitation for a member is status 6. With --database,
+  --base-url is the address the printed link starts with.
 
-  --database URL   the server's database (DATABASE_URL, default ./data/petstore.db)
-
-${TIMEOUT_HELP}`;
+${MODE_HELP}`;
 
 const OPTIONS = {
   project: { type: 'string' },
   email: { type: 'string' },
   role: { type: 'string' },
-  'base-url': { type: 'string' },
   limit: { type: 'string' },
   cursor: { type: 'string' },
   all: { type: 'boolean' },
   json: { type: 'boolean' },
-  database: { type: 'string' },
-  ...TIMEOUT_OPTIONS,
+  ...MODE_OPTIONS,
 } as const;
 
 const ACTIONS = ['list', 'create', 'revoke'];
@@ -128,7 +119,7 @@ export async function runInvitations(args: string[], io: CliIo): Promise<number>
         const page = await attempt(api, (c) =>
           c.get('/projects/{slug}/invitations', { path: { slug }, query: { limit, cursor } }),
         );
-        if (!page.ok) throw memberRefusal(page.problem);
+        if (!page.ok) throw refusalError(page.problem);
         return page.value.data;
       }),
       async create(address, as) {
@@ -138,14 +129,14 @@ export async function runInvitations(args: string[], io: CliIo): Promise<number>
             body: { email: address, role: as as InvitationJson['role'] },
           }),
         );
-        if (!made.ok) throw memberRefusal(made.problem);
+        if (!made.ok) throw refusalError(made.problem);
         return { invitation: made.value.data };
       },
       async revoke(id) {
         const revoked = await attempt(api, (c) =>
           c.delete('/projects/{slug}/invitations/{invitationId}', { path: { slug, invitationId: id } }),
         );
-        if (!revoked.ok) throw memberRefusal(revoked.problem);
+        if (!revoked.ok) throw refusalError(revoked.problem);
         return revoked.value.data;
       },
     });
@@ -156,12 +147,12 @@ export async function runInvitations(args: string[], io: CliIo): Promise<number>
     return await run({
       pager: cursorPager(INVITATION_PAGE.maxLimit, async (cursor, limit) => {
         const page = await members.invitations(OPERATOR, slug, { limit, cursor });
-        if (!page.ok) throw memberRefusal(page.problem);
+        if (!page.ok) throw refusalError(page.problem);
         return { data: page.value.data.map(pendingJson), next: page.value.next };
       }),
       async create(address) {
         const made = await members.inviteWithLink(OPERATOR, slug, { email: address, role });
-        if (!made.ok) throw memberRefusal(made.problem);
+        if (!made.ok) throw refusalError(made.problem);
         const origin = dashboardOrigin(stringOption(parsed, 'base-url'), config);
         return {
           invitation: invitationJson(made.value.invitation, null),
@@ -170,7 +161,7 @@ export async function runInvitations(args: string[], io: CliIo): Promise<number>
       },
       async revoke(id) {
         const revoked = await members.revokeInvitation(OPERATOR, slug, id);
-        if (!revoked.ok) throw memberRefusal(revoked.problem);
+        if (!revoked.ok) throw refusalError(revoked.problem);
         return pendingJson(revoked.value);
       },
     });

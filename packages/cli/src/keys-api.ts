@@ -1,6 +1,5 @@
 import { stringifyJson } from '@petstore/json';
 import type { ManagedKey, ManagedProject } from './api-client.ts';
-import { UsageError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
 import { printCreatedKey, printRolledKey } from './keys-output.ts';
 import { KEY_COLUMNS } from './keys-list.ts';
@@ -12,7 +11,7 @@ import { formatInstant } from './table.ts';
 const API_PAGE = 100;
 
 export interface ApiKeyChoice {
-  project: string | undefined;
+  project: string;
   label: string | null;
   expiresInDays: number | undefined;
   ownPerMinute: number | null;
@@ -22,13 +21,6 @@ export interface ApiKeyChoice {
 const instant = (text: string | null): number | null => (text === null ? null : Date.parse(text));
 const count = (value: bigint | null | undefined): number | null =>
   value === null || value === undefined ? null : Number(value);
-
-function needProject(project: string | undefined, action: string): string {
-  if (project === undefined) {
-    throw new UsageError(`keys ${action} through the management API needs --project <slug>`);
-  }
-  return project;
-}
 
 function planCell(project: ManagedProject, key: ManagedKey): string {
   const { plan, limits } = project;
@@ -48,7 +40,7 @@ async function projectOf(api: ManageApi, slug: string): Promise<ManagedProject> 
 
 /** `keys create --project` through the management API: the same output as on the database. */
 async function create(io: CliIo, api: ManageApi, choice: ApiKeyChoice, json: boolean): Promise<void> {
-  const slug = needProject(choice.project, 'create');
+  const slug = choice.project;
   const project = await projectOf(api, slug);
   const expiresAt =
     choice.expiresInDays === undefined ? undefined : new Date(Date.now() + choice.expiresInDays * 86_400_000);
@@ -114,7 +106,7 @@ async function list(io: CliIo, api: ManageApi, slug: string, options: PageOption
   );
 }
 
-/** `keys revoke`, `keys roll` and the rest through the management API. */
+/** A project's `keys create|list|revoke|roll` through the management API (the others are the operator's). */
 export async function runKeysApi(
   io: CliIo,
   api: ManageApi,
@@ -124,7 +116,7 @@ export async function runKeysApi(
 ): Promise<void> {
   const { choice, paging } = options;
   if (action === 'create') return create(io, api, choice, paging.json);
-  const slug = needProject(choice.project, action);
+  const slug = choice.project;
   if (action === 'list') return list(io, api, slug, paging);
   const keyId = id!;
   if (action === 'revoke') {

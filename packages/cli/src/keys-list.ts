@@ -6,7 +6,7 @@ import {
   type Storage,
   systemClock,
 } from '@petstore/server/operator';
-import { CliError, EXIT, NotFoundError } from './exit.ts';
+import { NotFoundError, refusalError } from './exit.ts';
 import type { CliIo } from './io.ts';
 import { databasePager, decodeCursor, type PageOptions, type Pager, printPages } from './paged-output.ts';
 import { type Column, formatInstant } from './table.ts';
@@ -47,10 +47,10 @@ function projectPager(storage: Storage, slug: string): Pager<ApiKeyRecord> {
   return async (cursor, limit) => {
     const page = await keys.list(OPERATOR, slug, { cursor, limit });
     if (!page.ok) {
-      const { code, message } = page.problem;
-      if (code === 'not_found')
-        throw new NotFoundError(`no project with slug ${slug}; "petstore projects list" shows them`);
-      throw new CliError(message, code === 'invalid_cursor' ? EXIT.usage : EXIT.failed);
+      const { problem } = page;
+      throw problem.code === 'not_found'
+        ? new NotFoundError(`no project with slug ${slug}; "petstore projects list" shows them`)
+        : refusalError(problem);
     }
     return { items: page.value.data, next: page.value.next ?? undefined };
   };

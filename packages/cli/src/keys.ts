@@ -1,25 +1,20 @@
-import {
-  type ApiKeyRecord,
-  createKeyService,
-  keyEnvironmentOf,
-  limitsFor,
-  OPERATOR,
-  systemClock,
-  PLANS,
-  type Plan,
-  type Project,
-  type Storage,
-} from '@petstore/server/operator';
+import { keyEnvironmentOf, PLANS, type Plan } from '@petstore/server/operator';
 import { openServerDatabase } from './database.ts';
-import { CliError, EXIT, NotFoundError } from './exit.ts';
-import { type CliIo, say } from './io.ts';
-import { keyState, listKeys, readKeysCursor } from './keys-list.ts';
+import { EXIT } from './exit.ts';
+import type { CliIo } from './io.ts';
+import {
+  changeKey,
+  createKey,
+  type NewKeyChoice,
+  type OwnLimits,
+  type PlanChoice,
+  revokeKey,
+  rollKey,
+} from './keys-database.ts';
+import { listKeys, readKeysCursor } from './keys-list.ts';
 import { MAX_PAGE_SIZE } from './paged-output.ts';
-import { liftStoreBan } from './store-ban.ts';
-import { formatInstant } from './table.ts';
-import { ownLimitsText, printCreatedKey, printRolledKey } from './keys-output.ts';
-import { TIMEOUT_OPTIONS } from './http-options.ts';
-import { chooseMode, databaseOnly } from './manage-session.ts';
+import { chooseMode } from './manage-session.ts';
+import { MODE_HELP, MODE_OPTIONS } from './mode-help.ts';
 import { type ParsedCommand, parseCommand, positiveInteger, stringOption, UsageError } from './usage.ts';
 
 const HELP = `petstore keys <create|list|revoke|roll|unban|set-plan|set-limits> [options]
@@ -50,15 +45,14 @@ const HELP = `petstore keys <create|list|revoke|roll|unban|set-plan|set-limits> 
   keys set-limits <id> [--per-minute N] [--per-day N]
                                Sets a project key's own lower limits (at most the project's); without
                                either option, clears them. Running servers apply it without a restart.
-  A revoked key cannot be revoked again, rolled, unbanned or re-planned.
+  A revoked key cannot be rolled, unbanned or re-planned (status 6); revoking it again is status 3, as
+  for a key that does not exist (the management API's answer).
 
-  With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN), create --project, list, revoke
-  and roll call the management API at PETSTORE_BASE_URL and need --project <slug>; the others are the
-  operator's, on the server's database. A line on stderr says which mode a command used.
+  The operator's own, on the database alone: create --plan, unban, set-plan, set-limits, and list,
+  revoke and roll without --project (every key; any key by its id). With --project, create, list,
+  revoke and roll are the project's: on the database, or through the management API with a token.
 
-  --database URL   the server's database: postgres://… or a SQLite file path (DATABASE_URL, default
-                   ./data/petstore.db from the current directory); it always means the database. These
-                   commands never create a database: "petstore migrate" or "petstore serve" does.`;
+${MODE_HELP}`;
 
 const OPTIONS = {
   plan: { type: 'string' },
@@ -67,24 +61,17 @@ const OPTIONS = {
   label: { type: 'string' },
   'expires-in-days': { type: 'string' },
   json: { type: 'boolean' },
-  database: { type: 'string' },
   project: { type: 'string' },
   limit: { type: 'string' },
   cursor: { type: 'string' },
   all: { type: 'boolean' },
   'overlap-seconds': { type: 'string' },
-  ...TIMEOUT_OPTIONS,
+  ...MODE_OPTIONS,
 } as const;
 
 const ACTIONS = ['create', 'list', 'revoke', 'roll', 'unban', 'set-plan', 'set-limits'];
 /** The longest overlap of a rolled key: seven days, as the keys service allows. */
 const ROLL_OVERLAP_MAX_SECONDS = 7 * 86_400;
-
-interface PlanChoice {
-  plan: Plan;
-  perMinute: number | null;
-  perDay: number | null;
-}
 
 function readPlan(parsed: ParsedCommand): PlanChoice {
   const plan = stringOption(parsed, 'plan');
@@ -104,12 +91,6 @@ function readPlan(parsed: ParsedCommand): PlanChoice {
   return { plan: plan as Plan, perMinute, perDay };
 }
 
-/** A project key's own lower limits (`--per-minute`, `--per-day`); null where not given. */
-interface OwnLimits {
-  ownPerMinute: number | null;
-  ownPerDay: number | null;
-}
-
 function readOwnLimits(parsed: ParsedCommand): OwnLimits {
   if (parsed.values.plan !== undefined) {
     throw new UsageError('a project key follows its project plan: give --project or --plan, not both');
@@ -118,34 +99,6 @@ function readOwnLimits(parsed: ParsedCommand): OwnLimits {
     ownPerMinute: positiveInteger('per-minute', stringOption(parsed, 'per-minute')) ?? null,
     ownPerDay: positiveInteger('per-day', stringOption(parsed, 'per-day'), 1e12) ?? null,
   };
-}
-
-/** Own limits above the project's would never bind: refused, naming the project's. */
-function checkOwnLimits(
-  own: OwnLimits,
-  project: Pick<Project, 'plan' | 'perMinute' | 'perDay' | 'slug'>,
-): void {
-  const plan = limitsFor(project);
-  for (const [value, limit, name] of [
-    [own.ownPerMinute, plan.perMinute, 'per-minute'],
-    [own.ownPerDay, plan.perDay, 'per-day'],
-  ] as const) {
-    if (value !== null && value > limit) {
-      throw new UsageError(
-        `--${name} ${value} is above project ${project.slug}'s limit (${limit}): a key's own limits are lower than its project's`,
-      );
-    }
-  }
-}
-
-interface NewKeyChoice {
-  /** `--plan` for a standalone key; a project key takes its project's. */
-  limits: PlanChoice | undefined;
-  /** A project key's own lower limits. */
-  own: OwnLimits | undefined;
-  project: string | undefined;
-  label: string | null;
-  expiresInDays: number | undefined;
 }
 
 /** Everything `keys create` was asked for, checked before the database is opened. */
@@ -166,138 +119,15 @@ function readNewKey(parsed: ParsedCommand): NewKeyChoice {
   };
 }
 
-async function projectOf(storage: Storage, slug: string): Promise<Project> {
-  const project = await storage.projects.bySlug(slug);
-  if (!project) throw new NotFoundError(`no project with slug ${slug}; "petstore projects list" shows them`);
-  return project;
-}
-
-/** Creates the key through the keys service, as the dashboard and the management API do. */
-async function create(
-  io: CliIo,
-  storage: Storage,
-  choice: NewKeyChoice,
-  environment: 'live' | 'test',
-  json: boolean,
-): Promise<void> {
-  const { expiresInDays, label } = choice;
-  const project = choice.project === undefined ? undefined : await projectOf(storage, choice.project);
-  if (project && choice.own) checkOwnLimits(choice.own, project);
-  const own = project ? choice.own : undefined;
-  const limits = project
-    ? { plan: project.plan, perMinute: project.perMinute, perDay: project.perDay }
-    : choice.limits!;
-  const keys = createKeyService({ storage, clock: systemClock, keyEnvironment: environment });
-  const expiresAt = expiresInDays ? systemClock.now() + expiresInDays * 86_400_000 : null;
-  const outcome = project
-    ? await keys.create(OPERATOR, project.slug, {
-        label,
-        expiresAt,
-        perMinute: own?.ownPerMinute ?? null,
-        perDay: own?.ownPerDay ?? null,
-      })
-    : await keys.createStandalone(limits, { label, expiresAt });
-  if (!outcome.ok) throw new UsageError(`--${outcome.problem.param ?? 'label'}: ${outcome.problem.message}`);
-  const { key, secret } = outcome.value;
-  printCreatedKey(
-    io,
-    {
-      id: key.id,
-      project: project?.slug ?? null,
-      environment,
-      ...limits,
-      ...own,
-      label,
-      expiresAt,
-      key: secret,
-    },
-    json,
-  );
-}
-
-/** The key an action names, refused when it is unknown (usage) or revoked (failure). */
-async function existingKey(storage: Storage, positionals: string[]): Promise<ApiKeyRecord> {
-  const id = positionals[0]!;
-  const key = await storage.keys.get(id);
-  if (!key) throw new NotFoundError(`no key with id ${id}; "petstore keys list" shows them`);
-  if (key.revokedAt !== null) {
-    throw new CliError(
-      `${id} was revoked on ${formatInstant(key.revokedAt, '')}: a revoked key cannot be changed`,
-    );
-  }
-  return key;
-}
-
-async function change(
-  io: CliIo,
-  storage: Storage,
-  action: string,
-  positionals: string[],
-  limits: PlanChoice | undefined,
-  own: OwnLimits | undefined,
-): Promise<void> {
-  const key = await existingKey(storage, positionals);
-  const now = Date.now();
-  if (action === 'revoke') {
-    const project = key.projectId === null ? undefined : await storage.projects.byId(key.projectId);
-    if (project) {
-      // A project's key is revoked by the keys service, with its audit record in the same transaction.
-      const keys = createKeyService({ storage, clock: systemClock, keyEnvironment: key.environment });
-      const outcome = await keys.revoke(OPERATOR, project.slug, key.id);
-      if (!outcome.ok) throw new CliError(outcome.problem.message);
-    } else await storage.keys.revoke(key.id, now);
-    say(io, `revoked ${key.id}`);
-  } else if (action === 'unban') {
-    const banned = keyState(key, now).startsWith('banned');
-    await storage.keys.unban(key.id, now);
-    await liftStoreBan(io, key.id, key.projectId);
-    say(io, banned ? `unbanned ${key.id}` : `${key.id} was not banned; any ban held by a server is lifted`);
-  } else if (limits) {
-    if (key.projectId !== null) {
-      throw new UsageError(
-        `key ${key.id} follows its project's plan: change it with "petstore projects set-plan <slug>"`,
-      );
-    }
-    await storage.keys.setPlan(key.id, limits.plan, limits.perMinute, limits.perDay);
-    say(io, `${key.id} is now on plan ${limits.plan} (was ${key.plan})`);
-  } else if (own) {
-    if (key.projectId === null) {
-      throw new UsageError(
-        `key ${key.id} is a standalone key: its limits are its plan's ("petstore keys set-plan")`,
-      );
-    }
-    checkOwnLimits(own, { ...key, slug: key.projectId });
-    await storage.keys.setOwnLimits(key.id, own.ownPerMinute, own.ownPerDay);
-    const text = ownLimitsText(own);
-    say(
-      io,
-      text.length > 0 ? `${key.id}: ${text[0]}` : `${key.id}: no limits of its own, its project's alone`,
-    );
-  }
-}
-
-/** `keys roll <id>` on the database: through the keys service, as the management API rolls keys. */
-async function roll(
-  io: CliIo,
-  storage: Storage,
-  positionals: string[],
-  overlapSeconds: number | undefined,
-  json: boolean,
-): Promise<void> {
-  const key = await existingKey(storage, positionals);
-  const project = key.projectId === null ? undefined : await storage.projects.byId(key.projectId);
-  if (!project) {
-    throw new UsageError(`key ${key.id} is a standalone key: create a new one and revoke this one instead`);
-  }
-  const keys = createKeyService({ storage, clock: systemClock, keyEnvironment: key.environment });
-  const outcome = await keys.roll(OPERATOR, project.slug, key.id, overlapSeconds);
-  if (!outcome.ok) throw new CliError(outcome.problem.message);
-  const { key: next, previous, secret } = outcome.value;
-  printRolledKey(
-    io,
-    { id: next.id, previous: previous.id, previousExpiresAt: previous.expiresAt, key: secret },
-    json,
-  );
+/**
+ * The operator's own keys commands, which run on the database alone: standalone keys and plans, bans,
+ * own limits, and any key without --project (every key, found by its id).
+ */
+function operatorCommand(action: string, project: string | undefined): string | undefined {
+  if (['unban', 'set-plan', 'set-limits'].includes(action)) return `keys ${action}`;
+  if (project !== undefined) return undefined;
+  if (action === 'create') return 'keys create --plan';
+  return `keys ${action} without --project (--project <slug> reaches a project's keys through the API)`;
 }
 
 export async function runKeys(args: string[], io: CliIo): Promise<number> {
@@ -332,13 +162,13 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
   if (['revoke', 'roll', 'unban', 'set-plan', 'set-limits'].includes(action) && positionals.length !== 1) {
     throw new UsageError(`keys ${action} takes one key id`);
   }
-  const mode = await chooseMode(io, parsed);
+  const project = stringOption(parsed, 'project');
+  const operator = operatorCommand(action, project);
+  const mode = await chooseMode(io, parsed, operator);
   if (mode.kind === 'api') {
-    if (!['create', 'list', 'revoke', 'roll'].includes(action) || newKey?.limits) {
-      throw databaseOnly(newKey?.limits ? 'keys create --plan' : `keys ${action}`);
-    }
     const choice = {
-      project: stringOption(parsed, 'project'),
+      // Only a project's commands reach the API (operatorCommand).
+      project: project!,
       label: newKey?.label ?? null,
       expiresInDays: newKey?.expiresInDays,
       ownPerMinute: newKey?.own?.ownPerMinute ?? null,
@@ -348,14 +178,15 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
     await runKeysApi(io, mode.api, action, positionals[0], { choice, overlapSeconds, paging });
     return EXIT.ok;
   }
-  const project = stringOption(parsed, 'project');
   if (action === 'list' && project === undefined) readKeysCursor(cursor);
   const { config, storage } = await openServerDatabase(io, stringOption(parsed, 'database'));
   try {
-    if (newKey) await create(io, storage, newKey, keyEnvironmentOf(config.environment), json);
+    const id = positionals[0]!;
+    if (newKey) await createKey(io, storage, newKey, keyEnvironmentOf(config.environment), json);
     else if (action === 'list') await listKeys(io, storage, { ...paging, project });
-    else if (action === 'roll') await roll(io, storage, positionals, overlapSeconds, json);
-    else await change(io, storage, action, positionals, limits, own);
+    else if (action === 'revoke') await revokeKey(io, storage, id, project);
+    else if (action === 'roll') await rollKey(io, storage, id, { slug: project, overlapSeconds, json });
+    else await changeKey(io, storage, id, limits ? { plan: limits } : own ? { own } : { unban: true });
     return EXIT.ok;
   } finally {
     await storage.close();

@@ -1,5 +1,5 @@
 import { text } from 'node:stream/consumers';
-import { manageBaseUrl } from './api-address.ts';
+import { manageBaseUrl, serviceAddress } from './api-address.ts';
 import { credentialsPath, forgetToken, saveToken } from './credentials.ts';
 import { EXIT, UsageError } from './exit.ts';
 import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
@@ -9,22 +9,23 @@ import { tokenPrefix } from './manage-session.ts';
 import { promptHidden } from './password-input.ts';
 import { parseCommand, stringOption } from './usage.ts';
 
-const LOGIN_HELP = `petstore login [--token T]
+const LOGIN_HELP = `petstore login [--token T] [--base-url URL]
 
   Saves an access token (ps_at_…, made in the dashboard under Account → Access tokens) for the
-  management API at PETSTORE_BASE_URL's origin + /manage/v1, once the API has accepted it (GET
-  /projects). The token is read from --token, else typed at the prompt (not echoed), else the first
-  line of standard input. It is kept in $XDG_CONFIG_HOME/petstore/credentials.json (default
-  ~/.config/petstore/credentials.json), readable by you alone (mode 0600), one token per base URL.
-  Then projects list|get, keys list|create|revoke|roll, logs, audit and usage call the API from any
-  machine. PETSTORE_ACCESS_TOKEN, when set, is used instead of the saved token.
+  management API at --base-url, else PETSTORE_BASE_URL, else http://127.0.0.1:8080 (without its /v1,
+  then /manage/v1), once the API has accepted it (GET /projects). The token is read from --token, else
+  typed at the prompt (not echoed), else the first line of standard input. It is kept in
+  $XDG_CONFIG_HOME/petstore/credentials.json (default ~/.config/petstore/credentials.json), readable by
+  you alone (mode 0600), one token per address: localhost, 127.0.0.1 and [::1] are one address.
+  Then the project commands (projects list|get, keys, domains, members, invitations, logs, audit,
+  usage) call the API from any machine. PETSTORE_ACCESS_TOKEN, when set, is used instead.
 
 ${TIMEOUT_HELP}`;
 
-const LOGOUT_HELP = `petstore logout
+const LOGOUT_HELP = `petstore logout [--base-url URL]
 
-  Forgets the access token saved for PETSTORE_BASE_URL (the token itself stays valid until it is
-  revoked in the dashboard). Operator commands then use the server's database again.`;
+  Forgets the access token saved for the address (--base-url, else PETSTORE_BASE_URL, else
+  http://127.0.0.1:8080). The token itself stays valid until it is revoked in the dashboard.`;
 
 async function readToken(io: CliIo, flag: string | undefined): Promise<string> {
   if (flag !== undefined) return flag.trim();
@@ -38,13 +39,13 @@ export async function runLogin(args: string[], io: CliIo): Promise<number> {
     io,
     'login',
     args,
-    { token: { type: 'string' }, ...TIMEOUT_OPTIONS },
+    { token: { type: 'string' }, 'base-url': { type: 'string' }, ...TIMEOUT_OPTIONS },
     LOGIN_HELP,
   );
   if (!parsed) return EXIT.ok;
   if (parsed.positionals.length > 0)
     throw new UsageError('login takes no arguments; run "petstore login --help"');
-  const baseUrl = manageBaseUrl(io);
+  const baseUrl = manageBaseUrl(serviceAddress(io, stringOption(parsed, 'base-url')));
   const token = await readToken(io, stringOption(parsed, 'token'));
   if (!/^ps_at_\S+$/.test(token)) {
     throw new UsageError(
@@ -67,10 +68,10 @@ export async function runLogin(args: string[], io: CliIo): Promise<number> {
 }
 
 export async function runLogout(args: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommand(io, 'logout', args, {}, LOGOUT_HELP);
+  const parsed = parseCommand(io, 'logout', args, { 'base-url': { type: 'string' } }, LOGOUT_HELP);
   if (!parsed) return EXIT.ok;
   if (parsed.positionals.length > 0) throw new UsageError('logout takes no arguments');
-  const baseUrl = manageBaseUrl(io);
+  const baseUrl = manageBaseUrl(serviceAddress(io, stringOption(parsed, 'base-url')));
   const forgot = await forgetToken(io, baseUrl);
   say(
     io,

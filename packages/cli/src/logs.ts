@@ -11,10 +11,10 @@ import {
 import type { ManageComponents } from './api-client.ts';
 import { openServerDatabase } from './database.ts';
 import { sinceOption } from './since-option.ts';
-import { CliError, EXIT, NotFoundError } from './exit.ts';
-import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
+import { EXIT, NotFoundError, refusalError } from './exit.ts';
 import type { CliIo } from './io.ts';
 import { chooseMode, type ManageApi } from './manage-session.ts';
+import { MODE_HELP, MODE_OPTIONS } from './mode-help.ts';
 import {
   cursorPager,
   jsonOutput,
@@ -38,11 +38,9 @@ const HELP = `petstore logs --project <slug> [--key ID] [--status 2xx|4xx|429|5x
   a line at a time ("logs --all --ndjson > requests.ndjson" is the export). A key's refusals (429)
   within one second are kept as one row, with their number in count (×N in the table).
 
-  With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN) the management API at
-  PETSTORE_BASE_URL is asked (--all streams its NDJSON export); else the server's database.
-  --database URL   the server's database (DATABASE_URL, default ./data/petstore.db).
+  Through the management API, --all streams its NDJSON export.
 
-${TIMEOUT_HELP}`;
+${MODE_HELP}`;
 
 const OPTIONS = {
   project: { type: 'string' },
@@ -54,8 +52,7 @@ const OPTIONS = {
   all: { type: 'boolean' },
   json: { type: 'boolean' },
   ndjson: { type: 'boolean' },
-  database: { type: 'string' },
-  ...TIMEOUT_OPTIONS,
+  ...MODE_OPTIONS,
 } as const;
 
 /** The management API's largest page of requests. */
@@ -71,7 +68,7 @@ function databasePager(storage: Storage, slug: string, filters: RequestFilters, 
   const refused = (problem: { code: string; message: string }) =>
     problem.code === 'not_found'
       ? new NotFoundError(`no project "${slug}"; see "petstore projects list"`)
-      : new CliError(problem.message, problem.code === 'invalid_cursor' ? EXIT.usage : EXIT.failed);
+      : refusalError(problem);
   if (all) {
     let stream: Pager<LogRow> | undefined;
     return async (cursor, limit) => {

@@ -8,7 +8,7 @@ type Command = (args: string[], io: CliIo) => Promise<number>;
  * Each command's module is imported when that command runs, never before: `petstore --version` loads
  * nothing else, `petstore keys …` never loads the HTTP server.
  */
-const COMMANDS: Record<string, () => Promise<Command>> = {
+export const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./serve.ts')).runServe,
   migrate: async () => (await import('./migrate.ts')).runMigrate,
   keys: async () => (await import('./keys.ts')).runKeys,
@@ -38,8 +38,9 @@ Usage:
   petstore keys create --plan free|pro|business|enterprise [--per-minute N --per-day N] [--label T]
                        [--expires-in-days N] [--json]
   petstore keys list [--project <slug>] [--limit N] [--cursor C] [--all] [--json]
-  petstore keys revoke <id> | keys roll <id> [--overlap-seconds N] | keys unban <id>
-  petstore keys set-plan <id> --plan P [--per-minute N --per-day N]
+  petstore keys revoke <id> [--project <slug>] | keys roll <id> [--project <slug>] [--overlap-seconds N]
+  petstore keys unban <id> | keys set-plan <id> --plan P [--per-minute N --per-day N]
+  petstore keys set-limits <id> [--per-minute N] [--per-day N]
   petstore projects create --name "Acme Docs" --slug acme --plan P [--per-minute N --per-day N] [--json]
   petstore projects list [--limit N] [--cursor C] [--all] [--json] | projects get <slug> [--json]
   petstore projects set-plan <slug> --plan P [--per-minute N --per-day N]
@@ -58,11 +59,12 @@ Usage:
                 [--limit N] [--cursor C] [--all] [--json]
   petstore audit --project <slug> [--since 1h|7d|ISO] [--limit N] [--cursor C] [--all] [--json]
   petstore usage --project <slug> [--period hour|day] [--key ID] [--json]
-  petstore login [--token T] | petstore logout
+  petstore login [--token T] [--base-url URL] | petstore logout [--base-url URL]
   petstore pets list [--status S] [--limit N] [--cursor C] [--all] [--json]
   petstore pets create --name N --category-id C [--status S] [--idempotency-key K] [--json]
   petstore pets get <id> [--json]
-                       (pets: [--timeout S] [--connect-timeout S])
+        (every command that calls the API: [--base-url URL] [--timeout S] [--connect-timeout S];
+         every command on a database: [--database URL])
   petstore --version
 
 Run "petstore <command> --help" for details. Server settings come from flags or the environment:
@@ -74,10 +76,16 @@ PETSTORE_API_KEY, PETSTORE_BASE_URL, PETSTORE_TIMEOUT and PETSTORE_CONNECT_TIMEO
 gives up after 5 s without a connection or 30 s without an answer; --connect-timeout and --timeout
 change them).
 
-Operator commands (projects, keys, domains, members, invitations, logs, audit, usage) work on the
-server's database, or with an access token (petstore login, or PETSTORE_ACCESS_TOKEN) through the
-management API at PETSTORE_BASE_URL's origin + /manage/v1 from any machine; one line on stderr says which.
-Their --json output is the management API's objects in both modes. docs/cli.md describes every command.
+A project's commands (projects list|get, keys with --project, domains, members, invitations, logs,
+audit, usage) run in one of two modes, and one line on stderr says which: --database URL is the
+server's database; else --base-url URL, PETSTORE_BASE_URL or PETSTORE_ACCESS_TOKEN is the management API
+(the address without its /v1, then /manage/v1) with an access token (PETSTORE_ACCESS_TOKEN, or one
+"petstore login" saved); else DATABASE_URL is the database; else the API at http://127.0.0.1:8080.
+Without a token the API is not called: exit status 5, saying how to get one. The operator's own
+commands (admin, projects create|set-plan, keys create --plan|unban|set-plan|set-limits, keys without
+--project) run on the database alone (else ./data/petstore.db), and are refused where a base URL, a
+token or a saved login names the API. The output, the --json objects (the management API's) and the
+exit statuses are the same in both modes. docs/cli.md describes every command.
 
 ${EXIT_HELP}`;
 

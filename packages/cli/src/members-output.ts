@@ -1,5 +1,5 @@
 import type { ManageComponents } from './api-client.ts';
-import { CliError, EXIT, NotFoundError } from './exit.ts';
+import { NotFoundError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
 import { type PageOptions, type Pager, printPages } from './paged-output.ts';
 import { formatInstant, formatTable } from './table.ts';
@@ -68,14 +68,4 @@ export function printInvitations(
     },
     options,
   );
-}
-
-/**
- * A refusal of the members service as the command line reports it, in either mode: no such project or
- * member (3), a word that cannot be (2: a bad address, a bad cursor), anything else (1).
- */
-export function memberRefusal(problem: { code: string; message: string }): CliError {
-  if (problem.code === 'not_found') return new NotFoundError(problem.message);
-  const usage = ['invalid_body', 'invalid_cursor', 'invalid_parameter'].includes(problem.code);
-  return new CliError(problem.message, usage ? EXIT.usage : EXIT.failed);
 }

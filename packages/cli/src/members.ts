@@ -9,11 +9,11 @@ import {
 } from '@petstore/server/operator';
 import { attempt } from './api-refusal.ts';
 import { openServerDatabase } from './database.ts';
-import { EXIT } from './exit.ts';
-import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
+import { EXIT, refusalError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
 import { chooseMode } from './manage-session.ts';
-import { memberNamed, memberRefusal, type MemberJson, printMembers } from './members-output.ts';
+import { MODE_HELP, MODE_OPTIONS } from './mode-help.ts';
+import { memberNamed, type MemberJson, printMembers } from './members-output.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
 
 const HELP = `petstore members <list|set-role|remove> --project <slug> [options]
@@ -21,27 +21,23 @@ const HELP = `petstore members <list|set-role|remove> --project <slug> [options]
   members list --project <slug> [--json]
       The project's members, owners first, then by email: account id, email, role, member since.
   members set-role <account id or email> --role owner|developer|viewer --project <slug> [--json]
-      Gives the member another role. The project's last owner stays one (exit status 1); a demoted
+      Gives the member another role. The project's last owner stays one (exit status 6); a demoted
       owner's invitations that nobody accepted are revoked.
   members remove <account id or email> --project <slug> [--json]
       Removes the member: their dashboard sessions end, and the invitations they made that nobody
-      accepted are revoked. The project's last owner stays (exit status 1); an unknown member is 3.
+      accepted are revoked. The project's last owner stays (exit status 6); an unknown member is 3.
 
   --json prints the management API's Member objects (an array for list; the member changed or removed).
-  With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN) these call the management API at
-  PETSTORE_BASE_URL (set-role and remove need an owner's write token); else they run on the server's database as
-  the operator, through the same members service. A line on stderr says which mode a command used.
+  Through the management API, set-role and remove need an owner's write token; on the database they
+  run as the operator, through the same members service.
 
-  --database URL   the server's database (DATABASE_URL, default ./data/petstore.db)
-
-${TIMEOUT_HELP}`;
+${MODE_HELP}`;
 
 const OPTIONS = {
   project: { type: 'string' },
   role: { type: 'string' },
   json: { type: 'boolean' },
-  database: { type: 'string' },
-  ...TIMEOUT_OPTIONS,
+  ...MODE_OPTIONS,
 } as const;
 
 /** The operations, whichever door they go through. */
@@ -109,7 +105,7 @@ export async function runMembers(args: string[], io: CliIo): Promise<number> {
     return run({
       async list() {
         const listed = await attempt(api, (c) => c.get('/projects/{slug}/members', { path: { slug } }));
-        if (!listed.ok) throw memberRefusal(listed.problem);
+        if (!listed.ok) throw refusalError(listed.problem);
         return listed.value.data.data;
       },
       async setRole(member, newRole) {
@@ -119,14 +115,14 @@ export async function runMembers(args: string[], io: CliIo): Promise<number> {
             body: { role: newRole },
           }),
         );
-        if (!changed.ok) throw memberRefusal(changed.problem);
+        if (!changed.ok) throw refusalError(changed.problem);
         return changed.value.data;
       },
       async remove(member) {
         const removed = await attempt(api, (c) =>
           c.delete('/projects/{slug}/members/{memberId}', { path: { slug, memberId: member.id } }),
         );
-        if (!removed.ok) throw memberRefusal(removed.problem);
+        if (!removed.ok) throw refusalError(removed.problem);
         return removed.value.data;
       },
     });
@@ -137,17 +133,17 @@ export async function runMembers(args: string[], io: CliIo): Promise<number> {
     return await run({
       async list() {
         const listed = await createProjectService(deps).members(OPERATOR, slug);
-        if (!listed.ok) throw memberRefusal(listed.problem);
+        if (!listed.ok) throw refusalError(listed.problem);
         return listed.value.map(memberJson);
       },
       async setRole(member, newRole) {
         const changed = await createMemberService(deps).changeRole(OPERATOR, slug, member.id, newRole);
-        if (!changed.ok) throw memberRefusal(changed.problem);
+        if (!changed.ok) throw refusalError(changed.problem);
         return memberJson({ ...changed.value.member, role: newRole });
       },
       async remove(member) {
         const removed = await createMemberService(deps).remove(OPERATOR, slug, member.id);
-        if (!removed.ok) throw memberRefusal(removed.problem);
+        if (!removed.ok) throw refusalError(removed.problem);
         return memberJson(removed.value.member);
       },
     });

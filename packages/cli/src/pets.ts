@@ -5,10 +5,11 @@ import {
   PetstoreError,
   type PetStatus,
 } from './api-client.ts';
-import { apiAddress, DEFAULT_BASE_URL } from './api-address.ts';
+import { DEFAULT_BASE_URL, petsBaseUrl, serviceAddress } from './api-address.ts';
 import { apiFailure } from './api-failure.ts';
 import { cliTransport } from './client-transport.ts';
-import { type CliError, EXIT } from './exit.ts';
+import { deprecationNotice } from './deprecation-notice.ts';
+import { CliError, EXIT } from './exit.ts';
 import type { Timeouts } from './http-fetch.ts';
 import { readTimeouts, TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
 import { type CliIo, note, say } from './io.ts';
@@ -25,14 +26,16 @@ const HELP = `petstore pets <list|create|get>: call the Pet Store API
   pets create --name N --category-id C [--status S] [--idempotency-key K] [--json]
       Adds a pet. The same --idempotency-key within 24 hours replays the first creation.
   pets get <id> [--json]
-      One pet by id (the operation is deprecated and sunsets on 2030-12-05).
+      One pet by id. The operation is deprecated and sunsets on 2030-12-05: a line on stderr says so,
+      from the answer's Deprecation, Sunset and Link headers, with its replacement (pets list).
 
   Statuses: available, pending, sold. Output is a table, or one JSON object per line with --json
   (64-bit ids digit for digit). A 429 is waited out (Retry-After) and retried, as the client library does.
 
-Settings:
-  PETSTORE_API_KEY    the API key (required), e.g. from "petstore keys create --plan free"
-  PETSTORE_BASE_URL   the API's address (default ${DEFAULT_BASE_URL}); /v1 is added when it has no path
+Settings (a line on stderr names the address used):
+  PETSTORE_API_KEY    the API key (required, else exit status 5), e.g. from "petstore keys create --project P"
+  --base-url URL      the API's address, else PETSTORE_BASE_URL, else ${DEFAULT_BASE_URL}; /v1 is
+                      added when it has no path
 
 ${TIMEOUT_HELP}`;
 
@@ -45,6 +48,7 @@ const OPTIONS = {
   name: { type: 'string' },
   'category-id': { type: 'string' },
   'idempotency-key': { type: 'string' },
+  'base-url': { type: 'string' },
   ...TIMEOUT_OPTIONS,
 } as const;
 
@@ -52,27 +56,33 @@ const STATUSES: PetStatus[] = ['available', 'pending', 'sold'];
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
-function baseUrl(env: NodeJS.ProcessEnv): string {
-  const url = apiAddress(env);
-  if (url.pathname === '/') url.pathname = '/v1';
-  return url.href;
-}
-
-function client(io: CliIo, timeouts: Timeouts): PetstoreClient {
-  const { env } = io;
-  const apiKey = env.PETSTORE_API_KEY;
+/** The client, with the last answer's headers kept for what the command says beside the result. */
+function client(
+  io: CliIo,
+  base: string,
+  timeouts: Timeouts,
+): { api: PetstoreClient; lastHeaders(): Headers } {
+  const apiKey = io.env.PETSTORE_API_KEY;
   if (!apiKey) {
-    throw new UsageError(
-      'PETSTORE_API_KEY is not set: export PETSTORE_API_KEY=<key> (an operator creates one with "petstore keys create --plan free")',
+    throw new CliError(
+      'PETSTORE_API_KEY is not set: export PETSTORE_API_KEY=<key> (a project\'s key, from the dashboard or "petstore keys create --project <slug>")',
+      EXIT.notAllowed,
     );
   }
-  const base = baseUrl(env);
-  return createPetstoreClient({
+  const transport = cliTransport(io, base, timeouts);
+  let headers = new Headers();
+  const api = createPetstoreClient({
     baseUrl: base,
     apiKey,
     userAgent: 'petstore-cli',
-    ...cliTransport(io, base, timeouts),
+    ...transport,
+    fetch: async (input, init) => {
+      const response = await transport.fetch(input, init);
+      headers = response.headers;
+      return response;
+    },
   });
+  return { api, lastHeaders: () => headers };
 }
 
 function status(parsed: ParsedCommand): PetStatus | undefined {
@@ -151,11 +161,6 @@ const ACTIONS = new Map([
   ['get', get],
 ]);
 
-/** The API's refusal as one line and an exit status: 3 for a pet that does not exist, 4 no answer, else 1. */
-function failure(error: PetstoreError, base: string): CliError {
-  return apiFailure(error, base, 'check PETSTORE_API_KEY');
-}
-
 export async function runPets(args: string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(io, 'pets', args, OPTIONS, HELP);
   if (!parsed) return EXIT.ok;
@@ -169,11 +174,23 @@ export async function runPets(args: string[], io: CliIo): Promise<number> {
     );
   }
   const timeouts = readTimeouts(io, parsed);
-  const api = client(io, timeouts);
+  const address = serviceAddress(io, stringOption(parsed, 'base-url'));
+  const base = petsBaseUrl(address);
+  const { api, lastHeaders } = client(io, base, timeouts);
+  note(
+    io,
+    `petstore: API at ${base} with the key in PETSTORE_API_KEY (${address.source ?? 'the default address'})`,
+  );
   try {
     await run(io, api, parsed);
     return EXIT.ok;
   } catch (error) {
-    throw error instanceof PetstoreError ? failure(error, baseUrl(io.env)) : error;
+    throw error instanceof PetstoreError ? apiFailure(error, base, 'check PETSTORE_API_KEY') : error;
+  } finally {
+    // Every answer of the deprecated operation says so, errors included.
+    const notice =
+      action === 'get' &&
+      deprecationNotice(lastHeaders(), base, 'GET /v1/pets/{petId}', 'petstore pets list');
+    if (notice) note(io, notice);
   }
 }

@@ -1,9 +1,9 @@
 import { createRequestService, OPERATOR, systemClock } from '@petstore/server/operator';
 import { openServerDatabase } from './database.ts';
-import { EXIT, CliError, NotFoundError } from './exit.ts';
-import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
+import { EXIT, NotFoundError, refusalError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
 import { chooseMode } from './manage-session.ts';
+import { MODE_HELP, MODE_OPTIONS } from './mode-help.ts';
 import { formatTable } from './table.ts';
 import { parseCommand, stringOption, UsageError } from './usage.ts';
 
@@ -15,19 +15,14 @@ const HELP = `petstore usage --project <slug> [--period hour|day] [--key ID] [--
   management API's Usage object: {period, data: [{start, total, ok, clientErrors, rateLimited,
   serverErrors, p50Ms, p99Ms}]}.
 
-  With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN) the management API at
-  PETSTORE_BASE_URL is asked; else the server's database.
-  --database URL   the server's database (DATABASE_URL, default ./data/petstore.db).
-
-${TIMEOUT_HELP}`;
+${MODE_HELP}`;
 
 const OPTIONS = {
   project: { type: 'string' },
   period: { type: 'string' },
   key: { type: 'string' },
   json: { type: 'boolean' },
-  database: { type: 'string' },
-  ...TIMEOUT_OPTIONS,
+  ...MODE_OPTIONS,
 } as const;
 
 interface UsageRow {
@@ -115,10 +110,9 @@ export async function runUsage(args: string[], io: CliIo): Promise<number> {
       key,
     );
     if (!outcome.ok) {
-      if (outcome.problem.code === 'not_found') {
-        throw new NotFoundError(`no project "${slug}"; see "petstore projects list"`);
-      }
-      throw new CliError(outcome.problem.message);
+      throw outcome.problem.code === 'not_found'
+        ? new NotFoundError(`no project "${slug}"; see "petstore projects list"`)
+        : refusalError(outcome.problem);
     }
     print(io, period, outcome.value.map(rowOf), json);
     return EXIT.ok;

@@ -11,10 +11,10 @@ import {
   type Project,
 } from '@petstore/server/operator';
 import { openServerDatabase } from './database.ts';
-import { CliError, EXIT, NotFoundError } from './exit.ts';
-import { TIMEOUT_OPTIONS } from './http-options.ts';
+import { EXIT, refusalError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
-import { chooseMode, databaseOnly } from './manage-session.ts';
+import { chooseMode } from './manage-session.ts';
+import { MODE_HELP, MODE_OPTIONS } from './mode-help.ts';
 import { databasePager, MAX_PAGE_SIZE, type PageOptions } from './paged-output.ts';
 import { printProject, printProjects, type ProjectView, readProjectsCursor } from './project-output.ts';
 import { runProjectsApi } from './projects-api.ts';
@@ -34,13 +34,11 @@ const HELP = `petstore projects <create|list|get|set-plan> [options]
   projects set-plan <slug> --plan P [--per-minute N --per-day N]
                                Changes the plan; every key of the project follows on its next request.
 
-  With an access token ("petstore login", or PETSTORE_ACCESS_TOKEN), list and get call the management
-  API at PETSTORE_BASE_URL (the token's projects, with its role); create and set-plan are the operator's,
-  on the server's database. A line on stderr says which mode a command used.
+  list and get are the project's: on the database (every project), or through the management API with
+  a token (the token's projects, with its role). create and set-plan are the operator's own, on the
+  database alone. A taken slug is status 6, an unknown one 3.
 
-  --database URL   the server's database: postgres://… or a SQLite file path (DATABASE_URL, default
-                   ./data/petstore.db); it always means the database. These commands never create a
-                   database: "petstore migrate" does.`;
+${MODE_HELP}`;
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -49,11 +47,10 @@ const OPTIONS = {
   'per-minute': { type: 'string' },
   'per-day': { type: 'string' },
   json: { type: 'boolean' },
-  database: { type: 'string' },
   limit: { type: 'string' },
   cursor: { type: 'string' },
   all: { type: 'boolean' },
-  ...TIMEOUT_OPTIONS,
+  ...MODE_OPTIONS,
 } as const;
 
 type Values = Record<string, string | boolean | undefined>;
@@ -111,16 +108,9 @@ const operatorView = (project: Project): ProjectView => projectJson({ project, r
 
 const service = (storage: Storage) => createProjectService({ storage, clock: systemClock });
 
-/** Refusals of the projects service as the command line says them. */
-function refusal(problem: { code: string; message: string }): CliError {
-  if (problem.code === 'not_found') return new NotFoundError(problem.message);
-  if (problem.code === 'conflict' || problem.code === 'invalid_body') return new UsageError(problem.message);
-  return new CliError(problem.message);
-}
-
 async function create(io: CliIo, storage: Storage, input: NewProject, json: boolean): Promise<void> {
   const outcome = await service(storage).create(OPERATOR, input);
-  if (!outcome.ok) throw refusal(outcome.problem);
+  if (!outcome.ok) throw refusalError(outcome.problem);
   const project = outcome.value;
   if (json) say(io, JSON.stringify(project));
   else say(io, `created project ${project.slug} ("${project.name}", plan ${project.plan})`);
@@ -142,7 +132,7 @@ async function list(io: CliIo, storage: Storage, options: PageOptions): Promise<
 
 async function get(io: CliIo, storage: Storage, slug: string, json: boolean): Promise<void> {
   const outcome = await service(storage).get(OPERATOR, slug);
-  if (!outcome.ok) throw refusal({ ...outcome.problem, message: `no project with slug ${slug}` });
+  if (!outcome.ok) throw refusalError({ ...outcome.problem, message: `no project with slug ${slug}` });
   await printProject(io, projectJson(outcome.value), json);
 }
 
@@ -153,7 +143,7 @@ async function setPlan(
   choice: ReturnType<typeof readPlanChoice>,
 ): Promise<void> {
   const outcome = await service(storage).setPlan(OPERATOR, slug, choice);
-  if (!outcome.ok) throw refusal(outcome.problem);
+  if (!outcome.ok) throw refusalError(outcome.problem);
   say(io, `project ${slug} is now on plan ${choice.plan}; its keys follow on their next request`);
 }
 
@@ -179,9 +169,9 @@ export async function runProjects(args: string[], io: CliIo): Promise<number> {
     all: parsed.values.all === true,
   };
   readProjectsCursor(paging.cursor);
-  const mode = await chooseMode(io, parsed);
+  const operator = action === 'create' || action === 'set-plan' ? `projects ${action}` : undefined;
+  const mode = await chooseMode(io, parsed, operator);
   if (mode.kind === 'api') {
-    if (action === 'create' || action === 'set-plan') throw databaseOnly(`projects ${action}`);
     await runProjectsApi(io, mode.api, action === 'get' ? positionals[0]! : undefined, paging);
     return EXIT.ok;
   }

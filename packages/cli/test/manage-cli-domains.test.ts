@@ -82,7 +82,7 @@ describe(
       assert.match(empty.stdout, /^acme has no custom domain; add one with: petstore domains add/);
 
       const belowPro = await api(['domains', 'add', 'docs.example.test', '--project', 'acme']);
-      assert.equal(belowPro.code, 2, 'plan_required exits 2, as on the database');
+      assert.equal(belowPro.code, 5, 'plan_required: not allowed (5), as on the database');
       assert.match(belowPro.stderr, /^petstore: custom domains need the Pro plan or above/m);
       await app.storage.projects.setPlan('acme', 'pro', null, null);
 
@@ -143,10 +143,10 @@ describe(
 
     it('domains primary and remove through the API: the database mode’s lines; a refusal is its Error', async () => {
       const notVerified = await api(['domains', 'primary', 'example.test', '--project', 'acme']);
-      assert.equal(notVerified.code, 1);
+      assert.equal(notVerified.code, 6, 'a conflict: not verified yet');
       assert.match(notVerified.stderr, /^petstore: .*example\.test.*$/m);
       const asJson = await api(['domains', 'primary', 'example.test', '--project', 'acme', '--json']);
-      assert.equal(asJson.code, 1);
+      assert.equal(asJson.code, 6);
       assert.deepEqual(Object.keys(JSON.parse(asJson.stdout) as Json), ['code', 'message', 'status']);
       assert.equal((JSON.parse(asJson.stdout) as Json).status, 409);
 
@@ -163,7 +163,7 @@ describe(
       assert.equal(unknown.code, 3, 'a domain that does not exist: exit 3');
     });
 
-    it('a viewer token → the Error message of the API and exit 1; without --project → exit 2 before any request', async () => {
+    it('a viewer token → the Error message of the API and exit 5; without --project → exit 2 before any request', async () => {
       const answer = await app.request({
         method: 'POST',
         url: '/manage/v1/projects/acme/domains/docs.example.test/check',
@@ -175,7 +175,7 @@ describe(
         ['domains', 'verify', 'docs.example.test', '--project', 'acme'],
         viewer.token,
       );
-      assert.equal(refused.code, 1);
+      assert.equal(refused.code, 5, 'not allowed');
       assert.ok(refused.stderr.includes(`petstore: ${message}\n`), refused.stderr);
       const listed = await api(['domains', 'list', '--project', 'acme'], viewer.token);
       assert.equal(listed.code, 0, 'a viewer reads');

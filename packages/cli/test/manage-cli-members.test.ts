@@ -199,7 +199,7 @@ describe('petstore members and invitations, through the API and on the database'
       '--project',
       'acme',
     ]);
-    assert.equal(lastOwner.code, 1);
+    assert.equal(lastOwner.code, 6, 'a conflict');
     assert.match(lastOwner.stderr, /last owner of acme/);
     const removed = await onDatabase(['members', 'remove', dev.accountId, '--project', 'acme']);
     assert.equal(removed.code, 0, removed.stderr);
@@ -215,14 +215,14 @@ describe('petstore members and invitations, through the API and on the database'
     const unknown = await onDatabase(['members', 'remove', viewer.accountId, '--project', 'acme']);
     assert.equal(unknown.code, 3);
     const lastOwner = await onDatabase(['members', 'remove', owner.accountId, '--project', 'acme']);
-    assert.equal(lastOwner.code, 1);
+    assert.equal(lastOwner.code, 6, 'a conflict');
     assert.match(lastOwner.stderr, /is the last owner of acme/);
     const throughApi = await api(['members', 'remove', owner.accountId, '--project', 'acme', '--json']);
-    assert.equal(throughApi.code, 1);
+    assert.equal(throughApi.code, 6, 'the same conflict through the API');
     assert.match(throughApi.stderr, /is the last owner of acme/);
   });
 
-  it('a viewer token → the API’s Error message, exit 1, nothing changed', async () => {
+  it('a viewer token → the API’s Error message, exit 5, nothing changed', async () => {
     const other = await tokenHolder(app, ['acme'], { role: 'viewer', scope: 'read' });
     const answer = await app.request({
       method: 'POST',
@@ -236,10 +236,10 @@ describe('petstore members and invitations, through the API and on the database'
       ['invitations', 'create', '--email', 'x@example.com', '--role', 'viewer', '--project', 'acme'],
       other.token,
     );
-    assert.equal(refused.code, 1);
+    assert.equal(refused.code, 5, 'not allowed');
     assert.ok(refused.stderr.includes(`petstore: ${message}\n`), refused.stderr);
     const removal = await api(['members', 'remove', owner.email, '--project', 'acme'], other.token);
-    assert.equal(removal.code, 1);
+    assert.equal(removal.code, 5, 'not allowed');
     assert.match(removal.stderr, /^petstore: /m);
     const members = parsed((await onDatabase(['members', 'list', '--project', 'acme', '--json'])).stdout);
     assert.deepEqual(

@@ -20,6 +20,8 @@ describe('petstore with an access token: the management API from any machine', {
   let dir: string;
   let config: string;
   let origin: string;
+  /** The same server as `origin`, by the name a login is saved under. */
+  let local: string;
   let owner: TokenHolder;
   let viewer: TokenHolder;
   /** Runs petstore in the empty directory with the saved login (if any) and `env`. */
@@ -31,6 +33,7 @@ describe('petstore with an access token: the management API from any machine', {
     app = await makeTestApp();
     await app.app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
+    local = origin.replace('127.0.0.1', 'localhost');
     owner = await tokenHolder(app, ['acme', 'beta']);
     viewer = await tokenHolder(app, ['acme'], { role: 'viewer', scope: 'read' });
     dir = await mkdtemp(join(tmpdir(), 'petstore-manage-cli-'));
@@ -43,7 +46,7 @@ describe('petstore with an access token: the management API from any machine', {
 
   it('login --token → checked with GET /projects, saved 0600 under the base URL; a refused token is not saved', async () => {
     const refused = await run(['login', '--token', 'ps_at_wrong']);
-    assert.equal(refused.code, 1);
+    assert.equal(refused.code, 5, 'not allowed');
     assert.match(refused.stderr, /^petstore: 401 unauthorized: .*run "petstore login" again/m);
     assert.equal(existsSync(join(config, 'petstore', 'credentials.json')), false);
 
@@ -56,22 +59,40 @@ describe('petstore with an access token: the management API from any machine', {
     const file = join(config, 'petstore', 'credentials.json');
     assert.equal((await stat(file)).mode & 0o777, 0o600);
     const saved = JSON.parse(await readFile(file, 'utf8')) as { tokens: Record<string, { token: string }> };
-    assert.deepEqual(Object.keys(saved.tokens), [`${origin}/manage/v1`]);
-    assert.equal(saved.tokens[`${origin}/manage/v1`]!.token, owner.token);
+    assert.deepEqual(
+      Object.keys(saved.tokens),
+      [`${local}/manage/v1`],
+      'saved under one spelling of loopback',
+    );
+    assert.equal(saved.tokens[`${local}/manage/v1`]!.token, owner.token);
   });
 
-  it('login reads the token from standard input; each base URL keeps its own; logout forgets one', async () => {
-    const other = origin.replace('127.0.0.1', 'localhost');
-    const viaStdin = await run(['login'], { PETSTORE_BASE_URL: `${other}/v1` }, `${viewer.token}\n`);
+  it('a login saved for 127.0.0.1 serves localhost and [::1] alike; login and logout by any spelling are that one login', async () => {
+    const file = join(config, 'petstore', 'credentials.json');
+    const logins = async () => JSON.parse(await readFile(file, 'utf8')) as { tokens: Record<string, Json> };
+    const viaLocalhost = await run(['projects', 'list'], { PETSTORE_BASE_URL: `${local}/v1` });
+    assert.equal(viaLocalhost.code, 0, viaLocalhost.stderr);
+    assert.equal(
+      viaLocalhost.stderr,
+      `petstore: management API at ${local}/manage/v1 as token ${owner.token.slice(0, 10)}… (saved by petstore login)\n`,
+    );
+    const v6 = origin.replace('127.0.0.1', '[::1]');
+    const viaV6 = await run(['projects', 'list', '--base-url', `${v6}/`, '--connect-timeout', '1']);
+    assert.match(
+      viaV6.stderr,
+      /^petstore: management API at http:\/\/\[::1\]:\d+\/manage\/v1 as token ps_at_\S+… \(saved by petstore login\)\n/,
+    );
+
+    const viaStdin = await run(['login'], { PETSTORE_BASE_URL: `${local}/v1` }, `${viewer.token}\n`);
     assert.equal(viaStdin.code, 0, viaStdin.stderr);
     assert.match(viaStdin.stdout, /1 project \(acme\)/);
-    const file = join(config, 'petstore', 'credentials.json');
-    const both = JSON.parse(await readFile(file, 'utf8')) as { tokens: Json };
-    assert.deepEqual(Object.keys(both.tokens).sort(), [`${origin}/manage/v1`, `${other}/manage/v1`].sort());
-    const out = await run(['logout'], { PETSTORE_BASE_URL: other });
-    assert.equal(out.stdout, `logged out of ${other}/manage/v1\n`);
-    const left = JSON.parse(await readFile(file, 'utf8')) as { tokens: Json };
-    assert.deepEqual(Object.keys(left.tokens), [`${origin}/manage/v1`]);
+    assert.deepEqual(Object.keys((await logins()).tokens), [`${local}/manage/v1`], 'replaced, not added');
+    assert.equal((await logins()).tokens[`${local}/manage/v1`]!.token, viewer.token);
+    const out = await run(['logout', '--base-url', v6]);
+    assert.equal(out.stdout, `logged out of ${v6}/manage/v1\n`);
+    assert.equal(existsSync(file), false, 'the file goes with its last login');
+    const again = await run(['login', '--token', owner.token]);
+    assert.equal(again.code, 0, again.stderr);
     assert.equal((await stat(file)).mode & 0o777, 0o600);
   });
 
@@ -136,7 +157,7 @@ describe('petstore with an access token: the management API from any machine', {
     assert.equal(revoked.stdout, `revoked ${nextId}\n`);
     assert.equal((await app.request({ url: '/v1/pets', key: next })).status, 401);
     const again = await run(['keys', 'roll', id, '--project', 'acme']);
-    assert.equal(again.code, 1);
+    assert.equal(again.code, 6, 'a conflict');
     assert.match(again.stderr, /409 conflict: .*cannot be rolled/);
   });
 
@@ -173,7 +194,10 @@ describe('petstore with an access token: the management API from any machine', {
     );
     const noProject = await run(['keys', 'list']);
     assert.equal(noProject.code, 2);
-    assert.match(noProject.stderr, /needs --project/);
+    assert.match(
+      noProject.stderr,
+      /^petstore: keys list without --project \(--project <slug> reaches a project's keys through the API\) runs on the server's database alone/,
+    );
   });
 
   it('logs --all streams the NDJSON export: every request once; a page and its cursor otherwise', async () => {
@@ -227,13 +251,13 @@ describe('petstore with an access token: the management API from any machine', {
     assert.match(table.stdout, /^START +TOTAL +OK +4XX +429 +5XX +P50 MS +P99 MS\n/);
   });
 
-  it('PETSTORE_ACCESS_TOKEN wins over the saved login: a read token of a viewer is refused changes, exit 1', async () => {
+  it('PETSTORE_ACCESS_TOKEN wins over the saved login: a read token of a viewer is refused changes, exit 5', async () => {
     const env = { PETSTORE_ACCESS_TOKEN: viewer.token };
     const list = await run(['keys', 'list', '--project', 'acme'], env);
     assert.equal(list.code, 0, list.stderr);
     assert.match(list.stderr, /as token ps_at_\S+… \(PETSTORE_ACCESS_TOKEN\)/);
     const create = await run(['keys', 'create', '--project', 'acme'], env);
-    assert.equal(create.code, 1);
+    assert.equal(create.code, 5, 'not allowed');
     assert.match(create.stderr, /403 insufficient_scope: this access token may only read/);
     assert.equal(create.stdout, '');
     const other = await run(['projects', 'get', 'beta'], env);
@@ -248,7 +272,10 @@ describe('petstore with an access token: the management API from any machine', {
     ]) {
       const result = await run(args);
       assert.equal(result.code, 2, args.join(' '));
-      assert.match(result.stderr, /changes the server's database directly: .*petstore logout/);
+      assert.match(
+        result.stderr,
+        /^petstore: .* runs on the server's database alone \(the management API does not offer it\), and PETSTORE_BASE_URL names the management API: nothing was sent; on the server, pass --database URL/,
+      );
     }
     assert.deepEqual(await readdir(dir), ['config']);
   });

@@ -101,7 +101,7 @@ describe('petstore operator commands', () => {
   it('keys list → a table with a header, environment, plan, label, created, last used, expires and state', async () => {
     const free = await withDb(['keys', 'create', '--plan', 'free', '--label', 'mobile app']);
     assert.equal(free.code, 0, free.stderr);
-    assert.equal(free.stderr, `petstore: operator mode on the database sqlite ${database}\n`);
+    assert.equal(free.stderr, `petstore: operator mode on the database sqlite ${database} (DATABASE_URL)\n`);
     assert.match(free.stdout.trimEnd().split('\n').at(-1)!, /^ps_test_[A-Za-z0-9_-]{43}$/);
     const enterprise = await withDb([
       'keys',
@@ -152,20 +152,23 @@ describe('petstore operator commands', () => {
     }
   });
 
-  it('keys revoke, then revoke, unban or set-plan on the revoked key → refused with exit 1', async () => {
+  it('keys revoke, then unban or set-plan on the revoked key → exit 6 (conflict); revoke again → exit 3, as through the API', async () => {
     const [first] = JSON.parse((await withDb(['keys', 'list', '--json'])).stdout) as { id: string }[];
     const revoked = await withDb(['keys', 'revoke', first!.id]);
     assert.equal(revoked.code, 0, revoked.stderr);
     assert.equal(revoked.stdout, `revoked ${first!.id}\n`);
-    for (const args of [['revoke'], ['unban'], ['set-plan', '--plan', 'pro']]) {
+    for (const args of [['unban'], ['set-plan', '--plan', 'pro']]) {
       const [action, ...rest] = args;
       const result = await withDb(['keys', action!, first!.id, ...rest]);
-      assert.equal(result.code, 1, `${action}: ${result.stderr}`);
+      assert.equal(result.code, 6, `${action}: ${result.stderr}`);
       assert.match(
         result.stderr.trimEnd().split('\n').at(-1)!,
         /^petstore: key_\w+ was revoked on .*: a revoked key cannot be changed$/,
       );
     }
+    const again = await withDb(['keys', 'revoke', first!.id]);
+    assert.equal(again.code, 3, again.stderr);
+    assert.match(again.stderr.trimEnd().split('\n').at(-1)!, /^petstore: key_\w+ is already revoked \(on /);
     const unknown = await withDb(['keys', 'revoke', 'key_nope']);
     assert.equal(unknown.code, 3, 'an unknown key is not found');
     assert.match(unknown.stderr, /no key with id key_nope/);

@@ -102,7 +102,7 @@ describe(
         'the standalone key is not one of the project',
       );
       const twice = await cli(['keys', 'roll', id]);
-      assert.equal(twice.code, 1);
+      assert.equal(twice.code, 6, 'a conflict, as the API’s 409');
       assert.match(twice.stderr, /cannot be rolled/);
 
       const first = await cli(['audit', '--project', 'acme', '--limit', '2', '--json']);
@@ -124,14 +124,14 @@ describe(
       assert.equal((JSON.parse(all.stdout) as Json[]).length, 4);
     });
 
-    it('projects get → one project; an unknown slug → exit 3; a taken slug → exit 2', async () => {
+    it('projects get → one project; an unknown slug → exit 3; a taken slug → exit 6', async () => {
       const get = await cli(['projects', 'get', 'acme', '--json']);
       assert.equal(get.code, 0, get.stderr);
       assert.equal((JSON.parse(get.stdout) as Json).plan, 'pro');
       assert.equal((await cli(['projects', 'get', 'nope'])).code, 3);
       assert.equal((await cli(['projects', 'set-plan', 'nope', '--plan', 'pro'])).code, 3);
       const taken = await cli(['projects', 'create', '--name', 'Again', '--slug', 'acme', '--plan', 'free']);
-      assert.equal(taken.code, 2);
+      assert.equal(taken.code, 6);
       assert.match(taken.stderr, /a project with slug acme already exists/);
     });
 

@@ -8,10 +8,18 @@ import { after, before, describe, it } from 'node:test';
 import { buildApp, generateKey, openStorage, type Storage, systemClock } from '@petstore/server';
 import { createMemoryStore, createRateLimiter, type RateLimiter } from '@petstore/server/ratelimit';
 import type { FastifyInstance } from 'fastify';
+import { deprecationNotice } from '../src/deprecation-notice.ts';
 import { progressLine } from '../src/pets-output.ts';
 import { cli as runCli } from './run-cli.ts';
 
 const INT64_MAX = '9223372036854775807';
+
+/** Standard error but the mode line every pets command starts with (`petstore: API at …`). */
+const besideMode = (stderr: string): string[] =>
+  stderr
+    .trimEnd()
+    .split('\n')
+    .filter((line) => !line.startsWith('petstore: API at '));
 
 describe('petstore pets (the API from the command line)', () => {
   let dir: string;
@@ -120,16 +128,51 @@ describe('petstore pets (the API from the command line)', () => {
     assert.equal(found.stdout, `{"id":1,"name":"Rex","categoryId":${INT64_MAX},"status":"available"}\n`);
     const missing = await pets(['get', '999']);
     assert.equal(missing.code, 3);
-    assert.match(missing.stderr, /^petstore: 404 not_found: pet 999 does not exist \(request [\w-]+\)\n$/);
+    assert.match(
+      besideMode(missing.stderr).at(-1)!,
+      /^petstore: 404 not_found: pet 999 does not exist \(request [\w-]+\)$/,
+    );
     const malformed = await pets(['get', '1.5']);
     assert.equal(malformed.code, 2);
   });
 
+  it('pets get → the Deprecation, Sunset and Link headers said on stderr, once, with the replacement; --json stdout untouched', async () => {
+    const found = await pets(['get', '1', '--json']);
+    assert.equal(found.code, 0, found.stderr);
+    assert.equal(found.stdout, `{"id":1,"name":"Rex","categoryId":${INT64_MAX},"status":"available"}\n`);
+    const notice = besideMode(found.stderr);
+    assert.equal(notice.length, 1, found.stderr);
+    assert.match(
+      notice[0]!,
+      /^petstore: GET \/v1\/pets\/\{petId\} is deprecated since \d{4}-\d\d-\d\d \(Deprecation\) and stops working on 2030-12-05 \(Sunset\), answering 410 gone from then; use GET \/v1\/pets instead \(petstore pets list\); see http:\/\/127\.0\.0\.1:\d+\/docs#\S+$/,
+    );
+    const missing = await pets(['get', '999']);
+    assert.match(missing.stderr, /is deprecated since/, 'the 404 carries the headers too');
+    const listed = await pets(['list', '--json']);
+    assert.doesNotMatch(listed.stderr, /deprecated/, 'only the deprecated operation says so');
+  });
+
+  it('the deprecation notice reads only what the headers say: none without Deprecation, and no more than is given', () => {
+    const base = 'https://api.example.com/v1';
+    const notice = (headers: Record<string, string>) =>
+      deprecationNotice(new Headers(headers), base, 'GET /v1/pets/{petId}', 'petstore pets list');
+    assert.equal(notice({ sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' }), undefined);
+    assert.equal(notice({ deprecation: '@x' }), 'petstore: GET /v1/pets/{petId} is deprecated');
+    assert.equal(
+      notice({
+        deprecation: '@1767225600',
+        sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+        link: '</docs#getPet>; rel="deprecation"; type="text/html", </v1/pets>; rel=successor-version',
+      }),
+      'petstore: GET /v1/pets/{petId} is deprecated since 2026-01-01 (Deprecation) and stops working on 2030-12-05 (Sunset), answering 410 gone from then; use GET /v1/pets instead (petstore pets list); see https://api.example.com/docs#getPet',
+    );
+  });
+
   it('settings and refusals → one line and the documented exit status', async () => {
     const cases: [string[], NodeJS.ProcessEnv, number, RegExp][] = [
-      [['list'], { PETSTORE_API_KEY: '' }, 2, /PETSTORE_API_KEY is not set/],
+      [['list'], { PETSTORE_API_KEY: '' }, 5, /PETSTORE_API_KEY is not set/],
       [['list'], { PETSTORE_BASE_URL: 'ftp://x' }, 2, /PETSTORE_BASE_URL must be an http\(s\) URL/],
-      [['list'], { PETSTORE_API_KEY: 'ps_test_wrong' }, 1, /401 unauthorized: .*check PETSTORE_API_KEY/],
+      [['list'], { PETSTORE_API_KEY: 'ps_test_wrong' }, 5, /401 unauthorized: .*check PETSTORE_API_KEY/],
       [['list', '--status', 'lost'], {}, 2, /--status must be one of available, pending, sold/],
       [['list', '--limit', '101'], {}, 2, /--limit must be an integer from 1 to 100/],
       [['create', '--name', 'x'], {}, 2, /--category-id is required/],
@@ -139,14 +182,14 @@ describe('petstore pets (the API from the command line)', () => {
         2,
         /--category-id must be a decimal 64-bit integer/,
       ],
-      [['create', '--name', ' ', '--category-id', '1'], {}, 1, /400 invalid_body/],
+      [['create', '--name', ' ', '--category-id', '1'], {}, 2, /400 invalid_body/],
       [['adopt'], {}, 2, /unknown pets command "adopt"/],
     ];
     const results = await Promise.all(cases.map(([args, extra]) => pets(args, extra)));
     results.forEach((result, index) => {
       const [args, , code, pattern] = cases[index]!;
       assert.equal(result.code, code, `${args.join(' ')}: ${result.stderr}`);
-      assert.equal(result.stderr.trimEnd().split('\n').length, 1, result.stderr);
+      assert.equal(besideMode(result.stderr).length, 1, result.stderr);
       assert.match(result.stderr, pattern);
     });
   });

@@ -1,10 +1,17 @@
 import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { main } from '../src/main.ts';
 
 /** The `petstore` program (with its compile cache), run by the Node running the tests (Node 24). */
 export const MAIN = join(import.meta.dirname, '..', 'bin', 'petstore.js');
+
+/**
+ * The configuration directory of a test's runs unless it names its own: one nobody writes, so no
+ * login saved on this machine (in the real HOME) ever decides a test's mode.
+ */
+const NO_LOGINS = join(tmpdir(), `petstore-no-logins-${process.pid}`);
 
 export interface CliResult {
   code: number | null;
@@ -21,7 +28,8 @@ export interface CliOptions {
 
 /**
  * Runs `petstore <args>` in this process through `main(argv, io)`, in `cwd`, with exactly `env`
- * (plus PATH and HOME) and `input` on standard input: what the program does, without a Node start-up.
+ * (plus PATH, HOME and an empty XDG_CONFIG_HOME) and `input` on standard input: what the program does,
+ * without a Node start-up.
  */
 export async function cli(args: string[], options: CliOptions): Promise<CliResult> {
   let stdout = '';
@@ -30,7 +38,7 @@ export async function cli(args: string[], options: CliOptions): Promise<CliResul
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
     stdin: Readable.from(options.input ? [options.input] : []),
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: NO_LOGINS, ...options.env },
     cwd: options.cwd,
   });
   return { code, stdout, stderr };
@@ -38,7 +46,7 @@ export async function cli(args: string[], options: CliOptions): Promise<CliResul
 
 /** Runs `petstore <args>` as a real process, for the one smoke test of each command group. */
 export function runCli(args: string[], options: CliOptions): Promise<CliResult> {
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env };
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: NO_LOGINS, ...options.env };
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,

@@ -96,7 +96,14 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
     },
   };
   const server = new SMTPServer(serverOptions);
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  // A port that cannot be had (taken, privileged) rejects here, rather than throwing where nobody listens.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const { port } = server.server.address() as AddressInfo;
   const credentials = options.auth
     ? `${encodeURIComponent(options.auth.user)}:${encodeURIComponent(options.auth.pass)}@`

@@ -93,9 +93,9 @@ describe('petstore domains, as an operator runs it, with the server answering by
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('domains add below Pro → exit 2 naming the plan needed; after projects set-plan pro → the records to create', async () => {
+  it('domains add below Pro → exit 5 naming the plan needed; after projects set-plan pro → the records to create', async () => {
     const refused = await cli('domains', 'add', 'docs.example.test', '--project', 'acme');
-    assert.equal(refused.code, 2);
+    assert.equal(refused.code, 5, 'not allowed on this plan');
     assert.match(refused.stderr, /custom domains need the Pro plan or above; Acme Docs is on the Free plan/);
     assert.equal((await cli('projects', 'set-plan', 'acme', '--plan', 'pro')).code, 0);
 
@@ -186,7 +186,7 @@ describe('petstore domains, as an operator runs it, with the server answering by
     );
   });
 
-  it('domains primary on another verified domain → exit 0 and the redirects turn; on an unverified one → exit 1', async () => {
+  it('domains primary on another verified domain → exit 0 and the redirects turn; on an unverified one → exit 6', async () => {
     zone.set('www.example.test', [{ type: 'CNAME', value: TARGET }]);
     assert.equal((await cli('domains', 'add', 'www.example.test', '--project', 'acme')).code, 0);
     const made = await cli('domains', 'primary', 'www.example.test');
@@ -196,7 +196,7 @@ describe('petstore domains, as an operator runs it, with the server answering by
     assert.equal(moved.status, 301);
     assert.equal(moved.location, 'http://www.example.test/x');
     const refused = await cli('domains', 'primary', 'blocked.example.test');
-    assert.equal(refused.code, 1);
+    assert.equal(refused.code, 6, 'a conflict: not verified');
     assert.match(refused.stderr, /must be verified before it can be the primary domain/);
   });
 
@@ -262,7 +262,7 @@ describe('petstore domains, as an operator runs it, with the server answering by
       ],
     );
     const again = await json('domains', 'add', 'docs.example.test', '--project', 'zoo');
-    assert.equal(again.code, 1);
+    assert.equal(again.code, 6, 'a conflict: the project has it');
     assert.deepEqual(again.value, {
       code: 'domain_exists',
       message: 'this project already has docs.example.test',

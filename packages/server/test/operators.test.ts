@@ -24,7 +24,7 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
-  it('projects create → created; --json prints the project; list shows both; a taken slug → exit 2', async () => {
+  it('projects create → created; --json prints the project; list shows both; a taken slug → exit 6', async () => {
     const created = await cli(
       'projects',
       'create',
@@ -62,7 +62,7 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
     assert.match(list.stdout, /^acme\s+free\s+\d{4}-\d\d-\d\d \d\d:\d\dZ\s+Acme Docs$/m);
     assert.match(list.stdout, /^big\s+enterprise\s+5000\/min 900000\/day/m);
     const taken = await cli('projects', 'create', '--name', 'Again', '--slug', 'acme', '--plan', 'pro');
-    assert.equal(taken.code, 2);
+    assert.equal(taken.code, 6, 'a conflict');
     assert.match(taken.stderr, /^petstore: a project with slug acme already exists$/m);
   });
 
@@ -130,7 +130,7 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
     const again = await runCli(['admin', 'create', '--email', 'ann@example.com'], env, {
       input: `${PASSWORD}\n`,
     });
-    assert.equal(again.code, 2);
+    assert.equal(again.code, 6, 'the account exists: a conflict');
     const short = await runCli(['admin', 'create', '--email', 'bob@example.com'], env, { input: 'short\n' });
     assert.equal(short.code, 2);
     assert.match(short.stderr, /at least 12 characters/);
