@@ -37,7 +37,7 @@ COPY packages/client/README.md packages/client/
 COPY packages/client/src packages/client/src
 COPY packages/server/src packages/server/src
 COPY packages/cli/src packages/cli/src
-COPY scripts/build.ts scripts/build-client.ts scripts/tar.ts scripts/
+COPY scripts/build.ts scripts/build-client.ts scripts/emit-contracts.ts scripts/tar.ts scripts/
 RUN node scripts/build.ts
 
 FROM node:24-slim
@@ -48,7 +48,6 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules
 COPY package.json package-lock.json ./
-COPY openapi/petstore.yaml openapi/manage.yaml openapi/
 COPY packages/json/package.json packages/json/
 COPY packages/json/src packages/json/src
 COPY packages/contract/package.json packages/contract/
@@ -65,6 +64,7 @@ COPY packages/cli/src packages/cli/src
 # sources they were built from; the image is not made if either would be refused as stale.
 COPY --from=build /build/packages/cli/dist packages/cli/dist
 COPY --from=build /build/packages/server/dist packages/server/dist
+COPY --from=build /build/packages/contract/dist packages/contract/dist
 COPY scripts/check-build.ts scripts/
 RUN node scripts/check-build.ts
 # The embedded SQLite database lives in a volume owned by the unprivileged user.

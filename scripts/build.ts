@@ -8,12 +8,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BuildResult, Metafile, OutputFile, Plugin } from 'esbuild';
 import { buildClientAssets } from './build-client.ts';
+import { emitContracts } from './emit-contracts.ts';
 
 const HELP = `Usage: node scripts/build.ts [--outdir DIR]
 
 Bundles packages/cli/src/main.ts and everything it imports into DIR (default packages/cli/dist),
 with a chunk per lazily imported module, and writes DIR/bundle.json: the files it was built from.
-Then builds the typed client's browser module and npm package into packages/server/dist/docs.`;
+Then builds the typed client's browser module and npm package into packages/server/dist/docs. First of
+all, emits both contracts as JSON into packages/contract/dist (scripts/emit-contracts.ts).`;
 
 /** pg's optional native binding, loaded only if installed: always imported from node_modules. */
 const ALWAYS_EXTERNAL = ['pg-native'];
@@ -212,6 +214,7 @@ if (import.meta.main) {
     );
     process.exitCode = 1;
   } else {
+    console.log(`emitted the contracts: ${(await emitContracts()).join(', ')}`);
     const outdir = path.resolve(values.outdir ?? path.join(root, 'packages/cli/dist'));
     const began = performance.now();
     const manifest = await buildBundle(outdir);

@@ -41,7 +41,7 @@ import {
 } from './insights/request-log-writer.ts';
 import type { Family } from './metrics/exposition.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
-import { contract } from './openapi/contract.ts';
+import { publicContract } from './openapi/contract.ts';
 import type { RateLimiter } from './ratelimit/limiter.ts';
 import { createApiArea } from './routes/api-plugin.ts';
 import type { RouteTable } from './routes/area.ts';
@@ -327,7 +327,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const otherMethods = createOtherMethods(hosts, { maxParamLength: MAX_HEADER_BYTES });
   installNotFound(app, otherMethods, hosts);
 
+  const contract = publicContract().document;
   const api = createApiArea({
+    contract,
     storage: deps.storage,
     clock: deps.clock,
     log: app.log,

@@ -21,7 +21,7 @@ import { createRequestService } from '../requests/service.ts';
 import { createProjectService } from '../projects/service.ts';
 import { domainRoutes } from '../domains/routes.ts';
 import type { DomainsService } from '../domains/service.ts';
-import { manageContract } from '../../openapi/manage-contract.ts';
+import { manageContract } from '../../openapi/contract.ts';
 import { requestScheme } from '../../http/scheme.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import { memberRoutes } from '../members/routes.ts';
@@ -147,7 +147,7 @@ export function createManageArea(deps: ManageAreaDeps): Area & {
       },
     },
     async plugin(app, options) {
-      const { json, document } = await manageContract();
+      const { json, document } = manageContract();
       needs = projectNeeds(document);
       const handlers: Record<string, RouteHandlerMethod> = {
         ...projectRoutes(createProjectService({ storage, clock })),

@@ -12,15 +12,18 @@ import { JSON_CONTENT_TYPE } from '../../http/send-error.ts';
 import { BODY_LIMIT_BYTES, parseJsonBody } from '../../http/json-body.ts';
 import type { PetService } from './service.ts';
 import { type HostRules, requestHostKind } from '../../http/host-kind.ts';
-import { petCreator } from './create-route.ts';
+import type { PetCreator } from './create-route.ts';
 import { findPet } from './get-route.ts';
-import { listPage } from './list-route.ts';
+import type { PetLister } from './list-route.ts';
 import { urlFor } from '../../routes/urls.ts';
 import type { RouteConfig } from '../../http/route-config.ts';
 
 export interface PetsLaneDeps {
   admit: AdmitDeps;
   pets: PetService;
+  /** listPets' and createPet's work, the very functions the framework's routes run. */
+  listPage: PetLister;
+  create: PetCreator;
   /** The route table's configuration of the operations (deprecation, limits, labels). */
   routes: { listPets: RouteConfig; getPet: RouteConfig; createPet: RouteConfig };
   hosts: HostRules;
@@ -59,7 +62,7 @@ export type Lane = (
 export function createPetsLane(deps: PetsLaneDeps): Lane {
   const LIST = urlFor('listPets');
   const ONE = urlFor('getPet', { petId: '' });
-  const create = petCreator(deps.pets);
+  const { listPage, create } = deps;
   const failed = (error: unknown) => deps.log.error({ err: error }, 'the API lane failed after its checks');
   return (request, response, framework) => {
     if (deps.closing()) return false;
@@ -108,7 +111,7 @@ export function createPetsLane(deps: PetsLaneDeps): Lane {
     const config = petId === undefined ? deps.routes.listPets : deps.routes.getPet;
     answerInLane(deps, { request, response, framework }, config, async () => {
       if (petId !== undefined) return { status: 200, body: await findPet(deps.pets, petId) };
-      const { body, link } = await listPage(deps.pets, parseQuery(query));
+      const { body, link } = await listPage(parseQuery(query));
       return { status: 200, headers: link === undefined ? undefined : { link }, body };
     }).catch(failed);
     return true;
