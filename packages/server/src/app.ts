@@ -6,7 +6,7 @@ import { createKeyUsage } from './auth/key-usage.ts';
 import type { KeyEnvironment } from './auth/keys.ts';
 import { createDashboardPlugin, isDashboardRoute } from './dashboard/plugin.ts';
 import { createManagePlugin } from './features/manage/plugin.ts';
-import { createDomainsService } from './features/domains/service.ts';
+import { deferredDomains } from './features/domains/deferred.ts';
 import type { Limits } from './ratelimit/plans.ts';
 import type { ProbeAddress } from './features/domains/certificate.ts';
 import { createDnsResolver, type DnsResolver } from './features/domains/dns.ts';
@@ -255,7 +255,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.decorate('outbox', outbox);
   app.addHook('onClose', async () => outbox.close());
   const configuredLinks = configuredOrigin({ publicBaseUrl: deps.publicBaseUrl, apiHost });
-  const domains = createDomainsService({
+  const domains = deferredDomains({
     storage: deps.storage,
     clock: deps.clock,
     resolver: deps.dns ?? createDnsResolver(),

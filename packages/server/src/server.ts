@@ -197,7 +197,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   });
   limiter.attachLogger(app.log);
   storage.attachLogger?.(app.log);
-  // Loads the areas' plugins, whose decorations (app.domains) are read below.
+  // Loads the areas' plugins (the API's dispatch is a decoration of its own).
   await app.ready();
   if (connectionCap.allowed < config.http.maxConnections) {
     app.log.warn(

@@ -1,5 +1,6 @@
 import type { ErrorPage } from '../http/error-handler.ts';
 import type { AreaChecks } from '../http/guard.ts';
+import type { DeferredDomains } from '../features/domains/deferred.ts';
 import type { AreaRouterOptions } from '../routes/area-router.ts';
 import type { Area } from '../routes/area.ts';
 import { lazyArea } from '../routes/lazy-area.ts';
@@ -30,9 +31,14 @@ export interface DashboardPlugin extends Area {
  * in a scope that also reads forms, whose first request imports the area (router.ts) and its checks;
  * and its error pages, which its routes' errors are answered with.
  */
-export function createDashboardPlugin(
-  deps: DashboardAreaDeps & { routing: () => AreaRouterOptions },
-): DashboardPlugin {
+export interface DashboardPluginDeps extends Omit<DashboardAreaDeps, 'domains'> {
+  /** Custom domains: the service is imported with the area. */
+  domains: DeferredDomains;
+  /** Read when the area is loaded: the application router's options and its 404. */
+  routing: () => AreaRouterOptions;
+}
+
+export function createDashboardPlugin(deps: DashboardPluginDeps): DashboardPlugin {
   let loaded: DashboardArea | undefined;
   const area = lazyArea({
     prefixes: [home(), `${home()}/*`],
@@ -46,8 +52,15 @@ export function createDashboardPlugin(
       htmlErrors: true,
     },
     async load() {
-      const { createDashboardArea } = await import('./router.ts');
-      loaded = createDashboardArea(deps, NON_CONTRACT_ROUTES.filter(isDashboardRoute), deps.routing());
+      const [{ createDashboardArea }, domains] = await Promise.all([
+        import('./router.ts'),
+        deps.domains.service(),
+      ]);
+      loaded = createDashboardArea(
+        { ...deps, domains },
+        NON_CONTRACT_ROUTES.filter(isDashboardRoute),
+        deps.routing(),
+      );
       return loaded.router;
     },
   });

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaChecks } from '../../http/guard.ts';
+import type { DeferredDomains } from '../domains/deferred.ts';
 import { manageContract } from '../../openapi/contract.ts';
 import type { AreaRouterOptions } from '../../routes/area-router.ts';
 import { lazyArea } from '../../routes/lazy-area.ts';
@@ -8,7 +9,9 @@ import type { RouteSpec } from '../../routes/table.ts';
 import type { ManageArea, ManageAreaDeps } from './area.ts';
 import { MANAGE_LABEL, manageRouteSpecs } from './contract.ts';
 
-export interface ManagePluginDeps extends Omit<ManageAreaDeps, 'routing'> {
+export interface ManagePluginDeps extends Omit<ManageAreaDeps, 'routing' | 'domains'> {
+  /** Custom domains: the service is imported with the area. */
+  domains: DeferredDomains;
   /** Read when the area is loaded: the application router's options and its 404. */
   routing: () => AreaRouterOptions;
 }
@@ -33,8 +36,11 @@ export function createManagePlugin(deps: ManagePluginDeps): ManagePlugin {
     // As the application's 404 answers `/manage/v1` itself: only while the area cannot be imported.
     config: { operationId: 'manageArea', access: 'public', rateLimited: true, metricsLabel: 'other' },
     async load() {
-      const { createManageArea } = await import('./area.ts');
-      loaded = createManageArea({ ...deps, routing: deps.routing() });
+      const [{ createManageArea }, domains] = await Promise.all([
+        import('./area.ts'),
+        deps.domains.service(),
+      ]);
+      loaded = createManageArea({ ...deps, domains, routing: deps.routing() });
       return loaded.router;
     },
   });
