@@ -1,15 +1,11 @@
-import {
-  type ApiKeyRecord,
-  createKeyService,
-  keyEnvironmentOf,
-  limitsFor,
-  OPERATOR,
-  systemClock,
-  PLANS,
-  type Plan,
-  type Project,
-  type Storage,
-} from '@petstore/server/operator';
+import { type ApiKeyRecord, PLANS, type Plan } from '@petstore/server/storage/records.ts';
+import { createKeyService } from '@petstore/server/features/keys/service.ts';
+import { keyEnvironmentOf } from '@petstore/server/config.ts';
+import { limitsFor } from '@petstore/server/ratelimit/plans.ts';
+import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
+import { systemClock } from '@petstore/server/time/clock.ts';
+import type { Project } from '@petstore/server/features/projects/project-repository.ts';
+import type { Storage } from '@petstore/server/storage/repository.ts';
 import { openServerDatabase } from './database.ts';
 import { CliError, EXIT, NotFoundError } from './exit.ts';
 import { type CliIo, say } from './io.ts';

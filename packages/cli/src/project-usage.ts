@@ -1,4 +1,6 @@
-import { createRequestService, OPERATOR, systemClock } from '@petstore/server/operator';
+import { createRequestService } from '@petstore/server/features/requests/service.ts';
+import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
+import { systemClock } from '@petstore/server/time/clock.ts';
 import { openServerDatabase } from './database.ts';
 import { EXIT, CliError, NotFoundError } from './exit.ts';
 import { TIMEOUT_HELP, TIMEOUT_OPTIONS } from './http-options.ts';
