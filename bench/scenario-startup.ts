@@ -3,7 +3,7 @@ import { Servers } from './peers/servers.ts';
 import { fetchOnce, treeCpuMs } from './processes.ts';
 import type { Row } from './table.ts';
 
-/** Issue 49's target: the project started as bench:peers starts it, at most this share of the Fastify peer's time. */
+/** The target: the project started as bench:peers starts it, at most this share of the Fastify peer's time. */
 const TARGET_RATIO = 0.8;
 
 function median(values: number[]): number {
