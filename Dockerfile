@@ -1,5 +1,6 @@
 # The Pet Store API. Node.js 24 runs the TypeScript sources directly (type stripping); the image also
-# holds the start-up bundle (scripts/build.ts, docs/architecture.md), built from those sources.
+# holds the build's output (scripts/build.ts, docs/architecture.md): the contracts as JSON, the
+# dependency bundle and the typed client the docs page serves.
 #   docker build -t petstore .
 #   docker run --rm -p 8080:8080 -v petstore-data:/data petstore
 # With PostgreSQL and Redis: DATABASE_URL=postgres://… REDIS_URL=redis://… (see compose.yaml and
@@ -17,10 +18,11 @@ COPY packages/client/package.json packages/client/
 # for development.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
-# The build (scripts/build.ts: the start-up bundle and the typed client the docs page serves) needs
-# esbuild and TypeScript, which are development dependencies: it runs here, with every dependency, and
-# only its output goes into the image. Built on top of the runtime install, so it is newer than npm's
-# record of that install, which the bundle is checked against.
+# The build (scripts/build.ts: the contracts as JSON, the dependency bundle and the typed client the
+# docs page serves) needs esbuild, TypeScript and yaml, which are development dependencies: it runs
+# here, with every dependency, and only its output goes into the image. Built on top of the runtime
+# install, so it is newer than npm's record of that install, which the dependency bundle is checked
+# against.
 FROM dependencies AS build
 WORKDIR /build
 COPY package.json package-lock.json ./
@@ -37,7 +39,7 @@ COPY packages/client/README.md packages/client/
 COPY packages/client/src packages/client/src
 COPY packages/server/src packages/server/src
 COPY packages/cli/src packages/cli/src
-COPY scripts/build.ts scripts/build-client.ts scripts/tar.ts scripts/
+COPY scripts/build.ts scripts/build-client.ts scripts/build-dependencies.ts scripts/emit-contracts.ts scripts/tar.ts scripts/
 RUN node scripts/build.ts
 
 FROM node:24-slim
@@ -48,7 +50,6 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules
 COPY package.json package-lock.json ./
-COPY openapi/petstore.yaml openapi/manage.yaml openapi/
 COPY packages/json/package.json packages/json/
 COPY packages/json/src packages/json/src
 COPY packages/contract/package.json packages/contract/
@@ -60,11 +61,13 @@ COPY packages/server/src packages/server/src
 COPY packages/cli/package.json packages/cli/
 COPY packages/cli/bin packages/cli/bin
 COPY packages/cli/src packages/cli/src
-# The build's output: the bundle a start loads instead of about 380 modules, and the typed client's
-# browser module and npm package (/docs/assets/). COPY keeps the files' times, so both are as new as the
-# sources they were built from; the image is not made if either would be refused as stale.
+# The build's output: the packages a start imports, in a few files instead of hundreds; the contracts the
+# server reads (no YAML is in the image); the typed client's browser module and npm package
+# (/docs/assets/). COPY keeps the files' times, so the bundle stays newer than the install and the
+# client's files than their sources; the image is not made if anything would be refused as stale.
 COPY --from=build /build/packages/cli/dist packages/cli/dist
 COPY --from=build /build/packages/server/dist packages/server/dist
+COPY --from=build /build/packages/contract/dist packages/contract/dist
 COPY scripts/check-build.ts scripts/
 RUN node scripts/check-build.ts
 # The embedded SQLite database lives in a volume owned by the unprivileged user.

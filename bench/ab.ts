@@ -14,7 +14,7 @@ import {
   stop,
   waitForStatus,
 } from './processes.ts';
-import { buildCheckoutBundle, createKey, seedPostgres, seedSqlite, startNodeFlags } from './seed.ts';
+import { buildCheckout, createKey, seedPostgres, seedSqlite, startNodeFlags } from './seed.ts';
 
 const HELP = `node bench/ab.ts --a REF --b REF [options]
 
@@ -67,7 +67,7 @@ const ROOT = new URL('..', import.meta.url).pathname;
 
 /** A copy of `ref` whose node_modules resolve to the working tree's, except its own workspace packages. */
 function checkout(ref: string, into: string): string {
-  if (ref === '.') return buildCheckoutBundle(ROOT);
+  if (ref === '.') return buildCheckout(ROOT);
   mkdirSync(into, { recursive: true });
   execFileSync('sh', ['-c', `git -C "${ROOT}" archive "${ref}" | tar -x -C "${into}"`]);
   const modules = join(into, 'node_modules');
@@ -78,7 +78,7 @@ function checkout(ref: string, into: string): string {
   for (const name of readdirSync(join(into, 'packages'))) {
     symlinkSync(join(into, 'packages', name), join(modules, '@petstore', name));
   }
-  return buildCheckoutBundle(into);
+  return buildCheckout(into);
 }
 
 function environment(text: string | undefined): Record<string, string> {

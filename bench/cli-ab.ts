@@ -11,7 +11,7 @@ Times whole \`petstore <arguments>\` processes of the checkout at --a (and --b),
 (A B A B …, after one warm-up each), with the environment of this process (DATABASE_URL…): wall time
 from spawn to exit, CPU time (user + system, from bash's \`times\`) and peak RSS (/usr/bin/time %M), each
 as min, median and max, and with --b the ratio A/B of each pair's CPU. Standard output is discarded.
-Each checkout needs its bundle built (npm run build) or it runs from its sources.
+Each checkout needs its build (npm run build), or its packages are imported from node_modules.
 
   --a DIR, --b DIR   repository roots (packages/cli/bin/petstore.js under each)
   --runs N           runs of each side (default 20)`;

@@ -15,6 +15,9 @@ import {
 } from './processes.ts';
 import { CLI, createKey, seedSqlite, startNodeFlags } from './seed.ts';
 
+/** The repository the benchmark belongs to (`npm start` runs its start script). */
+const ROOT = new URL('..', import.meta.url).pathname;
+
 /** Server on core 0, load generator (and page walker) on core 1. */
 export const SERVER_CORE: Core = '0';
 export const LOAD_CORE: Core = '1';
@@ -85,10 +88,20 @@ export class Harness {
     return started;
   }
 
-  /** `petstore serve` as an operator runs it; resolves once GET /v1/pets answers 200. */
+  /**
+   * `petstore serve` as an operator runs it (node with `npm start`'s flags, or `npm start` itself);
+   * resolves once GET /v1/pets answers 200.
+   */
   async startPetstore(
     db: Database,
-    options: { core: Core; label: string; workers?: number; profile?: boolean; env?: NodeJS.ProcessEnv },
+    options: {
+      core: Core;
+      label: string;
+      workers?: number;
+      profile?: boolean;
+      env?: NodeJS.ProcessEnv;
+      npmStart?: boolean;
+    },
   ): Promise<Target> {
     const port = await freePort();
     const nodeFlags = startNodeFlags();
@@ -97,7 +110,9 @@ export class Harness {
       mkdirSync(dir, { recursive: true });
       nodeFlags.push('--cpu-prof', '--cpu-prof-dir', dir);
     }
-    const args = [...nodeFlags, CLI, 'serve', '--port', String(port)];
+    const args = options.npmStart
+      ? ['--prefix', ROOT, 'start', '--silent', '--', '--port', String(port)]
+      : [...nodeFlags, CLI, 'serve', '--port', String(port)];
     if (options.workers !== undefined) args.push('--workers', String(options.workers));
     const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, DATABASE_URL: db.url };
     if (db.redisUrl !== undefined) env.REDIS_URL = db.redisUrl;
@@ -105,7 +120,8 @@ export class Harness {
     if (this.options.logLevel !== undefined) env.LOG_LEVEL = this.options.logLevel;
     else delete env.LOG_LEVEL;
     const logFile = join(this.workDir, `${options.label}.log`);
-    const started = this.#track(startPinned(options.core, process.execPath, args, { env, logFile }));
+    const command = options.npmStart ? 'npm' : process.execPath;
+    const started = this.#track(startPinned(options.core, command, args, { env, logFile }));
     const origin = `http://127.0.0.1:${port}`;
     const readyAt = await waitForStatus(started, `${origin}/v1/pets?limit=20`, this.auth(db));
     return { started, origin, startupMs: readyAt - started.spawnedAt };

@@ -61,7 +61,9 @@ Scenarios (--scenario, comma-separated; default: all of them):
   create     POST /v1/pets (durable 201s)
   paging     time to walk every page (limit=100) via Link at 10,000 and --pets pets
   workers    serve --workers 2 vs one process, neither pinned
-  startup    spawn to first 200 of GET /v1/pets?limit=20, median of --startup-runs
+  startup    spawn to first 200 of GET /v1/pets?limit=20 (and the CPU time it took): the project as
+             node direct and as npm start, the Fastify peer and raw, in turns, medians of --startup-runs;
+             target: node direct at most 0.8x the Fastify peer
   postgres   list status=available and create with DATABASE_URL=--postgres-url and REDIS_URL=--redis-url
              (skipped when PostgreSQL is unreachable; without Redis when it is)
   attack     another tenant's GET /v1/pets (16 connections) alone, then while 8 posts of the worst

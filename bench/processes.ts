@@ -149,6 +149,24 @@ export function cpuSeconds(pid: number): number {
   return user + system;
 }
 
+/**
+ * CPU time a process and its children (npm's) have run so far, every thread of each, in milliseconds
+ * to the nanosecond (/proc/<pid>/task/<tid>/schedstat); 0 for what is gone.
+ */
+export function treeCpuMs(pid: number): number {
+  let nanoseconds = 0;
+  for (const member of processTree(pid)) {
+    try {
+      for (const task of readdirSync(`/proc/${member}/task`)) {
+        nanoseconds += Number(readFileSync(`/proc/${member}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return nanoseconds / 1e6;
+}
+
 /** CPU time a process has used so far in its own code and in the kernel, in seconds; 0 when it is gone. */
 export function cpuSplit(pid: number): { user: number; system: number } {
   try {

@@ -8,11 +8,11 @@ import pg from 'pg';
 export const CLI = new URL('../packages/cli/bin/petstore.js', import.meta.url).pathname;
 
 /**
- * Builds the start-up bundle of the checkout at `root` as `npm ci` does, so a benchmark runs what
- * ships: after an edit the CLI would otherwise run the sources (a stale bundle never runs), which
- * start slower and hold more memory. Versions from before the bundle have no build script.
+ * Builds the checkout at `root` as `npm ci` does (its contracts, its dependency bundle…), so a benchmark
+ * runs what ships whatever was done to it since (an `npm install` makes the dependency bundle stale).
+ * Versions from before the first build script have none.
  */
-export function buildCheckoutBundle(root = new URL('..', import.meta.url).pathname): string {
+export function buildCheckout(root = new URL('..', import.meta.url).pathname): string {
   if (existsSync(join(root, 'scripts', 'build.ts'))) {
     execFileSync(process.execPath, ['scripts/build.ts'], { cwd: root, stdio: 'ignore' });
   }

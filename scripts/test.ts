@@ -35,7 +35,7 @@ const FULL_ONLY: Record<string, string> = {
   'packages/client/test/package.test.ts': 'packs and builds the client',
   'packages/cli/test/start-flags.test.ts': 'spawned CLI',
   'packages/cli/test/npm-start-signal.test.ts': 'spawned npm and server',
-  'packages/cli/test/bundle.test.ts': 'builds the bundle, spawned CLI and server',
+  'packages/cli/test/dependencies.test.ts': 'builds the dependency bundle, spawned CLI and server',
   'bench/peers/peers.test.ts': 'spawned peer servers',
   'bench/peers/interrupt.test.ts': 'spawned benchmark runs (npm, servers)',
 };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
-import { contract } from '../../packages/server/src/openapi/contract.ts';
+import { publicContract } from '../../packages/server/src/openapi/contract.ts';
 import {
   fetchOnce,
   freePort,
@@ -21,7 +21,7 @@ import { addPeerKey, seedPeerDatabase } from './servers.ts';
 // The peers answer with the contract's bodies: checked against its own schemas.
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 formats.default(ajv);
-const schemas = contract.components.schemas as Record<string, object>;
+const schemas = publicContract().document.components.schemas as Record<string, object>;
 const [isPet, isPets, isError] = ['Pet', 'Pets', 'Error'].map((name) => ajv.compile(schemas[name]!));
 
 function json(response: Response, validate: typeof isPet): unknown {

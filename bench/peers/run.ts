@@ -7,7 +7,7 @@ import { Harness, LOAD_CORE } from '../harness.ts';
 import { type LoadSpec, runLoad } from '../load.ts';
 import type { BenchOptions } from '../options.ts';
 import { fetchOnce, type Response } from '../processes.ts';
-import { buildCheckoutBundle } from '../seed.ts';
+import { buildCheckout } from '../seed.ts';
 import { emptyResults, report, type Results, type Scenario, SCENARIOS } from './report.ts';
 import { peakRssBytes, type Server, type ServerName, SERVERS, Servers } from './servers.ts';
 
@@ -248,8 +248,8 @@ async function main(): Promise<number> {
   const options = readOptions(process.argv.slice(2));
   if (!options) return 0;
   requireTools();
-  // The project runs as `npm ci` leaves it: from its start-up bundle, rebuilt if an edit made it stale.
-  buildCheckoutBundle();
+  // The project runs as `npm ci` leaves it: built (its dependency bundle current), its sources as they are.
+  buildCheckout();
   // Whatever stops the run (Ctrl-C, a kill, a closed terminal), its servers stop and its temporary
   // directory goes: the process exits the way the signal would have ended it (128 + its number). The
   // handlers come first, so that no moment after the directory is made is left to the default action.

@@ -1,14 +1,11 @@
-import { createMemberService, invitationUrl } from '@petstore/server/operator-accounts';
-import {
-  type Config,
-  configuredOrigin,
-  OPERATOR,
-  type Problem,
-  type Role,
-  ROLES,
-  type Storage,
-  systemClock,
-} from '@petstore/server/operator';
+import { createMemberService } from '@petstore/server/features/members/service.ts';
+import { invitationUrl } from '@petstore/server/features/members/invitation-mail.ts';
+import { type Config, configuredOrigin } from '@petstore/server/config.ts';
+import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
+import type { Problem } from '@petstore/server/features/shared/outcome.ts';
+import { type Role, ROLES } from '@petstore/server/features/members/member-records.ts';
+import type { Storage } from '@petstore/server/storage/repository.ts';
+import { systemClock } from '@petstore/server/time/clock.ts';
 import { type CliIo, note, say } from './io.ts';
 import { NotFoundError, refusalError } from './exit.ts';
 import { UsageError } from './usage.ts';

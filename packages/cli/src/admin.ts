@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import {
-  createMemberService,
-  emailProblem,
-  hashPassword,
-  normalizeEmail,
-  passwordProblem,
-} from '@petstore/server/operator-accounts';
-import { OPERATOR, type Role, type Storage, systemClock } from '@petstore/server/operator';
+import { createMemberService } from '@petstore/server/features/members/service.ts';
+import { emailProblem, normalizeEmail } from '@petstore/server/accounts/email.ts';
+import { hashPassword, passwordProblem } from '@petstore/server/accounts/passwords.ts';
+import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
+import type { Role } from '@petstore/server/features/members/member-records.ts';
+import type { Storage } from '@petstore/server/storage/repository.ts';
+import { systemClock } from '@petstore/server/time/clock.ts';
 import { dashboardOrigin, inviteMember, refusalOf, roleOption } from './admin-invite.ts';
 import { openServerDatabase } from './database.ts';
 import { CliError, EXIT, NotFoundError } from './exit.ts';

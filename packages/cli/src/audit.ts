@@ -1,4 +1,6 @@
-import { auditEventJson, createAuditService, OPERATOR } from '@petstore/server/operator';
+import { auditEventJson } from '@petstore/server/features/audit/json.ts';
+import { createAuditService } from '@petstore/server/features/audit/service.ts';
+import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
 import type { AuditEvent } from './api-client.ts';
 import { openServerDatabase } from './database.ts';
 import { sinceOption } from './since-option.ts';

@@ -1,16 +1,14 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { type Config, type ConfigFlags, loadConfig } from '@petstore/server/config.ts';
 import {
-  type Config,
-  type ConfigFlags,
   DEFAULT_DATABASE,
   describeDatabase,
-  loadConfig,
   openStorage,
-  type ReversibleStorage,
   sqliteFile,
   sqlitePath,
-} from '@petstore/server/operator';
+} from '@petstore/server/storage/open-storage.ts';
+import type { ReversibleStorage } from '@petstore/server/storage/migrations.ts';
 import { EXIT, CliError } from './exit.ts';
 import { type CliIo, note } from './io.ts';
 

@@ -1,10 +1,7 @@
-import {
-  decodeDomainCursor,
-  DOMAIN_PAGE,
-  domainJson,
-  type DomainsService,
-  OPERATOR,
-} from '@petstore/server/operator-domains';
+import { decodeDomainCursor } from '@petstore/server/features/domains/cursor.ts';
+import { DOMAIN_PAGE, type DomainsService } from '@petstore/server/features/domains/service.ts';
+import { domainJson } from '@petstore/server/features/domains/json.ts';
+import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
 import { printDomains } from './domains-output.ts';
 import { CliError, EXIT } from './exit.ts';
 import type { CliIo } from './io.ts';

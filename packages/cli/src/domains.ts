@@ -1,14 +1,12 @@
-import { type Storage, systemClock } from '@petstore/server/operator';
-import {
-  createDnsResolver,
-  createDomainsService,
-  domainClaims,
-  domainJson,
-  ERROR_STATUS,
-  OPERATOR,
-  serviceSettings,
-  type ServiceSettings,
-} from '@petstore/server/operator-domains';
+import type { Storage } from '@petstore/server/storage/repository.ts';
+import { systemClock } from '@petstore/server/time/clock.ts';
+import { createDnsResolver } from '@petstore/server/features/domains/dns.ts';
+import { createDomainsService } from '@petstore/server/features/domains/service.ts';
+import { domainClaims } from '@petstore/server/features/domains/repository.ts';
+import { domainJson } from '@petstore/server/features/domains/json.ts';
+import { ERROR_STATUS } from '@petstore/server/errors.ts';
+import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
+import { serviceSettings, type ServiceSettings } from '@petstore/server/features/domains/settings.ts';
 import { domainToASCII } from 'node:url';
 import { openServerDatabase } from './database.ts';
 import { runDomainsApi } from './domains-api.ts';

@@ -1,10 +1,9 @@
-import {
-  createMemberService,
-  INVITATION_PAGE,
-  invitationUrl,
-  normalizeEmail,
-} from '@petstore/server/operator-accounts';
-import { invitationJson, OPERATOR, pendingJson, systemClock } from '@petstore/server/operator';
+import { createMemberService, INVITATION_PAGE } from '@petstore/server/features/members/service.ts';
+import { invitationUrl } from '@petstore/server/features/members/invitation-mail.ts';
+import { normalizeEmail } from '@petstore/server/accounts/email.ts';
+import { invitationJson, pendingJson } from '@petstore/server/features/members/json.ts';
+import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
+import { systemClock } from '@petstore/server/time/clock.ts';
 import { dashboardOrigin, roleOption } from './admin-invite.ts';
 import { attempt } from './api-refusal.ts';
 import { openServerDatabase } from './database.ts';

@@ -26,12 +26,22 @@ export interface CliIo {
   cwd: string;
 }
 
-/** The real process's streams, environment and directory. */
+/**
+ * The real process's streams, environment and directory. Node.js makes a standard stream when it is
+ * first read (standard input from a file or /dev/null loads the fs streams): each is taken when a
+ * command first uses it, so `serve`, which never reads its standard input, makes none.
+ */
 export function processIo(): CliIo {
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     cwd: process.cwd(),
   };

@@ -1,13 +1,10 @@
-import {
-  type ApiKeyRecord,
-  createKeyService,
-  limitsFor,
-  OPERATOR,
-  type Plan,
-  type Project,
-  type Storage,
-  systemClock,
-} from '@petstore/server/operator';
+import type { ApiKeyRecord, Plan } from '@petstore/server/storage/records.ts';
+import { createKeyService } from '@petstore/server/features/keys/service.ts';
+import { limitsFor } from '@petstore/server/ratelimit/plans.ts';
+import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
+import type { Project } from '@petstore/server/features/projects/project-repository.ts';
+import type { Storage } from '@petstore/server/storage/repository.ts';
+import { systemClock } from '@petstore/server/time/clock.ts';
 import { CliError, EXIT, NotFoundError, refusalError, UsageError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
 import { keyState } from './keys-list.ts';

@@ -1,11 +1,9 @@
-import {
-  type ApiKeyRecord,
-  createKeyService,
-  keyJson,
-  OPERATOR,
-  type Storage,
-  systemClock,
-} from '@petstore/server/operator';
+import type { ApiKeyRecord } from '@petstore/server/storage/records.ts';
+import { createKeyService } from '@petstore/server/features/keys/service.ts';
+import { keyJson } from '@petstore/server/features/keys/json.ts';
+import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
+import type { Storage } from '@petstore/server/storage/repository.ts';
+import { systemClock } from '@petstore/server/time/clock.ts';
 import { NotFoundError, refusalError } from './exit.ts';
 import type { CliIo } from './io.ts';
 import { databasePager, decodeCursor, type PageOptions, type Pager, printPages } from './paged-output.ts';

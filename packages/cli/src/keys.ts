@@ -1,4 +1,5 @@
-import { keyEnvironmentOf, PLANS, type Plan } from '@petstore/server/operator';
+import { PLANS, type Plan } from '@petstore/server/storage/records.ts';
+import { keyEnvironmentOf } from '@petstore/server/config.ts';
 import { openServerDatabase } from './database.ts';
 import { EXIT } from './exit.ts';
 import type { CliIo } from './io.ts';

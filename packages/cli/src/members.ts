@@ -1,12 +1,9 @@
-import { createMemberService } from '@petstore/server/operator-accounts';
-import {
-  createProjectService,
-  memberJson,
-  OPERATOR,
-  ROLES,
-  type Role,
-  systemClock,
-} from '@petstore/server/operator';
+import { createMemberService } from '@petstore/server/features/members/service.ts';
+import { createProjectService } from '@petstore/server/features/projects/service.ts';
+import { memberJson } from '@petstore/server/features/members/json.ts';
+import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
+import { ROLES, type Role } from '@petstore/server/features/members/member-records.ts';
+import { systemClock } from '@petstore/server/time/clock.ts';
 import { attempt } from './api-refusal.ts';
 import { openServerDatabase } from './database.ts';
 import { EXIT, refusalError } from './exit.ts';

@@ -1,4 +1,6 @@
-import { createRequestService, OPERATOR, systemClock } from '@petstore/server/operator';
+import { createRequestService } from '@petstore/server/features/requests/service.ts';
+import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
+import { systemClock } from '@petstore/server/time/clock.ts';
 import { openServerDatabase } from './database.ts';
 import { EXIT, NotFoundError, refusalError } from './exit.ts';
 import { type CliIo, say } from './io.ts';

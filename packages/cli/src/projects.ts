@@ -1,15 +1,11 @@
-import {
-  createProjectService,
-  nameProblem,
-  OPERATOR,
-  planProblem,
-  type Plan,
-  slugProblem,
-  type Storage,
-  systemClock,
-  projectJson,
-  type Project,
-} from '@petstore/server/operator';
+import { createProjectService } from '@petstore/server/features/projects/service.ts';
+import { nameProblem, planProblem, slugProblem } from '@petstore/server/features/projects/rules.ts';
+import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
+import type { Plan } from '@petstore/server/storage/records.ts';
+import type { Storage } from '@petstore/server/storage/repository.ts';
+import { systemClock } from '@petstore/server/time/clock.ts';
+import { projectJson } from '@petstore/server/features/projects/json.ts';
+import type { Project } from '@petstore/server/features/projects/project-repository.ts';
 import { openServerDatabase } from './database.ts';
 import { EXIT, refusalError } from './exit.ts';
 import { type CliIo, say } from './io.ts';

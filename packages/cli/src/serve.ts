@@ -1,11 +1,5 @@
 import cluster from 'node:cluster';
-import {
-  closeOnSignals,
-  runPrimary,
-  startServer,
-  WORKER_MIGRATE_ENV,
-  WORKER_SLOT_ENV,
-} from '@petstore/server/serving';
+import { closeOnSignals, startServer } from '@petstore/server/server.ts';
 import { commandConfig } from './database.ts';
 import type { CliIo } from './io.ts';
 import { parseCommand } from './usage.ts';
@@ -37,14 +31,20 @@ export async function runServe(args: string[], io: CliIo): Promise<number> {
   if (!parsed) return 0;
   const { port, host, database, redis, workers } = parsed.values as Record<string, string | undefined>;
   const config = commandConfig(io, { port, host, database, redis, workers });
-  if (cluster.isPrimary && config.workers > 1) {
-    await runPrimary(config);
+  // The cluster's primary and workers only: one process imports none of it.
+  const clustered =
+    cluster.isWorker || config.workers > 1 ? await import('@petstore/server/cluster.ts') : undefined;
+  if (clustered && cluster.isPrimary) {
+    await clustered.runPrimary(config);
     return 0;
   }
   const server = startServer(
     config,
-    cluster.isWorker
-      ? { migrate: io.env[WORKER_MIGRATE_ENV] === '1', workerSlot: io.env[WORKER_SLOT_ENV] }
+    clustered
+      ? {
+          migrate: io.env[clustered.WORKER_MIGRATE_ENV] === '1',
+          workerSlot: io.env[clustered.WORKER_SLOT_ENV],
+        }
       : {},
   );
   // Before the port is bound: a signal with no handler yet would end the process without a shutdown.

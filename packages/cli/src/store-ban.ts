@@ -1,4 +1,4 @@
-import { loadConfig } from '@petstore/server/operator';
+import { loadConfig } from '@petstore/server/config.ts';
 import type { CliIo } from './io.ts';
 
 /**

@@ -5,20 +5,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
+import { spawnServe } from '../../server/test/serve-process.ts';
 import { MAIN } from './run-cli.ts';
 
 const run = promisify(execFile);
 
-/** Prints every module a process resolves (but node: built-ins) on standard error, one per line. */
+/**
+ * Prints every module a process loads on standard error, one per line: from the load hook, which sees
+ * where each import ended, the dependency bundle's resolve hook (bin/petstore.js) included.
+ */
 const RECORD_IMPORTS = `data:text/javascript,${encodeURIComponent(
   "import { registerHooks } from 'node:module';" +
-    'registerHooks({ resolve(specifier, context, next) { const found = next(specifier, context);' +
-    " process.stderr.write('import ' + found.url + '\\n'); return found; } });",
+    "registerHooks({ load(url, context, next) { process.stderr.write('import ' + url + '\\n');" +
+    ' return next(url, context); } });',
 )}`;
+
+/** A recorded module line as the tests compare it: a path below the repository, or node:name. */
+const shortened = (url: string) => url.replace(/^file:\/\/.*?\/(packages|node_modules)\//, '$1/');
 
 /**
  * The modules `petstore <args>` loads, as paths below the repository (or node_modules/<package>), and
- * the node: built-ins by name; a command that fails still reports what it loaded.
+ * the node: built-ins by name; a command that fails still reports what it loaded. A package of the
+ * dependency bundle shows as `packages/cli/dist/<package>.js` (its chunks as `chunk-…`).
  */
 async function modulesOf(args: string[], env: Record<string, string> = {}): Promise<string[]> {
   const stderr = await run(process.execPath, ['--import', RECORD_IMPORTS, MAIN, ...args], {
@@ -31,7 +39,7 @@ async function modulesOf(args: string[], env: Record<string, string> = {}): Prom
   return stderr
     .split('\n')
     .filter((line) => line.startsWith('import '))
-    .map((line) => line.replace(/^import /, '').replace(/^file:\/\/.*?\/(packages|node_modules)\//, '$1/'));
+    .map((line) => shortened(line.replace(/^import /, '')));
 }
 
 test('petstore --version loads the command table and nothing else (no command, no server)', async () => {
@@ -49,7 +57,7 @@ test('petstore --version loads the command table and nothing else (no command, n
 test('petstore keys --help loads no HTTP server, contract, docs or dashboard', async () => {
   const modules = await modulesOf(['keys', '--help']);
   for (const heavy of [
-    /node_modules\/fastify\//,
+    /node_modules\/fastify\/|dist\/fastify\.js$/,
     /node_modules\/yaml\//,
     /\/openapi\//,
     /\/docs\//,
@@ -78,10 +86,14 @@ test('petstore keys list with an access token loads no database: no node:sqlite,
     PETSTORE_BASE_URL: 'http://127.0.0.1:9',
   });
   assert.ok(
-    modules.some((path) => path.includes('api-client') || path.startsWith('packages/cli/dist/')),
+    modules.some((path) => path.includes('api-client')),
     modules.join('\n'),
   );
-  for (const database of [/^node:sqlite$/, /node_modules\/pg\//, /storage\/(sqlite|postgres)\.ts$/]) {
+  for (const database of [
+    /^node:sqlite$/,
+    /node_modules\/pg\/|dist\/pg\.js$/,
+    /storage\/(sqlite|postgres)\.ts$/,
+  ]) {
     assert.deepEqual(
       modules.filter((path) => database.test(path)),
       [],
@@ -97,7 +109,6 @@ test('petstore keys list on a database loads neither node:crypto, password hashi
     await run(process.execPath, [MAIN, 'migrate'], { env: { PATH: process.env.PATH, ...env } });
     const modules = await modulesOf(['keys', 'list', '--limit', '20'], env);
     assert.ok(modules.includes('node:sqlite'), modules.join('\n'));
-    // The server's and the client's files are seen by name when the sources run (after an edit).
     for (const unused of [
       /^node:crypto$/,
       /^node:worker_threads$/,
@@ -112,6 +123,48 @@ test('petstore keys list on a database loads neither node:crypto, password hashi
       );
     }
   } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('petstore serve → its first answers load neither the dashboard, the management API, the custom-domain service nor the public suffix list; the first dashboard request loads the dashboard', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'petstore-lazy-serve-'));
+  const server = spawnServe(
+    { PATH: process.env.PATH, DATABASE_URL: join(dir, 'petstore.db') },
+    ['--port', '0'],
+    {},
+    ['--import', RECORD_IMPORTS, MAIN],
+  );
+  const loaded = () =>
+    server
+      .stderr()
+      .split('\n')
+      .filter((line) => line.startsWith('import '))
+      .map((line) => shortened(line.replace(/^import /, '')));
+  try {
+    const url = await server.listening();
+    assert.equal((await fetch(`${url}/healthz`)).status, 200);
+    assert.equal((await fetch(`${url}/v1/pets`)).status, 401);
+    const served = loaded();
+    assert.ok(served.includes('packages/server/src/app.ts'), served.join('\n'));
+    for (const unused of [
+      /\/dashboard\/(router|routes|session-cookie)\.ts$/,
+      /\/features\/manage\/area\.ts$/,
+      /\/features\/(keys|projects|members|audit|requests|domains)\/service\.ts$/,
+      /node_modules\/tldts\/|dist\/tldts\.js$/,
+      /node_modules\/yaml\//,
+      /\/accounts\/(passwords|sessions)\.ts$/,
+    ]) {
+      assert.deepEqual(
+        served.filter((path) => unused.test(path)),
+        [],
+        String(unused),
+      );
+    }
+    assert.equal((await fetch(`${url}/dashboard/sign-in`)).status, 200);
+    assert.ok(loaded().includes('packages/server/src/dashboard/router.ts'), loaded().join('\n'));
+  } finally {
+    await server.stop();
     await rm(dir, { recursive: true, force: true });
   }
 });

@@ -4,9 +4,9 @@ import type { ScryptParams } from './accounts/passwords.ts';
 import { createAuthenticator } from './auth/authenticator.ts';
 import { createKeyUsage } from './auth/key-usage.ts';
 import type { KeyEnvironment } from './auth/keys.ts';
-import { createDashboardArea } from './dashboard/plugin.ts';
-import { createManageArea } from './features/manage/area.ts';
-import { createDomainsService } from './features/domains/service.ts';
+import { createDashboardPlugin, isDashboardRoute } from './dashboard/plugin.ts';
+import { createManagePlugin } from './features/manage/plugin.ts';
+import { deferredDomains } from './features/domains/deferred.ts';
 import type { Limits } from './ratelimit/plans.ts';
 import type { ProbeAddress } from './features/domains/certificate.ts';
 import { createDnsResolver, type DnsResolver } from './features/domains/dns.ts';
@@ -41,13 +41,14 @@ import {
 } from './insights/request-log-writer.ts';
 import type { Family } from './metrics/exposition.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
-import { contract } from './openapi/contract.ts';
+import { publicContract } from './openapi/contract.ts';
 import type { RateLimiter } from './ratelimit/limiter.ts';
 import { createApiArea } from './routes/api-plugin.ts';
 import type { RouteTable } from './routes/area.ts';
+import type { AreaRouterOptions } from './routes/area-router.ts';
 import { createInternalArea } from './routes/internal-plugin.ts';
 import { SERVICE_LINK } from './routes/service-link.ts';
-import { contractRoutes, nonContractRoutes, type RouteDefinition } from './routes/table.ts';
+import { contractRoutes, NON_CONTRACT_ROUTES, type RouteSpec, withHandlers } from './routes/table.ts';
 import { createSitesArea } from './sites/plugin.ts';
 import type { Storage } from './storage/repository.ts';
 import { configuredOrigin } from './config.ts';
@@ -60,8 +61,12 @@ import { sendErrorAsPage } from './web/error-page.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Every route the app answers, with its configuration (for tooling and tests). */
-    routeTable: readonly RouteDefinition[];
+    /**
+     * Every route the app answers, with its configuration (for tooling and tests): the areas
+     * registered on their first request included, the management API's read from its contract
+     * when this is first read.
+     */
+    routeTable: readonly RouteSpec[];
   }
 }
 
@@ -250,7 +255,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.decorate('outbox', outbox);
   app.addHook('onClose', async () => outbox.close());
   const configuredLinks = configuredOrigin({ publicBaseUrl: deps.publicBaseUrl, apiHost });
-  const domains = createDomainsService({
+  const domains = deferredDomains({
     storage: deps.storage,
     clock: deps.clock,
     resolver: deps.dns ?? createDnsResolver(),
@@ -261,7 +266,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     changed: () => sites.feed.catchUp().catch(() => {}),
   });
   app.decorate('domains', domains);
-  const dashboard = createDashboardArea({
+  // The areas registered on their first request route by the application's options and 404.
+  const routing = (): AreaRouterOptions => ({
+    hosts,
+    maxParamLength: MAX_HEADER_BYTES,
+    notFound: notFoundConfig,
+  });
+  const dashboard = createDashboardPlugin({
     storage: deps.storage,
     limiter: deps.limiter,
     clock: deps.clock,
@@ -275,9 +286,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     settleRequestLog: async () => requestLog?.settle(),
     outbox,
     linkOrigin: deps.linkOrigin ?? (() => configuredLinks),
+    routing,
   });
 
-  const manage = createManageArea({
+  const manage = createManagePlugin({
     storage: deps.storage,
     limiter: metrics.instrumentLimiter(deps.limiter),
     clock: deps.clock,
@@ -287,6 +299,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     settleRequestLog: async () => requestLog?.settle(),
     outbox,
     linkOrigin: deps.linkOrigin ?? (() => configuredLinks),
+    routing,
   });
 
   // Browsers may read the API from the configured origins and from the projects' docs sites (try-it).
@@ -325,9 +338,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     return sendErrorAsPage(request, reply, error, onApiHost ? SERVICE_LINK : {});
   });
   const otherMethods = createOtherMethods(hosts, { maxParamLength: MAX_HEADER_BYTES });
-  installNotFound(app, otherMethods, hosts);
+  const notFoundConfig = installNotFound(app, otherMethods, hosts);
 
+  const contract = publicContract().document;
   const api = createApiArea({
+    contract,
     storage: deps.storage,
     clock: deps.clock,
     log: app.log,
@@ -347,13 +362,16 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const areas = [api, internal, dashboard, sites, manage];
   const table: RouteTable = {
     operations: contractRoutes(contract, Object.assign({}, ...areas.map((area) => area.operations))),
-    others: nonContractRoutes(Object.assign({}, ...areas.map((area) => area.others))),
+    others: withHandlers(
+      NON_CONTRACT_ROUTES.filter((route) => !isDashboardRoute(route)),
+      Object.assign({}, ...areas.map((area) => area.others)),
+    ),
   };
   for (const area of areas) app.register(area.plugin, { table, otherMethods });
-  const routes = [...table.operations, ...table.others];
-  app.decorate('routeTable', routes);
-  for (const label of new Set(['other', ...routes.map((route) => route.config.metricsLabel)])) {
-    metrics.http.declare(label);
-  }
+  const registered: RouteSpec[] = [...table.operations, ...NON_CONTRACT_ROUTES];
+  let routeTable: RouteSpec[] | undefined;
+  app.decorate('routeTable', { getter: () => (routeTable ??= [...registered, ...manage.specs()]) });
+  const labels = [...registered.map((route) => route.config.metricsLabel), ...manage.metricsLabels];
+  for (const label of new Set(['other', ...labels])) metrics.http.declare(label);
   return app;
 }

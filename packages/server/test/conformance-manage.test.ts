@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { manageContract } from '../src/openapi/manage-contract.ts';
+import { manageContract } from '../src/openapi/contract.ts';
 import { FUZZ, fuzzOperation, type FuzzTarget } from './conformance/run.ts';
 import { operationsOf } from './conformance/operations.ts';
 import { readBack } from './conformance/read-back.ts';
@@ -12,7 +12,7 @@ import { zoneResolver } from './zone-resolver.ts';
 type Json = Record<string, unknown>;
 const TARGET = 'acme.sites.localhost';
 const VERIFIED = 'docs.example.test';
-const operations = operationsOf((await manageContract()).document);
+const operations = operationsOf(manageContract().document);
 
 /**
  * Schemathesis-style generated checks of openapi/manage.yaml: every operation gets requests drawn from

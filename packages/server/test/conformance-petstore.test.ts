@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseJson } from '@petstore/json';
-import { contract } from '../src/openapi/contract.ts';
+import { publicContract } from '../src/openapi/contract.ts';
 import { FUZZ, fuzzOperation, type FuzzTarget } from './conformance/run.ts';
 import { operationsOf } from './conformance/operations.ts';
 import { readBack } from './conformance/read-back.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 import { tokenHolder, type TokenHolder } from './manage-support.ts';
 
-const operations = operationsOf(contract);
+const operations = operationsOf(publicContract().document);
 
 /**
  * Schemathesis-style generated checks of openapi/petstore.yaml (conformance/run.ts): every operation

@@ -10,7 +10,7 @@ import {
   isSerializedOrigin,
   PREFLIGHT_MAX_AGE_SECONDS,
 } from '../src/http/cors.ts';
-import { allowedMethods, NON_CONTRACT_ROUTES, type RouteDefinition } from '../src/routes/table.ts';
+import { allowedMethods, NON_CONTRACT_ROUTES, type RouteSpec } from '../src/routes/table.ts';
 import {
   concretePath,
   makeTestApp,
@@ -149,7 +149,7 @@ describe('OPTIONS preflight on every path of the route table', () => {
     Map.groupBy(
       app.app.routeTable.filter((route) => !route.config.htmlErrors && route.config.host !== 'internal'),
       (route) => route.url,
-    ) as Map<string, RouteDefinition[]>;
+    ) as Map<string, RouteSpec[]>;
 
   const preflight = async (url: string, headers: Record<string, string>): Promise<TestResponse> => {
     const response = await app.request({ method: 'OPTIONS', url, key: null, headers, unchecked: true });

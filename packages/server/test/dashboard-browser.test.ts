@@ -232,7 +232,7 @@ test(
         const project = (await storage.projects.bySlug('acme'))!;
         const hostname = 'a-rather-long-documentation-name.docs.example.test';
         zone.set(hostname, [{ type: 'CNAME', value: 'acme.sites.localhost' }]);
-        await app.domains.add(OPERATOR, project.slug, hostname);
+        await (await app.domains.service()).add(OPERATOR, project.slug, hostname);
         const account = await storage.accounts.byEmail('ann@example.com');
         const key = (await storage.keys.list('prj_acme'))[0]!;
         await app.requestLog!.flush();

@@ -122,21 +122,21 @@ describe('contested names: settled by proof, never by who came first, never nami
   it('a failed claim is released 7 days after failing; the name is free for the project again', async () => {
     const ended = (await app.storage.domains.get(HOST, acme.projectId))!;
     app.clock.set(ended.failedAt! + RELEASE_FAILED_AFTER_MS - 1);
-    await app.app.domains.checkDue(100);
+    await (await app.app.domains.service()).checkDue(100);
     assert.ok(await app.storage.domains.get(HOST, acme.projectId), 'kept until the 7 days are over');
     app.clock.set(ended.failedAt! + RELEASE_FAILED_AFTER_MS);
-    await app.app.domains.checkDue(100);
+    await (await app.app.domains.service()).checkDue(100);
     assert.equal(await app.storage.domains.get(HOST, acme.projectId), undefined);
     assert.equal((await app.storage.domains.get(HOST))!.projectId, zoo.projectId, 'the served claim stays');
   });
 
   it('a pending claim fails 48 hours after it was added', async () => {
     const project = (await app.storage.projects.bySlug('acme'))!;
-    const added = await app.app.domains.add(OPERATOR, project.slug, 'later.example.test');
+    const added = await (await app.app.domains.service()).add(OPERATOR, project.slug, 'later.example.test');
     assert.equal(added.ok, true);
     const domain = (await app.storage.domains.get('later.example.test', project.id))!;
     app.clock.set(domain.createdAt + VERIFY_WINDOW_MS);
-    await app.app.domains.checkDue(100);
+    await (await app.app.domains.service()).checkDue(100);
     const failed = (await app.storage.domains.get('later.example.test', project.id))!;
     assert.equal(failed.state, 'failed');
     assert.equal(failed.failedAt, app.clock.now());
@@ -144,7 +144,7 @@ describe('contested names: settled by proof, never by who came first, never nami
 
   it('a label mixing scripts (Cyrillic а in аpple) → refused with the reason, nothing stored', async () => {
     const project = (await app.storage.projects.bySlug('acme'))!;
-    const refused = await app.app.domains.add(OPERATOR, project.slug, 'аpple.example.test');
+    const refused = await (await app.app.domains.service()).add(OPERATOR, project.slug, 'аpple.example.test');
     assert.deepEqual(refused, {
       ok: false,
       problem: {
@@ -161,16 +161,18 @@ describe('contested names: settled by proof, never by who came first, never nami
       (await app.storage.domains.listForProject(project.id)).some((d) => d.hostname.startsWith('xn--')),
       false,
     );
-    const japanese = await app.app.domains.add(OPERATOR, project.slug, '日本語テキスト.example.test');
+    const japanese = await (
+      await app.app.domains.service()
+    ).add(OPERATOR, project.slug, '日本語テキスト.example.test');
     assert.equal(japanese.ok, true, 'Han with Katakana is one writing system');
   });
 
   it('"Check now" at most once per domain every 10 s → rate_limited with when to try again; the page says so', async () => {
     const project = (await app.storage.projects.bySlug('zoo'))!;
     app.clock.advance(CHECK_INTERVAL_MS);
-    assert.equal((await app.app.domains.check(OPERATOR, project.slug, HOST)).ok, true);
+    assert.equal((await (await app.app.domains.service()).check(OPERATOR, project.slug, HOST)).ok, true);
     app.clock.advance(CHECK_INTERVAL_MS - 1_000);
-    const refused = await app.app.domains.check(OPERATOR, project.slug, HOST);
+    const refused = await (await app.app.domains.service()).check(OPERATOR, project.slug, HOST);
     assert.deepEqual(refused, {
       ok: false,
       problem: {
@@ -186,7 +188,7 @@ describe('contested names: settled by proof, never by who came first, never nami
       /One check per domain every 10 seconds: try docs\.example\.test again in 1 s/,
     );
     app.clock.advance(1_000);
-    assert.equal((await app.app.domains.check(OPERATOR, project.slug, HOST)).ok, true);
+    assert.equal((await (await app.app.domains.service()).check(OPERATOR, project.slug, HOST)).ok, true);
   });
 
   it(`adds: at most ${ADDS_PER_HOUR} per project per hour → rate_limited; domains capped by plan (Pro 10, Business 50, Enterprise as configured) → domain_limit_reached`, async () => {

@@ -38,7 +38,7 @@ describe('custom domains when DNS fails: the answer decides, never the failure',
     });
     await app.signedInMember('acme', { plan: 'pro' });
     project = (await app.storage.projects.bySlug('acme'))!;
-    const added = await app.app.domains.add(OPERATOR, project.slug, HOST);
+    const added = await (await app.app.domains.service()).add(OPERATOR, project.slug, HOST);
     assert.equal(added.ok && added.value.state, 'verified');
     assert.equal((await visit(app, HOST)).status, 200);
   });
@@ -63,7 +63,7 @@ describe('custom domains when DNS fails: the answer decides, never the failure',
   /** Moves the clock to the domain's next check and runs the background round. */
   const nextCheck = async () => {
     app.clock.set((await app.storage.domains.get(HOST))!.nextCheckAt);
-    assert.equal(await app.app.domains.checkDue(), 1);
+    assert.equal(await (await app.app.domains.service()).checkDue(), 1);
     return (await app.storage.domains.get(HOST))!;
   };
 

@@ -107,7 +107,10 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
     assert.equal((await app.storage.domains.get('docs.example.test'))!.projectId, 'prj_acme');
     assert.equal((await app.storage.domains.get('docs.example.test', 'prj_zoo'))!.proofTxt, true);
     const zoo = (await app.storage.projects.bySlug('zoo'))!;
-    assert.equal((await app.app.domains.remove(OPERATOR, zoo.slug, 'docs.example.test')).ok, true);
+    assert.equal(
+      (await (await app.app.domains.service()).remove(OPERATOR, zoo.slug, 'docs.example.test')).ok,
+      true,
+    );
     const again = await refusedAdd(owner, domainsUrl, 'docs.example.test');
     assert.match(again.body, /This project already has docs\.example\.test/);
   });
@@ -222,7 +225,7 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
   it('records removed after verification → served until the background checks have seen them gone for an hour, then not (no dangling CNAME)', async () => {
     zone.set('docs.example.test', []);
     app.clock.advance(7 * 60 * 60_000);
-    await app.app.domains.checkDue();
+    await (await app.app.domains.service()).checkDue();
     assert.equal((await app.storage.domains.get('docs.example.test'))!.state, 'verified');
     assert.equal(
       (await visit(app, 'docs.example.test')).status,
@@ -230,7 +233,7 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
       'one check is not enough: still served (to the primary)',
     );
     app.clock.advance(UNSERVE_AFTER_MS);
-    await app.app.domains.checkDue();
+    await (await app.app.domains.service()).checkDue();
     const domain = await app.storage.domains.get('docs.example.test');
     assert.equal(domain!.state, 'failed');
     assert.match(domain!.reason!, /no longer point here/);
@@ -256,7 +259,7 @@ describe('custom domains: the dashboard, serving by host and the TLS ask', () =>
   it('nothing seen for 48 hours → failed with the reason; "Check now" still works after', async () => {
     const before = await app.storage.domains.get('wait.example.test');
     app.clock.set(before!.createdAt + VERIFY_WINDOW_MS);
-    await app.app.domains.checkDue(100);
+    await (await app.app.domains.service()).checkDue(100);
     const domain = await app.storage.domains.get('wait.example.test');
     assert.equal(domain!.state, 'failed');
     assert.match(domain!.reason!, /not verified within 48 hours/);

@@ -56,7 +56,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       `${ROUNDS} rounds: the holder's re-check and the claimant's proof at once → no error; the prover serves`,
       { skip },
       async () => {
-        const { domains } = app.app;
+        const domains = await app.app.domains.service();
         for (let round = 0; round < ROUNDS; round += 1) {
           const [holder, claimant] = round % 2 === 0 ? ['acme', 'zoo'] : ['zoo', 'acme'];
           const holderTarget = `${holder}.sites.localhost`;

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import type { RouteDefinition } from '../src/routes/table.ts';
+import type { RouteSpec } from '../src/routes/table.ts';
 import { concretePath, makeTestApp, type TestApp } from './harness.ts';
 
 /** One way of spelling a path differently: each is something a router or a proxy might normalise. */
@@ -54,7 +54,7 @@ function respell(
   return segments.join('/');
 }
 
-const spelled = (routes: readonly RouteDefinition[]) =>
+const spelled = (routes: readonly RouteSpec[]) =>
   fc.record({
     route: fc.constantFrom(...routes),
     ops: fc.array(fc.constantFrom(...CHARACTER), { minLength: 1, maxLength: 24 }),

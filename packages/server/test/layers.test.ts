@@ -14,16 +14,7 @@ const LAYERS: string[][] = [
   ['insights', 'metrics', 'maintenance'],
   ['config.ts'],
   ['routes', 'dashboard', 'sites'],
-  [
-    'app.ts',
-    'server.ts',
-    'cluster.ts',
-    'operator.ts',
-    'operator-accounts.ts',
-    'operator-domains.ts',
-    'index.ts',
-    'serving.ts',
-  ],
+  ['app.ts', 'server.ts', 'cluster.ts', 'index.ts'],
 ];
 
 /** Imports that still look up, each with the change that removes it: none left. */

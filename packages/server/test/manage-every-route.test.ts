@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { makeTestApp, type TestApp } from './harness.ts';
 import { tokenHolder, type TokenHolder } from './manage-support.ts';
-import { projectNeeds } from '../src/features/manage/area.ts';
-import { manageContract } from '../src/openapi/manage-contract.ts';
+import { projectNeeds } from '../src/features/manage/contract.ts';
+import { manageContract } from '../src/openapi/contract.ts';
 import { ROLES, type Role } from '../src/features/members/member-records.ts';
 
 type Json = Record<string, unknown>;
@@ -31,7 +31,7 @@ describe('management API: every operation refuses who may not use it', () => {
     routes = app.app.routeTable
       .filter((route) => route.url.startsWith('/manage/v1/') && route.config.access === 'accessToken')
       .map(({ method, url, config }) => ({ method, url, operationId: config.operationId }));
-    needs = projectNeeds((await manageContract()).document);
+    needs = projectNeeds(manageContract().document);
   });
   after(async () => app.close());
 

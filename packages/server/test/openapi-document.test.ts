@@ -1,13 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ERROR_STATUS } from '../src/errors.ts';
-import { contract, openapiDocument, openapiJson } from '../src/openapi/contract.ts';
+import { type OpenApiDocument, publicContract } from '../src/openapi/contract.ts';
 import type { Node } from './openapi-routes.ts';
 import {
   assertMatchesContract,
   assertUnknownRouteResponse,
   type ContractResponse,
 } from './openapi-validator.ts';
+
+const { json: openapiJson, document: contract } = publicContract();
+/** The served document as parsed, `$ref`s intact. */
+const openapiDocument = JSON.parse(openapiJson) as OpenApiDocument;
 
 const RATE_LIMIT_HEADERS = {
   'x-ratelimit-limit': '60',

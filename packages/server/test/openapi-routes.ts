@@ -1,5 +1,4 @@
-import { contract, type OpenApiDocument } from '../src/openapi/contract.ts';
-import { manageContract } from '../src/openapi/manage-contract.ts';
+import { manageContract, type OpenApiDocument, publicContract } from '../src/openapi/contract.ts';
 
 /** A JSON value of the (dereferenced) OpenAPI document. */
 export type Node = Record<string, unknown>;
@@ -20,7 +19,6 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 // is served under its own `servers` when it has them (the public endpoints use `/`), else under the
 // document's first server (`/v1`). Literal paths win over templated ones, as OpenAPI requires.
 // The management API's document (openapi/manage.yaml) is read the same way, under `/manage/v1`.
-const manage = (await manageContract()).document;
 
 const routesOf = (document: OpenApiDocument): Route[] =>
   Object.entries(document.paths).map(([template, item]) => {
@@ -33,7 +31,7 @@ const routesOf = (document: OpenApiDocument): Route[] =>
     return { template, item: item as Node, pattern: new RegExp(`^${source}$`), document };
   });
 
-const routes: Route[] = [...routesOf(contract), ...routesOf(manage)].sort(
+const routes: Route[] = [...routesOf(publicContract().document), ...routesOf(manageContract().document)].sort(
   (a, b) => a.template.split('{').length - b.template.split('{').length,
 );
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createDnsResolver } from '../src/features/domains/dns.ts';
-import { createDomainsService } from '../src/features/domains/service.ts';
+import { deferredDomains } from '../src/features/domains/deferred.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { systemClock } from '../src/time/clock.ts';
 import { cleanEnv, runCli } from './blackbox-process.ts';
@@ -22,11 +22,11 @@ describe("petstore domains: the service's settings from the database, never the 
   let shell: NodeJS.ProcessEnv;
   const cli = (...args: string[]) => runCli(args, shell);
 
-  /** What a service started on the database records (server.ts: the background checks' first round). */
+  /** What a service started on the database records (server.ts, as it starts: deferredDomains.recordSettings). */
   const serviceStarts = async () => {
     const storage = await openStorage(file);
     try {
-      await createDomainsService({
+      await deferredDomains({
         storage,
         clock: systemClock,
         resolver: createDnsResolver([zone.address]),

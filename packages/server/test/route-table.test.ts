@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ALL_METHODS, allowedMethods, type RouteDefinition } from '../src/routes/table.ts';
+import { ALL_METHODS, allowedMethods, type RouteSpec } from '../src/routes/table.ts';
 import { concretePath, makeTestApp, type SignedIn, type TestApp } from './harness.ts';
 import { tokenHolder } from './manage-support.ts';
 
@@ -21,11 +21,10 @@ describe('route table × every method', () => {
   after(() => app.close());
 
   /** Rate-limit headers: on limited routes, and on the management API's (its token check limits). */
-  const limited = (route: RouteDefinition) =>
-    route.config.rateLimited || route.config.access === 'accessToken';
+  const limited = (route: RouteSpec) => route.config.rateLimited || route.config.access === 'accessToken';
 
   /** A request to a route, with what it takes to be let in (key, session, site host) or without it. */
-  const send = (method: string, route: RouteDefinition, admitted: boolean) => {
+  const send = (method: string, route: RouteSpec, admitted: boolean) => {
     if (route.config.host === 'internal') return app.internal(concretePath(route.url), method);
     const headers: Record<string, string> = {};
     if (route.config.host === 'site') headers.host = SITE_HOST;
@@ -41,7 +40,7 @@ describe('route table × every method', () => {
   };
 
   /** What a request without its credentials gets: 401 for the API, sign-in for dashboard pages. */
-  const refusedStatus = (route: RouteDefinition, method: string): number | undefined => {
+  const refusedStatus = (route: RouteSpec, method: string): number | undefined => {
     if (route.config.access === 'apiKey' || route.config.access === 'accessToken') return 401;
     if (route.config.access === 'session') return isPage(method) ? 303 : 401;
     return undefined;
@@ -66,7 +65,7 @@ describe('route table × every method', () => {
   const groups = () =>
     Map.groupBy(app.app.routeTable, (route) => `${route.config.host ?? 'api'} ${route.url}`) as Map<
       string,
-      RouteDefinition[]
+      RouteSpec[]
     >;
 
   it('a method the path lacks → 405 method_not_allowed with Allow from the table, after the same guard', async () => {

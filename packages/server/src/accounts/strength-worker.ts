@@ -1,6 +1,6 @@
 /**
  * The strength check's thread, as source text (strength-pool.ts starts it with `eval`): no module of
- * ours is loaded in it, so it runs the same from the sources and from the start-up bundle. It imports
+ * ours is loaded in it, nor are the dependency bundle's resolve hooks, which are the main thread's. It imports
  * zxcvbn-ts from the URLs it is given (resolved by the pool), builds it on the first message with the
  * common and English dictionaries, and answers each `{ id, password, userInputs }` with
  * `{ id, strength }` or `{ id, error }`, at the lowest scheduling priority. The pool cuts the password to its prefix before sending it;

@@ -11,7 +11,7 @@ import {
 import { EXPORT_FORMATS, requestPagesOf } from '../insights/request-export.ts';
 import { retainedSince } from '../insights/retention.ts';
 import { contractOperations } from '../routes/table.ts';
-import { contract } from '../openapi/contract.ts';
+import { publicContract } from '../openapi/contract.ts';
 import type { Project } from '../features/projects/project-repository.ts';
 import type { RequestLogQuery } from '../storage/request-log-records.ts';
 import type { DashboardContext } from './context.ts';
@@ -25,13 +25,18 @@ import {
   requestView,
 } from './views/requests.ts';
 
-/** The operations a project's key can call, and the 405 answered on their paths. */
-const OPERATIONS = [
-  ...contractOperations(contract)
-    .filter((spec) => spec.config.access === 'apiKey')
-    .map((spec) => spec.config.operationId),
-  'methodNotAllowed',
-];
+let operations: string[] | undefined;
+
+/** The operations a project's key can call, and the 405 answered on their paths; read on first use. */
+function keyOperations(): string[] {
+  operations ??= [
+    ...contractOperations(publicContract().document)
+      .filter((spec) => spec.config.access === 'apiKey')
+      .map((spec) => spec.config.operationId),
+    'methodNotAllowed',
+  ];
+  return operations;
+}
 
 const FILTER_NAMES = ['key', 'status', 'operation', 'range', 'request_id', 'before'] as const;
 
@@ -66,8 +71,8 @@ function requestQuery(
       throw invalid('status', 'status must be 2xx, 4xx, 429, 5xx or a status code');
   }
   if (operation) {
-    if (!OPERATIONS.includes(operation))
-      throw invalid('operation', `operation must be one of ${OPERATIONS.join(', ')}`);
+    if (!keyOperations().includes(operation))
+      throw invalid('operation', `operation must be one of ${keyOperations().join(', ')}`);
     listing.operation = operation;
   }
   if (range) {
@@ -142,7 +147,7 @@ export function requestPages(context: DashboardContext): Record<string, RouteHan
       const main = requestsView({
         project,
         keys,
-        operations: OPERATIONS,
+        operations: keyOperations(),
         filters,
         filterQuery: filterQuery(filters).toString(),
         apiBase: apiOrigin(request),

@@ -55,10 +55,10 @@ const ASSET_SOURCES = new Map<string, () => StaticAsset>([
   ['minisearch.js', () => asset('minisearch.js', withoutSourceMap(MINISEARCH))],
   [REFERENCE_ASSETS.service, () => asset(REFERENCE_ASSETS.service, Buffer.from(referenceJson()))],
   [REFERENCE_ASSETS.site, () => asset(REFERENCE_ASSETS.site, Buffer.from(siteReferenceJson()))],
+  [REFERENCE_ASSETS.manage, () => asset(REFERENCE_ASSETS.manage, Buffer.from(manageReferenceJson()))],
 ]);
 
 const made = new Map<string, StaticAsset>();
-let manageReference: Promise<StaticAsset> | undefined;
 
 /**
  * The scripts, the style sheet and the reference data, by name under /docs/assets/; each made on its
@@ -66,10 +66,6 @@ let manageReference: Promise<StaticAsset> | undefined;
  * typed client's files are built ahead (`clientAsset`).
  */
 export async function docsAsset(name: string): Promise<StaticAsset | undefined> {
-  if (name === REFERENCE_ASSETS.manage) {
-    manageReference ??= manageReferenceJson().then((body) => asset(name, Buffer.from(body)));
-    return manageReference;
-  }
   const source = ASSET_SOURCES.get(name);
   if (!source) return undefined;
   let found = made.get(name);

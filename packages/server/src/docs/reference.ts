@@ -1,6 +1,5 @@
 import { parseJson, stringifyJson } from '@petstore/json';
-import { manageContract } from '../openapi/manage-contract.ts';
-import { exactContract } from '../openapi/contract.ts';
+import { exactContract, manageContract } from '../openapi/contract.ts';
 import { dereference, type JsonNode } from '../openapi/dereference.ts';
 import { CLIENT_OPERATIONS } from './client-operations.ts';
 import { clientPackageName } from './client-manifest.ts';
@@ -88,19 +87,19 @@ export function siteReferenceJson(): string {
   return site;
 }
 
-let manage: Promise<string> | undefined;
+let manage: string | undefined;
 
 /**
  * The management API's reference (what `/docs/manage` shows), from openapi/manage.yaml, built on first
  * use and kept: the same page, without the typed client (it has no management methods yet).
  */
-export function manageReferenceJson(): Promise<string> {
-  manage ??= manageContract().then(({ json }) => {
-    const { rendered, resolved, sections } = render(parseJson(json) as JsonNode);
+export function manageReferenceJson(): string {
+  if (manage === undefined) {
+    const { rendered, resolved, sections } = render(parseJson(manageContract().json) as JsonNode);
     rendered['x-client-operations'] = [];
     delete rendered['x-client-package'];
-    return stringifyJson({ ...rendered, 'x-search': searchIndex(resolved, sections) });
-  });
+    manage = stringifyJson({ ...rendered, 'x-search': searchIndex(resolved, sections) });
+  }
   return manage;
 }
 

@@ -5,7 +5,7 @@ import { domainToUnicode } from 'node:url';
  * scripts (digits, the hyphen, combining marks) go with any script; a letter of a script not named
  * here counts as a script of its own.
  */
-const SCRIPTS = [
+const SCRIPT_NAMES = [
   'Latin',
   'Cyrillic',
   'Greek',
@@ -38,9 +38,18 @@ const SCRIPTS = [
   'Katakana',
   'Bopomofo',
   'Han',
-].map((name) => ({ name, test: new RegExp(`^\\p{Script=${name}}$`, 'u') }));
+];
 
-const NEUTRAL = /^[\p{Script=Common}\p{Script=Inherited}]$/u;
+let tables: { scripts: { name: string; test: RegExp }[]; neutral: RegExp } | undefined;
+
+/** The Unicode property tests, compiled on first use: the first check pays, not every import. */
+function scriptTables() {
+  tables ??= {
+    scripts: SCRIPT_NAMES.map((name) => ({ name, test: new RegExp(`^\\p{Script=${name}}$`, 'u') })),
+    neutral: /^[\p{Script=Common}\p{Script=Inherited}]$/u,
+  };
+  return tables;
+}
 
 /**
  * Scripts that are written together (UTS #39, "Highly Restrictive"): Han with Japanese kana, with
@@ -53,8 +62,9 @@ const ALLOWED_SETS = [
 ];
 
 function scriptOf(char: string): string | undefined {
-  if (NEUTRAL.test(char)) return undefined;
-  return SCRIPTS.find((script) => script.test.test(char))?.name ?? `U+${char.codePointAt(0)!.toString(16)}`;
+  const { scripts, neutral } = scriptTables();
+  if (neutral.test(char)) return undefined;
+  return scripts.find((script) => script.test.test(char))?.name ?? `U+${char.codePointAt(0)!.toString(16)}`;
 }
 
 /**

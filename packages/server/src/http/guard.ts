@@ -7,7 +7,7 @@ import { applyCors, type CorsPolicy } from './cors.ts';
 import { ADDRESS_BUDGETS } from '../ratelimit/address-budgets.ts';
 import { keySubject } from '../ratelimit/plans.ts';
 import type { LimitSubject, RateLimitDecision, RateLimiter } from '../ratelimit/limiter.ts';
-import { type RouteConfig, routeConfig } from './route-config.ts';
+import { matchRoute, type RouteConfig, routeConfig } from './route-config.ts';
 import type { KeyRepository } from '../storage/repository.ts';
 import type { ApiKeyRecord } from '../storage/records.ts';
 import type { Clock } from '../time/clock.ts';
@@ -79,31 +79,43 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
     done();
   });
   app.addHook('onRequest', (request, reply, done) => {
-    const config = routeConfig(request);
-    reply.header('x-request-id', request.id);
-    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
-    // Pages (dashboard, docs sites) are navigated to, never read by another origin's script.
-    if (!config.htmlErrors) applyCors(deps.cors, request.headers.origin, reply);
-    const problem = requestShapeProblem(request.raw);
-    if (problem) {
-      refuseBeforeRouting(deps, request, reply, problem).catch(done);
-      return;
-    }
-    if (config.deprecation) reply.headers(config.deprecation.headers);
-    const handoff = handoffOf(request.raw);
-    if (handoff) {
-      // The API's lane already ran the checks and met this error: it is answered from here.
-      reply.headers(handoff.headers);
-      request.apiKey = handoff.apiKey;
-      done(handoff.error as Error);
-      return;
-    }
-    if (config.access === 'public' && !config.rateLimited && config.host !== 'site') {
-      done();
-      return;
-    }
-    guard(deps, request, reply, config).then(() => done(), done);
+    const config = matchRoute(request);
+    if (config instanceof Promise) config.then((found) => onRequest(deps, request, reply, found, done), done);
+    else onRequest(deps, request, reply, config, done);
   });
+}
+
+/** The guard's checks of a request whose route config is known, in the order installGuard describes. */
+function onRequest(
+  deps: GuardDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  config: RouteConfig,
+  done: (error?: Error) => void,
+): void {
+  reply.header('x-request-id', request.id);
+  if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+  // Pages (dashboard, docs sites) are navigated to, never read by another origin's script.
+  if (!config.htmlErrors) applyCors(deps.cors, request.headers.origin, reply);
+  const problem = requestShapeProblem(request.raw);
+  if (problem) {
+    refuseBeforeRouting(deps, request, reply, problem).catch(done);
+    return;
+  }
+  if (config.deprecation) reply.headers(config.deprecation.headers);
+  const handoff = handoffOf(request.raw);
+  if (handoff) {
+    // The API's lane already ran the checks and met this error: it is answered from here.
+    reply.headers(handoff.headers);
+    request.apiKey = handoff.apiKey;
+    done(handoff.error as Error);
+    return;
+  }
+  if (config.access === 'public' && !config.rateLimited && config.host !== 'site') {
+    done();
+    return;
+  }
+  guard(deps, request, reply, config).then(() => done(), done);
 }
 
 /** The key of an `apiKey` route: the guard has authenticated it before any handler runs. */

@@ -32,7 +32,8 @@ export async function refuseOtherMethod(request: FastifyRequest): Promise<void> 
   throw new ApiError('method_not_allowed', message, { headers: { allow: notAllowed.allow } });
 }
 
-async function notFound(request: FastifyRequest): Promise<never> {
+/** The 404 routes' handler: a 405 when the path is known under other methods, else 404. */
+export async function notFound(request: FastifyRequest): Promise<never> {
   await refuseOtherMethod(request);
   const failure = hostLookupFailure(request.raw);
   if (failure) throw failure;
@@ -49,9 +50,15 @@ function withConfig(config: RouteConfig): Parameters<FastifyInstance['setNotFoun
 
 /**
  * On a host that reaches nothing (not the API's when PETSTORE_API_HOST is set, a customer's name),
- * `/v1/*` is a 404 like every other path: no key is asked for where there is no API.
+ * `/v1/*` is a 404 like every other path: no key is asked for where there is no API. Returns the config
+ * of the 404 outside `/v1`, which an area registered on its first request answers its unknown paths
+ * with (routes/area-router.ts).
  */
-export function installNotFound(app: FastifyInstance, otherMethods: OtherMethods, hosts: HostRules): void {
+export function installNotFound(
+  app: FastifyInstance,
+  otherMethods: OtherMethods,
+  hosts: HostRules,
+): RouteConfig {
   const otherMethodOf = otherMethods.lookup;
   const elsewhere: RouteConfig = { ...ELSEWHERE, otherMethodOf };
   const underV1: RouteConfig = {
@@ -66,4 +73,5 @@ export function installNotFound(app: FastifyInstance, otherMethods: OtherMethods
     },
     { prefix: '/v1' },
   );
+  return elsewhere;
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import Router from 'find-my-way';
 import type { RouteConfig } from './route-config.ts';
-import { type HostRules, hostKindConstraint, requestHostKind, type RouteHostKind } from './host-kind.ts';
+import type { HostRules, RouteHostKind } from './host-kind.ts';
+import { createPathRouter, type PathRouterOptions } from './path-router.ts';
 
 /**
  * The paths the router knows, whatever their methods: a request the router sends to a 404 route is a
@@ -16,25 +16,10 @@ export interface OtherMethods {
   lookup(request: IncomingMessage): RouteConfig | undefined;
 }
 
-export interface OtherMethodsOptions {
-  /** The application router's `maxParamLength`: a path matches here exactly when it matches there. */
-  maxParamLength: number;
-}
-
-const ANY = 'GET';
-
-export function createOtherMethods(rules: HostRules, options: OtherMethodsOptions): OtherMethods {
-  const router = Router({
-    maxParamLength: options.maxParamLength,
-    constraints: { hostKind: hostKindConstraint(rules) },
-  });
+export function createOtherMethods(rules: HostRules, options: PathRouterOptions): OtherMethods {
+  const router = createPathRouter<RouteConfig>(rules, options);
   return {
-    add(url, hostKind, config) {
-      router.on(ANY, url, { constraints: { hostKind } }, () => {}, config);
-    },
-    lookup(request) {
-      const found = router.find(ANY, request.url ?? '', { hostKind: requestHostKind(request, rules) });
-      return (found?.store as RouteConfig | undefined) ?? undefined;
-    },
+    add: router.add,
+    lookup: (request) => router.find(request)?.store,
   };
 }

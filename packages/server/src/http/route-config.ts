@@ -51,6 +51,11 @@ export interface RouteConfig {
   notAllowed?: { allow: string; path: string };
   /** A 404 route: the 405 config when the request's path is known under other methods. */
   otherMethodOf?: (request: IncomingMessage) => RouteConfig | undefined;
+  /**
+   * The prefix route of an area registered on its first request (routes/lazy-area.ts): the route the
+   * request reaches in the area, found by `matchRoute` before the guard reads any config.
+   */
+  area?: { route(request: FastifyRequest): RouteConfig | Promise<RouteConfig> };
 }
 
 declare module 'fastify' {
@@ -65,11 +70,23 @@ declare module 'fastify' {
 
 /**
  * The configuration of the route that matched this request (a 404 handler is a route too). Fastify's
- * `routeOptions` getter builds a new object on every call, so the first call keeps the result.
+ * `routeOptions` getter builds a new object on every call, so the first call keeps the result. The
+ * guard calls `matchRoute` first; before it has, an area's prefix route reads as the prefix's own.
  */
 export function routeConfig(request: FastifyRequest): RouteConfig {
   if (request.route) return request.route;
   const config = request.routeOptions.config as unknown as RouteConfig;
+  if (config.area) return config;
   request.route = config.otherMethodOf?.(request.raw) ?? config;
   return request.route;
+}
+
+/**
+ * The guard's first step: the configuration of the route this request reaches, through an area's
+ * prefix route to the area's own route (a promise only while the area is being loaded).
+ */
+export function matchRoute(request: FastifyRequest): RouteConfig | Promise<RouteConfig> {
+  if (request.route) return request.route;
+  const config = request.routeOptions.config as unknown as RouteConfig;
+  return config.area ? config.area.route(request) : routeConfig(request);
 }

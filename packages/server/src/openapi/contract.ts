@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseJson } from '@petstore/json';
-import { loadContract } from './contract-source.ts';
 import { dereference, type JsonNode } from './dereference.ts';
 
 /** The parts of an OpenAPI 3.1 document this project reads; everything else is kept as parsed. */
@@ -12,27 +13,55 @@ export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
-export { CONTRACT_PATH } from './contract-source.ts';
+/** One of the two contracts: the public API's (openapi/petstore.yaml), the management API's (manage.yaml). */
+export type ContractName = 'petstore' | 'manage';
 
-const source = await loadContract();
-
-/** The contract as served at `/v1/openapi.json`, with every integer written digit for digit. */
-export const openapiJson: string = source.json;
+export interface Contract {
+  /** The document as served (`/v1/openapi.json`, `/manage/v1/openapi.json`): integers digit for digit, `$ref`s intact. */
+  json: string;
+  /**
+   * The same with every `$ref` resolved: what routing, validation and the tests read. Integers are JS
+   * numbers, so the two int64 bounds are the nearest doubles; `json` carries their exact digits.
+   */
+  document: OpenApiDocument;
+}
 
 /**
- * The contract as a plain object, `$ref`s intact, for tools that resolve them themselves (Ajv).
- * Integers are JS numbers, so the two int64 bounds are the nearest doubles; `openapiJson` carries
- * their exact digits.
+ * The contract's JSON as the build emitted it (scripts/emit-contracts.ts: `npm ci` runs the build), so
+ * that no YAML is parsed at run time and a server runs without openapi/*.yaml beside it.
  */
-export const openapiDocument = source.document as OpenApiDocument;
+function readEmitted(name: ContractName): string {
+  const specifier = `@petstore/contract/${name}.json`;
+  try {
+    return readFileSync(fileURLToPath(import.meta.resolve(specifier)), 'utf8');
+  } catch (error) {
+    throw new Error(`${specifier} is missing: run npm run build (npm ci runs it)`, { cause: error });
+  }
+}
+
+const read = new Map<ContractName, Contract>();
+
+/** A contract, read and dereferenced on first use (3 to 4 ms), then kept. */
+export function readContract(name: ContractName): Contract {
+  let contract = read.get(name);
+  if (!contract) {
+    const json = readEmitted(name);
+    contract = { json, document: dereference(JSON.parse(json) as OpenApiDocument) };
+    read.set(name, contract);
+  }
+  return contract;
+}
+
+/** The public API's contract (openapi/petstore.yaml). */
+export const publicContract = (): Contract => readContract('petstore');
+
+/** The management API's contract (openapi/manage.yaml). */
+export const manageContract = (): Contract => readContract('manage');
 
 let exact: JsonNode | undefined;
 
-/** The contract with its integers as bigint (int64 bounds exact); for pages that show it, read on first use. */
+/** The public contract with its integers as bigint (int64 bounds exact); for pages that show it, read on first use. */
 export function exactContract(): JsonNode {
-  exact ??= parseJson(openapiJson) as JsonNode;
+  exact ??= parseJson(publicContract().json) as JsonNode;
   return exact;
 }
-
-/** The same with every `$ref` resolved, once: what routing, validation and tests read. */
-export const contract: OpenApiDocument = dereference(openapiDocument);

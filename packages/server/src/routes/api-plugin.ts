@@ -12,13 +12,16 @@ import type { Clock } from '../time/clock.ts';
 import { type Area, registerAreaRoutes, type RouteTable } from './area.ts';
 import { lazyHandlers } from './lazy-handlers.ts';
 import { getOpenApiDocument } from './openapi.ts';
-import { createPet } from '../features/pets/create-route.ts';
-import { getPet } from '../features/pets/get-route.ts';
+import { createPet, petCreator } from '../features/pets/create-route.ts';
+import { getPet, petFinder } from '../features/pets/get-route.ts';
 import { createPetsLane } from '../features/pets/lane.ts';
-import { listPets } from '../features/pets/list-route.ts';
+import { listPets, petLister } from '../features/pets/list-route.ts';
+import type { OpenApiDocument } from '../openapi/contract.ts';
 import { listStoreOrders } from './store-orders.ts';
 
 export interface ApiAreaDeps {
+  /** The public API's contract, dereferenced: the pets' inputs are checked against it. */
+  contract: OpenApiDocument;
   storage: Storage;
   clock: Clock;
   log: FastifyBaseLogger;
@@ -83,6 +86,9 @@ export function createApiArea(deps: ApiAreaDeps): Area {
   });
   const warming = deps.warmPetCache ? warmingOnFirstGet(service, deps.log) : undefined;
   const pets = warming?.pets ?? service;
+  const listPage = petLister(pets, deps.contract);
+  const create = petCreator(pets, deps.contract);
+  const find = petFinder(pets, deps.contract);
   // The docs are imported on their first request (see lazyHandlers).
   const docs = lazyHandlers(
     ['getDocs', 'getDocsAsset', 'redirectToDocs', 'redirectDocsSlash', 'getManageDocs'],
@@ -94,9 +100,9 @@ export function createApiArea(deps: ApiAreaDeps): Area {
   );
   const area: Omit<Area, 'plugin'> = {
     operations: {
-      listPets: listPets(pets),
-      createPet: createPet(pets),
-      getPet: getPet(pets),
+      listPets: listPets(listPage),
+      createPet: createPet(create, deps.contract),
+      getPet: getPet(find),
       listStoreOrders,
       getOpenApiDocument,
       getDocs: docs.getDocs,
@@ -127,6 +133,9 @@ export function createApiArea(deps: ApiAreaDeps): Area {
       createPetsLane({
         admit: lane.admit,
         pets,
+        listPage,
+        find,
+        create,
         routes: {
           listPets: configOf(options.table, 'listPets'),
           getPet: configOf(options.table, 'getPet'),

@@ -3,13 +3,13 @@ import { docsAsset } from '../docs/assets.ts';
 import { clientAsset } from '../docs/client-assets.ts';
 import { docsPage } from '../docs/page.ts';
 import { ApiError } from '../errors.ts';
-import { contract } from '../openapi/contract.ts';
+import { publicContract } from '../openapi/contract.ts';
 import { sendStaticAsset } from '../web/static-asset.ts';
 import { urlFor } from './urls.ts';
 
 /** getDocs: the API reference page (public, not rate limited), titled as the contract, calling its own origin. */
 export const getDocs: RouteHandlerMethod = async (request, reply) =>
-  sendStaticAsset(request, reply, docsPage({ title: contract.info.title, apiOrigin: '' }));
+  sendStaticAsset(request, reply, docsPage({ title: publicContract().document.info.title, apiOrigin: '' }));
 
 /** getManageDocs: the management API's reference (openapi/manage.yaml) on the same page. */
 export const getManageDocs: RouteHandlerMethod = async (request, reply) =>

@@ -7,6 +7,7 @@ import type { Role } from '../features/members/member-records.ts';
 import type { RouteConfig } from '../http/route-config.ts';
 import type { OtherMethods } from '../http/other-methods.ts';
 import { refuseOtherMethod } from '../http/not-found.ts';
+import type { RouteHostKind } from '../http/host-kind.ts';
 // Not an ESM import of node:http: its namespace loads Node's fetch (65 ms, 14 MB at start).
 const { METHODS } = process.getBuiltinModule('node:http');
 
@@ -132,6 +133,13 @@ export function contractRoutes(contract: OpenApiDocument, handlers: OperationHan
 /** Every method Node's parser accepts except CONNECT (a tunnel, never routed), so each gets a 405. */
 export const ALL_METHODS = METHODS.filter((method) => method !== 'CONNECT');
 
+/** Lets the app route every method of ALL_METHODS (Fastify knows only the common ones by default). */
+export function supportAllMethods(app: FastifyInstance): void {
+  for (const method of ALL_METHODS) {
+    if (!app.supportedMethods.includes(method)) app.addHttpMethod(method);
+  }
+}
+
 /** The methods a path answers, as `Allow` lists them: HEAD comes with GET, OPTIONS with every path. */
 export function allowedMethods(routes: readonly RouteSpec[]): string[] {
   const methods = routes.map((route) => route.method);
@@ -169,18 +177,11 @@ export function registerRoutes(
   routes: readonly RouteDefinition[],
   otherMethods: OtherMethods,
 ): void {
-  for (const method of ALL_METHODS) {
-    if (!app.supportedMethods.includes(method)) app.addHttpMethod(method);
-  }
-  const unknown = routes.find((route) => !ROUTED_METHODS.includes(route.method));
-  if (unknown) throw new Error(`${unknown.method} ${unknown.url}: add ${unknown.method} to ROUTED_METHODS`);
-  const byUrl = Map.groupBy(routes, (route) => `${route.config.host ?? 'api'} ${route.url}`);
-  for (const sameUrl of byUrl.values()) {
-    const host = sameUrl[0]!.config.host ?? 'api';
-    const refusal = methodNotAllowed(sameUrl);
-    for (const hostKind of host === 'any' ? HOST_KINDS : [host]) {
-      registerPath(app, sameUrl, { hostKind }, refusal);
-      otherMethods.add(sameUrl[0]!.url, hostKind, refusal);
+  supportAllMethods(app);
+  for (const path of routedPaths(routes)) {
+    for (const hostKind of path.hostKinds) {
+      registerPath(app, path, { hostKind });
+      otherMethods.add(path.url, hostKind, path.refusal);
     }
   }
 }
@@ -188,42 +189,70 @@ export function registerRoutes(
 /** Every kind of host a request can come to (http/host-kind.ts). */
 const HOST_KINDS = ['api', 'site', 'none'] as const;
 
+/** What one path answers: its routes, its OPTIONS preflight and the 405 of every other method. */
+export interface RoutedPath {
+  url: string;
+  /** The kinds of host it is served on (`any`: all of them). */
+  hostKinds: readonly RouteHostKind[];
+  routes: readonly RouteDefinition[];
+  /** `OPTIONS`: public, not limited, with `Allow` (http/cors.ts). */
+  preflight: RouteDefinition;
+  /** The config a method the path lacks is guarded, counted and answered 405 with. */
+  refusal: RouteConfig;
+}
+
+/**
+ * The routes grouped by path and host, each group with its preflight and 405 answer: what the app's
+ * router registers (registerRoutes) and what an area registered on its first request routes by
+ * (routes/area-router.ts). A path's routes must share one access rule.
+ */
+export function routedPaths(routes: readonly RouteDefinition[]): RoutedPath[] {
+  const unknown = routes.find((route) => !ROUTED_METHODS.includes(route.method));
+  if (unknown) throw new Error(`${unknown.method} ${unknown.url}: add ${unknown.method} to ROUTED_METHODS`);
+  return [...Map.groupBy(routes, (route) => `${route.config.host ?? 'api'} ${route.url}`).values()].map(
+    (sameUrl) => {
+      const [first] = sameUrl;
+      const { url } = first!;
+      if (sameUrl.some((route) => route.config.access !== first!.config.access)) {
+        throw new Error(`the routes of ${url} must share one access rule`);
+      }
+      const host = first!.config.host ?? 'api';
+      return {
+        url,
+        hostKinds: host === 'any' ? HOST_KINDS : [host],
+        routes: sameUrl,
+        preflight: {
+          method: 'OPTIONS',
+          url,
+          config: { ...PREFLIGHT, host: first!.config.host },
+          handler: preflight(allowedMethods(sameUrl)),
+        },
+        refusal: methodNotAllowed(sameUrl),
+      };
+    },
+  );
+}
+
 /** One path's routes on one kind of host, with its OPTIONS route and 405 route. */
-function registerPath(
-  app: FastifyInstance,
-  sameUrl: readonly RouteDefinition[],
-  constraints: { hostKind: string },
-  refusal: RouteConfig,
-): void {
-  const { url } = sameUrl[0]!;
-  for (const route of sameUrl) {
+function registerPath(app: FastifyInstance, path: RoutedPath, constraints: { hostKind: string }): void {
+  const { url } = path;
+  for (const route of [...path.routes, path.preflight]) {
     app.route({
       method: route.method as HTTPMethods,
       url,
       constraints,
-      config: route.config,
+      config: route.config as never,
       handler: route.handler,
     });
   }
-  const [first] = sameUrl;
-  if (sameUrl.some((route) => route.config.access !== first!.config.access)) {
-    throw new Error(`the routes of ${url} must share one access rule`);
-  }
-  const allow = allowedMethods(sameUrl);
-  app.route({
-    method: 'OPTIONS',
-    url,
-    constraints,
-    config: { ...PREFLIGHT, host: first!.config.host } as RouteConfig as never,
-    handler: preflight(allow),
-  });
+  const allow = allowedMethods(path.routes);
   const others = ROUTED_METHODS.filter((method) => !allow.includes(method));
   if (others.length === 0) return;
   app.route({
     method: others as HTTPMethods[],
     url,
     constraints,
-    config: refusal as never,
+    config: path.refusal as never,
     preParsing: refuseOtherMethod,
     handler: refuseOtherMethod,
   });
@@ -400,12 +429,11 @@ export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
   }),
 ];
 
-/** The routes outside the contract with their handlers; a route without a handler, or the reverse, fails start-up. */
-export function nonContractRoutes(handlers: OperationHandlers): RouteDefinition[] {
-  return withHandlers(NON_CONTRACT_ROUTES, handlers);
-}
-
-function withHandlers(specs: readonly RouteSpec[], handlers: OperationHandlers): RouteDefinition[] {
+/**
+ * Routes with their handlers: a route without a handler, or the reverse, fails start-up (or, for an
+ * area registered on its first request, that request).
+ */
+export function withHandlers(specs: readonly RouteSpec[], handlers: OperationHandlers): RouteDefinition[] {
   const unknown = Object.keys(handlers).filter((id) => !specs.some((spec) => spec.config.operationId === id));
   if (unknown.length > 0) throw new Error(`handlers for operations no route has: ${unknown.join(', ')}`);
   return specs.map((spec) => {

@@ -1,4 +1,4 @@
-import { contract } from '../openapi/contract.ts';
+import { publicContract } from '../openapi/contract.ts';
 import { contractOperations, NON_CONTRACT_ROUTES } from './table.ts';
 
 /** A value for a `:name` segment of a route's path. */
@@ -9,7 +9,7 @@ let templates: Map<string, string> | undefined;
 /** Each route's path by its name (operationId), from the route table: read once, on first use. */
 function template(name: string): string {
   templates ??= new Map(
-    [...contractOperations(contract), ...NON_CONTRACT_ROUTES].map((route) => [
+    [...contractOperations(publicContract().document), ...NON_CONTRACT_ROUTES].map((route) => [
       route.config.operationId,
       route.url,
     ]),

@@ -1,8 +1,7 @@
 import { boundedLru } from '../cache/bounded-lru.ts';
 import type { ChangeBatch, ChangeFeed } from '../changes/feed.ts';
-import { isPaid } from '../features/domains/rules.ts';
 import { ownNameKind, type ServiceNames } from '../hosts/service-names.ts';
-import { SLUG } from '../features/projects/rules.ts';
+import { isPaid, SLUG } from '../features/projects/rules.ts';
 import type { DomainRepository } from '../features/domains/domain-repository.ts';
 import type { Project, ProjectRepository } from '../features/projects/project-repository.ts';
 

@@ -27,11 +27,12 @@ function convert(field: QueryField, text: string): unknown {
 /**
  * Reads an operation's query string by its declared parameters: unknown or repeated parameters are a
  * 400, values are converted only from canonical text (integers) and then checked against the schema.
+ * Compiled when called, like `bodyChecker`.
  */
 export function queryReader(
   path: string,
   method: string,
-  document?: OpenApiDocument,
+  document: OpenApiDocument,
 ): (query: RawQuery) => Record<string, unknown> {
   const fields: QueryField[] = operationParameters(path, method, document)
     .filter((parameter) => parameter.in === 'query')

@@ -1,9 +1,9 @@
-import { manageContract } from '../../src/openapi/manage-contract.ts';
+import { manageContract } from '../../src/openapi/contract.ts';
 import type { TestApp } from '../harness.ts';
 import type { Node } from '../openapi-routes.ts';
 import { assertMatchesSchema } from '../openapi-validator.ts';
 
-const LOGGED_REQUEST = ((await manageContract()).document.components.schemas as Node).LoggedRequest as Node;
+const LOGGED_REQUEST = (manageContract().document.components.schemas as Node).LoggedRequest as Node;
 
 /**
  * Reads every page of each list back through the API with its credential (the harness holds every

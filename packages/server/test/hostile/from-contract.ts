@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { contract } from '../../src/openapi/contract.ts';
+import { publicContract } from '../../src/openapi/contract.ts';
 
 /**
  * Generators and oracles read from the contract's own schemas, not from the server's validation code:
@@ -30,10 +30,10 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 export const schemaOf = (name: string): SchemaNode =>
-  (contract.components.schemas as Record<string, SchemaNode>)[name]!;
+  (publicContract().document.components.schemas as Record<string, SchemaNode>)[name]!;
 
 export function parametersOf(path: string, method: string): Parameter[] {
-  const operation = contract.paths[path]![method] as { parameters?: Parameter[] };
+  const operation = publicContract().document.paths[path]![method] as { parameters?: Parameter[] };
   return operation.parameters ?? [];
 }
 

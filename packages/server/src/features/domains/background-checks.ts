@@ -1,4 +1,4 @@
-import type { DomainsService } from './service.ts';
+import type { DeferredDomains } from './deferred.ts';
 
 /** How often the maintenance owner looks for domains due a check (each is claimed, a bounded round). */
 export const CHECK_POLL_MS = 15_000;
@@ -12,10 +12,10 @@ export interface CheckLog {
  * with backoff for 48 hours, verified ones every few hours (a domain whose records are gone stops being
  * served). `ready` settles once this service's settings (DNS servers, site domain, API host) have been
  * recorded for `petstore domains`, at start-up, a single write; when the database is not reachable yet, each round tries again
- * before its checks.
+ * before its checks. The service itself is imported by the first round.
  */
 export function domainChecks(
-  domains: DomainsService,
+  domains: DeferredDomains,
   log: CheckLog,
 ): { ready: Promise<void>; round(): Promise<number> } {
   let settingsRecorded = false;
@@ -31,7 +31,7 @@ export function domainChecks(
     ready,
     async round() {
       await recordSettings();
-      return domains.checkDue();
+      return (await domains.service()).checkDue();
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { isPaid, sentence } from './rules.ts';
+import { sentence } from './rules.ts';
+import { isPaid } from '../projects/rules.ts';
 import type { Actor } from '../shared/actor.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
 import { urlFor } from '../../routes/urls.ts';

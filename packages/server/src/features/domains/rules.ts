@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { domainToASCII } from 'node:url';
-import { PAID_PLANS } from '../projects/rules.ts';
+import { isPaid } from '../projects/rules.ts';
 import type { CustomDomain, DomainRepository } from './domain-repository.ts';
 import type { Project } from '../projects/project-repository.ts';
 import type { Clock } from '../../time/clock.ts';
@@ -68,7 +68,6 @@ const namedFirst = (problem: string, typed: string): string => {
 };
 export const at = (time: number) => new Date(time).toISOString().slice(0, 16).replace('T', ' ');
 const planName = (plan: string) => plan[0]!.toUpperCase() + plan.slice(1);
-export const isPaid = (project: Pick<Project, 'plan'>): boolean => PAID_PLANS.includes(project.plan);
 
 export interface DomainRulesDeps {
   /** Where checks ask. */

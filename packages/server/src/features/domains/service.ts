@@ -16,14 +16,6 @@ import type { Page } from '../shared/cursor.ts';
 import { done, type Outcome, type Problem, Refusal, refused } from '../shared/outcome.ts';
 import { decodeDomainCursor, encodeDomainCursor } from './cursor.ts';
 import { domainPages } from './repository.ts';
-import { serviceSettings } from './settings.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Custom domains: the one service of every door, also run by the server's background checks. */
-    domains: DomainsService;
-  }
-}
 
 export const DOMAIN_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
 
@@ -253,19 +245,6 @@ export function createDomainsService(deps: DomainsServiceDeps) {
       }
       return due.length;
     },
-
-    /** Records what this service judges domains by, for the command line (`petstore domains`). */
-    recordSettings: () =>
-      serviceSettings(storage.sql).record(
-        {
-          servers: [...deps.resolver.getServers()],
-          siteDomain: deps.siteDomain,
-          apiHost: deps.apiHost ?? null,
-          caIdentity: deps.caIdentity,
-          enterpriseDomains: deps.enterpriseDomains ?? null,
-        },
-        clock.now(),
-      ),
   };
 }
 

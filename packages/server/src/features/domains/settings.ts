@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
+import type { DnsResolver } from './dns.ts';
 
 /**
  * What the running service judges custom domains by, as it recorded it in the database at start-up
@@ -11,6 +12,23 @@ export interface ServiceSettings {
   apiHost: string | null;
   caIdentity: string;
   enterpriseDomains: number | null;
+}
+
+/** The settings a service with these dependencies records (the domains service's own). */
+export function settingsOf(deps: {
+  resolver: Pick<DnsResolver, 'getServers'>;
+  siteDomain: string;
+  apiHost?: string;
+  caIdentity: string;
+  enterpriseDomains?: number;
+}): ServiceSettings {
+  return {
+    servers: [...deps.resolver.getServers()],
+    siteDomain: deps.siteDomain,
+    apiHost: deps.apiHost ?? null,
+    caIdentity: deps.caIdentity,
+    enterpriseDomains: deps.enterpriseDomains ?? null,
+  };
 }
 
 /** The settings row (migration 031's `domain_resolvers`, with 105's `settings`), both dialects. */

@@ -1,7 +1,7 @@
 import { type UrlParams, urlFor } from '../../routes/urls.ts';
 import type { CertificateState } from './certificate.ts';
 import type { DomainView } from './rules.ts';
-import { isPaid } from './rules.ts';
+import { isPaid } from '../projects/rules.ts';
 import { providerName } from './records.ts';
 import type { Project } from '../projects/project-repository.ts';
 import { type Html, html } from '../../web/html.ts';

@@ -6,12 +6,9 @@ import { JSON_CONTENT_TYPE } from '../../http/send-error.ts';
 import { readIdempotencyKey } from '../../idempotency/policy.ts';
 import type { PetService } from './service.ts';
 import type { NewPet } from '../../storage/records.ts';
+import type { OpenApiDocument } from '../../openapi/contract.ts';
 import { bodyChecker } from '../../validation/contract-input.ts';
 import { queryReader } from '../../validation/query.ts';
-
-const checkNewPet = bodyChecker('NewPet');
-/** createPet declares no query parameter: any is refused (the API's lane takes no create with a query). */
-const readQuery = queryReader('/pets', 'post');
 
 /** The checked body as a NewPet; `12.0` is the integer 12 in JSON, so numbers are normalised to bigint. */
 function toNewPet(body: Record<string, unknown>): NewPet {
@@ -32,13 +29,15 @@ export interface CreatedAnswer {
  * framework's route and the API's lane (lane.ts) both answer from here. Throws the ApiError to
  * answer with.
  */
-export function petCreator(
-  pets: PetService,
-): (
+export type PetCreator = (
   body: unknown,
   idempotencyHeader: string | string[] | undefined,
   apiKeyId: string,
-) => Promise<CreatedAnswer> {
+) => Promise<CreatedAnswer>;
+
+/** The PetCreator of `pets`, its body checked by the contract's NewPet (compiled here, as the app is built). */
+export function petCreator(pets: PetService, contract: OpenApiDocument): PetCreator {
+  const checkNewPet = bodyChecker('NewPet', contract);
   // A pet id is digits only, so its URL is the template's prefix and the id, with nothing to encode.
   const petUrl = urlFor('getPet', { petId: '' });
   return async (body, idempotencyHeader, apiKeyId) => {
@@ -76,9 +75,12 @@ export function petCreator(
   };
 }
 
-/** createPet: validated strictly, acknowledged only once durable, optionally idempotent. */
-export function createPet(pets: PetService): RouteHandlerMethod {
-  const create = petCreator(pets);
+/**
+ * createPet: validated strictly, acknowledged only once durable, optionally idempotent. It declares no
+ * query parameter, so any is refused (the API's lane takes no create with a query).
+ */
+export function createPet(create: PetCreator, contract: OpenApiDocument): RouteHandlerMethod {
+  const readQuery = queryReader('/pets', 'post', contract);
   return async (request, reply) => {
     readQuery(request.query as Record<string, string>);
     if (request.body === undefined) {

@@ -12,15 +12,19 @@ import { JSON_CONTENT_TYPE } from '../../http/send-error.ts';
 import { BODY_LIMIT_BYTES, parseJsonBody } from '../../http/json-body.ts';
 import type { PetService } from './service.ts';
 import { type HostRules, requestHostKind } from '../../http/host-kind.ts';
-import { petCreator } from './create-route.ts';
-import { findPet, readGetQuery } from './get-route.ts';
-import { listPage } from './list-route.ts';
+import type { PetCreator } from './create-route.ts';
+import type { PetFinder } from './get-route.ts';
+import type { PetLister } from './list-route.ts';
 import { urlFor } from '../../routes/urls.ts';
 import type { RouteConfig } from '../../http/route-config.ts';
 
 export interface PetsLaneDeps {
   admit: AdmitDeps;
   pets: PetService;
+  /** listPets' and createPet's work, the very functions the framework's routes run. */
+  listPage: PetLister;
+  find: PetFinder;
+  create: PetCreator;
   /** The route table's configuration of the operations (deprecation, limits, labels). */
   routes: { listPets: RouteConfig; getPet: RouteConfig; createPet: RouteConfig };
   hosts: HostRules;
@@ -51,7 +55,7 @@ export type Lane = (
  * without an `Origin` or anything the request-shape checks refuse; a read without a body, a create with
  * a `Content-Length` body within the limit, of exactly `application/json`, uncompressed, without
  * `Expect`. Everything else goes to the framework's router, which routes the same paths to the same
- * operations. Every check is the framework path's own (`admit`, `checkSunset`, `findPet`, `listPage`,
+ * operations. Every check is the framework path's own (`admit`, `checkSunset`, `find`, `listPage`,
  * `parseJsonBody`, `petCreator`), and so are the answer's headers, metrics, log line and request-log
  * row. On any error the lane hands the request over with what it had decided (rate headers, key), so
  * errors are answered by the one error handler; the framework reads no body of a request handed over.
@@ -59,7 +63,7 @@ export type Lane = (
 export function createPetsLane(deps: PetsLaneDeps): Lane {
   const LIST = urlFor('listPets');
   const ONE = urlFor('getPet', { petId: '' });
-  const create = petCreator(deps.pets);
+  const { listPage, find, create } = deps;
   const failed = (error: unknown) => deps.log.error({ err: error }, 'the API lane failed after its checks');
   return (request, response, framework) => {
     if (deps.closing()) return false;
@@ -108,10 +112,9 @@ export function createPetsLane(deps: PetsLaneDeps): Lane {
     const config = petId === undefined ? deps.routes.listPets : deps.routes.getPet;
     answerInLane(deps, { request, response, framework }, config, async () => {
       if (petId !== undefined) {
-        if (query !== '') readGetQuery(parseQuery(query));
-        return { status: 200, body: await findPet(deps.pets, petId) };
+        return { status: 200, body: await find(petId, query === '' ? undefined : parseQuery(query)) };
       }
-      const { body, link } = await listPage(deps.pets, parseQuery(query));
+      const { body, link } = await listPage(parseQuery(query));
       return { status: 200, headers: link === undefined ? undefined : { link }, body };
     }).catch(failed);
     return true;

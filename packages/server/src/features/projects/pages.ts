@@ -2,7 +2,7 @@ import { urlFor } from '../../routes/urls.ts';
 import { memberOf } from '../../dashboard/roles.ts';
 import { signedInOf } from '../../dashboard/session-cookie.ts';
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { isPaid } from '../domains/rules.ts';
+import { isPaid } from './rules.ts';
 import { requestScheme } from '../../http/scheme.ts';
 import { portSuffix } from '../../sites/urls.ts';
 import type { Project } from './project-repository.ts';

@@ -41,3 +41,6 @@ export function planProblem({ plan, perMinute, perDay }: PlanChoice): string | u
 
 /** Custom domains need Pro or above (spec section 1). */
 export const PAID_PLANS: readonly Plan[] = ['pro', 'business', 'enterprise'];
+
+/** Whether the project's plan allows custom domains (Pro and above). */
+export const isPaid = (project: { plan: Plan }): boolean => PAID_PLANS.includes(project.plan);
