@@ -46,8 +46,6 @@ async function serve(dir: string): Promise<void> {
   const { createRateLimiter } = await import('../packages/server/src/ratelimit/limiter.ts');
   const { createMemoryStore } = await import('../packages/server/src/ratelimit/memory-store.ts');
   const { systemClock } = await import('../packages/server/src/time/clock.ts');
-  const { createAccessTokenService } =
-    await import('../packages/server/src/features/access-tokens/service.ts');
   const { createKeyService } = await import('../packages/server/src/features/keys/service.ts');
   const storage = await openStorage(join(dir, 'bench.db'));
   await storage.migrate();
@@ -89,13 +87,6 @@ async function serve(dir: string): Promise<void> {
       via: 'dashboard',
     });
   }
-  const token = await createAccessTokenService({ storage, clock }).create(actor, {
-    name: 'bench',
-    scope: 'read',
-    projects: ['bench'],
-    expiresInDays: 7,
-  });
-  if (!token.ok) throw new Error(token.problem.message);
   const limiter = createRateLimiter({ store: createMemoryStore(), clock });
   const app = buildApp({
     storage,
@@ -104,7 +95,16 @@ async function serve(dir: string): Promise<void> {
     keyEnvironment: 'test',
     requestLog: false,
     manageTokenLimits: { perMinute: 1e9, perDay: 1e12 },
+    manageAccountLimits: { perMinute: 1e9, perDay: 1e12 },
   });
+  await app.ready();
+  const token = await app.accessTokens.create(actor, {
+    name: 'bench',
+    scope: 'read',
+    projects: ['bench'],
+    expiresInDays: 7,
+  });
+  if (!token.ok) throw new Error(token.problem.message);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   // Ends cleanly when the benchmark is done, so that a --cpu-prof in NODE_OPTIONS is written.
   process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));

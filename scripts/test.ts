@@ -59,6 +59,12 @@ const SLOW: Record<string, number> = {
   'packages/server/test/dashboard-filters-properties.test.ts': 4,
   'packages/server/test/conformance-manage.test.ts': 6,
   'packages/server/test/conformance-petstore.test.ts': 3,
+  'packages/server/test/revocation-instances.test.ts': 8,
+  'packages/server/test/tokens-account-security.test.ts': 5,
+  'packages/server/test/redaction.test.ts': 5,
+  'packages/server/test/cursors.test.ts': 4,
+  'packages/server/test/text-rules.test.ts': 4,
+  'packages/server/test/account-removal.test.ts': 4,
 };
 
 const flags = ['--all', '--isolate'];

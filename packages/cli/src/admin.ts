@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createMemberService } from '@petstore/server/features/members/service.ts';
+import { createIdentityChanges } from '@petstore/server/accounts/identity-changes.ts';
 import { emailProblem, normalizeEmail } from '@petstore/server/accounts/email.ts';
 import { hashPassword, passwordProblem } from '@petstore/server/accounts/passwords.ts';
 import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
@@ -28,8 +29,10 @@ const HELP = `petstore admin <create|add-member|invite|remove> [options]
                                role (default developer). No email is sent. The link starts with
                                --base-url, else PUBLIC_BASE_URL's origin, else https://PETSTORE_API_HOST,
                                else http://localhost:PORT.
-  admin remove --email E       Deletes the account; its sessions end at once, on every instance, and
-                               the invitations it made that nobody accepted yet are revoked.
+  admin remove --email E       Deletes the account; its sessions end and its access tokens stop working
+                               at once, on every instance, and the invitations it made that nobody
+                               accepted yet are revoked (each project's trail records it). The last
+                               owner of a project is not removed: status 6, naming the projects.
 
   The operator's own, on the database alone: --database URL (postgres://… or a SQLite file path), else
   DATABASE_URL, else ./data/petstore.db; never created here ("petstore migrate" does). Without
@@ -71,12 +74,10 @@ async function create(io: CliIo, storage: Storage, address: string): Promise<voi
   const problem = await passwordProblem(password, { email: address });
   if (problem) throw new UsageError(problem);
   const id = `acc_${randomBytes(8).toString('hex')}`;
-  const created = await storage.accounts.create({
-    id,
-    email: address,
-    passwordHash: await hashPassword(password),
-    createdAt: Date.now(),
-  });
+  const { value: created } = await createIdentityChanges({ storage, clock: systemClock }).createAccount(
+    { kind: 'operator' },
+    { id, email: address, passwordHash: await hashPassword(password), createdAt: Date.now() },
+  );
   if (!created) throw accountExists(address);
   say(
     io,
@@ -107,9 +108,18 @@ async function addMember(
 
 async function remove(io: CliIo, storage: Storage, address: string): Promise<void> {
   const account = await storage.accounts.byEmail(address);
-  if (!account || !(await storage.accounts.remove(account.id)))
-    throw new NotFoundError(`no account for ${address}`);
-  say(io, `removed account ${address}; its sessions have ended`);
+  if (!account) throw new NotFoundError(`no account for ${address}`);
+  const identity = createIdentityChanges({ storage, clock: systemClock });
+  const { value } = await identity.removeAccount({ kind: 'operator' }, account.id);
+  if (value.orphaned.length > 0) {
+    const projects = value.orphaned.join(', ');
+    throw new CliError(
+      `${address} is the last owner of ${projects}: make another member an owner first (petstore admin add-member --email … --project … --role owner); nothing was removed`,
+      EXIT.conflict,
+    );
+  }
+  if (!value.removed) throw new NotFoundError(`no account for ${address}`);
+  say(io, `removed account ${address}; its sessions have ended and its access tokens stop working`);
 }
 
 export async function runAdmin(args: string[], io: CliIo): Promise<number> {

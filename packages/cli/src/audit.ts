@@ -14,8 +14,9 @@ import { parseCommand, positiveInteger, stringOption, UsageError } from './usage
 const HELP = `petstore audit --project <slug> [--since 1h|7d|ISO] [--limit N] [--cursor C] [--all]
               [--json|--ndjson]
 
-  Who did what in the project, newest first: dashboard actions with the member's email and address,
-  operator commands as "operator", and (on the database) members' sign-ins and password changes. One
+  Who did what in the project, newest first: dashboard actions with the member's email and address
+  (addresses are for owners: through a developer's or a viewer's token FROM is "-"), operator commands
+  as "operator", and (on the database) members' sign-ins and password changes. One
   page of --limit (default 100, up to 1000), the next page's --cursor on stderr; --all prints every
   event, page after page, in constant memory. With --json, in either mode, an array of the management
   API's AuditEvent objects {id, at, actor, action, target, address, via}; with --ndjson the same
@@ -47,7 +48,14 @@ function print(io: CliIo, slug: string, pager: Pager<AuditRow>, options: PageOpt
       command: `petstore audit --project ${slug}`,
       pager,
       columns: ['TIME', 'ACTOR', 'ACTION', 'TARGET', 'FROM'].map((title) => ({ title })),
-      row: (row) => [row.at, row.actor, row.action, row.target ?? '-', row.address ?? 'command line'],
+      // No address at all: the reader is not an owner (only owners see where actions came from).
+      row: (row) => [
+        row.at,
+        row.actor,
+        row.action,
+        row.target ?? '-',
+        row.address === undefined ? '-' : (row.address ?? 'command line'),
+      ],
       record: (row) => JSON.stringify(row),
       empty: 'no activity',
     },

@@ -115,7 +115,7 @@ export interface paths {
         };
         /**
          * List the audit trail
-         * @description What members, operators, access tokens and the service's background checks did in the project, and its members' sign-ins, newest first. `via` says through which door: `dashboard`, `cli`, `service`, or `token:<id>` for an access token.
+         * @description What members, operators, access tokens and the service's background checks did in the project, and its members' sign-ins, newest first. `via` says through which door: `dashboard`, `cli`, `service`, or `token:<id>` for an access token. Each event's client `address` is for owners: other roles read events without the field.
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -439,7 +439,7 @@ export interface components {
             bannedUntil: components["schemas"]["Instant"] | null;
         };
         NewKey: {
-            /** @description A name for people; no control characters (C0, DEL or C1). */
+            /** @description A name for people: no control characters (C0, DEL or C1), and no character a reader cannot see or that reorders what is shown (a zero-width space, U+202E, …; `400 invalid_body`). Emoji are fine. */
             label?: string;
             expiresAt?: components["schemas"]["Instant"];
             /**
@@ -598,7 +598,8 @@ export interface components {
             /** @description What was done (`key_created`, `key_rolled`, `key_revoked`, …). */
             action: string;
             target: string | null;
-            address: string | null;
+            /** @description The client address the action came from; null from the command line. Present only for the project's owners: a developer's or a viewer's token reads events without it, as the dashboard's Activity tab shows addresses to owners only. */
+            address?: string | null;
             /** @description `dashboard`, `cli`, `service`, or `token:<id>`; null for older events. */
             via: string | null;
         };
@@ -658,7 +659,7 @@ export interface components {
              * @description Machine-readable error code, from the closed catalogue of the service (the same as the Pet Store API's).
              * @enum {string}
              */
-            code: "unauthorized" | "forbidden" | "insufficient_scope" | "plan_required" | "domain_limit_reached" | "domain_exists" | "conflict" | "invalid_json" | "invalid_body" | "invalid_parameter" | "invalid_cursor" | "invalid_request" | "not_found" | "method_not_allowed" | "request_timeout" | "gone" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "idempotency_in_progress" | "idempotency_key_reused" | "rate_limited" | "temporarily_banned" | "too_many_connections" | "headers_too_large" | "not_implemented" | "service_unavailable" | "internal_error";
+            code: "unauthorized" | "forbidden" | "insufficient_scope" | "plan_required" | "domain_limit_reached" | "two_factor_required" | "domain_exists" | "conflict" | "invalid_json" | "invalid_body" | "invalid_parameter" | "invalid_cursor" | "invalid_request" | "not_found" | "method_not_allowed" | "request_timeout" | "gone" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "idempotency_in_progress" | "idempotency_key_reused" | "rate_limited" | "temporarily_banned" | "too_many_connections" | "headers_too_large" | "not_implemented" | "service_unavailable" | "internal_error";
             /** @description Human-readable description; for people, may change. Text echoed from the request is quoted with its control characters (and the other characters that could hide in a message: C1 controls, zero-width and direction marks, separators, lone surrogates) written as `\uXXXX`, and cut so that the message never exceeds 1,000 characters (the last one then `…`). */
             message: string;
             /**
@@ -710,7 +711,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The token may only read (`insufficient_scope`), the role does not allow it (`forbidden`), or the project's plan does not (`plan_required`, `domain_limit_reached`). */
+        /** @description The token may only read (`insufficient_scope`), the role does not allow it (`forbidden`), the project requires two-factor sign-in and the token's account has it off (`two_factor_required`), or the project's plan does not allow it (`plan_required`, `domain_limit_reached`). */
         Forbidden: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -896,12 +897,12 @@ export interface components {
          */
         "X-RateLimit-Reset": bigint;
         /**
-         * @description The quota policies of the key, as the IETF draft RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): one item per window, with quota `q` and window `w` in seconds.
+         * @description The quota policies that hold for the request, as the IETF draft RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): one item per window, with quota `q` and window `w` in seconds. With an access token, `minute` and `day` are its account's ceiling across all its tokens and `token-minute` and `token-day` the token's own limits; without a valid token, `minute` and `day` are the client address's.
          * @example "minute";q=60;w=60, "day";q=1000;w=86400
          */
         "RateLimit-Policy": string;
         /**
-         * @description The state of the reported window, as the IETF draft RateLimit field: remaining requests `r` and seconds until reset `t` (rounded up).
+         * @description The state of the reported window, as the IETF draft RateLimit field: remaining requests `r` and seconds until reset `t` (rounded up), of whichever window of `RateLimit-Policy` is closest to running out.
          * @example "minute";r=42;t=18
          */
         RateLimit: string;
@@ -1006,6 +1007,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -1049,6 +1051,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -1230,6 +1233,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -1268,6 +1272,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -1542,6 +1547,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -1596,6 +1602,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -1639,6 +1646,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -7,6 +7,9 @@ import type { KeyEnvironment } from './auth/keys.ts';
 import { createDashboardPlugin, isDashboardRoute } from './dashboard/plugin.ts';
 import { createManagePlugin } from './features/manage/plugin.ts';
 import { deferredDomains } from './features/domains/deferred.ts';
+import { type AccessTokenService, createAccessTokenService } from './features/access-tokens/service.ts';
+import { createIdentityChanges } from './accounts/identity-changes.ts';
+import type { ChangeFeed } from './changes/feed.ts';
 import type { Limits } from './ratelimit/plans.ts';
 import type { ProbeAddress } from './features/domains/certificate.ts';
 import { createDnsResolver, type DnsResolver } from './features/domains/dns.ts';
@@ -126,6 +129,8 @@ export interface AppDeps {
   linkOrigin?: () => string | undefined;
   /** Each management API access token's rate limits (default MANAGE_TOKEN_LIMITS). */
   manageTokenLimits?: Limits;
+  /** Each account's ceiling across all its access tokens (default MANAGE_ACCOUNT_LIMITS). */
+  manageAccountLimits?: Limits;
 }
 
 declare module 'fastify' {
@@ -134,6 +139,10 @@ declare module 'fastify' {
     outbox: Outbox;
     /** The request log's writer; undefined when logging is off. */
     requestLog: RequestLogWriter | undefined;
+    /** The management API's access tokens: the one service of every door (dashboard, guard). */
+    accessTokens: AccessTokenService;
+    /** The change feed this instance follows (its caches of hosts, keys and tokens). */
+    changeFeed: ChangeFeed;
   }
 }
 
@@ -272,6 +281,16 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     maxParamLength: MAX_HEADER_BYTES,
     notFound: notFoundConfig,
   });
+  // A revocation is answered once its change has come back through the feed (docs/reliability.md).
+  const echo = (seq: number) => sites.feed.echo(seq);
+  const accessTokens = createAccessTokenService({
+    storage: deps.storage,
+    clock: deps.clock,
+    feed: sites.feed,
+  });
+  app.decorate('accessTokens', accessTokens);
+  app.decorate('changeFeed', sites.feed);
+  const identity = createIdentityChanges({ storage: deps.storage, clock: deps.clock, echo });
   const dashboard = createDashboardPlugin({
     storage: deps.storage,
     limiter: deps.limiter,
@@ -287,6 +306,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     outbox,
     linkOrigin: deps.linkOrigin ?? (() => configuredLinks),
     routing,
+    accessTokens,
+    identity,
+    echo,
   });
 
   const manage = createManagePlugin({
@@ -295,6 +317,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     clock: deps.clock,
     keyEnvironment: deps.keyEnvironment,
     tokenLimits: deps.manageTokenLimits,
+    accountLimits: deps.manageAccountLimits,
+    accessTokens,
+    echo,
     domains,
     settleRequestLog: async () => requestLog?.settle(),
     outbox,

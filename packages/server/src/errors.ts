@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   insufficient_scope: 403,
   plan_required: 403,
   domain_limit_reached: 403,
+  two_factor_required: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,

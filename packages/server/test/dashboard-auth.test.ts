@@ -3,6 +3,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { THROTTLE_POLICIES } from '../src/accounts/sign-in-throttle.ts';
 import { addAccount, assertPageHeaders, Browser, csrfOf, setCookies } from './dashboard-support.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
+import { createIdentityChanges } from '../src/accounts/identity-changes.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -180,12 +181,17 @@ describe('dashboard sign-in, sessions and CSRF', () => {
     assert.equal((await browser.get('/dashboard')).status, 200);
   });
 
-  it('removing the account ends its sessions at once', async () => {
-    const id = await addAccount(app, 'leaving@example.com', PASSWORD, ['acme']);
+  it('removing the account (admin remove) ends its sessions at once; the last owner of a project is not removed', async () => {
+    const id = await addAccount(app, 'leaving@example.com', PASSWORD, ['leaving']);
     const browser = new Browser(app);
     await browser.signIn('leaving@example.com', PASSWORD);
     assert.equal((await browser.get('/dashboard')).status, 200);
-    await app.storage.accounts.remove(id);
+    const identity = createIdentityChanges({ storage: app.storage, clock: app.clock });
+    const refused = await identity.removeAccount({ kind: 'operator' }, id);
+    assert.deepEqual(refused.value, { removed: false, orphaned: ['leaving'] });
+    assert.equal((await browser.get('/dashboard')).status, 200, 'nothing was removed');
+    await addAccount(app, 'stays@example.com', PASSWORD, ['leaving']);
+    assert.equal((await identity.removeAccount({ kind: 'operator' }, id)).value.removed, true);
     assert.equal((await browser.get('/dashboard')).status, 303);
   });
 

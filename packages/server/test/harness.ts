@@ -107,6 +107,8 @@ export async function makeTestApp(
     mailRetryDelaysMs?: AppDeps['mailRetryDelaysMs'];
     /** Each management API access token's rate limits (default: production's). */
     manageTokenLimits?: AppDeps['manageTokenLimits'];
+    /** Each account's ceiling across its access tokens (default: production's). */
+    manageAccountLimits?: AppDeps['manageAccountLimits'];
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-test-'));
@@ -136,6 +138,7 @@ export async function makeTestApp(
     mailer: options.mailer,
     mailRetryDelaysMs: options.mailRetryDelaysMs,
     manageTokenLimits: options.manageTokenLimits,
+    manageAccountLimits: options.manageAccountLimits,
     logger: options.logLines && {
       level: options.logLevel ?? 'info',
       stream: { write: (line: string) => void options.logLines!.push(line) },

@@ -7,7 +7,7 @@ const SRC = path.join(import.meta.dirname, '../src');
 
 /** The layers of docs/architecture.md, from the bottom: a folder (or top-level file) imports only its own layer or lower ones. */
 const LAYERS: string[][] = [
-  ['time', 'json', 'errors.ts', 'hosts', 'openapi', 'web', 'cache'],
+  ['time', 'json', 'errors.ts', 'hosts', 'openapi', 'web', 'cache', 'text'],
   ['storage'],
   ['auth', 'ratelimit', 'accounts', 'idempotency', 'validation', 'docs', 'mail', 'changes'],
   ['http'],

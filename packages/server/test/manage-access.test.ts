@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { makeTestApp, type TestApp } from './harness.ts';
 import { tokenHolder, type TokenHolder } from './manage-support.ts';
-import { createAccessTokenService } from '../src/features/access-tokens/service.ts';
 
 type Json = Record<string, unknown>;
 const json = (body: string) => JSON.parse(body) as Json;
@@ -86,8 +85,7 @@ describe('management API: access tokens', () => {
   it('an expired, a revoked, an API key or no token → 401 unauthorized with WWW-Authenticate', async () => {
     const expiring = await tokenHolder(app, ['acme'], { expiresInDays: 7 });
     const revoked = await tokenHolder(app, ['acme']);
-    const service = createAccessTokenService({ storage: app.storage, clock: app.clock });
-    const outcome = await service.revoke(
+    const outcome = await app.app.accessTokens.revoke(
       { kind: 'account', accountId: revoked.accountId, email: revoked.email, address: null },
       revoked.tokenId,
     );

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { invitationDigest, pendingInvitation } from '../src/features/members/invitation-mail.ts';
-import { createAccessTokenService } from '../src/features/access-tokens/service.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 import { linkIn, type MailSink, startMailSink } from './mail-sink.ts';
 import { tokenHolder } from './manage-support.ts';
@@ -316,7 +315,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const { slug } = await project();
       const expiring = await tokenHolder(app, [slug], { expiresInDays: 7 });
       const revoked = await tokenHolder(app, [slug]);
-      const outcome = await createAccessTokenService({ storage: app.storage, clock: app.clock }).revoke(
+      const outcome = await app.app.accessTokens.revoke(
         { kind: 'account', accountId: revoked.accountId, email: revoked.email, address: null },
         revoked.tokenId,
       );

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createAccessTokenService } from '../src/features/access-tokens/service.ts';
 import type { Role } from '../src/features/members/member-records.ts';
 import type { TestApp } from './harness.ts';
 
@@ -44,7 +43,7 @@ export async function tokenHolder(
       }))!;
     await storage.projects.addMember(accountId, project.id, clock.now(), options.role ?? 'owner');
   }
-  const created = await createAccessTokenService({ storage, clock }).create(
+  const created = await test.app.accessTokens.create(
     { kind: 'account', accountId, email, address: '127.0.0.1' },
     {
       name: `token ${suffix}`,

@@ -178,6 +178,20 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
     } finally {
       await storage.close();
     }
+    const lastOwner = await cli('admin', 'remove', '--email', 'ann@example.com');
+    assert.equal(lastOwner.code, 1, 'the last owner of acme stays');
+    assert.match(
+      lastOwner.stderr,
+      /ann@example\.com is the last owner of acme: make another member an owner first/,
+    );
+    const bob = await runCli(['admin', 'create', '--email', 'bob@example.com'], env, {
+      input: `${PASSWORD}\n`,
+    });
+    assert.equal(bob.code, 0, bob.stderr);
+    assert.equal(
+      (await cli('admin', 'add-member', '--email', 'bob@example.com', '--project', 'acme')).code,
+      0,
+    );
     const removed = await cli('admin', 'remove', '--email', 'ann@example.com');
     assert.equal(removed.code, 0, removed.stderr);
     const reopened = await openStorage(env.DATABASE_URL);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { createIdentityChanges } from '../src/accounts/identity-changes.ts';
+import { FakeClock } from '../src/time/clock.ts';
 import type { Account, Session } from '../src/storage/account-repository.ts';
 import type { StorageFixture } from './storage-contract.ts';
 import { project } from './storage-contract-projects.ts';
@@ -145,16 +147,23 @@ export function accountContract(fixture: () => StorageFixture): void {
     assert.ok(await accounts.findSession('new', T0 + 2));
   });
 
-  it('accounts.remove → its sessions and memberships go with it at once; the project stays', async () => {
+  it('removeAccount → its sessions and memberships go with it at once; the project stays', async () => {
     const { storage } = fixture();
+    const remove = async (id: string) =>
+      (
+        await createIdentityChanges({ storage, clock: new FakeClock(T0) }).removeAccount(
+          { kind: 'operator' },
+          id,
+        )
+      ).value.removed;
     await storage.accounts.create(account('acc_1'));
     await storage.projects.create(project('acme'));
-    await storage.projects.addMember('acc_1', 'prj_acme', T0);
+    await storage.projects.addMember('acc_1', 'prj_acme', T0, 'developer');
     await storage.accounts.createSession(session('s1', 'acc_1'));
-    assert.equal(await storage.accounts.remove('acc_1'), true);
+    assert.equal(await remove('acc_1'), true);
     assert.equal(await storage.accounts.findSession('s1', T0), undefined);
     assert.equal(await storage.projects.isMember('acc_1', 'prj_acme'), false);
     assert.ok(await storage.projects.bySlug('acme'));
-    assert.equal(await storage.accounts.remove('acc_1'), false);
+    assert.equal(await remove('acc_1'), false);
   });
 }

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { createIdentityChanges } from '../src/accounts/identity-changes.ts';
+import { FakeClock } from '../src/time/clock.ts';
 import type { Invitation } from '../src/features/members/invitation-records.ts';
 import type { Role } from '../src/features/members/member-records.ts';
 import type { StorageFixture } from './storage-contract.ts';
@@ -98,7 +100,7 @@ export function memberChangeContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.projects.acceptInvitation('digest-inv_ann', T0 + 1), true);
   });
 
-  it('accounts.remove → the pending invitations the account made go with it, not as the operator’s', async () => {
+  it('removeAccount → the pending invitations the account made go with it, not as the operator’s', async () => {
     const storage = await setUp([
       ['ann', 'owner'],
       ['bob', 'owner'],
@@ -106,7 +108,8 @@ export function memberChangeContract(fixture: () => StorageFixture): void {
     await storage.projects.createInvitation(invitation('inv_bob', 'acc_bob'));
     await storage.projects.createInvitation(invitation('inv_used', 'acc_bob', 'viewer'));
     await storage.projects.acceptInvitation('digest-inv_used', T0 + 1);
-    assert.equal(await storage.accounts.remove('acc_bob'), true);
+    const identity = createIdentityChanges({ storage, clock: new FakeClock(T0) });
+    assert.equal((await identity.removeAccount({ kind: 'operator' }, 'acc_bob')).value.removed, true);
     assert.equal(await storage.projects.invitationByToken('digest-inv_bob'), undefined);
     assert.equal((await storage.projects.invitationByToken('digest-inv_used'))!.invitedBy, null);
   });

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { createIdentityChanges } from '../src/accounts/identity-changes.ts';
+import { FakeClock } from '../src/time/clock.ts';
 import type { StorageFixture } from './storage-contract.ts';
 import { project } from './storage-contract-projects.ts';
 
@@ -80,7 +82,11 @@ export function twoFactorContract(fixture: () => StorageFixture): void {
     assert.equal(await accounts.twoFactorChallenge('c2', T0), undefined, 'purged');
     await accounts.createTwoFactorChallenge({ ...challenge, idDigest: 'c3' });
     await accounts.beginTwoFactor('acc_1', 'v1.s', T0);
-    await accounts.remove('acc_1');
+    const { storage } = fixture();
+    await createIdentityChanges({ storage, clock: new FakeClock(T0) }).removeAccount(
+      { kind: 'operator' },
+      'acc_1',
+    );
     assert.equal(await accounts.twoFactorChallenge('c3', T0), undefined);
     assert.equal(await accounts.twoFactor('acc_1'), undefined);
   });

@@ -1,5 +1,6 @@
 import { domainToUnicode } from 'node:url';
 import { mixedScripts } from '../hosts/mixed-script.ts';
+import { codePointOf, unseenCharacter, withoutUnseen } from '../text/unseen.ts';
 
 /** A plausible address, as sign-up forms check it: something@domain.tld, no spaces, at most 254 characters. */
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
@@ -37,11 +38,40 @@ function latinImitation(label: string): string | undefined {
 }
 
 /**
- * Why a new address (normalised) is refused: a part that mixes scripts (`dev-а@example.com`, Cyrillic
- * `а`), or written wholly in letters that imitate Latin ones (`аре@example.com`), could pass for
- * another person's address, as domain names cannot (hosts/mixed-script.ts). Undefined when fine.
+ * Punctuation drawn like the ASCII an address is written with, once NFKC has mapped the full-width
+ * forms: dashes and minus signs like `-` (U+2010 HYPHEN, U+2011, U+2012–U+2015, U+2212, …), dots like
+ * `.` (U+00B7, U+2027, U+2219, U+22C5, U+30FB).
+ */
+const PUNCTUATION_LOOKALIKES = /(?!-)[\p{Pd}\u2212\u2043\u02d7\u2796]|[\u00b7\u2027\u2219\u22c5\u30fb]/gu;
+const DOT_LIKE = /[\u00b7\u2027\u2219\u22c5\u30fb]/u;
+
+/**
+ * The address a reader sees in a normalised one: without the characters nobody sees (text/unseen.ts:
+ * zero-width, bidirectional and other invisible ones) and with lookalike punctuation read as the ASCII
+ * it imitates. Two addresses with one skeleton read alike: a new one whose skeleton is a member's is
+ * that member, not a new address.
+ */
+export function emailSkeleton(email: string): string {
+  return withoutUnseen(email).replace(PUNCTUATION_LOOKALIKES, (char) => (DOT_LIKE.test(char) ? '.' : '-'));
+}
+
+/**
+ * Why a new address (normalised) is refused: a character nobody sees or that reorders what is shown
+ * (`dev\u200b@example.com`, U+202E), punctuation drawn like an address's ASCII (`dev‐ops`, U+2010), a
+ * part that mixes scripts (`dev-а@example.com`, Cyrillic `а`), or written wholly in letters that
+ * imitate Latin ones (`аре@example.com`): each could pass for another person's address, as domain
+ * names cannot (hosts/mixed-script.ts). Undefined when fine.
  */
 export function emailProblem(email: string): string | undefined {
+  const unseen = unseenCharacter(email);
+  if (unseen) {
+    return `the address contains ${unseen.codePoint} (${unseen.kind}), which can make it pass for another: type it without`;
+  }
+  const punctuation = email.match(PUNCTUATION_LOOKALIKES)?.[0];
+  if (punctuation !== undefined) {
+    const imitated = DOT_LIKE.test(punctuation) ? '.' : '-';
+    return `${email} contains ${codePointOf(punctuation)}, which is drawn like “${imitated}” and can imitate another address`;
+  }
   const labels = email.split(/[@.]/);
   for (const label of labels) {
     const scripts = mixedScripts(label);

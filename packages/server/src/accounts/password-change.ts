@@ -1,32 +1,37 @@
-import type { AccountRepository, Account, Session } from '../storage/account-repository.ts';
+import type { TokenName } from '../features/access-tokens/repository.ts';
+import type { Account, Session } from '../storage/account-repository.ts';
 import type { Clock } from '../time/clock.ts';
+import type { IdentityChanges } from './identity-changes.ts';
 import { hashPassword, PASSWORD_CHECKS_BUSY, passwordProblem, verifyPassword } from './passwords.ts';
 import { BUSY_RETRY_SECONDS, type Sessions } from './sessions.ts';
 
 export type PasswordChangeOutcome =
-  | { kind: 'changed'; endedSessions: number; deviceCookie: string }
+  | { kind: 'changed'; endedSessions: number; deviceCookie: string; revoked: TokenName[] }
   | { kind: 'wrong_password' }
   | { kind: 'refused'; problem: string }
   | { kind: 'throttled'; retryAfterSeconds: number };
 
 export interface PasswordChangeDeps {
-  accounts: AccountRepository;
   sessions: Sessions;
   clock: Clock;
+  identity: IdentityChanges;
 }
 
 /**
  * Changes the signed-in account's password: the current one must be right (wrong ones are throttled
  * like sign-ins, per account), the new one acceptable (refused ones are throttled per account and per
  * client address). Every other session of the account ends and its device cookies stop counting, but
- * this browser's: it gets a new one. Pending reset links stop working.
+ * this browser's: it gets a new one. Pending reset links stop working, and the account's access tokens
+ * are revoked but those in `keep` (the person chose to keep them). All of it, with its audit records,
+ * is one transaction.
  */
 export async function changePassword(
-  { accounts, sessions, clock }: PasswordChangeDeps,
+  { sessions, clock, identity }: PasswordChangeDeps,
   signedIn: { session: Session; account: Account },
   currentPassword: string,
   newPassword: string,
   clientAddress?: string,
+  keep: readonly string[] = [],
 ): Promise<PasswordChangeOutcome> {
   const { account, session } = signedIn;
   const { throttle } = sessions;
@@ -62,9 +67,18 @@ export async function changePassword(
   // Only a change forgets the account's failures: a right current password with a refused new one does not.
   await throttle.succeeded('passwordChange', account.id);
   const now = clock.now();
-  await accounts.setPasswordHash(account.id, hashed.value);
-  await accounts.revokeDevices(account.id, now);
-  await accounts.endPasswordResets(account.id);
-  const endedSessions = await accounts.removeSessions(account.id, session.idDigest);
-  return { kind: 'changed', endedSessions, deviceCookie: await sessions.devices.issue(account.id, now) };
+  const who = { kind: 'account' as const, account, address: clientAddress ?? null };
+  const { value: endedSessions, revoked } = await identity.change(who, async ({ accounts: records }) => {
+    await records.setPasswordHash(account.id, hashed.value);
+    await records.revokeDevices(account.id, now);
+    await records.endPasswordResets(account.id);
+    return {
+      value: await records.removeSessions(account.id, session.idDigest),
+      action: 'password_changed',
+      target: null,
+      revokeTokensOf: { accountId: account.id, keep },
+    };
+  });
+  const deviceCookie = await sessions.devices.issue(account.id, now);
+  return { kind: 'changed', endedSessions, deviceCookie, revoked };
 }

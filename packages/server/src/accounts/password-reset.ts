@@ -4,6 +4,8 @@ import type { Outbox } from '../mail/outbox.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { Account, AccountRepository } from '../storage/account-repository.ts';
 import type { Clock } from '../time/clock.ts';
+import type { TokenName } from '../features/access-tokens/repository.ts';
+import type { IdentityChanges } from './identity-changes.ts';
 import { normalizeEmail } from './email.ts';
 import { hashPassword, PASSWORD_CHECKS_BUSY, passwordProblem } from './passwords.ts';
 import { BUSY_RETRY_SECONDS, type Sessions } from './sessions.ts';
@@ -29,6 +31,7 @@ export interface PasswordResetDeps {
   limiter: RateLimiter;
   clock: Clock;
   outbox: Outbox;
+  identity: IdentityChanges;
 }
 
 export type ResetRequestOutcome =
@@ -38,7 +41,7 @@ export type ResetRequestOutcome =
   | { kind: 'throttled'; retryAfterSeconds: number };
 
 export type ResetOutcome =
-  | { kind: 'reset'; account: Account; endedSessions: number }
+  | { kind: 'reset'; account: Account; endedSessions: number; revoked: TokenName[] }
   | { kind: 'invalid_link' }
   | { kind: 'refused'; problem: string }
   | { kind: 'throttled'; retryAfterSeconds: number };
@@ -88,7 +91,9 @@ export async function pendingReset(deps: Pick<PasswordResetDeps, 'accounts' | 'c
 
 /**
  * Sets the password of the link's account: the link is used up, every session of the account ends, its
- * device cookies stop counting and its other reset links stop working. Nobody is signed in by it.
+ * device cookies stop counting, its other reset links stop working and every access token of it is
+ * revoked (whoever held the password may have made them), in one transaction with its audit records.
+ * Nobody is signed in by it.
  */
 export async function resetPassword(
   deps: PasswordResetDeps,
@@ -106,11 +111,22 @@ export async function resetPassword(
   const hashed = await gate.run(ticket, () => hashPassword(password, passwordParams));
   if (!hashed.ran) return { kind: 'throttled', retryAfterSeconds: BUSY_RETRY_SECONDS };
   const now = deps.clock.now();
-  if ((await deps.accounts.usePasswordReset(digest(token), now)) !== account.id)
-    return { kind: 'invalid_link' };
-  await deps.accounts.setPasswordHash(account.id, hashed.value);
-  await deps.accounts.revokeDevices(account.id, now);
-  await deps.accounts.endPasswordResets(account.id);
-  const endedSessions = await deps.accounts.removeSessions(account.id);
-  return { kind: 'reset', account, endedSessions };
+  const who = { kind: 'account' as const, account, address: clientAddress };
+  const { value: endedSessions, revoked } = await deps.identity.change(who, async ({ accounts }) => {
+    // Used by another request meanwhile: nothing is written.
+    if ((await accounts.usePasswordReset(digest(token), now)) !== account.id) {
+      return { value: undefined, action: null, target: null };
+    }
+    await accounts.setPasswordHash(account.id, hashed.value);
+    await accounts.revokeDevices(account.id, now);
+    await accounts.endPasswordResets(account.id);
+    return {
+      value: await accounts.removeSessions(account.id),
+      action: 'password_reset',
+      target: null,
+      revokeTokensOf: { accountId: account.id },
+    };
+  });
+  if (endedSessions === undefined) return { kind: 'invalid_link' };
+  return { kind: 'reset', account, endedSessions, revoked };
 }

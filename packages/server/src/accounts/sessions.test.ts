@@ -9,6 +9,7 @@ import { openStorage } from '../storage/open-storage.ts';
 import type { Storage } from '../storage/repository.ts';
 import { FakeClock } from '../time/clock.ts';
 import { createHashingGate, type HashingGate } from './hashing-gate.ts';
+import { createIdentityChanges } from './identity-changes.ts';
 import { changePassword } from './password-change.ts';
 import { hashPassword } from './passwords.ts';
 import { createSessions, SESSION_TTL_MS, SIGN_IN_LIMITS } from './sessions.ts';
@@ -31,6 +32,7 @@ describe('sessions', () => {
       clock,
       passwordParams: FAST,
       hashingGate,
+      identity: createIdentityChanges({ storage, clock }),
     });
   const from = (clientAddress: string, deviceCookie?: string) => ({ clientAddress, deviceCookie });
   /** Signs in with the right password from an unknown device: the browser's new device cookie. */
@@ -267,7 +269,11 @@ describe('sessions', () => {
     const here = await sessions.signIn(email, PASSWORD, from('192.0.2.1'));
     const elsewhere = await sessions.signIn(email, PASSWORD, from('192.0.2.9'));
     assert.ok(here.kind === 'signed_in' && elsewhere.kind === 'signed_in');
-    const deps = { accounts: storage.accounts, sessions, clock };
+    const deps = {
+      sessions,
+      clock,
+      identity: createIdentityChanges({ storage, clock }),
+    };
     const signedIn = (await sessions.current(here.token))!;
     assert.deepEqual(await changePassword(deps, signedIn, 'not my password', 'a-new-long-passphrase'), {
       kind: 'wrong_password',

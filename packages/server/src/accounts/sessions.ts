@@ -4,6 +4,7 @@ import type { Account, AccountRepository, Session } from '../storage/account-rep
 import type { Clock } from '../time/clock.ts';
 import { createDeviceCookies, type Device, type DeviceCookies } from './device-cookies.ts';
 import { normalizeEmail } from './email.ts';
+import type { IdentityChanges } from './identity-changes.ts';
 import { createHashingGate, type HashingGate } from './hashing-gate.ts';
 import { decoyHash, hashPassword, PASSWORD_PARAMS, type ScryptParams, verifyPassword } from './passwords.ts';
 import { createSignInThrottle, type SignInThrottle } from './sign-in-throttle.ts';
@@ -83,6 +84,8 @@ export interface SessionDeps {
   hashingGate?: HashingGate;
   /** The key sealing TOTP secrets (32 bytes; default: one kept in `server_secrets`, two-factor-secrets.ts). */
   twoFactorKey?: Buffer;
+  /** Where two-factor sign-in is turned on and off, each change with its record in one transaction. */
+  identity: IdentityChanges;
 }
 
 export const tokenDigest = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -114,6 +117,7 @@ export function createSessions(deps: SessionDeps): Sessions {
     clock,
     throttle,
     box: createSecretBox(twoFactorKey ? async () => twoFactorKey : storedKey),
+    identity: deps.identity,
   });
   // Unknown emails are checked against this hash, so they take as long as a wrong password.
   const decoy = decoyHash(params);

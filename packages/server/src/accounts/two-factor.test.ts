@@ -8,6 +8,7 @@ import { Secret, TOTP } from 'otpauth';
 import { openStorage } from '../storage/open-storage.ts';
 import type { Storage } from '../storage/repository.ts';
 import { FakeClock } from '../time/clock.ts';
+import { createIdentityChanges } from './identity-changes.ts';
 import { createSignInThrottle, THROTTLE_POLICIES } from './sign-in-throttle.ts';
 import { createTwoFactor, RECOVERY_CODE_COUNT, type TwoFactor, TOTP_SETTINGS } from './two-factor.ts';
 import { createSecretBox } from './two-factor-secrets.ts';
@@ -33,6 +34,7 @@ describe('two-factor sign-in (TOTP)', () => {
       clock,
       throttle: createSignInThrottle(storage.accounts, clock),
       box: createSecretBox(async () => key),
+      identity: createIdentityChanges({ storage, clock }),
     });
   });
   after(async () => {
@@ -45,10 +47,13 @@ describe('two-factor sign-in (TOTP)', () => {
     await storage.accounts.create({ id, email: `${id}@example.com`, passwordHash: 'scrypt$x', createdAt: 0 });
   });
 
+  /** The account acting on itself. */
+  const me = () => ({ kind: 'account' as const, account: { id, email: `${id}@example.com` }, address: null });
+
   /** Enrols the account and confirms with the current code: its secret and recovery codes. */
   const enrol = async () => {
     const enrolment = (await twoFactor.enrolment({ id, email: `${id}@example.com` }))!;
-    const confirmed = await twoFactor.confirm(id, codeAt(enrolment.secret, clock.now()));
+    const confirmed = await twoFactor.confirm(me(), codeAt(enrolment.secret, clock.now()));
     assert.equal(confirmed.kind, 'confirmed');
     return { secret: enrolment.secret, codes: confirmed.kind === 'confirmed' ? confirmed.recoveryCodes : [] };
   };
@@ -73,9 +78,9 @@ describe('two-factor sign-in (TOTP)', () => {
 
   it('confirm → a wrong code is refused and it stays off; the current code turns it on with ten recovery codes, stored as digests', async () => {
     const enrolment = (await twoFactor.enrolment({ id, email: `${id}@example.com` }))!;
-    assert.deepEqual(await twoFactor.confirm(id, '000000'), { kind: 'wrong_code' });
+    assert.deepEqual(await twoFactor.confirm(me(), '000000'), { kind: 'wrong_code' });
     assert.equal(await twoFactor.enabled(id), false);
-    const confirmed = await twoFactor.confirm(id, codeAt(enrolment.secret, clock.now()));
+    const confirmed = await twoFactor.confirm(me(), codeAt(enrolment.secret, clock.now()));
     assert.equal(confirmed.kind, 'confirmed');
     const codes = confirmed.kind === 'confirmed' ? confirmed.recoveryCodes : [];
     assert.equal(codes.length, RECOVERY_CODE_COUNT);
@@ -146,9 +151,9 @@ describe('two-factor sign-in (TOTP)', () => {
   it('disable → needs a right code; then it is off and its recovery codes are gone', async () => {
     const { secret, codes } = await enrol();
     clock.advance(30_000);
-    assert.deepEqual(await twoFactor.disable(id, '999999'), { kind: 'wrong_code' });
+    assert.deepEqual(await twoFactor.disable(me(), '999999'), { kind: 'wrong_code' });
     assert.equal(await twoFactor.enabled(id), true);
-    assert.deepEqual(await twoFactor.disable(id, codeAt(secret, clock.now())), {
+    assert.deepEqual(await twoFactor.disable(me(), codeAt(secret, clock.now())), {
       kind: 'ok',
       recovery: false,
     });

@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
+import type { TokenName } from '../features/access-tokens/repository.ts';
 import type { AccountRepository } from '../storage/account-repository.ts';
 import type { TwoFactorChallenge } from '../storage/two-factor-records.ts';
 import type { Clock } from '../time/clock.ts';
+import type { IdentityActor, IdentityChanges } from './identity-changes.ts';
 import type { SignInThrottle } from './sign-in-throttle.ts';
 import type { SecretBox } from './two-factor-secrets.ts';
 
@@ -29,6 +31,9 @@ export type CodeOutcome =
   | { kind: 'reused_code' }
   | { kind: 'throttled'; retryAfterSeconds: number };
 
+/** The account turning its own two-factor sign-in on or off, from the dashboard. */
+export type SelfActor = Extract<IdentityActor, { kind: 'account' }>;
+
 export interface Enrolment {
   /** Base32, for typing into an app by hand. */
   secret: string;
@@ -41,15 +46,23 @@ export interface TwoFactor {
   recoveryCodesLeft(accountId: string): Promise<number>;
   /** The pending enrolment (started now when there is none); undefined when two-factor is on already. */
   enrolment(account: { id: string; email: string }): Promise<Enrolment | undefined>;
-  /** Turns it on when `code` is the pending secret's: the recovery codes are returned this once. */
+  /**
+   * Turns it on when `code` is the pending secret's: the recovery codes are returned this once. The
+   * state, the codes' digests, the record and the revocation of the account's access tokens (but
+   * those in `keep`) are one transaction.
+   */
   confirm(
-    accountId: string,
+    who: SelfActor,
     code: string,
-  ): Promise<CodeOutcome | { kind: 'confirmed'; recoveryCodes: string[] }>;
+    keep?: readonly string[],
+  ): Promise<CodeOutcome | { kind: 'confirmed'; recoveryCodes: string[]; revoked: TokenName[] }>;
   /** Checks a code or a recovery code of an account with two-factor on, using it up. */
   verify(accountId: string, code: string): Promise<CodeOutcome>;
-  /** Turns it off, given a code of the current secret (or a recovery code). */
-  disable(accountId: string, code: string): Promise<CodeOutcome>;
+  /**
+   * Turns it off, given a code of the current secret (or a recovery code): the code used, the secret
+   * and the recovery codes removed and the record written in one transaction.
+   */
+  disable(who: SelfActor, code: string): Promise<CodeOutcome>;
   /** A sign-in waiting for its code; the token for the browser. */
   challenge(accountId: string, next: string): Promise<string>;
   challenged(token: string): Promise<TwoFactorChallenge | undefined>;
@@ -63,6 +76,8 @@ export interface TwoFactorDeps {
   clock: Clock;
   throttle: SignInThrottle;
   box: SecretBox;
+  /** Where turning it on or off is written, each with its record in one transaction. */
+  identity: IdentityChanges;
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -75,7 +90,10 @@ function newRecoveryCode(): string {
   return text.match(/.{4}/g)!.join('-');
 }
 
-export function createTwoFactor({ accounts, clock, throttle, box }: TwoFactorDeps): TwoFactor {
+/** A typed code as what it proves: a recovery code's digest or a TOTP step; undefined when neither. */
+type CheckedCode = { recovery: true; digest: string } | { recovery: false; step: number };
+
+export function createTwoFactor({ accounts, clock, throttle, box, identity }: TwoFactorDeps): TwoFactor {
   /** The step `code` belongs to for this secret, near now; undefined when it is not a current code. */
   const stepOf = (secret: string, code: string): number | undefined => {
     if (!/^\d{6}$/.test(code)) return undefined;
@@ -103,27 +121,45 @@ export function createTwoFactor({ accounts, clock, throttle, box }: TwoFactorDep
     return { kind: 'checked', ok };
   };
 
-  const verify = async (accountId: string, typed: string): Promise<CodeOutcome> => {
+  /** What a typed code is for an account with two-factor on (read only: nothing is used up yet). */
+  const checkCode = async (accountId: string, typed: string): Promise<CheckedCode | undefined> => {
     const code = compact(typed);
-    let recovery = false;
-    let reused = false;
+    const state = await accounts.twoFactor(accountId);
+    if (!state || state.confirmedAt === null) return undefined;
+    if (/^[A-Z2-7]{16}$/.test(code)) return { recovery: true, digest: recoveryDigest(code) };
+    const secret = await box.open(accountId, state.sealedSecret);
+    const step = secret === undefined ? undefined : stepOf(secret, code);
+    return step === undefined ? undefined : { recovery: false, step };
+  };
+
+  /** Uses the code up (a conditional UPDATE: of racing requests with one code, one wins). */
+  const useCode = (records: AccountRepository, accountId: string, checked: CheckedCode) =>
+    checked.recovery
+      ? records.useRecoveryCode(accountId, checked.digest, clock.now())
+      : records.useTwoFactorStep(accountId, checked.step);
+
+  /**
+   * A code checked and used up under the account's throttle; `use` does the using (and whatever must
+   * be written with it): its answer says whether the code was accepted.
+   */
+  const withCode = async (
+    accountId: string,
+    typed: string,
+    use: (checked: CheckedCode) => Promise<boolean>,
+  ): Promise<CodeOutcome> => {
+    let checked: CheckedCode | undefined;
     const outcome = await throttled(accountId, async () => {
-      const state = await accounts.twoFactor(accountId);
-      if (!state || state.confirmedAt === null) return false;
-      if (/^[A-Z2-7]{16}$/.test(code)) {
-        recovery = await accounts.useRecoveryCode(accountId, recoveryDigest(code), clock.now());
-        return recovery;
-      }
-      const secret = await box.open(accountId, state.sealedSecret);
-      const step = secret === undefined ? undefined : stepOf(secret, code);
-      if (step === undefined) return false;
-      reused = !(await accounts.useTwoFactorStep(accountId, step));
-      return !reused;
+      checked = await checkCode(accountId, typed);
+      return checked !== undefined && (await use(checked));
     });
     if (outcome.kind === 'throttled') return outcome;
-    if (outcome.ok) return { kind: 'ok', recovery };
-    return reused ? { kind: 'reused_code' } : { kind: 'wrong_code' };
+    if (outcome.ok) return { kind: 'ok', recovery: checked!.recovery };
+    // A current code of a step already used: the next one is needed.
+    return checked && !checked.recovery ? { kind: 'reused_code' } : { kind: 'wrong_code' };
   };
+
+  const verify = (accountId: string, typed: string): Promise<CodeOutcome> =>
+    withCode(accountId, typed, (checked) => useCode(accounts, accountId, checked));
 
   return {
     async enabled(accountId) {
@@ -141,8 +177,10 @@ export function createTwoFactor({ accounts, clock, throttle, box }: TwoFactorDep
       const totp = new TOTP({ ...TOTP_SETTINGS, issuer: TOTP_ISSUER, label: email, secret });
       return { secret, uri: totp.toString() };
     },
-    async confirm(accountId, typed) {
+    async confirm(who, typed, keep = []) {
+      const accountId = who.account.id;
       let codes: string[] = [];
+      let revoked: TokenName[] = [];
       const outcome = await throttled(accountId, async () => {
         const state = await accounts.twoFactor(accountId);
         if (!state || state.confirmedAt !== null) return false;
@@ -150,17 +188,35 @@ export function createTwoFactor({ accounts, clock, throttle, box }: TwoFactorDep
         const step = secret === undefined ? undefined : stepOf(secret, compact(typed));
         if (step === undefined) return false;
         codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-        return accounts.confirmTwoFactor(accountId, step, codes.map(recoveryDigest), clock.now());
+        const digests = codes.map(recoveryDigest);
+        const changed = await identity.change(who, async (records) => {
+          const confirmed = await records.accounts.confirmTwoFactor(accountId, step, digests, clock.now());
+          if (!confirmed) return { value: false, action: null, target: null };
+          return {
+            value: true,
+            action: 'two_factor_enabled',
+            target: null,
+            revokeTokensOf: { accountId, keep },
+          };
+        });
+        revoked = changed.revoked;
+        return changed.value;
       });
       if (outcome.kind === 'throttled') return outcome;
-      return outcome.ok ? { kind: 'confirmed', recoveryCodes: codes } : { kind: 'wrong_code' };
+      return outcome.ok ? { kind: 'confirmed', recoveryCodes: codes, revoked } : { kind: 'wrong_code' };
     },
     verify,
-    async disable(accountId, code) {
-      const outcome = await verify(accountId, code);
-      if (outcome.kind === 'ok') await accounts.removeTwoFactor(accountId);
-      return outcome;
-    },
+    disable: (who, typed) =>
+      withCode(who.account.id, typed, async (checked) => {
+        const { value } = await identity.change(who, async (records) => {
+          if (!(await useCode(records.accounts, who.account.id, checked))) {
+            return { value: false, action: null, target: null };
+          }
+          await records.accounts.removeTwoFactor(who.account.id);
+          return { value: true, action: 'two_factor_disabled', target: null };
+        });
+        return value;
+      }),
     async challenge(accountId, next) {
       const token = randomBytes(32).toString('base64url');
       await accounts.createTwoFactorChallenge({

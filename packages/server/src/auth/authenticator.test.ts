@@ -14,6 +14,8 @@ function handFeed() {
   const feed = {
     reads: 0,
     failing: false,
+    /** A notification arrived (another instance's change) that no read has covered yet. */
+    notified: false,
     pending: [] as HostChange[],
     started: () => true,
     problem: () => (feed.failing ? 'down' : undefined),
@@ -26,10 +28,13 @@ function handFeed() {
     async catchUp() {
       feed.reads++;
       if (feed.failing) throw new Error('down');
+      feed.notified = false;
       const batch = feed.pending;
       feed.pending = [];
       if (batch.length > 0) feed.tell(batch);
     },
+    behind: () => feed.notified,
+    applyNotified: () => feed.catchUp(),
   };
   return feed;
 }
@@ -40,6 +45,7 @@ const change = (fields: Partial<HostChange>): HostChange => ({
   slug: null,
   hostname: null,
   keyId: null,
+  accountId: null,
   ...fields,
 });
 
@@ -79,7 +85,12 @@ function authenticatorOver(count: number, maxEntries = 1_000) {
     feed.pending.push(change(fields));
     mark++;
   };
-  return { use, lookups, keys, feed, clock, revoke, committed, authenticator };
+  /** A change committed by another instance, announced by its notification: the write mark stays. */
+  const notified = (fields: Partial<HostChange>) => {
+    feed.pending.push(change(fields));
+    feed.notified = true;
+  };
+  return { use, lookups, keys, feed, clock, revoke, committed, notified, authenticator };
 }
 
 test('authenticator → a full cache drops its least recently used key alone, never every key', async () => {
@@ -109,6 +120,18 @@ test('authenticator → a revoked key is refused from the next request; only its
   assert.equal(await use(3), undefined);
   for (let n = 0; n < 10; n++) if (n !== 3) assert.ok(await use(n));
   assert.equal(lookups.length, 11, 'one lookup again: the revoked key');
+});
+
+test('authenticator → a key revoked by another instance, once its notification has arrived → refused by the next request', async () => {
+  const { use, lookups, keys, feed, revoke, notified } = authenticatorOver(4);
+  for (let n = 0; n < 4; n++) assert.ok(await use(n));
+  revoke(2);
+  assert.ok(await use(2), 'no notification yet: answered from the cache');
+  notified({ keyId: keys[2]!.id });
+  assert.equal(await use(2), undefined, 'the notification is applied before the answer');
+  assert.equal(feed.notified, false);
+  for (const n of [0, 1, 3]) assert.ok(await use(n));
+  assert.equal(lookups.length, 5, 'one lookup again: the revoked key');
 });
 
 test('authenticator → a write elsewhere that is no key change (a pet, a domain) drops nothing', async () => {

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { boundedLru } from '../cache/bounded-lru.ts';
-import type { ChangeBatch, ChangeFeed } from '../changes/feed.ts';
+import { type ChangeBatch, type ChangeFeed, feedFollower } from '../changes/feed.ts';
 import type { KeyRepository } from '../storage/repository.ts';
 import type { ApiKeyRecord } from '../storage/records.ts';
 import type { Clock } from '../time/clock.ts';
@@ -15,11 +15,15 @@ export interface AuthenticatorOptions {
    * The change feed (migrations 090 and 125): a key's change drops that key alone, a project's change
    * its keys. While the feed is not started or cannot be read, records are trusted for `ttlMs` only.
    */
-  feed: Pick<ChangeFeed, 'catchUp' | 'epoch' | 'started' | 'problem' | 'subscribe'>;
+  feed: Pick<
+    ChangeFeed,
+    'catchUp' | 'behind' | 'applyNotified' | 'epoch' | 'started' | 'problem' | 'subscribe'
+  >;
   /**
    * A number that moves whenever something may have been committed that the feed has not been asked
    * for yet (SQLite's change token; this process's own writes on PostgreSQL): the feed is read before
-   * the next answer, so the instance that revoked a key refuses it at once.
+   * the next answer, so the instance that revoked a key refuses it at once. A notification of a change
+   * elsewhere is waited for the same way (feedFollower).
    */
   writeMark: () => number | undefined;
   ttlMs?: number;
@@ -83,7 +87,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       }
     }
   });
-  let seenMark = options.writeMark();
+  const follow = feedFollower(feed, options.writeMark);
 
   const followed = () => feed.started() && feed.problem() === undefined;
   const fresh = (entry: CacheEntry | undefined, now: number): entry is CacheEntry => {
@@ -102,20 +106,12 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     if (!secrets) byProject.set(record.projectId, (secrets = new Set()));
     secrets.add(secret);
   };
-  /** Reads the feed: a write may have been committed since the last read. */
-  const catchUp = async (mark: number | undefined) => {
-    try {
-      await feed.catchUp();
-      seenMark = mark;
-    } catch {
-      // Unreadable: records are trusted for ttlMs only (fresh), and the feed's problem is readiness's.
-    }
-  };
 
   /** Cached by the presented token, so a hit costs a Map lookup rather than a SHA-256. */
   const lookup = async (secret: string, now: number): Promise<ApiKeyRecord | undefined> => {
-    const mark = options.writeMark();
-    if (mark !== seenMark) await catchUp(mark);
+    // An unreadable feed is not waited for: records are then trusted for ttlMs only (fresh).
+    const pending = follow();
+    if (pending) await pending;
     const cached = cache.get(secret);
     if (fresh(cached, now)) return cached.record;
     const epoch = feed.epoch();

@@ -1,5 +1,12 @@
-import type { ChangeRecords, HostChange } from '../storage/change-records.ts';
+import type {
+  ChangeHandlers,
+  ChangeListener,
+  ChangeRecords,
+  HostChange,
+  NotifiedRange,
+} from '../storage/change-records.ts';
 import type { Clock } from '../time/clock.ts';
+import { createEchoes, type Echoes } from './echoes.ts';
 
 /** How often an instance reads the feed on its own (PostgreSQL's NOTIFY makes it read at once too). */
 export const CHANGE_POLL_MS = 1_000;
@@ -20,8 +27,11 @@ export interface ChangeFeedDeps {
   changes: ChangeRecords;
   /** SQLite: a number that moves with every commit; unchanged since the last read, there is nothing new. */
   changeToken: () => number | undefined;
-  /** PostgreSQL: calls `onNotify` at each NOTIFY of a change, until closed. */
-  listen?: (onNotify: () => void) => { close(): Promise<void> };
+  /**
+   * PostgreSQL: tells `handlers` of each NOTIFY of a change (with the sequence numbers it appended)
+   * and of each other instance's message, until closed; sends this instance's.
+   */
+  listen?: (handlers: ChangeHandlers) => ChangeListener;
   clock: Clock;
   /** Where failures go, once per run of failures. */
   log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
@@ -34,6 +44,23 @@ export type ChangeBatch = readonly HostChange[] | 'all';
 export interface ChangeFeed {
   /** Resolves once every change committed before the call has been handed to the subscribers. */
   catchUp(): Promise<void>;
+  /**
+   * Whether a notification arrived that no finished read of the feed began after: a cache must then
+   * wait for applyNotified before it answers, or it could answer from what a change elsewhere replaced.
+   */
+  behind(): boolean;
+  /** Resolves once a read that began after the last notification received has handed its changes on. */
+  applyNotified(): Promise<void>;
+  /**
+   * For the instance that committed change `seq`: resolves true once the change has been handed to
+   * this instance's subscribers and, on PostgreSQL, once its own notification has come back through
+   * LISTEN and every other listening instance it knows has acknowledged applying it (echoes.ts);
+   * false when that took longer than ECHO_TIMEOUT_MS (or the feed could not be read), and the caller
+   * answers anyway.
+   */
+  echo(seq: number): Promise<boolean>;
+  /** How many other listening instances this one knows (PostgreSQL): those `echo` waits for. */
+  peers(): number;
   /** Moves whenever subscribers were told of changes: a lookup that began before must not be cached. */
   epoch(): number;
   /** Whether the feed has its starting point: before, nothing read from the database may be cached. */
@@ -54,6 +81,10 @@ export interface ChangeFeed {
  */
 export function createChangeFeed(deps: ChangeFeedDeps): ChangeFeed {
   const subscribers: ((batch: ChangeBatch) => void)[] = [];
+  /** Notifications received; the count a read began with, and the highest a finished read began with. */
+  let notified = 0;
+  let runningFrom = 0;
+  let covered = 0;
   let floor: number | undefined;
   const seen = new Set<number>();
   const gaps = new Map<number, number>();
@@ -65,7 +96,7 @@ export function createChangeFeed(deps: ChangeFeedDeps): ChangeFeed {
   let running: Promise<void> | undefined;
   let queued: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let listener: { close(): Promise<void> } | undefined;
+  let listener: ChangeListener | undefined;
   let closed = false;
 
   const tell = (batch: ChangeBatch) => {
@@ -91,7 +122,17 @@ export function createChangeFeed(deps: ChangeFeedDeps): ChangeFeed {
       break;
     }
   };
+  const applied = (seq: number) => floor !== undefined && (seq <= floor || seen.has(seq));
+  const echoes: Echoes | undefined =
+    deps.listen &&
+    createEchoes({
+      send: async (message) => listener?.send(message),
+      applied,
+      log: deps.log,
+    });
   const read = async () => {
+    const from = notified;
+    runningFrom = from;
     const token = deps.changeToken();
     if (floor === undefined) {
       floor = await deps.changes.newest();
@@ -109,6 +150,8 @@ export function createChangeFeed(deps: ChangeFeedDeps): ChangeFeed {
       advance();
     }
     readToken = token;
+    covered = Math.max(covered, from);
+    echoes?.read();
     lastReadAt = performance.now();
     if (failure !== undefined) deps.log.info({}, 'the change feed (hosts and keys) is read again');
     failure = undefined;
@@ -138,6 +181,28 @@ export function createChangeFeed(deps: ChangeFeedDeps): ChangeFeed {
       });
     return queued;
   };
+  const onNotify = (range?: NotifiedRange) => {
+    if (closed) return;
+    notified++;
+    // Without a range: the listener (re)connected, and every other instance learns of this one.
+    if (range) echoes?.notified(range);
+    else echoes?.listening();
+    catchUp().catch(() => {});
+  };
+  const applyNotified = (): Promise<void> => {
+    if (covered >= notified) return Promise.resolve();
+    if (running && runningFrom >= notified) return running;
+    return catchUp();
+  };
+  // Without a LISTEN connection (SQLite, or PostgreSQL's while it reconnects) nothing can come back:
+  // the change is answered once applied here.
+  const echo = (seq: number): Promise<boolean> =>
+    echoes?.up()
+      ? echoes.wait(seq)
+      : catchUp().then(
+          () => applied(seq),
+          () => false,
+        );
   const tick = () => {
     if (closed) return;
     readToken = undefined;
@@ -150,6 +215,10 @@ export function createChangeFeed(deps: ChangeFeedDeps): ChangeFeed {
   };
   return {
     catchUp,
+    behind: () => covered < notified,
+    applyNotified,
+    echo,
+    peers: () => echoes?.peers() ?? 0,
     epoch: () => epoch,
     started: () => floor !== undefined,
     subscribe(apply) {
@@ -159,15 +228,45 @@ export function createChangeFeed(deps: ChangeFeedDeps): ChangeFeed {
     start() {
       if (timer || closed) return;
       timer = setInterval(tick, deps.pollMs ?? CHANGE_POLL_MS).unref();
-      listener = deps.listen?.(() => {
-        if (!closed) catchUp().catch(() => {});
+      listener = deps.listen?.({
+        change: onNotify,
+        peer: (message) => echoes?.heard(message),
+        lost: () => echoes?.lost(),
       });
       catchUp().catch(() => {});
     },
     async close() {
       closed = true;
       clearInterval(timer);
+      await echoes?.close();
       await listener?.close();
     },
+  };
+}
+
+/**
+ * What a cache that follows the feed does before it answers from memory: read the feed when this
+ * process may have committed a change the feed has not read yet (`writeMark` moved: SQLite's change
+ * token, this process's own writes on PostgreSQL), or when a notification arrived that no finished read
+ * covers (a change committed by another instance). Returns the wait, or undefined when there is none,
+ * as nearly always (no promise on the hot path). A feed that cannot be read is not waited for again:
+ * the caller trusts its entries briefly (and readiness reports the feed's problem).
+ */
+export function feedFollower(
+  feed: Pick<ChangeFeed, 'catchUp' | 'behind' | 'applyNotified'>,
+  writeMark: () => number | undefined,
+): () => Promise<void> | undefined {
+  let seen = writeMark();
+  return () => {
+    const mark = writeMark();
+    if (mark !== seen) {
+      return feed.catchUp().then(
+        () => {
+          seen = mark;
+        },
+        () => {},
+      );
+    }
+    return feed.behind() ? feed.applyNotified().catch(() => {}) : undefined;
   };
 }

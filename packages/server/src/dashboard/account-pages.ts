@@ -1,6 +1,7 @@
 import { urlFor } from '../routes/urls.ts';
 import type { RouteHandlerMethod } from 'fastify';
 import { changePassword } from '../accounts/password-change.ts';
+import { keptTokens } from '../features/access-tokens/revoke-choice.ts';
 import type { DashboardContext } from './context.ts';
 import { field } from '../web/form-body.ts';
 import { clearSessionCookie, setDeviceCookie, signedInOf } from './session-cookie.ts';
@@ -11,9 +12,13 @@ import { twoFactorSection } from './views/two-factor.ts';
 
 const ACCOUNT = urlFor('accountPage');
 
+/** What a change revoked, for its notice: nothing when it revoked no token. */
+export const revokedText = (count: number): string =>
+  count === 0 ? '' : ` ${count} access token${count === 1 ? ' was' : 's were'} revoked.`;
+
 /** The signed-in account's own page: change the password, sign out everywhere. */
 export function accountPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
-  const { storage, sessions, clock, flashes } = context;
+  const { storage, sessions, clock, flashes, identity } = context;
   return {
     async accountPage(request, reply) {
       const { account, csrfToken } = context.signedIn(request);
@@ -21,6 +26,7 @@ export function accountPages(context: DashboardContext): Record<string, RouteHan
       const main = accountView({
         account,
         csrfToken,
+        tokens: await context.accessTokens.active(account.id),
         sessions: await storage.accounts.countSessions(account.id, clock.now()),
         flash,
         twoFactor: twoFactorSection({
@@ -40,19 +46,21 @@ export function accountPages(context: DashboardContext): Record<string, RouteHan
         return context.back(reply, ACCOUNT);
       }
       const outcome = await changePassword(
-        { accounts: storage.accounts, sessions, clock },
+        { sessions, clock, identity },
         signedIn,
         field(request.body, 'current'),
         password,
         request.ip,
+        keptTokens(request.body),
       );
       logPasswordChange(request, signedIn.account.id, outcome);
       if (outcome.kind === 'changed') {
-        await context.audit(request, 'password_changed', null);
         setDeviceCookie(request, reply, outcome.deviceCookie);
         const ended = outcome.endedSessions;
         const others = ended === 0 ? '' : ` ${ended} other session${ended === 1 ? '' : 's'} ended.`;
-        await flashes.put(request, ACCOUNT, { notice: `Your password was changed.${others}` });
+        await flashes.put(request, ACCOUNT, {
+          notice: `Your password was changed.${others}${revokedText(outcome.revoked.length)}`,
+        });
       } else {
         const problem =
           outcome.kind === 'wrong_password'
@@ -66,9 +74,16 @@ export function accountPages(context: DashboardContext): Record<string, RouteHan
     },
     async signOutEverywhere(request, reply) {
       const { account } = signedInOf(request);
-      const ended = await storage.accounts.removeSessions(account.id);
+      const who = { kind: 'account' as const, account, address: request.ip };
+      const { value: ended, revoked } = await identity.signOutEverywhere(who, account.id);
       request.log.info(
-        { event: 'sessions.ended', accountId: account.id, address: request.ip, endedSessions: ended },
+        {
+          event: 'sessions.ended',
+          accountId: account.id,
+          address: request.ip,
+          endedSessions: ended,
+          revokedTokens: revoked.length,
+        },
         'signed out everywhere',
       );
       clearSessionCookie(request, reply);

@@ -6,11 +6,14 @@ import type { Clock } from '../time/clock.ts';
 import { createAudited } from '../features/shared/audited.ts';
 
 export interface AuditOptions {
-  /** The account whose action it is (sign-in and a password reset name theirs before a session exists). */
+  /** The account whose action it is (a sign-in names its own before a session exists). */
   account?: Account;
 }
 
-/** Records an account's own action: a sign-in, a password changed or reset, two-factor turned on or off. */
+/**
+ * Records a sign-in, an event rather than a change. The changes of an account (password, two-factor,
+ * sessions ended) are recorded in their own transaction (accounts/identity-changes.ts).
+ */
 export type Audit = (
   request: FastifyRequest,
   action: AuditAction,
@@ -19,9 +22,9 @@ export type Audit = (
 ) => Promise<void>;
 
 /**
- * An account's own actions are events rather than changes of a project, so they are recorded through
- * the services' one audit writer (features/shared/audited.ts) on their own, once done. A database that
- * cannot take the record now is logged with the whole event rather than failing an action already made.
+ * A sign-in is an event rather than a change, so it is recorded through the services' one audit writer
+ * (features/shared/audited.ts) on its own, once done. A database that cannot take the record now is
+ * logged with the whole event rather than failing a sign-in already made.
  */
 export function createAudit(storage: Pick<Storage, 'transaction'>, clock: Clock): Audit {
   const audited = createAudited(storage, clock);

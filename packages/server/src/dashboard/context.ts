@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { memberOf } from './roles.ts';
 import { signedInOf } from './session-cookie.ts';
+import type { IdentityChanges } from '../accounts/identity-changes.ts';
 import type { Sessions } from '../accounts/sessions.ts';
+import type { AccessTokenService } from '../features/access-tokens/service.ts';
 import type { KeyEnvironment } from '../auth/keys.ts';
 import type { CertificateState } from '../features/domains/certificate.ts';
 import type { DomainsService } from '../features/domains/service.ts';
@@ -36,12 +38,18 @@ export interface DashboardDeps {
   outbox: Outbox;
   /** The origin links in mails start with: the configured one, never the Host a request names. */
   linkOrigin(request: FastifyRequest): string;
+  /** The app's one access-token service, shared with the management API's guard. */
+  accessTokens: AccessTokenService;
+  /** The identity changes (password, two-factor, sessions ended), each one transaction. */
+  identity: IdentityChanges;
+  /** Resolves once a committed change of the feed has come back (ChangeFeed.echo): revocations wait. */
+  echo: (seq: number) => Promise<boolean>;
 }
 
 /** What every page module of the dashboard shares. */
 export interface DashboardContext extends DashboardDeps {
   flashes: Flashes;
-  /** Records an account's own action (sign-in, password, two-factor) in the audit trail. */
+  /** Records a sign-in in the audit trail (the account's changes record themselves: identity). */
   audit: Audit;
   /** Project settings (name, two-factor requirement), each change with its audit record. */
   projects: ProjectService;

@@ -27,6 +27,7 @@ export function passwordResetPages(context: DashboardContext): Record<string, Ro
     limiter: context.limiter,
     clock: context.clock,
     outbox: context.outbox,
+    identity: context.identity,
   };
 
   const forgot = (
@@ -110,13 +111,13 @@ export function passwordResetPages(context: DashboardContext): Record<string, Ro
         reply.header('retry-after', String(outcome.retryAfterSeconds));
         return resetForm(request, reply, token, account.email, waitText(outcome.retryAfterSeconds), 429);
       }
-      await context.audit(request, 'password_reset', null, { account: outcome.account });
       request.log.info(
         {
           event: 'password.reset',
           accountId: outcome.account.id,
           address: request.ip,
           endedSessions: outcome.endedSessions,
+          revokedTokens: outcome.revoked.length,
         },
         'password reset by a mailed link',
       );

@@ -1,6 +1,8 @@
 import type { HashingGate } from '../accounts/hashing-gate.ts';
 import type { ScryptParams } from '../accounts/passwords.ts';
+import type { IdentityChanges } from '../accounts/identity-changes.ts';
 import type { Sessions } from '../accounts/sessions.ts';
+import type { AccessTokenService } from '../features/access-tokens/service.ts';
 import type { KeyEnvironment } from '../auth/keys.ts';
 import type { CertificateState, ProbeAddress } from '../features/domains/certificate.ts';
 import type { DomainsService } from '../features/domains/service.ts';
@@ -43,6 +45,12 @@ export interface DashboardAreaDeps {
    * server listens); undefined: the request's own (tests, in-process).
    */
   linkOrigin?: () => string | undefined;
+  /** The app's one access-token service (the management API's guard checks tokens with it). */
+  accessTokens: AccessTokenService;
+  /** The identity changes (password, two-factor, sessions ended), each one transaction. */
+  identity: IdentityChanges;
+  /** Resolves once a committed change of the feed has come back (ChangeFeed.echo): revocations wait. */
+  echo: (seq: number) => Promise<boolean>;
 }
 
 /** The dashboard once loaded: its router, and the guard's checks of its routes. */
@@ -74,6 +82,7 @@ export function createDashboardArea(
           passwordParams: deps.passwordParams,
           hashingGate: deps.hashingGate,
           twoFactorKey: deps.twoFactorKey,
+          identity: deps.identity,
         }),
       (error: unknown) => {
         loadingSessions = undefined;
@@ -102,6 +111,9 @@ export function createDashboardArea(
         settleRequestLog: deps.settleRequestLog,
         outbox: deps.outbox,
         linkOrigin: (request) => deps.linkOrigin?.() ?? `${requestScheme(request)}://${request.host}`,
+        accessTokens: deps.accessTokens,
+        identity: deps.identity,
+        echo: deps.echo,
       }),
   );
   return {

@@ -52,7 +52,9 @@ export function logPasswordChange(
     event: CHANGE_EVENTS[outcome.kind],
     accountId,
     address: request.ip,
-    ...(outcome.kind === 'changed' ? { endedSessions: outcome.endedSessions } : {}),
+    ...(outcome.kind === 'changed'
+      ? { endedSessions: outcome.endedSessions, revokedTokens: outcome.revoked.length }
+      : {}),
     ...(outcome.kind === 'throttled' ? { retryAfterSeconds: outcome.retryAfterSeconds } : {}),
   };
   if (outcome.kind === 'changed') request.log.info(line, 'password changed');

@@ -8,6 +8,8 @@ import type { DashboardContext } from './context.ts';
 import { sendPage } from './page.ts';
 import { setDeviceCookie, setSessionCookie, signedInOf, signInCsrfToken } from './session-cookie.ts';
 import { retryText } from './sign-in-pages.ts';
+import { revokedText } from './account-pages.ts';
+import { keptTokens } from '../features/access-tokens/revoke-choice.ts';
 import { clearTwoFactorCookie, twoFactorCookie } from './two-factor-cookie.ts';
 import { signInView } from './views/sign-in.ts';
 import { twoFactorEnrolView, twoFactorSignInView } from './views/two-factor.ts';
@@ -31,6 +33,12 @@ async function qrSvg(uri: string): Promise<Html> {
 export function twoFactorPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
   const { storage, sessions, flashes } = context;
   const { twoFactor } = sessions;
+  /** The signed-in account acting on itself (the audit record's actor). */
+  const self = (request: FastifyRequest) => ({
+    kind: 'account' as const,
+    account: signedInOf(request).account,
+    address: request.ip,
+  });
 
   const enrolPage = async (request: FastifyRequest, reply: FastifyReply, problem?: string, status = 200) => {
     const { account, csrfToken } = context.signedIn(request);
@@ -43,6 +51,7 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
     const requiredBy = member && (await twoFactor.required(project.id)) ? project.name : undefined;
     const main = twoFactorEnrolView({
       csrfToken,
+      tokens: await context.accessTokens.active(account.id),
       secret: enrolment.secret,
       uri: enrolment.uri,
       qrSvg: await qrSvg(enrolment.uri),
@@ -66,22 +75,25 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
   return {
     twoFactorPage: (request, reply) => enrolPage(request, reply),
     async enableTwoFactor(request, reply) {
-      const { account } = signedInOf(request);
-      const outcome = await twoFactor.confirm(account.id, field(request.body, 'code'));
+      const outcome = await twoFactor.confirm(
+        self(request),
+        field(request.body, 'code'),
+        keptTokens(request.body),
+      );
       if (outcome.kind === 'throttled') {
         reply.header('retry-after', String(outcome.retryAfterSeconds));
         return enrolPage(request, reply, retryText(outcome.retryAfterSeconds), 429);
       }
       if (outcome.kind !== 'confirmed') return enrolPage(request, reply, WRONG_CODE, 400);
-      await context.audit(request, 'two_factor_enabled', null);
-      await flashes.put(request, ACCOUNT, { recoveryCodes: outcome.recoveryCodes });
+      await flashes.put(request, ACCOUNT, {
+        recoveryCodes: outcome.recoveryCodes,
+        ...(outcome.revoked.length > 0 ? { notice: revokedText(outcome.revoked.length).trim() } : {}),
+      });
       return context.back(reply, ACCOUNT);
     },
     async disableTwoFactor(request, reply) {
-      const { account } = signedInOf(request);
-      const outcome = await twoFactor.disable(account.id, field(request.body, 'code'));
+      const outcome = await twoFactor.disable(self(request), field(request.body, 'code'));
       if (outcome.kind === 'ok') {
-        await context.audit(request, 'two_factor_disabled', null);
         await flashes.put(request, ACCOUNT, { notice: 'Two-factor sign-in is off.' });
       } else {
         const problem =

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { LOGGED_URL_MAX, redactUrl } from './redact.ts';
+import { LOGGED_URL_MAX, redactText, redactUrl } from './redact.ts';
 
 const KEY = 'ps_live_3kR8c1q0ZxY7wVb2nM4pL6tS9dF0gH1jK2lQ5rT8uW3';
+const TOKEN = 'ps_at_Zq3vT7yB1nM5kL9pR2sW6xC0dF4gH8jK3mN7qS1uV5w';
 
 describe('redactUrl', () => {
   const cases: [string, string][] = [
@@ -50,6 +51,20 @@ describe('redactUrl', () => {
     ['/x?SESSIONID=a', '/x?SESSIONID=[redacted]'],
     ['/x?Refresh-Token=a', '/x?Refresh-Token=[redacted]'],
     ['/x?client_secret=a', '/x?client_secret=[redacted]'],
+    // Access tokens, wherever they stand.
+    [`/manage/v1/projects?q=${TOKEN}`, '/manage/v1/projects?q=[redacted]'],
+    [`/manage/v1/${TOKEN}/projects`, '/manage/v1/[redacted]/projects'],
+    [`/manage/v1/projects?${TOKEN}=1`, '/manage/v1/projects?[redacted]'],
+    [`/v1/pets/${TOKEN.replaceAll('_', '%5F')}`, '/v1/pets/[redacted]'],
+    // Refresh tokens by their name, and parameters of a path segment (`;token=`).
+    ['/x?refresh=abc&limit=1', '/x?refresh=[redacted]&limit=1'],
+    ['/x?limit=1;refresh=abc', '/x?limit=1;refresh=[redacted]'],
+    ['/v1/pets;token=abc', '/v1/pets;token=[redacted]'],
+    ['/v1/pets;jsessionid=abc;v=2/x?limit=1', '/v1/pets;jsessionid=[redacted];v=2/x?limit=1'],
+    ['/v1/refresh=abc/pets', '/v1/refresh=[redacted]/pets'],
+    ['/v1/pets%3Btoken%3Dabc', '/v1/[redacted]'],
+    [`/v1/pets;x=${TOKEN}`, '/v1/[redacted]'],
+    ['/v1/pets;v=2', '/v1/pets;v=2'],
     // Not secrets: left as sent.
     ['/v1/pets?status=available&limit=5', '/v1/pets?status=available&limit=5'],
     ['/x?monkey=1&passage=2', '/x?monkey=1&passage=2'],
@@ -68,6 +83,16 @@ describe('redactUrl', () => {
     let deep = 'x';
     for (let i = 0; i < 20; i++) deep = encodeURIComponent(`%${deep}`);
     assert.equal(redactUrl(`/v1/pets?q=${deep}`), `/v1/pets?q=${deep}`.slice(0, LOGGED_URL_MAX + 1));
+  });
+
+  it('redactText: every word of a message as a target → keys, tokens and named secrets out, the rest kept', () => {
+    assert.equal(
+      redactText(`unknown query parameter '${TOKEN}' (known: limit)`),
+      "unknown query parameter '[redacted]' (known: limit)",
+    );
+    assert.equal(redactText(`no resource at /v1/${KEY}/x`), 'no resource at /v1/[redacted]/x');
+    assert.equal(redactText('no resource at /v1/pets;token=abc'), 'no resource at /v1/pets;token=[redacted]');
+    assert.equal(redactText('the name must be 1 to 100 characters'), 'the name must be 1 to 100 characters');
   });
 
   it('never lets a key through, wherever it is put in a generated target', () => {

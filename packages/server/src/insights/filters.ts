@@ -1,3 +1,4 @@
+import { positionInRange } from '../features/shared/cursor.ts';
 import { uuidV7PrefixRange } from '../storage/request-log-batch.ts';
 import type { RequestLogQuery, StatusFilter } from '../storage/request-log-records.ts';
 
@@ -36,10 +37,11 @@ export function parseSince(text: string, now: number): number | undefined {
   return Number.isNaN(at) ? undefined : at;
 }
 
-/** A page's position: `<at>.<id>` of the last row shown; undefined when malformed. */
+/** A page's position: `<at>.<id>` of the last row shown; undefined when malformed or no row's. */
 export function parseCursor(text: string): { at: number; id: string } | undefined {
-  const match = /^(\d{1,15})\.(\d{1,19})$/.exec(text);
-  return match ? { at: Number(match[1]), id: match[2]! } : undefined;
+  const match = /^(\d{1,16})\.(\d{1,19})$/.exec(text);
+  const position = match ? { at: Number(match[1]), id: match[2]! } : undefined;
+  return position && positionInRange(position, true) ? position : undefined;
 }
 
 export const cursorOf = (row: { at: number; id: string }): string => `${row.at}.${row.id}`;

@@ -43,6 +43,11 @@ export interface GroupLimits {
   bucket: string;
   perMinute: number;
   perDay: number;
+  /**
+   * How the headers name the subject's own windows beside the group's `minute` and `day`:
+   * `<ownPrefix>minute`, `<ownPrefix>day` (default `key-`: a project key's own limits).
+   */
+  ownPrefix?: string;
 }
 
 export interface RateLimitDecision {
@@ -126,7 +131,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     let layout = bySubject.get(subject);
     if (layout) return layout;
     const { group } = subject;
-    const key = `${subject.perMinute}/${subject.perDay}/${group ? `${group.perMinute}/${group.perDay}` : ''}`;
+    const key = `${subject.perMinute}/${subject.perDay}/${group ? `${group.perMinute}/${group.perDay}/${group.ownPrefix ?? ''}` : ''}`;
     layout = byLimits.get(key);
     if (!layout) {
       if (byLimits.size >= 10_000) byLimits.clear();
@@ -186,8 +191,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
 /**
  * The policies a subject's responses report, and which of them each window of the store's outcome
  * (the subject's finite ones, then its group's) stands for. The group's windows are `minute` and `day`
- * (a project key's plan); the subject's own limits beside a group are `key-minute` and `key-day`, and
- * exist only when set.
+ * (a project key's plan); the subject's own limits beside a group are `key-minute` and `key-day` (or
+ * the group's `ownPrefix`), and exist only when set.
  */
 interface Layout {
   policies: PolicySet;
@@ -210,7 +215,7 @@ function windowLayout(subject: LimitSubject): Layout {
     period('minute', group.perMinute, MINUTE_MS / 1_000)!,
     period('day', group.perDay, DAY_MS / 1_000)!,
   ];
-  const ownSlots = own('key-').filter((p) => p !== null);
+  const ownSlots = own(group.ownPrefix ?? 'key-').filter((p) => p !== null);
   return { policies: policySet([...groupSlots, ...ownSlots]), slots: [...ownSlots, ...groupSlots] };
 }
 

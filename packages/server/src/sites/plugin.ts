@@ -44,7 +44,7 @@ export function createSitesArea(deps: SitesAreaDeps): SitesArea {
   const feed = createChangeFeed({
     changes: storage.changes,
     changeToken: () => storage.changeToken(),
-    listen: storage.listenForChanges && ((onNotify) => storage.listenForChanges!(onNotify)),
+    listen: storage.listenForChanges && ((handlers) => storage.listenForChanges!(handlers)),
     clock: deps.clock,
     log: deps.log,
     pollMs: deps.changePollMs,

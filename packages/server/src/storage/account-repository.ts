@@ -1,7 +1,7 @@
 import { createPasswordResetRecords, type PasswordResetRecords } from './password-reset-records.ts';
 import type { Row } from './rows.ts';
 import { createSignInRecords, type SignInRecords } from './sign-in-records.ts';
-import type { SqlExecutor, Transactions } from './sql-executor.ts';
+import type { SqlExecutor } from './sql-executor.ts';
 import { createTwoFactorRecords, type TwoFactorRecords } from './two-factor-records.ts';
 import { deleteWhere } from './limited-delete.ts';
 
@@ -29,6 +29,13 @@ export interface Session {
   expiresAt: number;
 }
 
+/** A pending invitation an account made, deleted with it. */
+export interface MadeInvitation {
+  projectId: string;
+  email: string;
+  role: string;
+}
+
 export interface AccountRepository extends SignInRecords, PasswordResetRecords, TwoFactorRecords {
   /** The account, or undefined when the email is taken. */
   create(account: NewAccount): Promise<Account | undefined>;
@@ -37,11 +44,6 @@ export interface AccountRepository extends SignInRecords, PasswordResetRecords, 
   setPasswordHash(id: string, passwordHash: string): Promise<boolean>;
   /** From `at` on, the account's device cookies issued before are unknown devices. */
   revokeDevices(id: string, at: number): Promise<void>;
-  /**
-   * Removes the account, its memberships and its sessions, and revokes the invitations it made that are
-   * still pending, in one transaction; false when there was none.
-   */
-  remove(id: string): Promise<boolean>;
   createSession(session: Session): Promise<void>;
   /** The unexpired session with this digest and its account, read from the database every time. */
   findSession(idDigest: string, now: number): Promise<{ session: Session; account: Account } | undefined>;
@@ -52,6 +54,17 @@ export interface AccountRepository extends SignInRecords, PasswordResetRecords, 
   countSessions(accountId: string, now: number): Promise<number>;
   /** Deletes sessions whose expiresAt <= now; returns how many. */
   purgeSessions(now: number, limit?: number): Promise<number>;
+  /** The account's memberships (its role in each project), by project id. */
+  memberships(accountId: string): Promise<{ projectId: string; role: string }[]>;
+  /** The slugs of the projects the account is the only owner of. */
+  soleOwnerOf(accountId: string): Promise<string[]>;
+  /**
+   * Deletes the account: its memberships, sessions, access tokens and two-factor go with it (ON DELETE
+   * CASCADE); the invitations it made that nobody accepted are deleted first (they would otherwise
+   * stay, with no inviter, as if the operator had made them) and returned. Run it in the transaction
+   * that checks the last-owner rule (accounts/identity-changes.ts).
+   */
+  remove(accountId: string): Promise<{ removed: boolean; invitations: MadeInvitation[] }>;
 }
 
 const ACCOUNT = 'a.id, a.email, a.password_hash, a.created_at, a.devices_valid_after';
@@ -66,11 +79,12 @@ function toAccount(row: Row): Account {
   };
 }
 
-/** One implementation for SQLite and PostgreSQL. */
-export function createAccountRepository(
-  sql: SqlExecutor,
-  transaction: Transactions['transaction'],
-): AccountRepository {
+/**
+ * One implementation for SQLite and PostgreSQL, on any executor: the storage's own (`storage.accounts`)
+ * or a transaction's (the identity changes of accounts/identity-changes.ts, each one transaction with
+ * its audit record). An account is removed there too, under the last-owner rule.
+ */
+export function createAccountRepository(sql: SqlExecutor): AccountRepository {
   return {
     ...createSignInRecords(sql),
     ...createPasswordResetRecords(sql),
@@ -96,14 +110,6 @@ export function createAccountRepository(
     },
     async revokeDevices(id, at) {
       await sql.run('UPDATE accounts SET devices_valid_after = $2 WHERE id = $1', [id, at]);
-    },
-    async remove(id) {
-      // Memberships and sessions go with it (ON DELETE CASCADE); its invitations would stay, with no
-      // inviter (ON DELETE SET NULL), as if the operator had made them: the pending ones go first.
-      return transaction(async (tx) => {
-        await tx.run('DELETE FROM invitations WHERE invited_by = $1 AND accepted_at IS NULL', [id]);
-        return (await tx.run('DELETE FROM accounts WHERE id = $1', [id])) > 0;
-      });
     },
     async createSession(session) {
       await sql.run(
@@ -143,6 +149,39 @@ export function createAccountRepository(
         [accountId, now],
       );
       return Number(row!.n);
+    },
+    async memberships(accountId) {
+      const rows = await sql.all(
+        'SELECT project_id, role FROM memberships WHERE account_id = $1 ORDER BY project_id',
+        [accountId],
+      );
+      return rows.map((row) => ({ projectId: row.project_id as string, role: row.role as string }));
+    },
+    async soleOwnerOf(accountId) {
+      const rows = await sql.all(
+        `SELECT p.slug FROM memberships m JOIN projects p ON p.id = m.project_id
+         WHERE m.account_id = $1 AND m.role = 'owner' AND NOT EXISTS (SELECT 1 FROM memberships o
+           WHERE o.project_id = m.project_id AND o.role = 'owner' AND o.account_id <> m.account_id)
+         ORDER BY p.slug`,
+        [accountId],
+      );
+      return rows.map((row) => row.slug as string);
+    },
+    async remove(accountId) {
+      const invitations = await sql.all(
+        `DELETE FROM invitations WHERE invited_by = $1 AND accepted_at IS NULL
+         RETURNING project_id, email, role`,
+        [accountId],
+      );
+      const removed = (await sql.run('DELETE FROM accounts WHERE id = $1', [accountId])) > 0;
+      return {
+        removed,
+        invitations: invitations.map((row) => ({
+          projectId: row.project_id as string,
+          email: row.email as string,
+          role: row.role as string,
+        })),
+      };
     },
     async purgeSessions(now, limit) {
       const expired = 'expires_at <= $1';

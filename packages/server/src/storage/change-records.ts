@@ -2,8 +2,9 @@ import type { SqlExecutor } from './sql-executor.ts';
 
 /**
  * One change of what routes a host (migration 090): a project (its id and slug) or a custom domain
- * (its name and project) was written; or of a key (migration 125: its id alone). A reader drops what
- * it cached about each name it mentions.
+ * (its name and project) was written; or of a key (migration 125: its id alone); or of an account's
+ * access tokens (migration 150: the account's id alone). A reader drops what it cached about each
+ * name it mentions.
  */
 export interface HostChange {
   seq: number;
@@ -11,6 +12,39 @@ export interface HostChange {
   slug: string | null;
   hostname: string | null;
   keyId: string | null;
+  accountId: string | null;
+}
+
+/** The sequence numbers a notification names (migration 150); absent from an older trigger. */
+export interface NotifiedRange {
+  first: number;
+  last: number;
+}
+
+/**
+ * What instances listening on one database tell each other on the feed's channel (PostgreSQL): that
+ * one listens (`hello`) or stops (`bye`), and that it has applied the changes of a notification
+ * (`ack`): the instance that made a change answers once every instance it knows has applied it.
+ */
+export type PeerMessage =
+  { kind: 'hello' | 'bye'; instance: string } | { kind: 'ack'; instance: string; range: NotifiedRange };
+
+/** What a listener of the feed's notifications is told: a change's notification, or a peer's message. */
+export interface ChangeHandlers {
+  /** A change committed (with the sequence numbers its statement appended); none after (re)connecting. */
+  change(range?: NotifiedRange): void;
+  peer(message: PeerMessage): void;
+  /** The listening connection was lost: nothing is heard until `change()` says it listens again. */
+  lost(): void;
+}
+
+/**
+ * A listening connection: closed once; `send` tells every listening instance, resolving once sent
+ * (a message is dropped while not connected, and a failure is no error: peers tolerate silence).
+ */
+export interface ChangeListener {
+  close(): Promise<void>;
+  send(message: PeerMessage): Promise<void>;
 }
 
 /** The change feed's table: written by triggers (and publishChange), read by every instance. */
@@ -25,12 +59,13 @@ export interface ChangeRecords {
   publish(change: ChangeNotice): Promise<void>;
 }
 
-/** What a write outside the triggered tables tells the readers: at least one of the four. */
+/** What a write outside the triggered tables tells the readers: at least one of the five. */
 export interface ChangeNotice {
   projectId?: string;
   slug?: string;
   hostname?: string;
   keyId?: string;
+  accountId?: string;
 }
 
 /**
@@ -39,12 +74,30 @@ export interface ChangeNotice {
  * published by their triggers already; this is for anything else that changes what a host serves.
  */
 export async function publishChange(sql: SqlExecutor, change: ChangeNotice): Promise<void> {
-  await sql.run('INSERT INTO host_changes (project_id, slug, hostname, key_id) VALUES ($1, $2, $3, $4)', [
-    change.projectId ?? null,
-    change.slug ?? null,
-    change.hostname ?? null,
-    change.keyId ?? null,
-  ]);
+  await sql.run(
+    'INSERT INTO host_changes (project_id, slug, hostname, key_id, account_id) VALUES ($1, $2, $3, $4, $5)',
+    [
+      change.projectId ?? null,
+      change.slug ?? null,
+      change.hostname ?? null,
+      change.keyId ?? null,
+      change.accountId ?? null,
+    ],
+  );
+}
+
+/**
+ * The sequence number of the newest change of a key or of an account's tokens that `sql` sees: run
+ * inside the transaction that made the change, its own (the triggers appended it), so that once the
+ * change commits its maker can wait for it to come back (ChangeFeed.echo). Undefined when there is none.
+ */
+export async function newestChangeOf(
+  sql: SqlExecutor,
+  subject: { keyId: string } | { accountId: string },
+): Promise<number | undefined> {
+  const [column, value] = 'keyId' in subject ? ['key_id', subject.keyId] : ['account_id', subject.accountId];
+  const [row] = await sql.all(`SELECT max(seq) AS seq FROM host_changes WHERE ${column} = $1`, [value]);
+  return row?.seq === null || row?.seq === undefined ? undefined : Number(row.seq);
 }
 
 const text = (value: unknown): string | null =>
@@ -55,7 +108,7 @@ export function createChangeRecords(sql: SqlExecutor): ChangeRecords {
     since: async (seq, limit) =>
       (
         await sql.all(
-          'SELECT seq, project_id, slug, hostname, key_id FROM host_changes WHERE seq > $1 ORDER BY seq LIMIT $2',
+          'SELECT seq, project_id, slug, hostname, key_id, account_id FROM host_changes WHERE seq > $1 ORDER BY seq LIMIT $2',
           [seq, limit],
           'petstore_host_changes_since',
         )
@@ -65,6 +118,7 @@ export function createChangeRecords(sql: SqlExecutor): ChangeRecords {
         slug: text(row.slug),
         hostname: text(row.hostname),
         keyId: text(row.key_id),
+        accountId: text(row.account_id),
       })),
     async newest() {
       const [row] = await sql.all('SELECT max(seq) AS seq FROM host_changes');

@@ -11,7 +11,12 @@ import { createIdempotencyRepository } from './idempotency-repository.ts';
 import { createKeyRepository } from '../features/keys/key-repository.ts';
 import { type AccountRepository, createAccountRepository } from './account-repository.ts';
 import { type AuditRecords, createAuditRecords } from '../features/audit/audit-records.ts';
-import { type ChangeRecords, createChangeRecords } from './change-records.ts';
+import {
+  type ChangeHandlers,
+  type ChangeListener,
+  type ChangeRecords,
+  createChangeRecords,
+} from './change-records.ts';
 import { listenForHostChanges } from './postgres-listen.ts';
 import { createDomainRepository, type DomainRepository } from '../features/domains/domain-repository.ts';
 import { createProjectRepository, type ProjectRepository } from '../features/projects/project-repository.ts';
@@ -73,7 +78,7 @@ export class PostgresStorage implements ReversibleStorage {
     this.keys = createKeyRepository(sql, () => this.#ownWrites++);
     this.idempotency = createIdempotencyRepository(sql);
     this.projects = createProjectRepository(sql, transaction, 'postgres', () => this.#ownWrites++);
-    this.accounts = createAccountRepository(sql, transaction);
+    this.accounts = createAccountRepository(sql);
     this.domains = createDomainRepository(sql, () => this.#ownWrites++);
     this.audit = createAuditRecords(sql);
     this.changes = createChangeRecords(sql);
@@ -144,8 +149,8 @@ export class PostgresStorage implements ReversibleStorage {
     return this.#newestPetId();
   }
 
-  listenForChanges(onNotify: () => void): { close(): Promise<void> } {
-    return listenForHostChanges(this.#settings, onNotify);
+  listenForChanges(handlers: ChangeHandlers): ChangeListener {
+    return listenForHostChanges(this.#settings, handlers);
   }
 
   poolStats(): PoolStats {

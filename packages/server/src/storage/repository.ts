@@ -1,6 +1,6 @@
 import type { AccountRepository } from './account-repository.ts';
 import type { AuditRecords } from '../features/audit/audit-records.ts';
-import type { ChangeRecords } from './change-records.ts';
+import type { ChangeHandlers, ChangeListener, ChangeRecords } from './change-records.ts';
 import type { IdempotencyRepository } from './idempotency-repository.ts';
 import type { KeyPage, KeyRepository, KeyUse } from '../features/keys/key-repository.ts';
 import type { DomainRepository } from '../features/domains/domain-repository.ts';
@@ -32,8 +32,12 @@ export interface Storage extends Transactions {
   readonly audit: AuditRecords;
   /** The change feed of projects and custom domains (migration 090): what every instance's host cache follows. */
   readonly changes: ChangeRecords;
-  /** PostgreSQL: calls `onNotify` whenever a change is committed, until closed (LISTEN/NOTIFY). */
-  listenForChanges?(onNotify: () => void): { close(): Promise<void> };
+  /**
+   * PostgreSQL: tells `handlers` whenever a change is committed (with the sequence numbers it
+   * appended; without after (re)connecting) and whenever another instance says something, until
+   * closed (LISTEN/NOTIFY); the listener sends this instance's messages.
+   */
+  listenForChanges?(handlers: ChangeHandlers): ChangeListener;
   /** Applies pending migrations; returns the names applied. */
   migrate(): Promise<string[]>;
   /** Throws when the database cannot answer. */

@@ -75,7 +75,7 @@ export class SqliteStorage implements ReversibleStorage {
     this.idempotency = createIdempotencyRepository(sql);
     // A project's plan is every key's plan: its changes count like key changes for the caches.
     this.projects = createProjectRepository(sql, transaction, 'sqlite', () => this.#keyWrites++);
-    this.accounts = createAccountRepository(sql, transaction);
+    this.accounts = createAccountRepository(sql);
     this.domains = createDomainRepository(sql, () => this.#keyWrites++);
     this.requestLog = createSqliteRequestLog(connection);
     this.audit = createAuditRecords(sql);

@@ -43,6 +43,11 @@ export interface TwoFactorRecords {
   removeTwoFactorChallenge(idDigest: string): Promise<boolean>;
   setTwoFactorRequired(projectId: string, required: boolean, now: number): Promise<void>;
   twoFactorRequired(projectId: string): Promise<boolean>;
+  /**
+   * The slugs of those of `projectIds` that require two-factor sign-in, when the account has it off
+   * (none when it is on): what an access token of the account may not reach (one statement).
+   */
+  requiringTwoFactor(accountId: string, projectIds: readonly string[]): Promise<string[]>;
 }
 
 export function createTwoFactorRecords(sql: SqlExecutor): TwoFactorRecords {
@@ -137,6 +142,18 @@ export function createTwoFactorRecords(sql: SqlExecutor): TwoFactorRecords {
             [projectId, now],
           )
         : sql.run('DELETE FROM project_two_factor WHERE project_id = $1', [projectId]));
+    },
+    async requiringTwoFactor(accountId, projectIds) {
+      if (projectIds.length === 0) return [];
+      const list = projectIds.map((_, i) => `$${i + 2}`).join(', ');
+      const rows = await sql.all(
+        `SELECT p.slug FROM project_two_factor r JOIN projects p ON p.id = r.project_id
+         WHERE r.project_id IN (${list}) AND NOT EXISTS (SELECT 1 FROM account_two_factor t
+           WHERE t.account_id = $1 AND t.confirmed_at IS NOT NULL)
+         ORDER BY p.slug`,
+        [accountId, ...projectIds],
+      );
+      return rows.map((row) => row.slug as string);
     },
     async twoFactorRequired(projectId) {
       const [row] = await sql.all('SELECT 1 AS one FROM project_two_factor WHERE project_id = $1', [

@@ -4,6 +4,8 @@ import { type Html, html } from '../../web/html.ts';
 import type { Flash } from '../flash.ts';
 import { noticeOf, problemOf } from './messages.ts';
 import { MIN_PASSWORD_LENGTH } from '../../accounts/passwords.ts';
+import type { AccessToken } from '../../features/access-tokens/repository.ts';
+import { revokeChoiceView } from '../../features/access-tokens/revoke-choice-view.ts';
 
 export interface AccountView {
   account: Account;
@@ -13,9 +15,11 @@ export interface AccountView {
   flash: Flash;
   /** The two-factor section (views/two-factor.ts). */
   twoFactor: Html;
+  /** The account's active access tokens: a password change revokes them unless kept. */
+  tokens: readonly AccessToken[];
 }
 
-export function accountView({ account, csrfToken, sessions, flash, twoFactor }: AccountView): Html {
+export function accountView({ account, csrfToken, sessions, flash, twoFactor, tokens }: AccountView): Html {
   const invalid = flash.problem ? html`aria-invalid="true" aria-describedby="password-problem"` : '';
   return html`<nav class="breadcrumbs" aria-label="Breadcrumbs">
       <a href="${urlFor('projectsPage')}">Projects</a> / account
@@ -50,6 +54,10 @@ export function accountView({ account, csrfToken, sessions, flash, twoFactor }: 
           >Repeat the new password
           <input type="password" name="repeat" autocomplete="new-password" required ${invalid}
         /></label>
+        ${revokeChoiceView(
+          tokens,
+          'A new password revokes your access tokens too: one made by whoever knew the old password would outlive it.',
+        )}
         <div><button type="submit">Change password</button></div>
       </form>
     </section>
@@ -71,6 +79,9 @@ export function accountView({ account, csrfToken, sessions, flash, twoFactor }: 
         <input type="hidden" name="_csrf" value="${csrfToken}" />
         <button type="submit" class="danger">Sign out everywhere</button>
       </form>
-      <p class="muted small">Every session of this account ends at once, this one too, on every server.</p>
+      <p class="muted small">
+        Every session of this account ends at once, this one too, on every server, and every access token of
+        it is revoked.
+      </p>
     </section>`;
 }

@@ -3,6 +3,8 @@ import type { Project } from '../../features/projects/project-repository.ts';
 import { type Html, html } from '../../web/html.ts';
 import type { Flash } from '../flash.ts';
 import { problemOf } from './messages.ts';
+import type { AccessToken } from '../../features/access-tokens/repository.ts';
+import { revokeChoiceView } from '../../features/access-tokens/revoke-choice-view.ts';
 
 const codeInput = (invalid: Html | string) =>
   html`<input
@@ -64,6 +66,8 @@ export function twoFactorSection(options: {
 /** The set-up page: the QR code (SVG made on the server), the secret as text, and the code to confirm. */
 export function twoFactorEnrolView(options: {
   csrfToken: string;
+  /** The account's active access tokens: turning two-factor on revokes them unless kept. */
+  tokens: readonly AccessToken[];
   secret: string;
   /** The otpauth:// URI the QR code holds. */
   uri: string;
@@ -71,7 +75,7 @@ export function twoFactorEnrolView(options: {
   problem?: string;
   requiredBy?: string;
 }): Html {
-  const { csrfToken, secret, uri, qrSvg, problem, requiredBy } = options;
+  const { csrfToken, tokens, secret, uri, qrSvg, problem, requiredBy } = options;
   const invalid = problem ? html`aria-invalid="true" aria-describedby="enrol-problem"` : '';
   return html`<nav class="breadcrumbs" aria-label="Breadcrumbs">
       <a href="${urlFor('projectsPage')}">Projects</a> / <a href="${urlFor('accountPage')}">account</a> /
@@ -99,6 +103,10 @@ export function twoFactorEnrolView(options: {
       <form class="stack" method="post" action="${urlFor('enableTwoFactor')}">
         <input type="hidden" name="_csrf" value="${csrfToken}" />
         <label>Code ${codeInput(invalid)}</label>
+        ${revokeChoiceView(
+          tokens,
+          'Turning two-factor sign-in on revokes your access tokens too: one made by whoever knew only your password would go around it.',
+        )}
         <div><button type="submit">Turn on two-factor sign-in</button></div>
       </form>
     </section>`;

@@ -14,6 +14,11 @@ declare module 'fastify' {
 
 /** What each access token may ask of the management API (MANAGE_TOKEN_LIMITS, docs/management-api.md). */
 export const MANAGE_TOKEN_LIMITS: Limits = { perMinute: 1_200, perDay: 100_000 };
+/**
+ * What all of an account's tokens together may ask (checked with each token's own in one step): more
+ * tokens do not buy more requests (docs/management-api.md).
+ */
+export const MANAGE_ACCOUNT_LIMITS: Limits = { perMinute: 2_400, perDay: 200_000 };
 
 const UNAUTHORIZED = 'a valid access token is required: send Authorization: Bearer ps_at_…';
 
@@ -28,15 +33,18 @@ function refusal(decision: RateLimitDecision): ApiError {
 
 /**
  * The guard's check of a management API route (`access: 'accessToken'`): the bearer token is an
- * access token of an account (never an API key), counted against its own limits; without a valid one
- * the request counts against its client address, like `/v1` without a key, and is 401.
+ * access token of an account (never an API key), counted against its own limits and its account's
+ * ceiling; without a valid one the request counts against its client address, like `/v1` without a
+ * key, and is 401.
  */
 export function accessTokenCheck(deps: {
-  tokens: AccessTokenService;
+  tokens: Pick<AccessTokenService, 'authenticate'>;
   limiter: RateLimiter;
   limits?: Limits;
+  accountLimits?: Limits;
 }): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   const limits = deps.limits ?? MANAGE_TOKEN_LIMITS;
+  const account = deps.accountLimits ?? MANAGE_ACCOUNT_LIMITS;
   const { bucket, perMinute, perDay } = ADDRESS_BUDGETS.api;
   const byAddress = (request: FastifyRequest): LimitSubject => ({
     bucket: `${bucket}:${request.ip}`,
@@ -61,7 +69,11 @@ export function accessTokenCheck(deps: {
       await limit(reply, byAddress(request));
       throw new ApiError('unauthorized', UNAUTHORIZED, { headers: { 'www-authenticate': 'Bearer' } });
     }
-    await limit(reply, { bucket: `token:${actor.token.tokenId}`, ...limits });
+    await limit(reply, {
+      bucket: `token:${actor.token.tokenId}`,
+      ...limits,
+      group: { bucket: `manage-account:${actor.accountId}`, ...account, ownPrefix: 'token-' },
+    });
     request.tokenActor = actor;
   };
 }

@@ -3,15 +3,13 @@ import type { DashboardContext } from '../../dashboard/context.ts';
 import { urlFor } from '../../routes/urls.ts';
 import { field } from '../../web/form-body.ts';
 import type { Actor } from '../shared/actor.ts';
-import { createAccessTokenService } from './service.ts';
 import { accessTokensView } from './view.ts';
 
 const PAGE = () => urlFor('accessTokensPage');
 
 /** Account → Access tokens in the dashboard, on the access-token service. */
 export function accessTokenPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
-  const { storage, clock, flashes } = context;
-  const tokens = createAccessTokenService({ storage, clock });
+  const { storage, clock, flashes, accessTokens: tokens } = context;
   const actorOf = (request: Parameters<RouteHandlerMethod>[0]): Extract<Actor, { kind: 'account' }> => {
     const { account } = context.signedIn(request);
     return { kind: 'account', accountId: account.id, email: account.email, address: request.ip };

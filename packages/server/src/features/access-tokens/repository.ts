@@ -21,6 +21,22 @@ export interface AccessToken {
 
 export type NewAccessToken = Omit<AccessToken, 'revokedAt' | 'lastUsedAt'>;
 
+/** A token as the audit trail and the pages name it. */
+export type TokenName = Pick<AccessToken, 'id' | 'name' | 'prefix'>;
+
+/** An account may hold at most this many tokens that are neither revoked nor expired. */
+export const MAX_ACTIVE_TOKENS = 50;
+
+/**
+ * The first statement of a transaction that counts or changes an account's tokens. PostgreSQL: the
+ * account's row, locked until the transaction ends, so two creations cannot both take the last place
+ * under MAX_ACTIVE_TOKENS; SQLite's `BEGIN IMMEDIATE` already runs one writer at a time.
+ */
+export async function lockAccount(sql: SqlExecutor, kind: 'sqlite' | 'postgres', accountId: string) {
+  if (kind === 'postgres')
+    await sql.all('SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [accountId]);
+}
+
 const COLUMNS = `t.id, t.digest, t.account_id, t.name, t.prefix, t.scope, t.created_at, t.expires_at,
   t.revoked_at, t.last_used_at`;
 
@@ -91,6 +107,44 @@ export function accessTokenRecords(sql: SqlExecutor) {
         [accountId],
       );
       return withProjects(rows);
+    },
+    /** The account's tokens that are neither revoked nor expired at `now`, newest first. */
+    async active(accountId: string, now: number): Promise<AccessToken[]> {
+      const rows = await sql.all(
+        `SELECT ${COLUMNS} FROM access_tokens t WHERE t.account_id = $1 AND t.revoked_at IS NULL
+         AND t.expires_at > $2 ORDER BY t.created_at DESC, t.id`,
+        [accountId, now],
+      );
+      return withProjects(rows);
+    },
+    /** Every token row of the account, revoked and expired ones too. */
+    async countAll(accountId: string): Promise<number> {
+      const [row] = await sql.all('SELECT count(*) AS n FROM access_tokens WHERE account_id = $1', [
+        accountId,
+      ]);
+      return Number(row!.n);
+    },
+    async countActive(accountId: string, now: number): Promise<number> {
+      const [row] = await sql.all(
+        'SELECT count(*) AS n FROM access_tokens WHERE account_id = $1 AND revoked_at IS NULL AND expires_at > $2',
+        [accountId, now],
+      );
+      return Number(row!.n);
+    },
+    /**
+     * Revokes every token of the account that is neither revoked nor expired, but those in `keep`;
+     * the tokens it revoked.
+     */
+    async revokeAll(accountId: string, at: number, keep: readonly string[] = []): Promise<TokenName[]> {
+      const kept = keep.length === 0 ? '' : `AND id NOT IN (${keep.map((_, i) => `$${i + 3}`).join(', ')})`;
+      const rows = await sql.all(
+        `UPDATE access_tokens SET revoked_at = $2
+         WHERE account_id = $1 AND revoked_at IS NULL AND expires_at > $2 ${kept} RETURNING id, name, prefix`,
+        [accountId, at, ...keep],
+      );
+      return rows
+        .map((row) => ({ id: row.id as string, name: row.name as string, prefix: row.prefix as string }))
+        .sort((a, b) => a.id.localeCompare(b.id));
     },
     /** Whether an unrevoked token of the account was revoked now. */
     async revoke(accountId: string, id: string, at: number): Promise<boolean> {

@@ -1,26 +1,28 @@
-import { boundedLru } from '../../cache/bounded-lru.ts';
 import { bearerToken, digestKey } from '../../auth/keys.ts';
+import { boundedLru } from '../../cache/bounded-lru.ts';
+import type { ChangeFeed } from '../../changes/feed.ts';
+import { newestChangeOf } from '../../storage/change-records.ts';
 import type { Storage } from '../../storage/repository.ts';
+import { createTwoFactorRecords } from '../../storage/two-factor-records.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type Actor, type TokenGrant } from '../shared/actor.ts';
 import { createAudited } from '../shared/audited.ts';
 import { done, type Outcome, Refusal, refused } from '../shared/outcome.ts';
 import { labelProblem } from '../shared/text-rules.ts';
-import { type AccessToken, accessTokenRecords, type TokenScope } from './repository.ts';
+import {
+  type AccessToken,
+  accessTokenRecords,
+  lockAccount,
+  MAX_ACTIVE_TOKENS,
+  type TokenScope,
+} from './repository.ts';
+import { createTokenCache } from './token-cache.ts';
 import { generateAccessToken, isAccessToken } from './token-format.ts';
 
 /** How long a token may live, in days: the choices the dashboard offers. */
 export const TOKEN_LIFETIMES_DAYS = [7, 30, 90, 365] as const;
 /** A token's use is written at most this often per token and process. */
 const TOUCH_INTERVAL_MS = 60_000;
-/**
- * Valid tokens are kept in memory, by secret, until the database may have changed: on SQLite until
- * its change token moves (any commit elsewhere, or a transaction here: exact), elsewhere for at most
- * CACHE_TTL_MS (a revocation on another instance takes effect within it). At most CACHE_MAX_ENTRIES, the
- * least recently used dropped first, alone (as are tokens' last writes): a full cache never empties.
- */
-const CACHE_TTL_MS = 1_000;
-const CACHE_MAX_ENTRIES = 10_000;
 
 export interface NewTokenInput {
   name: string;
@@ -33,38 +35,46 @@ export interface NewTokenInput {
 /** An account acting through a valid token: the actor of a management API request. */
 export type TokenActor = Extract<Actor, { kind: 'account' }> & { token: TokenGrant };
 
+export interface AccessTokenDeps {
+  storage: Storage;
+  clock: Clock;
+  /**
+   * The change feed: the tokens' cache follows it (a change of an account's tokens drops them), and a
+   * revocation is answered once its change has come back (echo).
+   */
+  feed: Pick<
+    ChangeFeed,
+    'catchUp' | 'behind' | 'applyNotified' | 'echo' | 'epoch' | 'started' | 'problem' | 'subscribe'
+  >;
+}
+
 const tokenName = (token: Pick<AccessToken, 'name' | 'prefix'>) => `“${token.name}” (${token.prefix}…)`;
 
-/** Access tokens: created, listed and revoked by their account in the dashboard; checked per request. */
-export function createAccessTokenService(deps: { storage: Storage; clock: Clock }) {
-  const { storage, clock } = deps;
+/**
+ * Access tokens: created, listed and revoked by their account in the dashboard; checked on every
+ * management API request. One per app (app.ts), shared by every door, so a revocation here is seen by
+ * the guard's check at once; other instances drop the token by the change feed (migration 150).
+ */
+export function createAccessTokenService(deps: AccessTokenDeps) {
+  const { storage, clock, feed } = deps;
   const audited = createAudited(storage, clock);
   const reads = accessTokenRecords(storage.sql);
-  const touched = boundedLru<string, number>(CACHE_MAX_ENTRIES);
-  const cache = boundedLru<string, { token: AccessToken; email: string; loadedAt: number }>(
-    CACHE_MAX_ENTRIES,
-  );
-  let seen = storage.changeToken();
-
-  /** The token of a secret and its account's email, from the cache when it is still exact. */
-  const lookup = async (secret: string, now: number) => {
-    const current = storage.changeToken();
-    if (current !== seen) {
-      cache.clear();
-      seen = current;
-    }
-    const hit = cache.get(secret);
-    if (hit && (current !== undefined || now - hit.loadedAt < CACHE_TTL_MS)) return hit;
-    const token = await reads.byDigest(digestKey(secret));
-    const account = token && (await storage.accounts.byId(token.accountId));
-    if (!token || !account) return undefined;
-    const entry = { token, email: account.email, loadedAt: now };
-    cache.set(secret, entry);
-    return entry;
-  };
+  const cache = createTokenCache({
+    feed,
+    writeMark: () => storage.changeToken() ?? storage.ownWrites(),
+    clock,
+    load: async (secret) => {
+      const token = await reads.byDigest(digestKey(secret));
+      const account = token && (await storage.accounts.byId(token.accountId));
+      return token && account ? { token, email: account.email } : undefined;
+    },
+  });
+  const touched = boundedLru<string, number>(10_000);
 
   return {
     list: (accountId: string): Promise<AccessToken[]> => reads.forAccount(accountId),
+    /** The account's tokens that work now: what a password change or two-factor may keep. */
+    active: (accountId: string): Promise<AccessToken[]> => reads.active(accountId, clock.now()),
 
     async create(
       actor: Extract<Actor, { kind: 'account' }>,
@@ -107,7 +117,26 @@ export function createAccessTokenService(deps: { storage: Storage; clock: Clock 
       };
       const slugs = projects.map((project) => project!.slug).join(', ');
       const created = await audited(actor, null, async (sql) => {
-        await accessTokenRecords(sql).insert(token);
+        await lockAccount(sql, storage.kind, actor.accountId);
+        const records = accessTokenRecords(sql);
+        if ((await records.countActive(actor.accountId, now)) >= MAX_ACTIVE_TOKENS) {
+          throw new Refusal({
+            code: 'conflict',
+            message: `you have ${MAX_ACTIVE_TOKENS} active access tokens, the most an account may hold: revoke one first`,
+          });
+        }
+        const required = await createTwoFactorRecords(sql).requiringTwoFactor(
+          actor.accountId,
+          token.projectIds,
+        );
+        if (required.length > 0) {
+          throw new Refusal({
+            code: 'two_factor_required',
+            message: `${required.join(', ')} require${required.length === 1 ? 's' : ''} two-factor sign-in: turn it on for your account first`,
+            param: 'projects',
+          });
+        }
+        await records.insert(token);
         return {
           value: token,
           action: 'access_token_created',
@@ -118,17 +147,20 @@ export function createAccessTokenService(deps: { storage: Storage; clock: Clock 
       return done({ token, secret: generated.secret });
     },
 
+    /** The token stops working at once here, and on every other instance from its next request. */
     async revoke(actor: Extract<Actor, { kind: 'account' }>, id: string): Promise<Outcome<AccessToken>> {
       const token = (await reads.forAccount(actor.accountId)).find((candidate) => candidate.id === id);
       const now = clock.now();
       const revoked = await audited(actor, null, async (sql) => {
+        await lockAccount(sql, storage.kind, actor.accountId);
         if (!token || !(await accessTokenRecords(sql).revoke(actor.accountId, id, now))) {
           throw new Refusal({ code: 'not_found', message: `you have no active access token ${id}` });
         }
-        return { value: true, action: 'access_token_revoked', target: tokenName(token) };
+        const seq = await newestChangeOf(sql, { accountId: actor.accountId });
+        return { value: seq, action: 'access_token_revoked', target: tokenName(token) };
       });
       if (!revoked.ok) return revoked;
-      cache.clear();
+      if (revoked.value !== undefined) await feed.echo(revoked.value);
       return done({ ...token!, revokedAt: now });
     },
 
@@ -137,7 +169,7 @@ export function createAccessTokenService(deps: { storage: Storage; clock: Clock 
       const secret = bearerToken(header);
       if (secret === undefined || !isAccessToken(secret)) return undefined;
       const now = clock.now();
-      const found = await lookup(secret, now);
+      const found = await cache.lookup(secret);
       if (!found) return undefined;
       const { token, email } = found;
       if (token.revokedAt !== null || token.expiresAt <= now) return undefined;

@@ -29,6 +29,9 @@ export const AUDIT_ACTIONS = [
   'key_rolled',
   'access_token_created',
   'access_token_revoked',
+  'account_created',
+  'account_removed',
+  'signed_out_everywhere',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

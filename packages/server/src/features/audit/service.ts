@@ -6,7 +6,13 @@ import { done, type Outcome, refused } from '../shared/outcome.ts';
 
 export const AUDIT_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 
-/** The audit trail as the doors read it: a project's events, newest first, in pages. */
+/** An event as an actor may read it: the client address only for the project's owners. */
+export type VisibleAuditEvent = Omit<StoredAuditEvent, 'address'> & { address?: string | null };
+
+/**
+ * The audit trail as the doors read it: a project's events, newest first, in pages. Addresses are
+ * for owners (and the operator), as on the dashboard's Activity tab: other roles get events without.
+ */
 export function createAuditService(deps: { storage: Pick<Storage, 'projects' | 'audit'> }) {
   const { storage } = deps;
   return {
@@ -14,11 +20,11 @@ export function createAuditService(deps: { storage: Pick<Storage, 'projects' | '
       actor: Actor,
       slug: string,
       query: { limit?: number; cursor?: string; since?: number; accountEvents?: boolean },
-    ): Promise<Outcome<Page<StoredAuditEvent>>> {
+    ): Promise<Outcome<Page<VisibleAuditEvent>>> {
       const allowed = await authorise(storage.projects, actor, slug, 'viewer', false);
       if (!allowed.ok) return allowed;
-      const before = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-      if (query.cursor !== undefined && (!before || !/^\d+$/.test(before.id))) {
+      const before = query.cursor === undefined ? undefined : decodeCursor(query.cursor, true);
+      if (query.cursor !== undefined && !before) {
         return refused('invalid_cursor', 'the cursor was altered', 'cursor');
       }
       const limit = query.limit ?? AUDIT_PAGE.defaultLimit;
@@ -29,7 +35,9 @@ export function createAuditService(deps: { storage: Pick<Storage, 'projects' | '
         before,
         limit: limit + 1,
       });
-      return done(pageOf(rows, limit, (event) => ({ at: event.at, id: event.id })));
+      const page = pageOf(rows, limit, (event) => ({ at: event.at, id: event.id }));
+      if (allowed.value.role === 'owner') return done(page);
+      return done({ ...page, data: page.data.map(({ address: _address, ...event }) => event) });
     },
   };
 }

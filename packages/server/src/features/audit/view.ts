@@ -33,6 +33,9 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   key_rolled: 'Rolled a key',
   access_token_created: 'Created an access token',
   access_token_revoked: 'Revoked an access token',
+  account_created: 'Created an account',
+  account_removed: 'Removed an account',
+  signed_out_everywhere: 'Signed out everywhere',
 };
 
 /** Where an event without a client address came from, by its actor. */

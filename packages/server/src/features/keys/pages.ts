@@ -16,7 +16,12 @@ import { valueOrThrow } from '../shared/outcome.ts';
 /** A project's API keys: the list with usage, create, revoke. */
 export function keyPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
   const { storage, limiter, clock } = context;
-  const keyService = createKeyService({ storage, clock, keyEnvironment: context.keyEnvironment });
+  const keyService = createKeyService({
+    storage,
+    clock,
+    keyEnvironment: context.keyEnvironment,
+    echo: context.echo,
+  });
   const actorOf = (request: FastifyRequest): Actor => {
     const { account } = signedInOf(request);
     return { kind: 'account', accountId: account.id, email: account.email, address: request.ip };

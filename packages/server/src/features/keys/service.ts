@@ -2,6 +2,7 @@ import { generateKey, type KeyEnvironment } from '../../auth/keys.ts';
 import { limitsFor } from '../../ratelimit/plans.ts';
 import type { Project } from '../projects/project-repository.ts';
 import type { ApiKeyRecord, Plan } from '../../storage/records.ts';
+import { newestChangeOf } from '../../storage/change-records.ts';
 import type { Storage } from '../../storage/repository.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 import type { Clock } from '../../time/clock.ts';
@@ -37,12 +38,23 @@ export interface CreatedKey {
 export const keyTarget = (key: { label: string | null; prefix?: string | null; id: string }): string =>
   `${key.label ? `“${key.label}”` : 'no label'} (${key.prefix ?? key.id}…)`;
 
+export interface KeyServiceDeps {
+  storage: Storage;
+  clock: Clock;
+  keyEnvironment: KeyEnvironment;
+  /**
+   * Resolves once a committed change of the feed has been applied here and its notification has come
+   * back (ChangeFeed.echo): a revocation is answered only then. Absent on the command line.
+   */
+  echo?: (seq: number) => Promise<boolean>;
+}
+
 /**
  * API keys: every door (dashboard, management API, command line) creates, lists, revokes and rolls
  * keys here, and nowhere else. Each operation validates its input, checks the actor's role once
  * (authorise), and writes the change with its audit record in one transaction.
  */
-export function createKeyService(deps: { storage: Storage; clock: Clock; keyEnvironment: KeyEnvironment }) {
+export function createKeyService(deps: KeyServiceDeps) {
   const { storage, clock, keyEnvironment } = deps;
 
   const audited = createAudited(storage, clock);
@@ -160,18 +172,29 @@ export function createKeyService(deps: { storage: Storage; clock: Clock; keyEnvi
       return done(pageOf(rows, limit, (key) => ({ at: key.createdAt, id: key.id })));
     },
 
-    /** The key stops working at once; revoking a revoked key is 404, like one that never existed. */
+    /**
+     * The key stops working at once, here and, from its next request, on every instance whose
+     * notification arrived (answered once its own came back: docs/reliability.md); revoking a revoked
+     * key is 404, like one that never existed.
+     */
     async revoke(actor: Actor, slug: string, keyId: string): Promise<Outcome<ApiKeyRecord>> {
       const allowed = await authorise(storage.projects, actor, slug, 'developer', true);
       if (!allowed.ok) return allowed;
       const { project } = allowed.value;
-      return audited(actor, project.id, async (sql) => {
+      const revoked = await audited(actor, project.id, async (sql) => {
         const key = await projectKey(sql, project, keyId);
         if (!(await keyRecords(sql).revoke(key.id, project.id, clock.now()))) {
           throw new Refusal({ code: 'not_found', message: `${keyId} is already revoked`, param: 'keyId' });
         }
-        return { value: (await keyRecords(sql).get(key.id))!, action: 'key_revoked', target: keyTarget(key) };
+        const value = {
+          key: (await keyRecords(sql).get(key.id))!,
+          seq: await newestChangeOf(sql, { keyId: key.id }),
+        };
+        return { value, action: 'key_revoked', target: keyTarget(key) };
       });
+      if (!revoked.ok) return revoked;
+      if (revoked.value.seq !== undefined) await deps.echo?.(revoked.value.seq);
+      return done(revoked.value.key);
     },
 
     /**

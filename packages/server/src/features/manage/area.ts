@@ -8,7 +8,7 @@ import { withHandlers } from '../../routes/table.ts';
 import type { Storage } from '../../storage/repository.ts';
 import type { Clock } from '../../time/clock.ts';
 import { accessTokenCheck } from '../access-tokens/check.ts';
-import { createAccessTokenService } from '../access-tokens/service.ts';
+import type { AccessTokenService } from '../access-tokens/service.ts';
 import { auditRoutes } from '../audit/routes.ts';
 import { createAuditService } from '../audit/service.ts';
 import { keyRoutes } from '../keys/routes.ts';
@@ -37,6 +37,12 @@ export interface ManageAreaDeps {
   keyEnvironment: KeyEnvironment;
   /** Each access token's rate limits (default MANAGE_TOKEN_LIMITS). */
   tokenLimits?: Limits;
+  /** Each account's ceiling across all its tokens (default MANAGE_ACCOUNT_LIMITS). */
+  accountLimits?: Limits;
+  /** The app's one access-token service (the dashboard's too). */
+  accessTokens: AccessTokenService;
+  /** Resolves once a committed change of the feed has come back (ChangeFeed.echo): key revocations wait. */
+  echo?: (seq: number) => Promise<boolean>;
   /** Resolves once this instance's waiting request-log rows are written. */
   settleRequestLog?: () => Promise<void>;
   /** Where invitation mails go. */
@@ -62,8 +68,12 @@ export interface ManageArea {
  */
 export function createManageArea(deps: ManageAreaDeps): ManageArea {
   const { storage, clock } = deps;
-  const tokens = createAccessTokenService({ storage, clock });
-  const tokenCheck = accessTokenCheck({ tokens, limiter: deps.limiter, limits: deps.tokenLimits });
+  const tokenCheck = accessTokenCheck({
+    tokens: deps.accessTokens,
+    limiter: deps.limiter,
+    limits: deps.tokenLimits,
+    accountLimits: deps.accountLimits,
+  });
   const { json, document } = manageContract();
   const needs = projectNeeds(document);
   /**
@@ -81,7 +91,10 @@ export function createManageArea(deps: ManageAreaDeps): ManageArea {
   };
   const handlers: Record<string, RouteHandlerMethod> = {
     ...projectRoutes(createProjectService({ storage, clock })),
-    ...keyRoutes(createKeyService({ storage, clock, keyEnvironment: deps.keyEnvironment }), clock),
+    ...keyRoutes(
+      createKeyService({ storage, clock, keyEnvironment: deps.keyEnvironment, echo: deps.echo }),
+      clock,
+    ),
     ...auditRoutes(createAuditService({ storage })),
     ...memberRoutes(
       createMemberService({ storage, clock, outbox: deps.outbox, limiter: deps.limiter }),

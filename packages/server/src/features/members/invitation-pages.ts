@@ -53,15 +53,21 @@ export function invitationPages(context: DashboardContext): Record<string, Route
     return sendPage(request, reply, { title: `Join ${found.project.name}`, main, status });
   };
 
-  /** Joins by the link (through the members service) and signs the browser in as `account`: the project's page. */
+  /**
+   * Joins by the link (through the members service; with the account made in the same transaction when
+   * `create` is given) and signs the browser in as `account`: the project's page.
+   */
   const join = async (
     request: FastifyRequest,
     reply: FastifyReply,
     account: Account,
     token: string,
     signedIn: () => Promise<{ token: string; deviceCookie: string }>,
+    create?: Account,
   ) => {
-    const accepted = await members.accept(account, token, request.ip);
+    const accepted = create
+      ? await members.acceptWithNewAccount(create, token, request.ip)
+      : await members.accept(account, token, request.ip);
     if (!accepted.ok) return undefined;
     const { project, joined } = accepted.value;
     const session = await signedIn();
@@ -168,18 +174,17 @@ export function invitationPages(context: DashboardContext): Record<string, Route
         reply.header('retry-after', '1');
         return show(request, reply, token, found, retryText(1), 429);
       }
-      const account = await storage.accounts.create({
+      const account: Account = {
         id: `acc_${randomBytes(8).toString('hex')}`,
         email,
         passwordHash: hashed.value,
         createdAt: clock.now(),
-      });
-      if (!account) return invalid(request, reply);
-      const page = await join(request, reply, account, token, () => sessions.start(account));
-      if (page) return reply.redirect(page, 303);
-      // The link was used or revoked meanwhile: the account made for it goes too.
-      await storage.accounts.remove(account.id);
-      return invalid(request, reply);
+        devicesValidAfter: 0,
+      };
+      // The account, its record and the acceptance are one transaction: a link used or revoked
+      // meanwhile (or an account made for the address meanwhile) leaves nothing behind.
+      const page = await join(request, reply, account, token, () => sessions.start(account), account);
+      return page ? reply.redirect(page, 303) : invalid(request, reply);
     },
   };
 }

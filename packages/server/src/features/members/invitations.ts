@@ -1,15 +1,16 @@
-import { emailProblem, normalizeEmail } from '../../accounts/email.ts';
+import { emailProblem, emailSkeleton, normalizeEmail } from '../../accounts/email.ts';
 import { quoted } from '../../errors.ts';
 import { INVITATION_LIMITS, invitationDigest, inviteByMail, newInvitation } from './invitation-mail.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import type { RateLimiter } from '../../ratelimit/limiter.ts';
-import { invitationAcceptedRecord } from '../audit/audit-records.ts';
+import { createAuditRecords, invitationAcceptedRecord } from '../audit/audit-records.ts';
+import { createAccountRepository, type NewAccount } from '../../storage/account-repository.ts';
 import { createInvitationRecords, type Invitation } from './invitation-records.ts';
 import type { Joined, Role } from './member-records.ts';
 import type { Project } from '../projects/project-repository.ts';
 import type { Storage } from '../../storage/repository.ts';
 import type { Clock } from '../../time/clock.ts';
-import { type Actor, authorise } from '../shared/actor.ts';
+import { type Actor, auditActor, authorise } from '../shared/actor.ts';
 import { createAudited } from '../shared/audited.ts';
 import { decodeCursor, type Page, pageOf } from '../shared/cursor.ts';
 import { done, type Outcome, Refusal, refused } from '../shared/outcome.ts';
@@ -35,13 +36,25 @@ export function invitationOperations(deps: InvitationDeps) {
   const { storage, clock } = deps;
   const audited = createAudited(storage, clock);
 
-  /** The address an invitation goes to, or why it cannot; 409 for a member already. */
+  /**
+   * The address an invitation goes to, or why it cannot: 409 for a member already, also when the
+   * address differs from a member's only by characters nobody sees or punctuation that imitates
+   * (emailSkeleton): that is no new address; 400 for any other address holding them.
+   */
   const inviteeProblem = async (project: Project, typed: string) => {
     const email = normalizeEmail(typed);
     if (!email) return refused('invalid_body', `${quoted(typed)} is not an email address`, 'email');
-    const account = await storage.accounts.byEmail(email);
-    if (account && (await storage.projects.roleOf(account.id, project.id)))
-      return refused('conflict', `${email} is a member already`, 'email');
+    for (const candidate of new Set([email, emailSkeleton(email)])) {
+      const account = await storage.accounts.byEmail(candidate);
+      if (!account || !(await storage.projects.roleOf(account.id, project.id))) continue;
+      return refused(
+        'conflict',
+        candidate === email
+          ? `${email} is a member already`
+          : `that address reads as ${candidate}, a member already: it differs only by characters that cannot be seen or that imitate others`,
+        'email',
+      );
+    }
     const lookalike = emailProblem(email);
     if (lookalike) return refused('invalid_body', lookalike, 'email');
     return done(email);
@@ -64,6 +77,52 @@ export function invitationOperations(deps: InvitationDeps) {
     return stored;
   };
 
+  /**
+   * Accepts the invitation of `token` for `account` (new when `create` is given: made in the same
+   * transaction, with its own record), or why not.
+   */
+  const acceptAs = async (
+    account: { id: string; email: string },
+    token: string,
+    address: string | null,
+    create?: NewAccount,
+  ): Promise<Outcome<{ project: Project; joined: Joined }>> => {
+    const invitation = await storage.projects.invitationByToken(invitationDigest(token));
+    const project = invitation && (await storage.projects.byId(invitation.projectId));
+    const gone = refused('not_found', 'this invitation was used, revoked or has expired', 'token');
+    if (!invitation || !project || invitation.email !== account.email) return gone;
+    const actor: Actor = { kind: 'account', accountId: account.id, email: account.email, address };
+    return audited(actor, project.id, async (sql) => {
+      const members = memberRecords(sql, storage.kind);
+      await members.lockProject(project.id);
+      if (create) {
+        if (!(await createAccountRepository(sql).create(create))) {
+          throw new Refusal({
+            code: 'conflict',
+            message: `${create.email} has an account already`,
+            param: 'email',
+          });
+        }
+        await createAuditRecords(sql).record({
+          at: clock.now(),
+          projectId: null,
+          ...auditActor(actor),
+          action: 'account_created',
+          target: `${create.email} (invitation to ${project.slug})`,
+        });
+      }
+      if (!(await createInvitationRecords(sql).acceptInvitation(invitation.tokenDigest, clock.now())))
+        throw new Refusal(gone.problem);
+      const before = await members.roleOf(account.id, project.id);
+      await members.join(account.id, project.id, clock.now(), invitation.role);
+      const joined = { before, role: (await members.roleOf(account.id, project.id))! };
+      return {
+        value: { project, joined },
+        ...invitationAcceptedRecord(account.email, invitation.role, joined),
+      };
+    });
+  };
+
   return {
     /**
      * The invitation's link used by `account` (its address must be the invitation's): marks it accepted
@@ -71,30 +130,16 @@ export function invitationOperations(deps: InvitationDeps) {
      * the record of what it did, in one transaction. An invitation used, revoked, expired, or whose
      * maker is an owner no more is 404.
      */
-    async accept(
-      account: { id: string; email: string },
-      token: string,
-      address: string | null,
-    ): Promise<Outcome<{ project: Project; joined: Joined }>> {
-      const invitation = await storage.projects.invitationByToken(invitationDigest(token));
-      const project = invitation && (await storage.projects.byId(invitation.projectId));
-      const gone = refused('not_found', 'this invitation was used, revoked or has expired', 'token');
-      if (!invitation || !project || invitation.email !== account.email) return gone;
-      const actor: Actor = { kind: 'account', accountId: account.id, email: account.email, address };
-      return audited(actor, project.id, async (sql) => {
-        const members = memberRecords(sql, storage.kind);
-        await members.lockProject(project.id);
-        if (!(await createInvitationRecords(sql).acceptInvitation(invitation.tokenDigest, clock.now())))
-          throw new Refusal(gone.problem);
-        const before = await members.roleOf(account.id, project.id);
-        await members.join(account.id, project.id, clock.now(), invitation.role);
-        const joined = { before, role: (await members.roleOf(account.id, project.id))! };
-        return {
-          value: { project, joined },
-          ...invitationAcceptedRecord(account.email, invitation.role, joined),
-        };
-      });
-    },
+    accept: (account: { id: string; email: string }, token: string, address: string | null) =>
+      acceptAs(account, token, address),
+
+    /**
+     * A new account made by the invitation's link (the link proved the mailbox): the account, its
+     * record and the acceptance in one transaction, so an invitation used or revoked meanwhile leaves
+     * no account behind. An address with an account already is 409.
+     */
+    acceptWithNewAccount: (account: NewAccount, token: string, address: string | null) =>
+      acceptAs(account, token, address, account),
 
     /** The project's pending invitations, newest first, with who made them: for owners. */
     async invitations(

@@ -1,6 +1,7 @@
 import type { Member, RevokedInvitation, Role } from './member-records.ts';
 import { ROLES } from './member-records.ts';
 import type { Project } from '../projects/project-repository.ts';
+import { createAccountRepository } from '../../storage/account-repository.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 import { type Actor, authorise } from '../shared/actor.ts';
 import { type AuditNote, createAudited } from '../shared/audited.ts';
@@ -65,16 +66,20 @@ export function createMemberService(deps: InvitationDeps) {
 
   return {
     ...invitationOperations(deps),
-    /** Removes a member; their dashboard sessions end. The last owner stays: 409 conflict. */
+    /**
+     * Removes a member; their dashboard sessions end in the same transaction. The last owner stays:
+     * 409 conflict.
+     */
     async remove(actor: Actor, slug: string, accountId: string): Promise<Outcome<MemberChanged>> {
       const allowed = await authorise(storage.projects, actor, slug, 'owner', true);
       if (!allowed.ok) return allowed;
       const { project } = allowed.value;
-      const changed = await audited(actor, project.id, async (sql) => {
+      return audited(actor, project.id, async (sql) => {
         const members = await lockedAsOwner(sql, storage.kind, actor, project);
         const member = await memberOf(sql, project, accountId);
         if ((await members.remove(accountId, project.id)) !== 'done') throw lastOwner(member, project);
         const revoked = await members.revokeInvitationsOfNonOwner(accountId, project.id);
+        await createAccountRepository(sql).removeSessions(accountId);
         return {
           value: { member, revoked },
           action: 'member_removed',
@@ -82,8 +87,6 @@ export function createMemberService(deps: InvitationDeps) {
           also: revokedNotes(revoked, member.email),
         };
       });
-      if (changed.ok) await storage.accounts.removeSessions(accountId);
-      return changed;
     },
 
     /** Gives a member another role; the last owner stays one (409 conflict). */

@@ -3,6 +3,7 @@ import { createMemberRecords, type MemberRecords, type Role } from '../members/m
 import type { Plan } from '../../storage/records.ts';
 import type { Row } from '../../storage/rows.ts';
 import type { SqlExecutor, Transactions } from '../../storage/sql-executor.ts';
+import { createTwoFactorRecords, type TwoFactorRecords } from '../../storage/two-factor-records.ts';
 
 /** A project: it owns API keys (its plan decides their limits) and a published docs site. */
 export interface Project {
@@ -19,7 +20,8 @@ export interface Project {
 
 export type NewProject = Project;
 
-export interface ProjectRepository extends MemberRecords, InvitationRecords {
+export interface ProjectRepository
+  extends MemberRecords, InvitationRecords, Pick<TwoFactorRecords, 'requiringTwoFactor'> {
   /** The project, or undefined when its slug is taken. */
   create(project: NewProject): Promise<Project | undefined>;
   bySlug(slug: string): Promise<Project | undefined>;
@@ -74,6 +76,7 @@ export function createProjectRepository(
   return {
     ...createMemberRecords(sql, transaction, kind),
     ...createInvitationRecords(sql),
+    requiringTwoFactor: createTwoFactorRecords(sql).requiringTwoFactor,
     async create(project) {
       const [row] = await sql.all(
         `INSERT INTO projects (id, slug, name, plan, per_minute, per_day, created_at)

@@ -1,4 +1,5 @@
 import { PLANS, type Plan } from '../../storage/records.ts';
+import { labelProblem } from '../shared/text-rules.ts';
 
 /** A slug names the project in URLs and in its docs site's default host `<slug>.<site domain>`. */
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
@@ -11,14 +12,15 @@ export function slugProblem(slug: string): string | undefined {
     : 'the slug must be 1 to 40 lower-case letters, digits and dashes, not starting or ending with a dash';
 }
 
-/** Why a project name is refused (1 to 100 characters, not only spaces, no control characters), or undefined. */
+/**
+ * Why a project name is refused (1 to 100 characters, not only spaces, nothing a reader cannot see:
+ * labelProblem), or undefined.
+ */
 export function nameProblem(name: string): string | undefined {
   const length = [...name].length;
   if (name.trim() === '' || length > MAX_NAME_LENGTH)
     return `the name must be 1 to ${MAX_NAME_LENGTH} characters`;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'the name must not contain control characters';
-  return undefined;
+  return labelProblem(name, 'name', MAX_NAME_LENGTH);
 }
 
 export interface PlanChoice {

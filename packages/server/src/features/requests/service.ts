@@ -62,8 +62,8 @@ export function createRequestService(deps: {
       slug: string,
       filters: RequestFilters & { limit?: number; cursor?: string },
     ): Promise<Outcome<Page<StoredRequest>>> {
-      const before = filters.cursor === undefined ? undefined : decodeCursor(filters.cursor);
-      if (filters.cursor !== undefined && (!before || !/^\d+$/.test(before.id))) {
+      const before = filters.cursor === undefined ? undefined : decodeCursor(filters.cursor, true);
+      if (filters.cursor !== undefined && !before) {
         return refused('invalid_cursor', 'the cursor was altered', 'cursor');
       }
       const query = await queryOf(actor, slug, filters);

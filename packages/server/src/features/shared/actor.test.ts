@@ -14,14 +14,18 @@ const acme: Project = {
   createdAt: 0,
 };
 
-/** A projects repository where the account is `role` of acme, counting its reads. */
-function projects(role: Role) {
-  const reads = { count: 0 };
+/**
+ * A projects repository where the account is `role` of acme (which requires two-factor sign-in of
+ * an account without it when `twoFactor` says so), counting its reads.
+ */
+function projects(role: Role, twoFactor: 'required' | 'not required' = 'not required') {
+  const reads = { count: 0, twoFactor: 0 };
   return {
     reads,
     repository: {
       bySlug: async (slug: string) => (reads.count++, slug === 'acme' ? acme : undefined),
       roleOf: async () => (reads.count++, role),
+      requiringTwoFactor: async () => (reads.twoFactor++, twoFactor === 'required' ? ['acme'] : []),
     },
   };
 }
@@ -59,4 +63,24 @@ test('authorise → another slug, a higher role or a write through a read token 
     assert.equal(reads.count, 2, `needing ${needed}`);
     assert.equal(outcome.ok ? undefined : outcome.problem.code, code);
   }
+});
+
+test('authorise → through a token, a project requiring two-factor sign-in of an account without it → 403 two_factor_required, for reads and writes alike', async () => {
+  for (const [scope, write] of [
+    ['read', false],
+    ['write', false],
+    ['write', true],
+  ] as const) {
+    const { reads, repository } = projects('owner', 'required');
+    const outcome = await authorise(repository, actor(scope), 'acme', 'viewer', write);
+    assert.equal(outcome.ok ? undefined : outcome.problem.code, 'two_factor_required');
+    assert.equal(reads.twoFactor, 1);
+  }
+  const { reads, repository } = projects('owner', 'required');
+  const signedIn: Actor = { kind: 'account', accountId: 'acc_1', email: 'a@example.com', address: null };
+  assert.ok(
+    (await authorise(repository, signedIn, 'acme', 'viewer', false)).ok,
+    'the dashboard decides itself',
+  );
+  assert.equal(reads.twoFactor, 0);
 });

@@ -48,10 +48,12 @@ export interface Authorised {
  * The one role check of every operation on a project: the project must exist and the actor be its
  * member (else 404, the same as a project that does not exist) and, through a token, be among the
  * token's projects; a write needs a write token (else 403 insufficient_scope) and the role `needed`
- * (else 403 forbidden).
+ * (else 403 forbidden). Through a token, a project that requires two-factor sign-in refuses an account
+ * that has it off, whatever the operation (403 two_factor_required): the dashboard keeps such members
+ * out of the project's pages, and a token is no way round that.
  */
 export async function authorise(
-  projects: Pick<ProjectRepository, 'bySlug' | 'roleOf'>,
+  projects: Pick<ProjectRepository, 'bySlug' | 'roleOf' | 'requiringTwoFactor'>,
   actor: Actor,
   slug: string,
   needed: Role,
@@ -77,6 +79,12 @@ export async function authorise(
     return refused(
       'forbidden',
       `you are ${ROLE_NAMES[role]} of ${project.slug}: this needs ${neededText(needed)}`,
+    );
+  }
+  if (actor.token && (await projects.requiringTwoFactor(actor.accountId, [project.id])).length > 0) {
+    return refused(
+      'two_factor_required',
+      `${project.slug} requires two-factor sign-in: turn it on for your account (in the dashboard) to use a token here`,
     );
   }
   return done({ project, role });

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { makeTestApp, type TestApp } from './harness.ts';
+import { tokenHolder, type TokenHolder } from './manage-support.ts';
+import { service } from './services.ts';
+import { sharedStorage } from './shared-storage.ts';
+
+type Json = Record<string, unknown>;
+
+/** Addresses members act from: IPv4 and IPv6, as a trusted proxy passes them on. */
+const address = fc.oneof(fc.ipV4(), fc.ipV6());
+
+/**
+ * `GET /manage/v1/projects/{slug}/audit`: where each action came from is for owners, as on the
+ * dashboard's Activity tab; a developer's or a viewer's token reads the same events without the field.
+ */
+for (const backend of ['sqlite', 'postgres'] as const) {
+  describe(`management API: the audit trail's addresses (${backend})`, async () => {
+    const postgres = backend === 'postgres' ? await service('postgres') : undefined;
+    const skip = postgres && 'skip' in postgres ? postgres.skip : undefined;
+    let app: TestApp;
+    const holders = {} as Record<'owner' | 'developer' | 'viewer', TokenHolder>;
+    let cleanup: () => Promise<void> = async () => {};
+
+    before(async () => {
+      if (skip) return;
+      const shared = await sharedStorage(
+        postgres && 'url' in postgres ? postgres.url : undefined,
+        'petstore-manage-audit-',
+      );
+      cleanup = shared.cleanup;
+      app = await makeTestApp({ storage: await shared.open(), trustProxy: true });
+      for (const role of ['owner', 'developer', 'viewer'] as const) {
+        holders[role] = await tokenHolder(app, ['acme'], { role, scope: 'write' });
+      }
+    });
+    after(async () => {
+      if (skip) return;
+      await app.close();
+      await cleanup();
+    });
+
+    /** Every event of the trail as `role`'s token reads it, page after page. */
+    const trail = async (role: keyof typeof holders) => {
+      const events: Json[] = [];
+      const bodies: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const query: string = cursor === null ? '' : `&cursor=${cursor}`;
+        const response = await app.request({
+          url: `/manage/v1/projects/acme/audit?limit=7${query}`,
+          key: holders[role].token,
+        });
+        assert.equal(response.status, 200, response.body);
+        const page = JSON.parse(response.body) as { data: Json[]; next: string | null };
+        events.push(...page.data);
+        bodies.push(response.body);
+        cursor = page.next;
+      } while (cursor !== null);
+      return { events, body: bodies.join('\n') };
+    };
+
+    it(
+      'events made from generated addresses → an owner reads each address; a developer and a viewer read the events without one',
+      { skip },
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(fc.record({ by: fc.constantFrom('owner', 'developer'), from: address }), {
+              minLength: 1,
+              maxLength: 4,
+            }),
+            async (actions) => {
+              for (const { by, from } of actions) {
+                const created = await app.request({
+                  method: 'POST',
+                  url: '/manage/v1/projects/acme/keys',
+                  key: holders[by as 'owner' | 'developer'].token,
+                  headers: { 'x-forwarded-for': from },
+                  body: { label: `by ${by}` },
+                });
+                assert.equal(created.status, 201, created.body);
+              }
+              const owner = await trail('owner');
+              const recorded = owner.events.filter((event) => event.action === 'key_created');
+              assert.ok(recorded.every((event) => typeof event.address === 'string'));
+              const seen = new Set(recorded.map((event) => event.address));
+              for (const { from } of actions) assert.ok(seen.has(from), `${from} in the owner's trail`);
+              for (const role of ['developer', 'viewer'] as const) {
+                const { events, body } = await trail(role);
+                assert.equal(events.length, owner.events.length, `${role}: the same events`);
+                assert.ok(
+                  events.every((event) => !Object.hasOwn(event, 'address')),
+                  `${role}: no address field`,
+                );
+                for (const text of seen) assert.ok(!body.includes(`"${String(text)}"`), `${role}: ${text}`);
+              }
+            },
+          ),
+          { numRuns: 15 },
+        );
+      },
+    );
+  });
+}
