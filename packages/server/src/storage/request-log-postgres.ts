@@ -263,17 +263,14 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
     },
     async addUsage(cells) {
       if (cells.length === 0) return;
-      await sql.run(
-        ADD_USAGE,
-        [
-          cells.map((c) => c.projectId),
-          cells.map((c) => c.keyId),
-          cells.map((c) => c.hour),
-          cells.map((c) => c.statusClass),
-          cells.map((c) => c.bucket),
-          cells.map((c) => c.count),
-        ],
-      );
+      await sql.run(ADD_USAGE, [
+        cells.map((c) => c.projectId),
+        cells.map((c) => c.keyId),
+        cells.map((c) => c.hour),
+        cells.map((c) => c.statusClass),
+        cells.map((c) => c.bucket),
+        cells.map((c) => c.count),
+      ]);
     },
     async purge(now, slice) {
       let removed = 0;
