@@ -76,7 +76,7 @@ describe(`openapi/manage.yaml: generated requests for every operation (${FUZZ.ru
       hosts: { siteDomain: 'sites.localhost', apiHost: 'api.localhost' },
       manageTokenLimits: { perMinute: 1_000_000_000, perDay: 1_000_000_000 },
     });
-    owner = await tokenHolder(app, ['acme'], { expiresInDays: 365 });
+    owner = await tokenHolder(app, ['acme'], { expiresInDays: 365, managesTokens: true });
     await app.storage.projects.setPlan('acme', 'business', null, null);
     await tokenHolder(app, ['elsewhere']);
   });

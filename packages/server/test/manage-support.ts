@@ -17,7 +17,7 @@ export interface TokenHolder {
 export async function tokenHolder(
   test: TestApp,
   slugs: string[],
-  options: { role?: Role; scope?: 'read' | 'write'; expiresInDays?: number } = {},
+  options: { role?: Role; scope?: 'read' | 'write'; expiresInDays?: number; managesTokens?: boolean } = {},
 ): Promise<TokenHolder> {
   const { storage, clock } = test;
   const suffix = randomBytes(4).toString('hex');
@@ -50,6 +50,7 @@ export async function tokenHolder(
       scope: options.scope ?? 'write',
       projects: slugs,
       expiresInDays: options.expiresInDays ?? 30,
+      managesTokens: options.managesTokens,
     },
   );
   if (!created.ok) throw new Error(created.problem.message);

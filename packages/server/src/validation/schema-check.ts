@@ -16,6 +16,9 @@ export interface Schema {
   minimum?: number | bigint;
   maximum?: number | bigint;
   description?: string;
+  items?: Schema;
+  minItems?: number;
+  maxItems?: number;
 }
 
 export interface SchemaViolation {
@@ -149,6 +152,25 @@ export function compileSchema(schema: Schema): (value: unknown) => SchemaViolati
         const upper = bound(node.maximum, node.format === 'int64' ? INT64_MAX : undefined, (a, b) => a < b);
         if ((lower !== undefined && integer < lower) || (upper !== undefined && integer > upper)) {
           return { path, message: `${label} must be between ${lower ?? '-∞'} and ${upper ?? '∞'}` };
+        }
+        if (node.enum && !node.enum.some((allowed) => BigInt(allowed as number) === integer)) {
+          return { path, message: `${label} must be one of ${node.enum.join(', ')}` };
+        }
+        return undefined;
+      }
+      case 'array': {
+        if (!Array.isArray(value)) return wrongType();
+        if (node.minItems !== undefined && value.length < node.minItems) {
+          return { path, message: `${label} must hold at least ${node.minItems} item(s)` };
+        }
+        if (node.maxItems !== undefined && value.length > node.maxItems) {
+          return { path, message: `${label} must hold at most ${node.maxItems} items` };
+        }
+        if (node.items) {
+          for (const [index, item] of value.entries()) {
+            const violation = check(node.items, item, `${path}[${index}]`);
+            if (violation) return violation;
+          }
         }
         return undefined;
       }

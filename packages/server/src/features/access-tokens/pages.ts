@@ -32,6 +32,7 @@ export function accessTokenPages(context: DashboardContext): Record<string, Rout
       const outcome = await tokens.create(actorOf(request), {
         name,
         scope: field(body, 'scope'),
+        managesTokens: field(body, 'manage_tokens') === 'on',
         projects: Object.keys(body)
           .filter((key) => key.startsWith('project:'))
           .map((key) => key.slice('project:'.length)),

@@ -11,6 +11,8 @@ export interface AccessToken {
   name: string;
   prefix: string;
   scope: TokenScope;
+  /** Whether it may list, create and revoke its account's tokens through the management API. */
+  managesTokens: boolean;
   /** The projects it may act on, by id. */
   projectIds: string[];
   createdAt: number;
@@ -37,8 +39,8 @@ export async function lockAccount(sql: SqlExecutor, kind: 'sqlite' | 'postgres',
     await sql.all('SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [accountId]);
 }
 
-const COLUMNS = `t.id, t.digest, t.account_id, t.name, t.prefix, t.scope, t.created_at, t.expires_at,
-  t.revoked_at, t.last_used_at`;
+const COLUMNS = `t.id, t.digest, t.account_id, t.name, t.prefix, t.scope, t.manages_tokens, t.created_at,
+  t.expires_at, t.revoked_at, t.last_used_at`;
 
 const nullable = (value: unknown): number | null =>
   value === null || value === undefined ? null : Number(value);
@@ -51,6 +53,8 @@ function toToken(row: Row, projectIds: string[]): AccessToken {
     name: row.name as string,
     prefix: row.prefix as string,
     scope: row.scope as TokenScope,
+    // SQLite answers 0 or 1, PostgreSQL a boolean.
+    managesTokens: row.manages_tokens === true || Number(row.manages_tokens) === 1,
     projectIds,
     createdAt: Number(row.created_at),
     expiresAt: Number(row.expires_at),
@@ -77,8 +81,9 @@ export function accessTokenRecords(sql: SqlExecutor) {
   return {
     async insert(token: NewAccessToken): Promise<void> {
       await sql.run(
-        `INSERT INTO access_tokens (id, digest, account_id, name, prefix, scope, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        `INSERT INTO access_tokens (id, digest, account_id, name, prefix, scope, manages_tokens, created_at,
+           expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
         [
           token.id,
           token.digest,
@@ -86,6 +91,7 @@ export function accessTokenRecords(sql: SqlExecutor) {
           token.name,
           token.prefix,
           token.scope,
+          token.managesTokens ? 1 : 0,
           token.createdAt,
           token.expiresAt,
         ],

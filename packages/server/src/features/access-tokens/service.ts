@@ -27,6 +27,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 export interface NewTokenInput {
   name: string;
   scope: string;
+  /** Whether the new token may manage the account's tokens (default no). */
+  managesTokens?: boolean;
   /** Slugs of the account's projects the token may act on. */
   projects: string[];
   expiresInDays: number;
@@ -49,6 +51,12 @@ export interface AccessTokenDeps {
 }
 
 const tokenName = (token: Pick<AccessToken, 'name' | 'prefix'>) => `“${token.name}” (${token.prefix}…)`;
+
+const cannotManage = () =>
+  refused(
+    'insufficient_scope',
+    'this access token may not manage access tokens: make one that may in the dashboard (Account → Access tokens)',
+  );
 
 /**
  * Access tokens: created, listed and revoked by their account in the dashboard; checked on every
@@ -80,6 +88,8 @@ export function createAccessTokenService(deps: AccessTokenDeps) {
       actor: Extract<Actor, { kind: 'account' }>,
       input: NewTokenInput,
     ): Promise<Outcome<{ token: AccessToken; secret: string }>> {
+      const grant = (actor as Partial<TokenActor>).token;
+      if (grant && !grant.managesTokens) return cannotManage();
       const name = input.name.trim();
       const problem = name === '' ? 'the name is required' : labelProblem(name, 'name');
       if (problem) return refused('invalid_body', problem, 'name');
@@ -93,15 +103,30 @@ export function createAccessTokenService(deps: AccessTokenDeps) {
           'expires',
         );
       }
-      const mine = await storage.projects.listForAccount(actor.accountId);
+      if (grant) {
+        // Through a token: never more than the token itself holds.
+        if (grant.scope === 'read' && input.scope !== 'read') {
+          return refused('insufficient_scope', 'a read token makes read tokens only', 'scope');
+        }
+      }
+      const mine = (await storage.projects.listForAccount(actor.accountId)).filter(
+        (project) => !grant || grant.projectIds.has(project.id),
+      );
       const chosen = [...new Set(input.projects)];
       const projects = chosen.map((slug) => mine.find((project) => project.slug === slug));
       if (chosen.length === 0) return refused('invalid_body', 'choose at least one project', 'projects');
       if (projects.some((project) => project === undefined)) {
-        return refused('invalid_body', 'a token may only reach projects you are a member of', 'projects');
+        return refused(
+          'invalid_body',
+          grant
+            ? 'a token made through a token may only reach projects that token reaches'
+            : 'a token may only reach projects you are a member of',
+          'projects',
+        );
       }
       const generated = generateAccessToken();
       const now = clock.now();
+      const lifetime = input.expiresInDays * 86_400_000;
       const token: AccessToken = {
         id: generated.id,
         digest: generated.digest,
@@ -109,9 +134,10 @@ export function createAccessTokenService(deps: AccessTokenDeps) {
         name,
         prefix: generated.prefix,
         scope: input.scope,
+        managesTokens: input.managesTokens === true,
         projectIds: projects.map((project) => project!.id),
         createdAt: now,
-        expiresAt: now + input.expiresInDays * 86_400_000,
+        expiresAt: Math.min(now + lifetime, grant?.expiresAt ?? Infinity),
         revokedAt: null,
         lastUsedAt: null,
       };
@@ -140,15 +166,23 @@ export function createAccessTokenService(deps: AccessTokenDeps) {
         return {
           value: token,
           action: 'access_token_created',
-          target: `${tokenName(token)}, ${input.scope}, ${slugs}`,
+          target: `${tokenName(token)}, ${input.scope}${token.managesTokens ? ' and tokens' : ''}, ${slugs}`,
         };
       });
       if (!created.ok) return created;
       return done({ token, secret: generated.secret });
     },
 
+    /** The account's tokens, for the management API: only through a token that may manage them. */
+    async listThrough(actor: TokenActor): Promise<Outcome<AccessToken[]>> {
+      if (!actor.token.managesTokens) return cannotManage();
+      return done(await reads.forAccount(actor.accountId));
+    },
+
     /** The token stops working at once here, and on every other instance from its next request. */
     async revoke(actor: Extract<Actor, { kind: 'account' }>, id: string): Promise<Outcome<AccessToken>> {
+      const grant = (actor as Partial<TokenActor>).token;
+      if (grant && !grant.managesTokens) return cannotManage();
       const token = (await reads.forAccount(actor.accountId)).find((candidate) => candidate.id === id);
       const now = clock.now();
       const revoked = await audited(actor, null, async (sql) => {
@@ -190,7 +224,13 @@ export function createAccessTokenService(deps: AccessTokenDeps) {
         accountId: token.accountId,
         email,
         address,
-        token: { tokenId: token.id, scope: token.scope as TokenScope, projectIds: new Set(token.projectIds) },
+        token: {
+          tokenId: token.id,
+          scope: token.scope as TokenScope,
+          managesTokens: token.managesTokens,
+          expiresAt: token.expiresAt,
+          projectIds: new Set(token.projectIds),
+        },
       };
     },
   };

@@ -50,7 +50,7 @@ function tokenRow(token: AccessToken, view: AccessTokensView): Html {
   const active = token.revokedAt === null && token.expiresAt > view.now;
   return html`<tr>
     <td class="wrap" data-label="Name">${token.name} <span class="mono small">${token.prefix}…</span></td>
-    <td data-label="Scope">${token.scope}</td>
+    <td data-label="Scope">${token.scope}${token.managesTokens ? ', tokens' : ''}</td>
     <td class="wrap" data-label="Projects">${reaches}</td>
     <td class="small" data-label="Expires">${instant(token.expiresAt)}</td>
     <td class="small" data-label="Last used">
@@ -84,6 +84,10 @@ function createForm(view: AccessTokensView): Html {
         <legend>Access</legend>
         <label><input type="radio" name="scope" value="read" checked /> Read</label>
         <label><input type="radio" name="scope" value="write" /> Read and write</label>
+        <label
+          ><input type="checkbox" name="manage_tokens" /> Also list, make and revoke this account's access
+          tokens (through the management API)</label
+        >
       </fieldset>
       <fieldset>
         <legend>Projects</legend>

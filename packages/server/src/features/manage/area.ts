@@ -14,6 +14,7 @@ import { createAuditService } from '../audit/service.ts';
 import { keyRoutes } from '../keys/routes.ts';
 import { createKeyService } from '../keys/service.ts';
 import { projectRoutes } from '../projects/routes.ts';
+import { accessTokenRoutes } from '../access-tokens/routes.ts';
 import { requestRoutes } from '../requests/routes.ts';
 import { createRequestService } from '../requests/service.ts';
 import { createProjectService } from '../projects/service.ts';
@@ -102,6 +103,13 @@ export function createManageArea(deps: ManageAreaDeps): ManageArea {
     ),
     ...domainRoutes(deps.domains),
     ...requestRoutes(createRequestService({ storage, clock, settle: deps.settleRequestLog })),
+    ...accessTokenRoutes(
+      deps.accessTokens,
+      async (accountId) =>
+        new Map(
+          (await storage.projects.listForAccount(accountId)).map((project) => [project.id, project.slug]),
+        ),
+    ),
     getManageDocument: async (_request, reply) =>
       reply
         .header('content-type', JSON_CONTENT_TYPE)

@@ -8,6 +8,10 @@ import { allows, neededText, ROLE_NAMES } from './roles.ts';
 export interface TokenGrant {
   tokenId: string;
   scope: 'read' | 'write';
+  /** Whether it may manage its account's access tokens. */
+  managesTokens?: boolean;
+  /** When it stops working (epoch ms): a token it makes stops no later. */
+  expiresAt?: number;
   projectIds: ReadonlySet<string>;
 }
 

@@ -1,0 +1,3 @@
+-- An access token may manage its account's access tokens through the management API only when it was
+-- made to (the dashboard's "may manage access tokens"; tokens made before could not, and still cannot).
+ALTER TABLE access_tokens ADD COLUMN manages_tokens INTEGER NOT NULL DEFAULT 0 CHECK (manages_tokens IN (0, 1));
