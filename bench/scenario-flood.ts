@@ -148,8 +148,7 @@ function rowsOf(database: string, runs: FloodRun[]): Row[] {
     const growth = runs.map((run) => run.rssGrowthMb);
     const worstP99 = Math.max(...perRun.map((r) => r.p99));
     const failed = perRun.reduce((sum, r) => sum + r.failed, 0);
-    const spread = (values: number[], digits: number) =>
-      values.map((v) => v.toFixed(digits)).join(' / ');
+    const spread = (values: number[], digits: number) => values.map((v) => v.toFixed(digits)).join(' / ');
     return {
       scenario,
       server: `other tenant's GET /v1/pets every ${PROBE_EVERY_MS} ms, ${phase} the flood`,
