@@ -101,7 +101,11 @@ export function inTurn(listener: RequestListener): RequestListener {
     response.once('socket', () => {
       connection.waiting--;
       pace(socket, connection);
-      if (!takenOver.has(response) && !socket.writableEnded) listener(request, response);
+      // The turn passes when the answer before is sent, which is no I/O of the event loop: run now, a
+      // connection's queue would run to its end before any other client is read.
+      setImmediate(() => {
+        if (!takenOver.has(response) && !socket.writableEnded) listener(request, response);
+      });
     });
   };
 }
