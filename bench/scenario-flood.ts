@@ -9,7 +9,8 @@ import type { Row } from './table.ts';
 const FLOOD_REQUESTS = 200_000;
 /** How long the flooding connection stays open before it closes. */
 const FLOOD_SECONDS = 10;
-/** How long the other tenant is still probed once the flood closed. */
+/** How long the other tenant is probed before the flood (the machine's own noise), and once it closed. */
+const BEFORE_SECONDS = 5;
 const AFTER_SECONDS = 5;
 /** One probe of the other tenant this often, whether or not the earlier ones were answered. */
 const PROBE_EVERY_MS = 250;
@@ -24,7 +25,7 @@ const PROBE_ADDRESS = '127.0.0.2';
 const FLOOD_REQUEST = 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
 
 interface Probe {
-  phase: 'during' | 'after';
+  phase: 'before' | 'during' | 'after';
   ms: number;
   status: number | string;
 }
@@ -76,6 +77,7 @@ const percentile = (values: number[], p: number) => {
 };
 
 interface FloodRun {
+  before: Probe[];
   during: Probe[];
   after: Probe[];
   rssGrowthMb: number;
@@ -85,14 +87,16 @@ async function floodOnce(harness: Harness, db: Database, label: string): Promise
   const target = await harness.startPetstore(db, { core: SERVER_CORE, label });
   try {
     // A few probes first, so what the flood adds is not the first requests' warm-up.
-    for (let i = 0; i < 20; i++) await probe(target.origin, db.key, 'during');
+    for (let i = 0; i < 20; i++) await probe(target.origin, db.key, 'before');
+    const probes: Promise<Probe>[] = [];
+    let phase: Probe['phase'] = 'before';
+    const prober = setInterval(() => probes.push(probe(target.origin, db.key, phase)), PROBE_EVERY_MS);
+    await new Promise((wake) => setTimeout(wake, BEFORE_SECONDS * 1000));
     const pid = target.started.pid;
     const rssBefore = rssBytes(pid);
     let rssPeak = rssBefore;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssBytes(pid))), 100);
-    const probes: Promise<Probe>[] = [];
-    let phase: Probe['phase'] = 'during';
-    const prober = setInterval(() => probes.push(probe(target.origin, db.key, phase)), PROBE_EVERY_MS);
+    phase = 'during';
     const socket = await flood(target.origin);
     await new Promise((wake) => setTimeout(wake, FLOOD_SECONDS * 1000));
     socket.destroy();
@@ -103,6 +107,7 @@ async function floodOnce(harness: Harness, db: Database, label: string): Promise
     clearInterval(sampler);
     rssPeak = Math.max(rssPeak, rssBytes(pid));
     return {
+      before: answered.filter((p) => p.phase === 'before'),
       during: answered.filter((p) => p.phase === 'during'),
       after: answered.filter((p) => p.phase === 'after'),
       rssGrowthMb: (rssPeak - rssBefore) / 1024 / 1024,
@@ -134,7 +139,7 @@ async function postgresDatabase(harness: Harness): Promise<Database | undefined>
 
 function rowsOf(database: string, runs: FloodRun[]): Row[] {
   const scenario = `flood (${FLOOD_REQUESTS.toLocaleString('en-US')} pipelined GET /healthz, never read, closed after ${FLOOD_SECONDS} s; ${database})`;
-  return (['during', 'after'] as const).map((phase) => {
+  return (['before', 'during', 'after'] as const).map((phase) => {
     const perRun = runs.map((run) => {
       const probes = run[phase];
       const ms = probes.map((p) => p.ms);
@@ -145,34 +150,38 @@ function rowsOf(database: string, runs: FloodRun[]): Row[] {
         count: probes.length,
       };
     });
-    const growth = runs.map((run) => run.rssGrowthMb);
+    const growth = phase === 'before' ? [] : runs.map((run) => run.rssGrowthMb);
     const worstP99 = Math.max(...perRun.map((r) => r.p99));
     const failed = perRun.reduce((sum, r) => sum + r.failed, 0);
     const spread = (values: number[], digits: number) => values.map((v) => v.toFixed(digits)).join(' / ');
+    const probes = `worst run's p99; per run p99 ${spread(
+      perRun.map((r) => r.p99),
+      1,
+    )} ms, max ${spread(
+      perRun.map((r) => r.max),
+      1,
+    )} ms`;
+    const failures = failed > 0 ? `; ${failed} probes not answered 200` : '';
+    const server = `other tenant's GET /v1/pets every ${PROBE_EVERY_MS} ms, ${phase} the flood`;
+    if (phase === 'before') {
+      return { scenario, server, p99Ms: worstP99, note: `${probes} (the machine's own noise)${failures}` };
+    }
     return {
       scenario,
-      server: `other tenant's GET /v1/pets every ${PROBE_EVERY_MS} ms, ${phase} the flood`,
+      server,
       p99Ms: worstP99,
       rssMb: Math.max(...growth),
       target: `p99 < ${P99_LIMIT_MS} ms, RSS growth ≤ ${RSS_GROWTH_LIMIT_MB} MB`,
       met: worstP99 < P99_LIMIT_MS && Math.max(...growth) <= RSS_GROWTH_LIMIT_MB && failed === 0,
-      note:
-        `worst run's p99; per run p99 ${spread(
-          perRun.map((r) => r.p99),
-          1,
-        )} ms, max ${spread(
-          perRun.map((r) => r.max),
-          1,
-        )} ms, RSS growth ${spread(growth, 0)} MB (rss column: the largest)` +
-        (failed > 0 ? `; ${failed} probes not answered 200` : ''),
+      note: `${probes}, RSS growth ${spread(growth, 0)} MB (rss column: the largest)${failures}`,
     };
   });
 }
 
 /**
  * One connection writes 200,000 pipelined GET /healthz and never reads, then closes after 10 s, while
- * another tenant's GET /v1/pets is sent every 250 ms from another client address, during the flood and
- * 5 s after it: its p99 and max, and how much the server's RSS grew. --rounds runs each, on SQLite
+ * another tenant's GET /v1/pets is sent every 250 ms from another client address, 5 s before the flood,
+ * during it and 5 s after it: its p99 and max, and how much the server's RSS grew. --rounds runs each, on SQLite
  * and on PostgreSQL (when reachable at --postgres-url, in a database of its own).
  */
 export async function floodScenario(harness: Harness): Promise<Row[]> {
