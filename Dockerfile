@@ -6,7 +6,7 @@
 # With PostgreSQL and Redis: DATABASE_URL=postgres://… REDIS_URL=redis://… (see compose.yaml and
 # docs/operations.md).
 
-FROM node:24-slim AS dependencies
+FROM node:24.21.0-slim AS dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/json/package.json packages/json/
@@ -14,8 +14,9 @@ COPY packages/contract/package.json packages/contract/
 COPY packages/server/package.json packages/server/
 COPY packages/cli/package.json packages/cli/
 COPY packages/client/package.json packages/client/
-# Runtime dependencies only: the image's own Node.js 24 replaces the `node` dev dependency that pins it
-# for development.
+# Runtime dependencies only: the image's own Node.js replaces the `node` dev dependency that pins it
+# for development, at the same version (test/node-version.test.ts: the HTTP edge relies on how that
+# version's HTTP server closes connections, http/node-behaviour.ts).
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 # The build (scripts/build.ts: the contracts as JSON, the dependency bundle and the typed client the
@@ -42,7 +43,7 @@ COPY packages/cli/src packages/cli/src
 COPY scripts/build.ts scripts/build-client.ts scripts/build-dependencies.ts scripts/emit-contracts.ts scripts/tar.ts scripts/
 RUN node scripts/build.ts
 
-FROM node:24-slim
+FROM node:24.21.0-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \

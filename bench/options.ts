@@ -67,7 +67,10 @@ Scenarios (--scenario, comma-separated; default: all of them):
   postgres   list status=available and create with DATABASE_URL=--postgres-url and REDIS_URL=--redis-url
              (skipped when PostgreSQL is unreachable; without Redis when it is)
   attack     another tenant's GET /v1/pets (16 connections) alone, then while 8 posts of the worst
-             passwords to /dashboard/invitation are always in flight; its p99 must stay under 50 ms
+             passwords to /dashboard/invitation are always in flight; its p99 must stay under 50 ms.
+             Then 200,000 pipelined GET /healthz on one connection that never reads, closed after
+             10 s, while the tenant's GET /v1/pets is probed every 250 ms (SQLite, and PostgreSQL at
+             --postgres-url with _flood appended to its database name): p99 < 50 ms, RSS growth ≤ 50 MB
   tenants    --tenants projects and verified custom domains, --tenant-keys keys vs one tenant: start-up,
              idle CPU and RSS, get and list, a docs-site request on the last domain, the TLS ask, 50k
              keys in rotation vs one, keys list --limit 20 (SQLite; with --tenants-postgres N also

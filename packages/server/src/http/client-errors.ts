@@ -6,7 +6,7 @@ import type { ResponseCounter } from './response-counter.ts';
 import { MAX_HEADER_BYTES, MAX_HEADER_FIELDS } from './limits.ts';
 import { redactUrl } from './redact.ts';
 import { endAndLinger, rawErrorResponse } from './socket-answer.ts';
-import { afterAnswer, announcedClose, edgeAnswersAfter, pendingAnswer, takeOver } from './turns.ts';
+import { announcedClose, pendingAnswer, takeOver, whenSent } from './turns.ts';
 
 /** What Node's HTTP parser reports: a code and, from llhttp, a fixed English reason. */
 interface ParserError extends Error {
@@ -89,13 +89,16 @@ export function clientErrorHandler(
     }
     // The answers owed to earlier requests on this connection go first, and this one closes it. The
     // request whose body failed is answered here, never by its handler (unless that answered already).
-    edgeAnswersAfter(socket, pending);
     if (request && !pending.headersSent) {
       takeOver(pending, () => (pending.socket === null ? socket.destroy() : answer()));
       return;
     }
-    afterAnswer(pending, () =>
-      pending.writableFinished && !announcedClose(pending) ? answer() : socket.destroy(),
+    // Written as soon as the last answer owed is sent, before Node would close after it (a client
+    // that half-closed is owed nothing more, by Node's account).
+    whenSent(
+      pending,
+      () => (announcedClose(pending) ? socket.destroy() : answer()),
+      () => socket.destroy(),
     );
   };
 }

@@ -6,7 +6,6 @@ import { ApiError } from '../errors.ts';
 import type { HttpLimits } from './limits.ts';
 import { endAndLinger, rawErrorResponse } from './socket-answer.ts';
 import { normaliseAddress } from './trusted-proxies.ts';
-import { edgeAnswersNext } from './turns.ts';
 
 export type RefusalCause = 'total' | 'per_address';
 
@@ -45,7 +44,7 @@ const refusal = (cause: RefusalCause, limit: number): ApiError =>
 /**
  * Puts a gate in front of the HTTP server's own connection handling: a connection beyond the total cap,
  * or beyond the per-address cap of its peer, is answered with an Error and closed before any byte of
- * it is parsed. Admitted connections close lingering (see endAndLinger) instead of at once.
+ * it is parsed.
  */
 export function gateConnections(server: Server, options: GateOptions): ConnectionGate {
   const { limits, exempt, log } = options;
@@ -72,12 +71,19 @@ export function gateConnections(server: Server, options: GateOptions): Connectio
     }
   };
 
+  const admitted = new WeakSet<Socket>();
   server.on('connection', (socket: Socket) => {
+    // Given back to HTTP after an ignored upgrade (ignored-upgrade.ts): admitted, and counted, already.
+    if (admitted.has(socket)) {
+      for (const handler of handlers) handler.call(server, socket);
+      return;
+    }
     const address = normaliseAddress(socket.remoteAddress ?? '');
     const counted = !exempt(address);
     const held = counted ? (perAddress.get(address) ?? 0) : 0;
     if (open >= limits.maxConnections) return refuse(socket, 'total', address);
     if (counted && held >= limits.maxConnectionsPerAddress) return refuse(socket, 'per_address', address);
+    admitted.add(socket);
     open++;
     if (counted) perAddress.set(address, held + 1);
     socket.once('close', () => {
@@ -87,12 +93,6 @@ export function gateConnections(server: Server, options: GateOptions): Connectio
       if (left === 0) perAddress.delete(address);
       else perAddress.set(address, left);
     });
-    // Node's HTTP server closes a connection after its last response with destroySoon(), which
-    // resets it when the client is still sending a body nobody read (a 405, 413 or 401 before it).
-    // When the edge answers last (a parse error behind pipelined requests), it closes the connection.
-    socket.destroySoon = () => {
-      if (!edgeAnswersNext(socket)) endAndLinger(socket);
-    };
     for (const handler of handlers) handler.call(server, socket);
   });
 

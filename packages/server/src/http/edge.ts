@@ -9,6 +9,7 @@ import { type ConnectionGate, gateConnections } from './connection-gate.ts';
 import { type HttpLimits, MAX_HEADER_FIELDS } from './limits.ts';
 import { endAndLinger, rawErrorResponse } from './socket-answer.ts';
 import { ignoreUpgrades } from './ignored-upgrade.ts';
+import { checkNodeClosing } from './node-behaviour.ts';
 import { pendingAnswer } from './turns.ts';
 
 export interface EdgeOptions {
@@ -28,6 +29,7 @@ const requestTimedOut = () =>
  * `Upgrade` (ignored: see ignoreUpgrades); a body that stops coming, and a client that half-closes.
  */
 export function installEdge(app: FastifyInstance, options: EdgeOptions): ConnectionGate {
+  checkNodeClosing();
   const server = app.server;
   server.maxHeadersCount = MAX_HEADER_FIELDS;
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
@@ -44,10 +46,7 @@ export function installEdge(app: FastifyInstance, options: EdgeOptions): Connect
   // A client that half-closes after its last request still gets every answer (Node's default would
   // close at once, while requests already taken run unanswered); the connection closes after them.
   (server as typeof server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  const http = server.listeners('connection') as ((socket: Socket) => void)[];
-  ignoreUpgrades(server, (socket) => {
-    for (const handler of http) handler.call(server, socket);
-  });
+  ignoreUpgrades(server);
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
     const started = performance.now();
     const requestId = randomUUID();

@@ -29,22 +29,20 @@ export function headWithoutUpgrade(request: IncomingMessage): string {
 /**
  * This server speaks no other protocol, so it ignores `Upgrade` and stays on HTTP/1.1 (RFC 9110 §7.8).
  * Node's parser stops at a request asking to upgrade (`Connection: upgrade` with `Upgrade`) and drops
- * the bytes after it, a pipelined request included, unless an `upgrade` listener takes the socket. This
- * one takes it and gives it back to HTTP: the request's head without the upgrade token, then the bytes
- * that followed it, are read again as fresh HTTP on the same connection (`serve`: Node's own connection
- * handling, without the connection gate, which counted the connection once already), once the answers
- * owed to earlier requests on it are sent.
+ * the bytes after it, a pipelined request included, unless an `upgrade` listener takes the socket (a
+ * `shouldUpgradeCallback` answering no leaves them dropped too). This one takes it and gives it back to
+ * HTTP: the request's head without the upgrade token, then the bytes that followed it, are read again
+ * as fresh HTTP on the same connection, once the answers owed to earlier requests on it are sent. The
+ * socket is handed back as Node documents for any connection made elsewhere, by emitting `connection`
+ * (the connection gate knows it, and counts it once).
  */
-export function ignoreUpgrades(server: Server, serve: (socket: Socket) => void): void {
+export function ignoreUpgrades(server: Server): void {
   server.on('upgrade', (request: IncomingMessage, duplex: Duplex, rest: Buffer) => {
     const socket = duplex as Socket;
     const resume = () => {
       if (socket.destroyed || socket.writableEnded) return;
       socket.unshift(Buffer.concat([Buffer.from(headWithoutUpgrade(request), 'latin1'), rest]));
-      // Node's handling adds these two again and, unlike its others, did not take them off for the upgrade.
-      socket.removeAllListeners('resume');
-      socket.removeAllListeners('pause');
-      serve(socket);
+      server.emit('connection', socket);
     };
     whenIdle(socket, resume);
   });

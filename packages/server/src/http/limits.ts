@@ -36,3 +36,9 @@ export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
  * this long: closing a socket with unread data resets it, and the client would lose the answer.
  */
 export const LINGER_MS = 5_000;
+/**
+ * Requests read on one connection and waiting for their turn (http/turns.ts) at most; with this many
+ * waiting, or any waiting while the client does not read its answers, the connection is no longer read
+ * until turns free. What one read already brought (up to 64 KiB) is still queued behind them.
+ */
+export const MAX_WAITING_REQUESTS = 16;

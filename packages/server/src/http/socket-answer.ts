@@ -24,13 +24,16 @@ export function rawErrorResponse(error: ApiError, requestId: string): string {
   return `${head}\r\n${body}`;
 }
 
+const lingering = new WeakSet<Socket>();
+
 /**
  * Half-closes the connection (after `data`, if any), then keeps reading and discarding what the client
  * still sends until it closes its side or LINGER_MS pass. Closing at once with unread data would send a
  * reset, and the client could lose the answer it has not read yet.
  */
 export function endAndLinger(socket: Socket, data?: string): void {
-  if (socket.destroyed) return;
+  if (socket.destroyed || lingering.has(socket)) return;
+  lingering.add(socket);
   const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
   socket.once('close', () => clearTimeout(timer));
   socket.once('end', () => {

@@ -1,15 +1,65 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { RequestListener, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { MAX_WAITING_REQUESTS } from './limits.ts';
+import { endAndLinger } from './socket-answer.ts';
 
-const RESPONSE = Symbol('petstore.response');
-const EDGE_AFTER = Symbol('petstore.edgeAnswersAfter');
-type Linked = IncomingMessage & { [RESPONSE]?: ServerResponse };
-/** What Node's HTTP server keeps on a connection: its parser (with the last request read) and its answer in flight. */
-type HttpSocket = Socket & {
-  parser?: { incoming?: Linked | null } | null;
-  _httpMessage?: ServerResponse | null;
-  [EDGE_AFTER]?: ServerResponse;
-};
+/** What the edge knows of one connection: all of it learnt from the requests Node emitted on it. */
+interface Connection {
+  /** The answer to the last request read, until it is sent. */
+  last: ServerResponse | undefined;
+  /** Requests read whose turn has not come. */
+  waiting: number;
+  /** The most that ever waited at once. */
+  mostWaiting: number;
+  /** Whether the edge stopped reading the connection. */
+  held: boolean;
+}
+
+const connections = new WeakMap<Socket, Connection>();
+
+function connectionOf(socket: Socket): Connection {
+  let connection = connections.get(socket);
+  if (connection === undefined) {
+    connection = { last: undefined, waiting: 0, mostWaiting: 0, held: false };
+    connections.set(socket, connection);
+    watch(socket, connection);
+  }
+  return connection;
+}
+
+function watch(socket: Socket, connection: Connection): void {
+  // Node resumes a connection whenever a request's body is read, or dumped after its answer: while
+  // the edge holds it, it is paused again at once (no read happens in between).
+  socket.on('resume', () => {
+    connection.held = false;
+    pace(socket, connection);
+  });
+  socket.on('drain', () => pace(socket, connection));
+}
+
+/**
+ * Node's own server stops reading a connection whose answers pile up unsent, until they drain; here
+ * answers are not written before their turn, so the edge does it: with MAX_WAITING_REQUESTS waiting
+ * for their turn, or while the client does not read the answers already written, the connection is
+ * not read until that changes. (What one read already brought, up to 64 KiB, is queued all the same.)
+ */
+function pace(socket: Socket, connection: Connection): void {
+  const hold = connection.waiting >= MAX_WAITING_REQUESTS || socket.writableNeedDrain;
+  if (hold === connection.held) return;
+  connection.held = hold;
+  if (hold) socket.pause();
+  else socket.resume();
+}
+
+/** What a connection's turns stand at: requests waiting, the most that ever waited, whether it is read. */
+export function turnsOf(socket: Socket): { waiting: number; mostWaiting: number; held: boolean } {
+  const connection = connections.get(socket);
+  return {
+    waiting: connection?.waiting ?? 0,
+    mostWaiting: connection?.mostWaiting ?? 0,
+    held: connection?.held ?? false,
+  };
+}
 
 /** Answers the edge gives itself (client-errors.ts): their handlers must never run. */
 const takenOver = new WeakSet<ServerResponse>();
@@ -32,27 +82,37 @@ export function inTurn(listener: RequestListener): RequestListener {
       response.setHeader('connection', 'close');
     }
     const socket = request.socket;
+    const connection = connectionOf(socket);
+    connection.last = response;
+    response.on('finish', () => {
+      // Nothing is kept of an idle connection's last exchange.
+      if (connection.last === response) connection.last = undefined;
+      lingerInsteadOfDestroy(socket);
+    });
     if (response.socket !== null) {
       if (!socket.writableEnded) listener(request, response);
       return;
     }
-    // The answer in flight is found from the connection; one waiting for its turn, from its request.
-    (request as Linked)[RESPONSE] = response;
+    // A connection closed with requests waiting costs nothing more per request: each waits on its
+    // answer's 'socket', which a closed connection never gives.
+    connection.waiting++;
+    if (connection.waiting > connection.mostWaiting) connection.mostWaiting = connection.waiting;
+    pace(socket, connection);
     response.once('socket', () => {
-      if (!takenOver.has(response) && !socket.writableEnded) listener(request, response);
+      connection.waiting--;
+      pace(socket, connection);
+      // The turn passes when the answer before is sent, which is no I/O of the event loop: run now, a
+      // connection's queue would run to its end before any other client is read.
+      setImmediate(() => {
+        if (!takenOver.has(response) && !socket.writableEnded) listener(request, response);
+      });
     });
   };
 }
 
-/**
- * The answer to the last request read on the connection, while it is not sent: every earlier answer is
- * sent before it. (Node's parser holds that request until its answer is sent.)
- */
+/** The answer to the last request read on the connection, while it is not sent. */
 export function pendingAnswer(socket: Socket): ServerResponse | undefined {
-  const incoming = (socket as HttpSocket).parser?.incoming;
-  if (!incoming) return undefined;
-  const inFlight = (socket as HttpSocket)._httpMessage;
-  const last = incoming[RESPONSE] ?? (inFlight?.req === incoming ? inFlight : undefined);
+  const last = connections.get(socket)?.last;
   return last === undefined || last.writableFinished || last.destroyed ? undefined : last;
 }
 
@@ -74,11 +134,11 @@ export function afterAnswer(response: ServerResponse, then: () => void): void {
   once(response, ['finish', 'close'], then);
 }
 
-/** Calls `then` once no answer is in flight on the connection (each queued one is sent in turn). */
+/** Calls `then` once every answer owed on the connection is sent (they are sent in order). */
 export function whenIdle(socket: Socket, then: () => void): void {
-  const inFlight = (socket as HttpSocket)._httpMessage;
-  if (!inFlight || inFlight.destroyed || socket.destroyed) then();
-  else afterAnswer(inFlight, () => whenIdle(socket, then));
+  const last = pendingAnswer(socket);
+  if (last === undefined || socket.destroyed) then();
+  else afterAnswer(last, () => whenIdle(socket, then));
 }
 
 function once(response: ServerResponse, events: string[], then: () => void): void {
@@ -91,26 +151,41 @@ function once(response: ServerResponse, events: string[], then: () => void): voi
   for (const event of events) response.once(event, go);
 }
 
-/**
- * The edge writes the connection's last answer itself (client-errors.ts), after `after`, the last of
- * those owed: the connection is not to be closed once that is sent, even if the client half-closed.
- */
-export function edgeAnswersAfter(socket: Socket, after: ServerResponse): void {
-  (socket as HttpSocket)[EDGE_AFTER] = after;
-}
-
-/**
- * Whether the connection's close is the edge's to make now: it has an answer of its own to write after
- * the last answer owed, which was just sent without announcing a close.
- */
-export function edgeAnswersNext(socket: Socket): boolean {
-  const after = (socket as HttpSocket)[EDGE_AFTER];
-  return after !== undefined && after.writableFinished && !announcedClose(after);
-}
-
 /** Whether `response` told its client that the connection closes after it. */
 export function announcedClose(response: ServerResponse): boolean {
   if (!response.shouldKeepAlive) return true;
   const connection = response.getHeader('connection');
   return typeof connection === 'string' && /(^|,)\s*close\s*(,|$)/i.test(connection);
+}
+
+/**
+ * Calls `sent` once `response` is sent, before Node's own handling of a sent answer (which may end the
+ * connection after it), or `lost` if it is closed unsent.
+ */
+export function whenSent(response: ServerResponse, sent: () => void, lost: () => void): void {
+  let done = false;
+  response.prependOnceListener('finish', () => {
+    if (done) return;
+    done = true;
+    sent();
+  });
+  response.once('close', () => {
+    if (done) return;
+    done = true;
+    lost();
+  });
+}
+
+/**
+ * Node closes a connection after its last answer (a closing one, or the last a half-closed client is
+ * owed) with `destroySoon()`: an end, then a destroy once the answer is written, which resets the
+ * connection when the client is still sending a body nobody read (a 405, 413 or 401 before it), and
+ * the client may lose the answer. The edge takes that destroy back and lets the connection linger
+ * (endAndLinger). checkNodeClosing (node-behaviour.ts) makes sure at start-up that Node still does so.
+ */
+function lingerInsteadOfDestroy(socket: Socket): void {
+  if (socket.destroyed || !socket.writableEnded) return;
+  if (!socket.listeners('finish').includes(socket.destroy)) return;
+  socket.removeListener('finish', socket.destroy);
+  endAndLinger(socket);
 }
