@@ -1,5 +1,5 @@
-import { request } from 'node:http';
-import { Agent } from 'node:http';
+import { Agent, request } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { accessTokenRecords } from '../packages/server/src/features/access-tokens/repository.ts';
 import { generateAccessToken } from '../packages/server/src/features/access-tokens/token-format.ts';
 import { openStorage } from '../packages/server/src/storage/open-storage.ts';
@@ -16,6 +16,8 @@ const PROBE_EVERY_MS = 250;
 const PROBE_P99_LIMIT_MS = 50;
 const PROBE_MAX_LIMIT_MS = 200;
 const ROWS_PER_SECOND_TARGET = 50_000;
+/** How long the other tenant is probed with no export, for comparison. */
+const QUIET_PROBE_MS = 10_000;
 
 function logged(projectId: string, now: number, i: number): LoggedRequest {
   const roll = i % 100;
@@ -165,6 +167,7 @@ export async function exportAttack(harness: Harness): Promise<Row[]> {
   const { token, seedSeconds } = await seedExport(db);
   const target = await harness.startPetstore(db, { core: SERVER_CORE, label: 'export' });
   try {
+    const quiet = (await probe(target.origin, db.key, sleep(QUIET_PROBE_MS))).sort((a, b) => a - b);
     const alone = await exportAll(target.origin, token);
     let done!: () => void;
     const finished = new Promise<void>((resolve) => (done = resolve));
@@ -183,6 +186,13 @@ export async function exportAttack(harness: Harness): Promise<Row[]> {
         target: `≥ ${ROWS_PER_SECOND_TARGET.toLocaleString('en-US')} rows/s`,
         met: alone.lines === EXPORT_ROWS && rowsPerSecond >= ROWS_PER_SECOND_TARGET,
         note: `req/s column: rows/s; ${alone.lines} rows in ${alone.seconds.toFixed(1)} s; seeded in ${seedSeconds.toFixed(1)} s`,
+      },
+      {
+        scenario: name,
+        server: 'other tenant, no export',
+        p50Ms: percentile(quiet, 0.5),
+        p99Ms: percentile(quiet, 0.99),
+        note: `max ${(quiet.at(-1) ?? 0).toFixed(0)} ms over ${quiet.length} probes`,
       },
       {
         scenario: name,

@@ -67,6 +67,13 @@ export interface RequestLogRecords {
   write(batch: readonly LoggedRequest[]): Promise<void>;
   /** The project's requests matching the query, newest first. */
   list(query: RequestLogQuery): Promise<StoredRequest[]>;
+  /**
+   * Every request matching the query, newest first, in pages of `pageRows` (the last one may hold
+   * fewer): each read is one short statement of batches after the last batch read (a keyset), so
+   * nothing stays open between pages and every batch is decoded once however long the walk; one read
+   * may give several pages, or a page take a few reads. What exports read.
+   */
+  pages(query: Omit<RequestLogQuery, 'limit' | 'before'>, pageRows: number): AsyncIterable<StoredRequest[]>;
   /** One request of the project by its row id. */
   get(projectId: string, id: string): Promise<StoredRequest | undefined>;
   /**
