@@ -76,6 +76,33 @@ export function requestLogContract(fixture: () => StorageFixture): void {
     );
   });
 
+  it('requestLog.write of a row counting refusals of several keys → one row with the total; usage counts each key its own', async () => {
+    const storage = await setUp();
+    const hour = Math.floor(T0 / HOUR) * HOUR;
+    const countsByKey = new Map([
+      ['key_a', 3],
+      ['key_b', 5],
+      ['key_c', 2],
+    ]);
+    await storage.requestLog.write([
+      logged({ requestId: 'r', status: 429, code: 'rate_limited', count: 10, countsByKey }),
+    ]);
+    const rows = await storage.requestLog.list({ projectId: 'prj_acme', limit: 10 });
+    assert.deepEqual(
+      rows.map((row) => [row.keyId, row.count, row.countsByKey]),
+      [['key_a', 10, undefined]],
+    );
+    const usage = await storage.requestLog.usage({
+      projectId: 'prj_acme',
+      since: hour,
+      until: hour + HOUR,
+      byKey: true,
+    });
+    const perKey = new Map<string, number>();
+    for (const row of usage) perKey.set(row.keyId!, (perKey.get(row.keyId!) ?? 0) + row.count);
+    assert.deepEqual([...perKey].sort(), [...countsByKey].sort());
+  });
+
   it('requestLog.write → any text kept exactly: quotes, backslashes, control characters, accents, emoji, large and fractional numbers', async () => {
     const storage = await setUp();
     const row = logged({

@@ -46,6 +46,8 @@ export interface UsageSample {
   latencyMs: number;
   /** Requests the sample stands for (default 1). */
   count?: number;
+  /** When the sample stands for requests of several keys: each key's number of them. */
+  countsByKey?: ReadonlyMap<string, number>;
 }
 
 /** Status classes in the order of their text, so that cells sort as their text ids always did. */
@@ -63,29 +65,33 @@ const BUCKET_RANK: readonly number[] = (() => {
  * string objects, whose hashes V8 keeps) and then by one number that sorts the same way: no text is
  * built per row.
  */
-export function rollUp(batch: readonly UsageSample[]): UsageCell[] {
+export function rollUp(samples: readonly UsageSample[]): UsageCell[] {
   const byProject = new Map<string, Map<string, Map<number, UsageCell>>>();
-  for (const entry of batch) {
+  const add = (entry: UsageSample, keyId: string, count: number) => {
     let byKey = byProject.get(entry.projectId);
     if (!byKey) byProject.set(entry.projectId, (byKey = new Map()));
-    let cells = byKey.get(entry.keyId);
-    if (!cells) byKey.set(entry.keyId, (cells = new Map()));
+    let cells = byKey.get(keyId);
+    if (!cells) byKey.set(keyId, (cells = new Map()));
     const hour = Math.floor(entry.at / HOUR_MS);
     const cls = statusClass(entry.status);
     const bucket = latencyBucket(entry.latencyMs);
     const slot = (hour * CLASSES.length + CLASSES.indexOf(cls)) * LATENCY_BUCKETS + BUCKET_RANK[bucket]!;
     const cell = cells.get(slot);
-    if (cell) cell.count += entry.count ?? 1;
-    else {
+    if (cell) cell.count += count;
+    else
       cells.set(slot, {
         projectId: entry.projectId,
-        keyId: entry.keyId,
+        keyId,
         hour: hour * HOUR_MS,
         statusClass: cls,
         bucket,
-        count: entry.count ?? 1,
+        count,
       });
-    }
+  };
+  for (const entry of samples) {
+    if (entry.countsByKey === undefined) add(entry, entry.keyId, entry.count ?? 1);
+    // A row counting several keys' refusals: each key's usage counts its own.
+    else for (const [keyId, count] of entry.countsByKey) add(entry, keyId, count);
   }
   const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const ordered: UsageCell[] = [];
