@@ -2,6 +2,7 @@ import { Agent, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { accessTokenRecords } from '../packages/server/src/features/access-tokens/repository.ts';
 import { generateAccessToken } from '../packages/server/src/features/access-tokens/token-format.ts';
+import { REQUEST_LOG_DEFAULTS } from '../packages/server/src/insights/request-log-writer.ts';
 import { openStorage } from '../packages/server/src/storage/open-storage.ts';
 import type { LoggedRequest } from '../packages/server/src/storage/request-log-records.ts';
 import { type Database, type Harness, SERVER_CORE } from './harness.ts';
@@ -9,13 +10,16 @@ import type { Row } from './table.ts';
 
 /** The exported project's log: a day of requests, seeded through the storage (not through HTTP). */
 const EXPORT_ROWS = 1_000_000;
-const SEED_BATCH = 10_000;
+/** Rows a write stores, as the request log writer writes them (a page of the log holds one write). */
+const SEED_BATCH = REQUEST_LOG_DEFAULTS.batchSize;
 /** How often the other tenant asks for a page of pets while the export streams. */
 const PROBE_EVERY_MS = 250;
 /** The issue's targets: the other tenant's p99 and max during the export; the export's speed alone. */
 const PROBE_P99_LIMIT_MS = 50;
 const PROBE_MAX_LIMIT_MS = 200;
 const ROWS_PER_SECOND_TARGET = 50_000;
+/** Exports made back to back while the other tenant is probed: enough probes for a p99. */
+const EXPORTS_BESIDE = 3;
 /** How long the other tenant is probed with no export, for comparison. */
 const QUIET_PROBE_MS = 10_000;
 
@@ -159,8 +163,9 @@ const percentile = (sorted: number[], p: number) =>
 
 /**
  * A viewer's read token exporting a 1,000,000-row request log as NDJSON through the management API:
- * alone (rows/s), then beside another tenant's GET /v1/pets every 250 ms (its p99 and max while the
- * export streams). The log is seeded through the storage, as the request log writer stores it.
+ * alone (rows/s), then EXPORTS_BESIDE times back to back beside another tenant's GET /v1/pets every
+ * 250 ms (its p99 and max while the exports stream). The log is seeded through the storage, in writes
+ * of the request log writer's batch size, as the writer stores it.
  */
 export async function exportAttack(harness: Harness): Promise<Row[]> {
   const db = await harness.sqlite(10_000);
@@ -172,7 +177,12 @@ export async function exportAttack(harness: Harness): Promise<Row[]> {
     let done!: () => void;
     const finished = new Promise<void>((resolve) => (done = resolve));
     const probing = probe(target.origin, db.key, finished);
-    const beside = await exportAll(target.origin, token).finally(done);
+    const beside: { lines: number; seconds: number }[] = [];
+    try {
+      for (let i = 0; i < EXPORTS_BESIDE; i++) beside.push(await exportAll(target.origin, token));
+    } finally {
+      done();
+    }
     const times = (await probing).sort((a, b) => a - b);
     const name = `export (1M-row NDJSON through /manage beside another tenant's GET every ${PROBE_EVERY_MS} ms)`;
     const rowsPerSecond = alone.lines / alone.seconds;
@@ -200,8 +210,11 @@ export async function exportAttack(harness: Harness): Promise<Row[]> {
         p50Ms: percentile(times, 0.5),
         p99Ms: p99,
         target: `p99 < ${PROBE_P99_LIMIT_MS} ms, max < ${PROBE_MAX_LIMIT_MS} ms`,
-        met: p99 < PROBE_P99_LIMIT_MS && max < PROBE_MAX_LIMIT_MS && beside.lines === EXPORT_ROWS,
-        note: `max ${max.toFixed(0)} ms over ${times.length} probes; the export took ${beside.seconds.toFixed(1)} s`,
+        met:
+          p99 < PROBE_P99_LIMIT_MS &&
+          max < PROBE_MAX_LIMIT_MS &&
+          beside.every((run) => run.lines === EXPORT_ROWS),
+        note: `max ${max.toFixed(0)} ms over ${times.length} probes; ${EXPORTS_BESIDE} exports back to back, ${beside.map((run) => run.seconds.toFixed(1)).join(', ')} s`,
       },
     ];
   } finally {

@@ -3,11 +3,12 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RequestLogQuery, RequestLogRecords, StoredRequest } from '../storage/request-log-records.ts';
 
 /**
- * Rows read from the request log at a time while exporting: an export of any length holds one page in
- * memory, and each page is one keyset read (older than the last row sent), read, encoded and written in
- * one turn of the event loop of a few milliseconds (docs/benchmarks.md, "Exports").
+ * Rows read from the request log at a time while exporting (a full batch of the log): an export of any
+ * length holds one page in memory, and each page is read, encoded and written in one turn of the event
+ * loop of a few milliseconds. 500 rows a page doubled the other tenants' worst wait beside a 1M-row
+ * export for no more rows a second (docs/benchmarks.md, "Exports").
  */
-export const EXPORT_PAGE_ROWS = 500;
+export const EXPORT_PAGE_ROWS = 256;
 
 /**
  * A query's requests, newest first, a page at a time until the last: what every export reads. The event
