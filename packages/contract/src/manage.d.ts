@@ -259,7 +259,7 @@ export interface paths {
         };
         /**
          * List the request log
-         * @description The API requests made with the project's keys, newest first, within its plan's retention, with the Requests tab's filters. With `Accept: application/x-ndjson` every matching request is streamed, one JSON object a line (no paging: `limit` and `cursor` are refused), read a page of 500 at a time as the client reads them. At most 2 exports of one project (this API's and the dashboard's together) and 1 of one token stream at once on an instance: one more is `429 too_many_exports` with `Retry-After: 5`.
+         * @description The API requests made with the project's keys, newest first, within its plan's retention, with the Requests tab's filters. With `Accept: application/x-ndjson` every matching request is streamed, one JSON object a line (no paging: `limit` and `cursor` are refused), read a page of 256 at a time as the client reads them. At most 2 exports of one project (this API's and the dashboard's together) and 1 of one token stream at once on an instance: one more is `429 too_many_exports` with `Retry-After: 5`.
          */
         get: operations["listRequests"];
         put?: never;
