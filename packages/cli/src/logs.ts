@@ -70,9 +70,9 @@ function databasePager(storage: Storage, slug: string, filters: RequestFilters, 
     let stream: Pager<LogRow> | undefined;
     return async (cursor, limit) => {
       if (!stream) {
-        const rows = await requests.export(OPERATOR, slug, filters);
-        if (!rows.ok) throw refused(rows.problem);
-        stream = streamPager(mapStream(rows.value, storedRow));
+        const found = await requests.export(OPERATOR, slug, filters);
+        if (!found.ok) throw refused(found.problem);
+        stream = streamPager(mapStream(rowsOf(found.value.pages), storedRow));
       }
       return stream(cursor, limit);
     };
@@ -82,6 +82,10 @@ function databasePager(storage: Storage, slug: string, filters: RequestFilters, 
     if (!page.ok) throw refused(page.problem);
     return { items: page.value.data.map(storedRow), next: page.value.next ?? undefined };
   };
+}
+
+async function* rowsOf<T>(pages: AsyncIterable<T[]>): AsyncIterable<T> {
+  for await (const page of pages) yield* page;
 }
 
 async function* mapStream<T, U>(stream: AsyncIterable<T>, map: (item: T) => U): AsyncIterable<U> {

@@ -267,7 +267,7 @@ export interface paths {
         };
         /**
          * List the request log
-         * @description The API requests made with the project's keys, newest first, within its plan's retention, with the Requests tab's filters. With `Accept: application/x-ndjson` every matching request is streamed, one JSON object a line (no paging: `limit` and `cursor` are refused).
+         * @description The API requests made with the project's keys, newest first, within its plan's retention, with the Requests tab's filters. With `Accept: application/x-ndjson` every matching request is streamed, one JSON object a line (no paging: `limit` and `cursor` are refused), read a page of 256 at a time as the client reads them. At most 2 exports of one project (this API's and the dashboard's together) and 1 of one token stream at once on an instance: one more is `429 too_many_exports` with `Retry-After: 5`.
          */
         get: operations["listRequests"];
         put?: never;
@@ -761,7 +761,7 @@ export interface components {
              * @description Machine-readable error code, from the closed catalogue of the service (the same as the Pet Store API's).
              * @enum {string}
              */
-            code: "unauthorized" | "forbidden" | "insufficient_scope" | "plan_required" | "domain_limit_reached" | "two_factor_required" | "domain_exists" | "conflict" | "invalid_json" | "invalid_body" | "invalid_parameter" | "invalid_cursor" | "invalid_request" | "not_found" | "method_not_allowed" | "request_timeout" | "gone" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "idempotency_in_progress" | "idempotency_key_reused" | "rate_limited" | "temporarily_banned" | "too_many_connections" | "headers_too_large" | "not_implemented" | "service_unavailable" | "internal_error";
+            code: "unauthorized" | "forbidden" | "insufficient_scope" | "plan_required" | "domain_limit_reached" | "two_factor_required" | "domain_exists" | "conflict" | "invalid_json" | "invalid_body" | "invalid_parameter" | "invalid_cursor" | "invalid_request" | "not_found" | "method_not_allowed" | "request_timeout" | "gone" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "idempotency_in_progress" | "idempotency_key_reused" | "rate_limited" | "temporarily_banned" | "too_many_connections" | "too_many_exports" | "headers_too_large" | "not_implemented" | "service_unavailable" | "internal_error";
             /** @description Human-readable description; for people, may change. Text echoed from the request is quoted with its control characters (and the other characters that could hide in a message: C1 controls, zero-width and direction marks, separators, lone surrogates) written as `\uXXXX`, and cut so that the message never exceeds 1,000 characters (the last one then `…`). */
             message: string;
             /**
@@ -903,7 +903,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Over the rate limit (`rate_limited`, `temporarily_banned`). */
+        /** @description Over the rate limit (`rate_limited`, `temporarily_banned`), or, for an export of the request log, over the exports streaming at once (`too_many_exports`). */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];

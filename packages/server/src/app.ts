@@ -59,6 +59,7 @@ import { createLogMailer } from './mail/log-mailer.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { createOutbox, type Outbox } from './mail/outbox.ts';
 import { DEFAULT_MAIL_FROM } from './mail/settings.ts';
+import { createExportSlots } from './insights/export-slots.ts';
 import type { Clock } from './time/clock.ts';
 import { sendErrorAsPage } from './web/error-page.ts';
 
@@ -291,6 +292,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.decorate('accessTokens', accessTokens);
   app.decorate('changeFeed', sites.feed);
   const identity = createIdentityChanges({ storage: deps.storage, clock: deps.clock, echo });
+  // One count of the exports streaming, whichever door they came by (insights/export-slots.ts).
+  const exports = createExportSlots();
   const dashboard = createDashboardPlugin({
     storage: deps.storage,
     limiter: deps.limiter,
@@ -303,6 +306,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     domains,
     tlsProbe: deps.tlsProbe,
     settleRequestLog: async () => requestLog?.settle(),
+    exports,
     outbox,
     linkOrigin: deps.linkOrigin ?? (() => configuredLinks),
     routing,
@@ -322,6 +326,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     echo,
     domains,
     settleRequestLog: async () => requestLog?.settle(),
+    exports,
     outbox,
     linkOrigin: deps.linkOrigin ?? (() => configuredLinks),
     routing,

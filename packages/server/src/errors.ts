@@ -27,6 +27,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   temporarily_banned: 429,
   too_many_connections: 429,
+  too_many_exports: 429,
   headers_too_large: 431,
   internal_error: 500,
   not_implemented: 501,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
+import { generateKey } from '../src/auth/keys.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 import { projectWithKey } from './request-log-support.ts';
 
@@ -149,6 +150,59 @@ describe('request log over HTTP', () => {
     assert.equal(t.app.requestLog!.stats().dropped.bufferFull, 0);
     const metrics = await t.request({ url: '/metrics', key: null });
     assert.match(metrics.body, /petstore_request_log_coalesced_total \d+/);
+  });
+
+  it('ten keys of one project refused → no more refusal rows than one key refused; each key’s usage counts its own', async () => {
+    t = await makeTestApp({ requestLog: { flushIntervalMs: 60_000 } });
+    const first = await projectWithKey(t, 'many', { perMinute: 2 });
+    const keys = [first];
+    for (let i = 1; i < 10; i++) {
+      const { secret, id, digest, prefix } = generateKey('test');
+      await t.storage.keys.create({
+        ...{ id, digest, prefix, projectId: first.projectId, plan: 'enterprise', perMinute: null },
+        ...{
+          perDay: null,
+          label: `key ${i}`,
+          environment: 'test',
+          createdAt: t.clock.now(),
+          expiresAt: null,
+        },
+      });
+      keys.push({ projectId: first.projectId, keyId: id, secret });
+    }
+    const refusals = new Map<string, number>();
+    for (let second = 0; second < 2; second++) {
+      for (let i = 0; i < 20; i++) {
+        for (const key of keys) {
+          const { status } = await t.request({ url: '/v1/pets', key: key.secret, unchecked: true });
+          if (status === 429) refusals.set(key.secret, (refusals.get(key.secret) ?? 0) + 1);
+        }
+      }
+      t.clock.advance(1_000);
+    }
+    const logged = await rows(t, first.projectId);
+    const refused = logged.filter((row) => row.status === 429);
+    const total = [...refusals.values()].reduce((sum, n) => sum + n, 0);
+    assert.ok(total >= 10 * 30, `${total} refusals`);
+    assert.equal(
+      refused.reduce((sum, row) => sum + (row.count ?? 1), 0),
+      total,
+      'every refusal counted',
+    );
+    // At most one row per code (rate_limited, temporarily_banned) and second: as for one key alone.
+    assert.ok(refused.length <= 2 * 2, `${refused.length} refusal rows for ten keys over two seconds`);
+    const usage = await t.storage.requestLog.usage({
+      projectId: first.projectId,
+      since: t.clock.now() - 3_600_000,
+      until: t.clock.now() + 3_600_000,
+      byKey: true,
+    });
+    for (const key of keys) {
+      const counted = usage
+        .filter((row) => row.keyId === key.keyId && row.statusClass === '429')
+        .reduce((sum, row) => sum + row.count, 0);
+      assert.equal(counted, refusals.get(key.secret), `the usage of ${key.keyId}`);
+    }
   });
 
   it('PETSTORE_REQUEST_LOG=off (requestLog: false) → nothing is logged', async () => {

@@ -77,6 +77,33 @@ export function requestLogContract(fixture: () => StorageFixture): void {
     );
   });
 
+  it('requestLog.write of a row counting refusals of several keys → one row with the total; usage counts each key its own', async () => {
+    const storage = await setUp();
+    const hour = Math.floor(T0 / HOUR) * HOUR;
+    const countsByKey = new Map([
+      ['key_a', 3],
+      ['key_b', 5],
+      ['key_c', 2],
+    ]);
+    await storage.requestLog.write([
+      logged({ requestId: 'r', status: 429, code: 'rate_limited', count: 10, countsByKey }),
+    ]);
+    const rows = await storage.requestLog.list({ projectId: 'prj_acme', limit: 10 });
+    assert.deepEqual(
+      rows.map((row) => [row.keyId, row.count, row.countsByKey]),
+      [['key_a', 10, undefined]],
+    );
+    const usage = await storage.requestLog.usage({
+      projectId: 'prj_acme',
+      since: hour,
+      until: hour + HOUR,
+      byKey: true,
+    });
+    const perKey = new Map<string, number>();
+    for (const row of usage) perKey.set(row.keyId!, (perKey.get(row.keyId!) ?? 0) + row.count);
+    assert.deepEqual([...perKey].sort(), [...countsByKey].sort());
+  });
+
   it('requestLog.write → any text kept exactly: quotes, backslashes, control characters, accents, emoji, large and fractional numbers', async () => {
     const storage = await setUp();
     const row = logged({
@@ -164,6 +191,45 @@ export function requestLogContract(fixture: () => StorageFixture): void {
       before = { at: last.at, id: last.id };
     }
     assert.deepEqual(seen, ['r6', 'r5', 'r4', 'r3', 'r2', 'r1', 'r0']);
+  });
+
+  it('requestLog.pages → every matching row once, newest first, across batches of writes whose times overlap', async () => {
+    const storage = await setUp();
+    // Three writes (as three instances' batches) interleaved in time, over several batches each.
+    const writes = [0, 1, 2].map((w) =>
+      Array.from({ length: 600 }, (_, i) =>
+        logged({ requestId: `w${w}-${i}`, at: T0 + i * 3 + w, status: i % 5 === 0 ? 404 : 200 }),
+      ),
+    );
+    for (const rows of writes) await storage.requestLog.write(rows);
+    await storage.requestLog.write([logged({ projectId: 'prj_other', requestId: 'theirs', at: T0 + 5 })]);
+    const expected = writes
+      .flat()
+      .sort((a, b) => b.at - a.at)
+      .map((row) => row.requestId);
+    const walk = async (query: Parameters<typeof storage.requestLog.pages>[0], pageRows: number) => {
+      const pages: string[][] = [];
+      for await (const page of storage.requestLog.pages(query, pageRows))
+        pages.push(page.map((row) => row.requestId));
+      return pages;
+    };
+    const pages = await walk({ projectId: 'prj_acme' }, 100);
+    assert.deepEqual(pages.flat(), expected);
+    assert.deepEqual(
+      pages.map((page) => page.length),
+      Array.from({ length: 18 }, () => 100),
+    );
+    const filtered = await walk({ projectId: 'prj_acme', status: 404, since: T0 + 900 }, 50);
+    assert.deepEqual(
+      filtered.flat(),
+      writes
+        .flat()
+        .filter((row) => row.status === 404 && row.at >= T0 + 900)
+        .sort((a, b) => b.at - a.at)
+        .map((row) => row.requestId),
+    );
+    assert.deepEqual(await walk({ projectId: 'prj_acme', requestId: 'w1-7' }, 100), [['w1-7']]);
+    assert.deepEqual(await walk({ projectId: 'prj_nobody' }, 100), []);
   });
 
   it('requestLog.get → the row of this project by id; another project, unknown or malformed ids → undefined', async () => {

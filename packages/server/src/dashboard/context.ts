@@ -17,6 +17,7 @@ import { createProjectService, type ProjectService } from '../features/projects/
 import { createFlashes, type Flashes } from './flash.ts';
 import type { Html } from '../web/html.ts';
 import { sendPage } from './page.ts';
+import type { ExportSlots } from '../insights/export-slots.ts';
 
 export interface DashboardDeps {
   storage: Storage;
@@ -34,6 +35,8 @@ export interface DashboardDeps {
    * and of usage call it first, so they show the calls just answered here.
    */
   settleRequestLog(): Promise<void>;
+  /** The app's exports of the request log streaming at once (insights/export-slots.ts). */
+  exports: ExportSlots;
   /** Where mails go (invitations, password resets), sent off the request path. */
   outbox: Outbox;
   /** The origin links in mails start with: the configured one, never the Host a request names. */

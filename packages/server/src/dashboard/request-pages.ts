@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../errors.ts';
 import {
@@ -8,7 +7,8 @@ import {
   requestIdSearch,
   searchesByPrefix,
 } from '../insights/filters.ts';
-import { EXPORT_FORMATS, requestPagesOf } from '../insights/request-export.ts';
+import { EXPORT_RETRY_AFTER_SECONDS } from '../insights/export-slots.ts';
+import { EXPORT_FORMATS, exportBody, requestPagesOf } from '../insights/request-export.ts';
 import { retainedSince } from '../insights/retention.ts';
 import { contractOperations } from '../routes/table.ts';
 import { publicContract } from '../openapi/contract.ts';
@@ -16,6 +16,7 @@ import type { Project } from '../features/projects/project-repository.ts';
 import type { RequestLogQuery } from '../storage/request-log-records.ts';
 import type { DashboardContext } from './context.ts';
 import { apiOrigin, securityHeaders } from './page.ts';
+import { signedInOf } from './session-cookie.ts';
 import {
   RANGES,
   rangeOf,
@@ -139,13 +140,26 @@ export function requestPages(context: DashboardContext): Record<string, RouteHan
       const now = clock.now();
       const { listing } = requestQuery(project, request.query as Record<string, unknown>, now);
       await context.settleRequestLog();
+      const slot = context.exports.take({
+        projectId: project.id,
+        holder: `session:${signedInOf(request).session.idDigest}`,
+      });
+      if (!slot.ok) {
+        throw new ApiError(
+          'too_many_exports',
+          slot.cap === 'holder'
+            ? 'an export of yours is still streaming: try again once it has finished'
+            : 'this project already has as many exports streaming as it may: try again once one has finished',
+          { headers: { 'retry-after': String(EXPORT_RETRY_AFTER_SECONDS) } },
+        );
+      }
       const stamp = new Date(now).toISOString().slice(0, 19).replaceAll(':', '');
       const { type, lines } = EXPORT_FORMATS[format];
       return reply
         .headers(securityHeaders())
         .header('content-type', type)
         .header('content-disposition', `attachment; filename="${project.slug}-requests-${stamp}Z.${format}"`)
-        .send(Readable.from(lines(requestPagesOf(storage.requestLog, listing))));
+        .send(exportBody(lines(requestPagesOf(storage.requestLog, listing)), slot.release));
     };
   return {
     requestsCsv: exportAs('csv'),

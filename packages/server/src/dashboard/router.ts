@@ -19,6 +19,7 @@ import type { Clock } from '../time/clock.ts';
 import { requireRole } from './roles.ts';
 import { checkCsrf, requireSession } from './session-cookie.ts';
 import { requireTwoFactorOf } from './two-factor-guard.ts';
+import type { ExportSlots } from '../insights/export-slots.ts';
 
 export interface DashboardAreaDeps {
   storage: Storage;
@@ -38,6 +39,8 @@ export interface DashboardAreaDeps {
    * and of usage call it first, so they show the calls just answered here.
    */
   settleRequestLog(): Promise<void>;
+  /** The app's exports of the request log streaming at once, shared with the management API's. */
+  exports: ExportSlots;
   /** Where mails go (invitations, password resets). */
   outbox: Outbox;
   /**
@@ -109,6 +112,7 @@ export function createDashboardArea(
         domains,
         certificate,
         settleRequestLog: deps.settleRequestLog,
+        exports: deps.exports,
         outbox: deps.outbox,
         linkOrigin: (request) => deps.linkOrigin?.() ?? `${requestScheme(request)}://${request.host}`,
         accessTokens: deps.accessTokens,

@@ -86,6 +86,42 @@ describe('request log buffer', () => {
       'taken at once when every row is asked for',
     );
   });
+
+  it('refusals of ten keys of one project in one second → as many rows as one key’s, each key’s number kept', () => {
+    const buffer = createRequestLogBuffer(100, () => 0);
+    const refused = (key: number, at: number, status = 429, code = 'rate_limited') => ({
+      ...row('a', at, status),
+      keyId: `key_${key}`,
+      code,
+    });
+    for (let i = 0; i < 50; i++) buffer.offer(refused(i % 10, 1_000 + i));
+    for (let i = 0; i < 20; i++) buffer.offer(refused(i % 10, 1_100 + i, 429, 'temporarily_banned'));
+    buffer.offer(refused(3, 1_200, 403, 'forbidden'));
+    buffer.offer(refused(4, 1_300, 403, 'forbidden'));
+    // Another project's refusals are its own row.
+    buffer.offer({ ...row('b', 1_400, 429), keyId: 'key_b' });
+    const taken = buffer.take(100, true);
+    assert.deepEqual(
+      taken.map((r) => [r.projectId, r.status, r.code, r.count]),
+      [
+        ['a', 429, 'rate_limited', 50],
+        ['a', 429, 'temporarily_banned', 20],
+        ['a', 403, 'forbidden', 2],
+        ['b', 429, 'rate_limited', undefined],
+      ],
+    );
+    assert.deepEqual(
+      [...taken[0]!.countsByKey!].sort(),
+      Array.from({ length: 10 }, (_, key) => [`key_${key}`, 5]).sort(),
+    );
+    assert.equal(taken[0]!.keyId, 'key_0', 'the row names the first key refused');
+    assert.equal(taken[3]!.countsByKey, undefined);
+    // One key alone: its row, with no per-key numbers to carry.
+    buffer.offer(refused(1, 3_000));
+    buffer.offer(refused(1, 3_001));
+    const [alone] = buffer.take(10, true);
+    assert.deepEqual([alone!.count, alone!.countsByKey], [2, undefined]);
+  });
 });
 
 describe('top counts', () => {

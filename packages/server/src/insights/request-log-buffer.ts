@@ -4,7 +4,7 @@ import type { LoggedRequest } from '../storage/request-log-records.ts';
 export type Offered =
   /** Queued as a row of its own. */
   | { kind: 'added'; evicted?: LoggedRequest }
-  /** Counted in the row of its key's refusals of the same second, already waiting. */
+  /** Counted in the row of its project's refusals of the same second, status and code, already waiting. */
   | { kind: 'counted' }
   /** Not kept: the buffer is full and its project holds at least as many rows as any other. */
   | { kind: 'dropped' };
@@ -13,8 +13,8 @@ export interface RequestLogBuffer {
   /** Rows waiting. */
   readonly size: number;
   /**
-   * Queues a row. A refusal (429) of a key whose refusal of the same second still waits is counted in
-   * that row instead. When the buffer is full, the newest row of the project holding the most rows
+   * Queues a row. A refusal (REFUSED_STATUSES) of a project's key, when a refusal of the same project,
+   * second, status and code still waits, is counted in that row instead, whichever key it was. When the buffer is full, the newest row of the project holding the most rows
    * makes room (`evicted`), unless the row's own project holds as many; then the row is dropped.
    */
   offer(row: LoggedRequest): Offered;
@@ -26,15 +26,34 @@ export interface RequestLogBuffer {
   take(count: number, all?: boolean): LoggedRequest[];
 }
 
-/** The second of one key's refusals with one code: the row that counts them while it waits. */
-const refusalOf = (row: LoggedRequest) => `${row.keyId}\u0000${row.code}\u0000${Math.floor(row.at / 1_000)}`;
+/**
+ * Refusals: answers that cost the project nothing (a 429 is answered before any work, and counts
+ * against no quota), so a project could otherwise grow its log for free with as many keys as it makes.
+ */
+export const REFUSED_STATUSES: ReadonlySet<number> = new Set([401, 403, 429]);
+
+/**
+ * The second of one project's refusals with one status and code, all its keys together: the row that
+ * counts them while it waits. Ten keys refused log no more rows than one.
+ */
+const refusalOf = (row: LoggedRequest) =>
+  `${row.projectId}\u0000${row.status}\u0000${row.code}\u0000${Math.floor(row.at / 1_000)}`;
+
+/** One more refusal in the row that counts them, and by which key (for usage, kept per key). */
+function countIn(waiting: LoggedRequest, row: LoggedRequest): void {
+  waiting.count = (waiting.count ?? 1) + 1;
+  if (waiting.countsByKey === undefined && row.keyId === waiting.keyId) return;
+  const counts = (waiting.countsByKey ??= new Map([[waiting.keyId, waiting.count - 1]]));
+  counts.set(row.keyId, (counts.get(row.keyId) ?? 0) + 1);
+}
 
 /**
  * The request log writer's buffer, fair between projects: one project's flood never drops another
  * project's rows. While there is room every row is kept; when `capacity` rows wait, a row of project P
  * replaces the newest row of the project holding the most (if that one holds more than P, plus one), so
- * each project keeps at least an equal share of the buffer. Refusals (429) of a key are kept as one row per
- * key, code and second, with their number: a banned key sending thousands a second takes a row a second.
+ * each project keeps at least an equal share of the buffer. Refusals (401, 403, 429) of a project's keys are
+ * kept as one row per project, status, code and second, with their number: banned keys sending thousands
+ * a second take a row a second, however many keys the project has.
  */
 export function createRequestLogBuffer(
   capacity: number,
@@ -52,7 +71,8 @@ export function createRequestLogBuffer(
   const madeAt = new Map<LoggedRequest, number>();
   /** The latest `at` offered: the caller's clock, as far as the rows tell it. */
   let latestAt = Number.NEGATIVE_INFINITY;
-  const counting = (row: LoggedRequest) => row.status === 429 && refusals.get(refusalOf(row)) === row;
+  const counting = (row: LoggedRequest) =>
+    REFUSED_STATUSES.has(row.status) && refusals.get(refusalOf(row)) === row;
   const ripe = (row: LoggedRequest) =>
     latestAt >= (Math.floor(row.at / 1_000) + 1) * 1_000 || now() - madeAt.get(row)! >= 1_000;
 
@@ -97,10 +117,11 @@ export function createRequestLogBuffer(
     },
     offer(row) {
       if (row.at > latestAt) latestAt = row.at;
-      if (row.status === 429) {
+      const refused = REFUSED_STATUSES.has(row.status);
+      if (refused) {
         const waiting = refusals.get(refusalOf(row));
         if (waiting) {
-          waiting.count = (waiting.count ?? 1) + 1;
+          countIn(waiting, row);
           return { kind: 'counted' };
         }
       }
@@ -116,7 +137,7 @@ export function createRequestLogBuffer(
       size++;
       held.set(row.projectId, mine + 1);
       if (largest === undefined || mine + 1 > (held.get(largest) ?? 0)) largest = row.projectId;
-      if (row.status === 429) {
+      if (refused) {
         refusals.set(refusalOf(row), row);
         madeAt.set(row, now());
       }

@@ -258,7 +258,7 @@ describe('request log writer', () => {
     assert.equal(reported, stats.dropped.bufferFull, 'flush reports the rest');
   });
 
-  it('refusals (429) of one key within one second → one row with their number; another second, another row', async () => {
+  it('refusals (429) of one project within one second → one row with their number, whichever key; another second or project, another row', async () => {
     const batches: (readonly LoggedRequest[])[] = [];
     const writer = createRequestLogWriter({
       store: { write: async (batch) => void batches.push(batch) },
@@ -274,6 +274,7 @@ describe('request log writer', () => {
     writer.add(refusal(1_999, 'rate_limited'));
     writer.add(refusal(2_000));
     writer.add({ ...refusal(2_001), keyId: 'key_other' });
+    writer.add({ ...refusal(2_002), projectId: 'prj_other', keyId: 'key_theirs' });
     await writer.flush();
     const rows = batches.flat();
     assert.deepEqual(
@@ -281,11 +282,18 @@ describe('request log writer', () => {
       [
         [1_000, 'key_a', 'temporarily_banned', 500],
         [1_999, 'key_a', 'rate_limited', 1],
-        [2_000, 'key_a', 'temporarily_banned', 1],
-        [2_001, 'key_other', 'temporarily_banned', 1],
+        [2_000, 'key_a', 'temporarily_banned', 2],
+        [2_002, 'key_theirs', 'temporarily_banned', 1],
       ],
     );
-    assert.equal(writer.stats().coalesced, 499);
+    assert.deepEqual(
+      [...rows[2]!.countsByKey!],
+      [
+        ['key_a', 1],
+        ['key_other', 1],
+      ],
+    );
+    assert.equal(writer.stats().coalesced, 500);
   });
 
   describe('usage counted in memory (a store with addUsage)', () => {

@@ -50,7 +50,10 @@ export interface RequestLogStats {
   buffered: number;
   /** The projects that lost the most rows to a full buffer since the start (bounded: see TopCounts). */
   droppedProjects: { name: string; count: number }[];
-  /** Refusals (429) counted in a waiting row of the same key and second instead of a row of their own. */
+  /**
+   * Refusals (401, 403, 429) counted in a waiting row of the same project, second, status and code
+   * instead of a row of their own.
+   */
   coalesced: number;
   /** Usage cells counted in memory, not yet written. */
   usagePending: number;
@@ -95,8 +98,8 @@ export const USAGE_WRITE_CELLS = 2_000;
  * row waiting (about that long after the last write, for the rows it left). A batch that fails is
  * reported and dropped (the log never holds the API back). While `maxBuffered` wait, a row takes the
  * place of the newest row of the project holding the most, or is dropped when its own project holds as
- * many (request-log-buffer.ts): one project's flood never drops another project's rows. Refusals (429)
- * of a key are kept as one row per second with their number.
+ * many (request-log-buffer.ts): one project's flood never drops another project's rows. Refusals (401,
+ * 403, 429) of a project's keys are kept as one row per second, status and code with their number.
  */
 export function createRequestLogWriter(options: RequestLogWriterOptions): RequestLogWriter {
   const { store, onError } = options;

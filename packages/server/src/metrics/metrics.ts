@@ -19,7 +19,7 @@ export interface RequestLogCounts {
   buffered: number;
   /** The projects that lost the most rows to a full buffer (a bounded few, never every project). */
   droppedProjects: { name: string; count: number }[];
-  /** Refusals (429) counted in another row instead of a row of their own. */
+  /** Refusals (401, 403, 429) counted in another row instead of a row of their own. */
   coalesced: number;
 }
 
@@ -96,7 +96,7 @@ function requestLogFamilies(stats: RequestLogCounts): Family[] {
     },
     counter(
       'petstore_request_log_coalesced_total',
-      'Refusals (429) counted in the row of their key and second rather than written as rows of their own.',
+      'Refusals (401, 403, 429) counted in the row of their project, second, status and code rather than written as rows of their own.',
       stats.coalesced,
     ),
     {

@@ -20,6 +20,20 @@ const LAST_READ = 128;
 const INT64_MAX = 2n ** 63n - 1n;
 
 /**
+ * An export's reads: as many batches as a page would fill when full, then twice as many while a read
+ * makes less than half a page ready (sparse batches: traffic spread over many projects), half as many
+ * when one makes more than two pages ready, between 1 and LAST_READ.
+ */
+const exportReads =
+  (pageRows: number) =>
+  (previous: { batches: number; ready: number } | undefined): number => {
+    if (!previous) return Math.max(1, Math.ceil(pageRows / BATCH_SLOTS));
+    if (previous.ready < pageRows / 2) return Math.min(previous.batches * 2, LAST_READ);
+    if (previous.ready > pageRows * 2) return Math.max(1, Math.floor(previous.batches / 2));
+    return previous.batches;
+  };
+
+/**
  * A batch's requests: its own `rows` (written before migration 135), or its project's part of the page
  * of its write after the page's header (request-log-pages.ts), cut out by position: no other project's
  * requests are read.
@@ -87,7 +101,7 @@ function decoded(
  * walks batches newest first and decodes only those its filters may match; a search by request id reads
  * the batches whose UUIDv7 time range holds the id's time, and those the request-id table names.
  */
-export function batchReads(sql: SqlExecutor): Pick<RequestLogRecords, 'list' | 'get'> {
+export function batchReads(sql: SqlExecutor): Pick<RequestLogRecords, 'list' | 'get' | 'pages'> {
   const byRequestId = async (query: RequestLogQuery & { requestId: string }, keep: Keep) => {
     const rowIds = (await sql.all(REQUEST_ID_LOOKUP, [query.projectId, query.requestId])).map((row) =>
       Number(row.row_id),
@@ -119,27 +133,37 @@ export function batchReads(sql: SqlExecutor): Pick<RequestLogRecords, 'list' | '
     return found;
   };
 
-  /** Newest first, merging batches whose times overlap: a request is listed once no unread batch can hold a newer one. */
-  const scan = async (query: RequestLogQuery, keep: Keep) => {
+  /**
+   * Newest first, merging batches whose times overlap: a request is given once no unread batch can hold
+   * a newer one. Each read is one statement of `reads(previous)` batches after the last one read (by
+   * `(last_at, id)`, a keyset: nothing stays open between reads); what it made ready is yielded, maybe
+   * nothing, until the last batch.
+   */
+  async function* walk(
+    query: Omit<RequestLogQuery, 'limit'>,
+    keep: Keep,
+    reads: (previous: { batches: number; ready: number } | undefined) => number,
+  ): AsyncGenerator<StoredRequest[]> {
     const { params, where, add } = projectConditions(query.projectId);
     if (query.since !== undefined) add((n) => `b.last_at >= $${n}`, query.since);
     if (query.until !== undefined) add((n) => `b.first_at < $${n}`, query.until);
     if (query.before) add((n) => `b.first_at <= $${n}`, query.before.at);
-    const pattern = combinationPattern(query);
+    const pattern = combinationPattern({ ...query, limit: 0 });
     if (pattern !== undefined) add((n) => `b.combinations LIKE $${n} ESCAPE '\\'`, pattern);
     const first = batchListing(where, params.length + 1, false);
     const next = batchListing(where, params.length + 1, true);
-    const listed: StoredRequest[] = [];
     let waiting: StoredRequest[] = [];
     let after: [number, number] | undefined;
-    for (let reads = FIRST_READ; ; reads = Math.min(reads * 4, LAST_READ)) {
+    let previous: { batches: number; ready: number } | undefined;
+    for (;;) {
+      const count = reads(previous);
       const batches = after
-        ? await sql.all(next, [...params, ...after, reads])
-        : await sql.all(first, [...params, reads]);
+        ? await sql.all(next, [...params, ...after, count])
+        : await sql.all(first, [...params, count]);
       for (const batch of batches) waiting.push(...decoded(query.projectId, batch, keep));
       waiting.sort(newestFirst);
       const last = batches.at(-1);
-      const more = batches.length === reads && last !== undefined;
+      const more = batches.length === count && last !== undefined;
       // Every unread batch is older than the last one read, or as old with a smaller id.
       const bound = more ? { at: Number(last.last_at), id: Number(last.id) * BATCH_SLOTS } : undefined;
       let ready = 0;
@@ -150,21 +174,53 @@ export function batchReads(sql: SqlExecutor): Pick<RequestLogRecords, 'list' | '
           (waiting[ready]!.at === bound.at && Number(waiting[ready]!.id) >= bound.id))
       )
         ready++;
-      listed.push(...waiting.slice(0, ready));
-      if (listed.length >= query.limit || !more) return listed.slice(0, query.limit);
+      yield waiting.slice(0, ready);
+      if (!more) return;
       waiting = waiting.slice(ready);
       after = [Number(last.last_at), Number(last.id)];
+      previous = { batches: count, ready };
     }
+  }
+
+  /** A listing's reads: FIRST_READ batches, then four times as many each time, up to LAST_READ. */
+  const scan = async (query: RequestLogQuery, keep: Keep) => {
+    const listed: StoredRequest[] = [];
+    const growing = (previous?: { batches: number }) =>
+      previous ? Math.min(previous.batches * 4, LAST_READ) : FIRST_READ;
+    for await (const ready of walk(query, keep, growing)) {
+      listed.push(...ready);
+      if (listed.length >= query.limit) break;
+    }
+    return listed.slice(0, query.limit);
+  };
+
+  const list = async (query: RequestLogQuery) => {
+    const keep = slotFilter(query);
+    if (query.requestId !== undefined)
+      return byRequestId(query as RequestLogQuery & { requestId: string }, keep);
+    if (query.requestIdPrefix !== undefined)
+      return prefixed(query as RequestLogQuery & { requestIdPrefix: string }, keep);
+    return scan(query, keep);
   };
 
   return {
-    async list(query) {
-      const keep = slotFilter(query);
-      if (query.requestId !== undefined)
-        return byRequestId(query as RequestLogQuery & { requestId: string }, keep);
-      if (query.requestIdPrefix !== undefined)
-        return prefixed(query as RequestLogQuery & { requestIdPrefix: string }, keep);
-      return scan(query, keep);
+    list,
+    async *pages(query, pageRows) {
+      const keep = slotFilter({ ...query, limit: pageRows });
+      if (query.requestId !== undefined || query.requestIdPrefix !== undefined) {
+        // A search by request id reads a few batches: one listing, as its page.
+        yield await list({ ...query, limit: Number.MAX_SAFE_INTEGER });
+        return;
+      }
+      let page: StoredRequest[] = [];
+      for await (const ready of walk(query, keep, exportReads(pageRows))) {
+        page = page.length === 0 ? ready : page.concat(ready);
+        while (page.length >= pageRows) {
+          yield page.slice(0, pageRows);
+          page = page.slice(pageRows);
+        }
+      }
+      if (page.length > 0) yield page;
     },
     async get(projectId, id) {
       if (!/^\d{1,19}$/.test(id) || BigInt(id) > INT64_MAX) return undefined;

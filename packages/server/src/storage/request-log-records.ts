@@ -23,10 +23,16 @@ export interface LoggedRequest {
   /** The Error body's `message` the client received (at most MESSAGE_MAX_LENGTH); null for a success. */
   message?: string | null;
   /**
-   * How many requests this row stands for, when more than one: the refusals (429) of one key within one
-   * second are kept as one row, the first of them, with their number (insights/request-log-buffer.ts).
+   * How many requests this row stands for, when more than one: the refusals (401, 403, 429) of one
+   * project's keys with one status and code within one second are kept as one row, the first of them
+   * (its key, path, address), with their number (insights/request-log-buffer.ts).
    */
   count?: number;
+  /**
+   * When the refusals counted came from several keys: how many of `count` each key had. Not stored
+   * with the row; the usage rollups written with it count each key's own (usage-records.ts).
+   */
+  countsByKey?: Map<string, number>;
 }
 
 export interface StoredRequest extends LoggedRequest {
@@ -72,6 +78,13 @@ export interface RequestLogRecords {
   addUsage(cells: readonly UsageCell[]): Promise<void>;
   /** The project's requests matching the query, newest first. */
   list(query: RequestLogQuery): Promise<StoredRequest[]>;
+  /**
+   * Every request matching the query, newest first, in pages of `pageRows` (the last one may hold
+   * fewer): each read is one short statement of batches after the last batch read (a keyset), so
+   * nothing stays open between pages and every batch is decoded once however long the walk; one read
+   * may give several pages, or a page take a few reads. What exports read.
+   */
+  pages(query: Omit<RequestLogQuery, 'limit' | 'before'>, pageRows: number): AsyncIterable<StoredRequest[]>;
   /** One request of the project by its row id. */
   get(projectId: string, id: string): Promise<StoredRequest | undefined>;
   /**

@@ -46,6 +46,8 @@ export interface UsageSample {
   latencyMs: number;
   /** Requests the sample stands for (default 1). */
   count?: number;
+  /** When the sample stands for requests of several keys: each key's number of them. */
+  countsByKey?: ReadonlyMap<string, number>;
 }
 
 /** Status classes in the order of their text, so that cells sort as their text ids always did. */
@@ -96,21 +98,25 @@ export function createUsageTally(): UsageTally {
         const hour = Math.floor(entry.at / HOUR_MS);
         const cls = statusClass(entry.status);
         const bucket = latencyBucket(entry.latencyMs);
-        const n = entry.count ?? 1;
-        count(
-          entry.projectId,
-          entry.keyId,
-          slotOf(hour, cls, bucket),
-          () => ({
-            projectId: entry.projectId,
-            keyId: entry.keyId,
-            hour: hour * HOUR_MS,
-            statusClass: cls,
-            bucket,
-            count: n,
-          }),
-          n,
-        );
+        const slot = slotOf(hour, cls, bucket);
+        const one = (keyId: string, n: number) =>
+          count(
+            entry.projectId,
+            keyId,
+            slot,
+            () => ({
+              projectId: entry.projectId,
+              keyId,
+              hour: hour * HOUR_MS,
+              statusClass: cls,
+              bucket,
+              count: n,
+            }),
+            n,
+          );
+        if (entry.countsByKey === undefined) one(entry.keyId, entry.count ?? 1);
+        // A row counting several keys' refusals: each key's usage counts its own.
+        else for (const [keyId, n] of entry.countsByKey) one(keyId, n);
       }
     },
     restore(cells) {

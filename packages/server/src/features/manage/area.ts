@@ -17,6 +17,7 @@ import { projectRoutes } from '../projects/routes.ts';
 import { accessTokenRoutes } from '../access-tokens/routes.ts';
 import { requestRoutes } from '../requests/routes.ts';
 import { createRequestService } from '../requests/service.ts';
+import type { ExportSlots } from '../../insights/export-slots.ts';
 import { createProjectService } from '../projects/service.ts';
 import { domainRoutes } from '../domains/routes.ts';
 import type { DomainsService } from '../domains/service.ts';
@@ -46,6 +47,8 @@ export interface ManageAreaDeps {
   echo?: (seq: number) => Promise<boolean>;
   /** Resolves once this instance's waiting request-log rows are written. */
   settleRequestLog?: () => Promise<void>;
+  /** The app's exports of the request log streaming at once, shared with the dashboard's. */
+  exports: ExportSlots;
   /** Where invitation mails go. */
   outbox: Outbox;
   /** The configured origin of links in mails; else the origin the request reached. */
@@ -102,7 +105,9 @@ export function createManageArea(deps: ManageAreaDeps): ManageArea {
       (request) => deps.linkOrigin?.() ?? `${requestScheme(request)}://${request.host}`,
     ),
     ...domainRoutes(deps.domains),
-    ...requestRoutes(createRequestService({ storage, clock, settle: deps.settleRequestLog })),
+    ...requestRoutes(
+      createRequestService({ storage, clock, settle: deps.settleRequestLog, exports: deps.exports }),
+    ),
     ...accessTokenRoutes(
       deps.accessTokens,
       async (accountId) =>

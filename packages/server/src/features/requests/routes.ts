@@ -1,5 +1,5 @@
-import { Readable } from 'node:stream';
 import type { RouteHandlerMethod } from 'fastify';
+import { exportBody } from '../../insights/request-export.ts';
 import { parseDateTime } from '../../validation/date-time.ts';
 import { ApiError } from '../../errors.ts';
 import { tokenActorOf } from '../access-tokens/check.ts';
@@ -47,14 +47,15 @@ export function requestRoutes(requests: RequestService): Record<string, RouteHan
             param: query.limit !== undefined ? 'limit' : 'cursor',
           });
         }
-        const rows = valueOrThrow(await requests.export(actor, slug, filters));
-        async function* lines() {
-          for await (const row of rows) yield `${JSON.stringify(requestJson(row))}\n`;
+        const { pages, release } = valueOrThrow(await requests.export(actor, slug, filters));
+        async function* chunks() {
+          for await (const page of pages)
+            yield page.map((row) => `${JSON.stringify(requestJson(row))}\n`).join('');
         }
         return reply
           .header('content-type', NDJSON)
           .header('cache-control', 'no-store')
-          .send(Readable.from(lines()));
+          .send(exportBody(chunks(), release));
       }
       const page = valueOrThrow(
         await requests.list(actor, slug, {

@@ -1,4 +1,6 @@
+import { EXPORT_RETRY_AFTER_SECONDS, type ExportSlots } from '../../insights/export-slots.ts';
 import { parseStatusFilter } from '../../insights/filters.ts';
+import { requestPagesOf } from '../../insights/request-export.ts';
 import { retainedSince } from '../../insights/retention.ts';
 import { type Period, type Step, usagePeriods } from '../../insights/usage-series.ts';
 import type { Storage } from '../../storage/repository.ts';
@@ -9,8 +11,6 @@ import { decodeCursor, type Page, pageOf } from '../shared/cursor.ts';
 import { done, type Outcome, refused } from '../shared/outcome.ts';
 
 export const REQUEST_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
-/** An export reads the log in pages of this many rows, written out as they come. */
-const EXPORT_BATCH = 1_000;
 
 /** The Requests tab's filters. */
 export interface RequestFilters {
@@ -28,6 +28,11 @@ export interface RequestFilters {
 export function createRequestService(deps: {
   storage: Pick<Storage, 'projects' | 'requestLog'>;
   clock: Clock;
+  /**
+   * The app's exports streaming at once, shared with the dashboard's (insights/export-slots.ts); none
+   * for the command line, which exports from its own connection to the database.
+   */
+  exports?: ExportSlots;
   /** Resolves once this instance's waiting rows are written, so a read shows the calls just answered. */
   settle?: () => Promise<void>;
 }) {
@@ -91,28 +96,41 @@ export function createRequestService(deps: {
       );
     },
 
-    /** Every matching request, newest first, read a page at a time as the consumer asks for more. */
+    /**
+     * Every matching request, newest first, read a page at a time as the consumer asks for more (each
+     * page after the event loop was given back: insights/request-export.ts), once the export has a slot
+     * (EXPORTS_PER_PROJECT, EXPORTS_PER_HOLDER); `release` frees it when the export ends.
+     */
     async export(
       actor: Actor,
       slug: string,
       filters: RequestFilters,
-    ): Promise<Outcome<AsyncIterable<StoredRequest>>> {
+    ): Promise<Outcome<{ pages: AsyncIterable<StoredRequest[]>; release: () => void }>> {
       const found = await queryOf(actor, slug, filters);
       if (!found.ok) return found;
       const query = found.value;
-      async function* rows(): AsyncIterable<StoredRequest> {
-        let before: { at: number; id: string } | undefined;
-        for (;;) {
-          const page = await storage.requestLog.list({ ...query, before, limit: EXPORT_BATCH });
-          yield* page;
-          if (page.length < EXPORT_BATCH) return;
-          const last = page.at(-1)!;
-          before = { at: last.at, id: last.id };
-        }
+      const holder =
+        actor.kind === 'account' && actor.token ? `token:${actor.token.tokenId}` : actorName(actor);
+      const slot = deps.exports?.take({ projectId: query.projectId, holder }) ?? UNCAPPED;
+      if (!slot.ok) {
+        const message =
+          slot.cap === 'holder'
+            ? 'this token already has an export streaming: try again once it has finished'
+            : 'this project already has as many exports streaming as it may: try again once one has finished';
+        return {
+          ok: false,
+          problem: { code: 'too_many_exports', message, retryAfterSeconds: EXPORT_RETRY_AFTER_SECONDS },
+        };
       }
-      return done(rows());
+      return done({ pages: requestPagesOf(storage.requestLog, query), release: slot.release });
     },
   };
 }
+
+const UNCAPPED = { ok: true, release: () => {} } as const;
+
+/** Who exports, for the per-holder cap, when it is not a token (the operator, the service). */
+const actorName = (actor: Actor): string =>
+  actor.kind === 'account' ? `account:${actor.accountId}` : actor.kind;
 
 export type RequestService = ReturnType<typeof createRequestService>;
