@@ -544,7 +544,11 @@ export interface components {
          *         "email": "owner@example.com"
          *       },
          *       "createdAt": "2026-01-31T09:30:00.000Z",
-         *       "expiresAt": "2026-02-07T09:30:00.000Z"
+         *       "expiresAt": "2026-02-07T09:30:00.000Z",
+         *       "delivery": {
+         *         "state": "sent",
+         *         "attempts": 1
+         *       }
          *     }
          */
         Invitation: {
@@ -558,6 +562,17 @@ export interface components {
             } | null;
             createdAt: components["schemas"]["Instant"];
             expiresAt: components["schemas"]["Instant"];
+            /** @description Where the invitation's latest mail is: `queued` while the service tries to hand it to the mail server (again after a refusal, up to five attempts over about 37 minutes), `sent` once the mail server accepted it, `failed` once given up: the invitee never got the link, and an owner sends it again (a new link) from the dashboard's Members tab. Null when no mail was sent for it (the operator's command line printed its link), or its mail's record has been purged (14 days). */
+            delivery: components["schemas"]["InvitationDelivery"] | null;
+        };
+        InvitationDelivery: {
+            /** @enum {string} */
+            state: "queued" | "sent" | "failed";
+            /**
+             * Format: int32
+             * @description Attempts made so far at handing the mail over (0 before the first).
+             */
+            attempts: number;
         };
         InvitationPage: {
             data: components["schemas"]["Invitation"][];

@@ -3,6 +3,7 @@ import { it } from 'node:test';
 import { createOutboxRecords, type NewOutboxRow, OutboxFullError } from '../src/storage/outbox-records.ts';
 import type { Storage } from '../src/storage/repository.ts';
 import type { StorageFixture } from './storage-contract.ts';
+import { project } from './storage-contract-projects.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
 const LEASE = 60_000;
@@ -135,5 +136,53 @@ export function outboxContract(fixture: () => StorageFixture): void {
     assert.equal(await outbox.purge(T0, 10), 0);
     assert.equal(await outbox.purge(T0 + 1, 10), 2);
     assert.deepEqual(await outbox.stats(), { queued: 1, oldestQueuedAt: T0 });
+  });
+
+  it('outbox → an invitation’s latest mail shows with it; renewed, it keeps its id; removed, its mail still queued goes with it (one given up stays)', async () => {
+    const { storage } = fixture();
+    const outbox = records(storage);
+    await storage.projects.create(project('acme'));
+    const invitation = (id: string) => ({
+      id,
+      tokenDigest: `digest-${id}`,
+      projectId: 'prj_acme',
+      email: `${id}@example.com`,
+      role: 'viewer' as const,
+      invitedBy: null,
+      createdAt: T0,
+      expiresAt: T0 + 1_000,
+      acceptedAt: null,
+    });
+    for (const id of ['inv_a', 'inv_b']) await storage.projects.createInvitation(invitation(id));
+    await outbox.add(row('given_up', { subjectRef: 'inv_a' }), 100);
+    await outbox.claim('mail', 'one', T0, T0 + LEASE, 10);
+    await outbox.failed('given_up', 'one', '550', {});
+    await outbox.add(row('waiting_a', { subjectRef: 'inv_a', createdAt: T0 + 1 }), 100);
+    await outbox.add(row('waiting_b', { subjectRef: 'inv_b', createdAt: T0 + 1 }), 100);
+    const pending = await storage.projects.pendingInvitations('prj_acme', T0 + 1);
+    assert.deepEqual(
+      pending.map((each) => [each.id, each.delivery]),
+      [
+        ['inv_a', { id: 'waiting_a', state: 'queued', attempts: 0 }],
+        ['inv_b', { id: 'waiting_b', state: 'queued', attempts: 0 }],
+      ],
+    );
+    assert.equal(
+      await storage.projects.renewInvitation(
+        { ...invitation('inv_b'), tokenDigest: 'digest-new', expiresAt: T0 + 9_000 },
+        T0 + 2,
+      ),
+      true,
+    );
+    assert.equal((await storage.projects.invitationByToken('digest-new'))!.expiresAt, T0 + 9_000);
+    assert.equal(
+      await storage.projects.invitationByToken('digest-inv_b'),
+      undefined,
+      'the old link works no more',
+    );
+    await storage.projects.revokeInvitation('prj_acme', 'inv_a');
+    const left = await outbox.latestFor(['inv_a', 'inv_b']);
+    assert.deepEqual(left.get('inv_a'), { id: 'given_up', state: 'failed', attempts: 1 });
+    assert.equal(left.get('inv_b')!.id, 'waiting_b');
   });
 }

@@ -53,6 +53,12 @@ export class OutboxFullError extends Error {
   }
 }
 
+/**
+ * Which of a subject's rows is its delivery, first: one queued or sent outranks one given up (a
+ * resend follows a mail given up), then the newest.
+ */
+export const DELIVERY_ORDER = `CASE o.state WHEN 'queued' THEN 0 WHEN 'sent' THEN 1 ELSE 2 END, o.created_at DESC, o.id DESC`;
+
 const CLAIMED = 'id, kind, topic, subject_ref, payload, attempts, created_at';
 
 /** A JSONB column arrives parsed (PostgreSQL); a TEXT one as its JSON (SQLite). */
@@ -151,17 +157,18 @@ export function createOutboxRecords(sql: SqlExecutor, dialect: 'sqlite' | 'postg
       }
     },
 
-    /** The latest delivery about each of `subjects` (a resend makes a newer one). */
+    /** The delivery about each of `subjects`: its latest row (DELIVERY_ORDER; a resend makes a newer one). */
     async latestFor(subjects: readonly string[]): Promise<Map<string, Delivery>> {
       const latest = new Map<string, Delivery>();
       if (subjects.length === 0) return latest;
       const marks = subjects.map((_, index) => `$${index + 1}`).join(', ');
       const rows = await sql.all(
-        `SELECT id, subject_ref, state, attempts FROM outbox WHERE subject_ref IN (${marks})
-         ORDER BY created_at, id`,
+        `SELECT o.id, o.subject_ref, o.state, o.attempts FROM outbox o WHERE o.subject_ref IN (${marks})
+         ORDER BY ${DELIVERY_ORDER}`,
         subjects,
       );
       for (const row of rows) {
+        if (latest.has(row.subject_ref as string)) continue;
         latest.set(row.subject_ref as string, {
           id: row.id as string,
           state: row.state as DeliveryState,

@@ -21,3 +21,9 @@ CREATE TABLE outbox (
 CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE state = 'queued';
 CREATE INDEX outbox_subject ON outbox (subject_ref, created_at) WHERE subject_ref IS NOT NULL;
 CREATE INDEX outbox_done ON outbox (created_at) WHERE state <> 'queued';
+
+-- An invitation revoked or removed (by its owner, with its maker, with an account) takes its mail
+-- still waiting with it: its link would no longer work.
+CREATE TRIGGER invitations_outbox_discard AFTER DELETE ON invitations BEGIN
+  DELETE FROM outbox WHERE subject_ref = OLD.id AND state = 'queued';
+END;

@@ -1,0 +1,3 @@
+DROP TRIGGER invitations_outbox_discard ON invitations;
+DROP FUNCTION invitations_outbox_discard();
+DROP TABLE outbox;

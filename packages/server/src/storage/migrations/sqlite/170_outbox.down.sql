@@ -1,0 +1,2 @@
+DROP TRIGGER invitations_outbox_discard;
+DROP TABLE outbox;
