@@ -87,13 +87,19 @@ describe('the durable outbox: mail survives a stop, is sent once, and is shown w
         ['invitation', 'queued', 1],
       );
       assert.match(shown.body, /mail waiting to be delivered/);
+      first.clock.advance(5_000);
+      first.app.outbox.wake();
+      await first.app.outbox.idle();
+      const metrics = (await first.request({ url: '/metrics', key: null })).body;
+      assert.match(metrics, /^petstore_mail_outbox_queued 1$/m);
+      assert.match(metrics, /^petstore_mail_outbox_oldest_queued_age_seconds 5$/m);
       // Nothing of the mail lives in the process: whatever way it stops, the row is what remains.
       await first.close();
 
       sink = await startMailSink({ port });
       second = await makeTestApp({
         storage: await openStorage(database),
-        clock: new FakeClock(T0 + 10_000),
+        clock: new FakeClock(T0 + 10_000 + 5_000),
         mailer: mailerFor(port),
       });
       await second.app.outbox.idle();

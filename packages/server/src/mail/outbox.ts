@@ -31,8 +31,6 @@ export const OUTBOX_LEASE_TTL_MS = 5 * OUTBOX_POLL_MS;
  * (smtp-mailer.ts). An instance killed mid-send leaves it to be tried again once the claim ran out.
  */
 export const MAIL_CLAIM_MS = 2 * 60_000;
-/** Rows delivered or given up are kept this long (longer than an invitation's 7 days), then purged. */
-export const OUTBOX_KEEP_MS = 14 * 24 * 60 * 60_000;
 
 export interface OutboxLog {
   info(object: Record<string, unknown>, message: string): void;

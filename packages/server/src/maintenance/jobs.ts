@@ -6,8 +6,7 @@ import {
   REQUEST_LOG_PURGE_INTERVAL_MS,
   USAGE_RETENTION_MS,
 } from '../insights/retention.ts';
-import { OUTBOX_KEEP_MS } from '../mail/outbox.ts';
-import { createOutboxRecords } from '../storage/outbox-records.ts';
+import { createOutboxRecords, OUTBOX_KEEP_MS } from '../storage/outbox-records.ts';
 import type { Storage } from '../storage/repository.ts';
 import type { PurgeSlice } from '../storage/request-log-records.ts';
 import type { MaintenanceJob } from './scheduler.ts';

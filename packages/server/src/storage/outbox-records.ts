@@ -2,6 +2,12 @@ import { deleteWhere } from './limited-delete.ts';
 import type { Row } from './rows.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 
+/**
+ * Rows delivered or given up are kept this long (an invitation's page shows its mail's delivery for
+ * the invitation's 7 days), then purged by the maintenance.
+ */
+export const OUTBOX_KEEP_MS = 14 * 24 * 60 * 60_000;
+
 /** Where an outbox row is: waiting (first time or again), handed over, or given up. */
 export type DeliveryState = 'queued' | 'sent' | 'failed';
 
