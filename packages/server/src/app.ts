@@ -124,6 +124,8 @@ export interface AppDeps {
   mailFrom?: string;
   /** Waits between attempts at a mail (default MAIL_RETRY_DELAYS_MS); tests shorten them. */
   mailRetryDelaysMs?: readonly number[];
+  /** Mails queued at once before new ones are refused (default MAX_QUEUED_MAILS); tests lower it. */
+  mailOutboxCap?: number;
   /**
    * The origin links in mails start with; by default PUBLIC_BASE_URL's, else https://<API host>, else
    * the request's own (only where neither is configured: development and tests).
@@ -273,6 +275,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       createLogMailer(app.log.child({}, { level: 'info' }), deps.mailFrom ?? DEFAULT_MAIL_FROM),
     log: app.log,
     retryDelaysMs: deps.mailRetryDelaysMs,
+    maxQueued: deps.mailOutboxCap,
   });
   app.decorate('outbox', outbox);
   metrics.observeOutbox(() => outbox.stats());

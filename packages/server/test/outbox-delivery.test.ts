@@ -189,6 +189,46 @@ describe('the durable outbox: mail survives a stop, is sent once, and is shown w
     }
   });
 
+  it('a full outbox: a new invitation is refused with 503 and Retry-After, nothing stored or recorded; the bound holds until a mail leaves', async () => {
+    const port = await portOfAStoppedServer();
+    const app = await makeTestApp({ mailer: mailerFor(port), mailOutboxCap: 1 });
+    try {
+      const holder = await tokenHolder(app, ['acme']);
+      const invite = (email: string) =>
+        app.request({
+          method: 'POST',
+          url: '/manage/v1/projects/acme/invitations',
+          key: holder.token,
+          body: { email, role: 'viewer' },
+        });
+      const first = await invite('one@example.com');
+      assert.equal(first.status, 201);
+      assert.deepEqual((JSON.parse(first.body) as { delivery: unknown }).delivery, {
+        state: 'queued',
+        attempts: 0,
+      });
+      const before = (await app.storage.audit.list({ projectId: 'prj_acme', limit: 100 })).length;
+      const refused = await invite('two@example.com');
+      assert.equal(refused.status, 503);
+      assert.equal(refused.headers['retry-after'], '300');
+      assert.match(JSON.parse(refused.body).message, /too many mails are waiting for the mail server/);
+      const pending = await app.storage.projects.pendingInvitations('prj_acme', app.clock.now());
+      assert.deepEqual(
+        pending.map((invitation) => invitation.email),
+        ['one@example.com'],
+      );
+      assert.equal((await app.storage.audit.list({ projectId: 'prj_acme', limit: 100 })).length, before);
+      await app.request({
+        method: 'DELETE',
+        url: `/manage/v1/projects/acme/invitations/${pending[0]!.id}`,
+        key: holder.token,
+      });
+      assert.equal((await invite('two@example.com')).status, 201, 'room again once the waiting mail left');
+    } finally {
+      await app.close();
+    }
+  });
+
   it('revoking an invitation whose mail waits takes the mail with it: nothing is sent once the server is back', async () => {
     const port = await portOfAStoppedServer();
     const app = await makeTestApp({ mailer: mailerFor(port) });

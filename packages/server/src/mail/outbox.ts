@@ -116,6 +116,7 @@ export function createOutbox({
   let closed = false;
   let round: Promise<void> | undefined;
   let again = false;
+  let unreachable = false;
   let timer: NodeJS.Timeout | undefined;
   let lastStats: OutboxStats & { readAt: number | null } = { queued: 0, oldestQueuedAt: null, readAt: null };
   const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -190,13 +191,22 @@ export function createOutbox({
       return;
     }
     round = poll()
-      .catch((error: unknown) => {
-        held = false;
-        log.warn(
-          { event: 'mail.poll_failed', err: reason(error) },
-          'outbox not reachable; trying again later',
-        );
-      })
+      .then(
+        () => {
+          unreachable = false;
+        },
+        (error: unknown) => {
+          held = false;
+          // Once per outage: the database's own failures are reported where they are found.
+          if (!unreachable) {
+            log.warn(
+              { event: 'mail.poll_failed', err: reason(error) },
+              'outbox not reachable; trying again later',
+            );
+          }
+          unreachable = true;
+        },
+      )
       .finally(() => {
         round = undefined;
         if (again) {
