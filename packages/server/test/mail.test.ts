@@ -7,8 +7,9 @@ import { after, before, describe, it } from 'node:test';
 import { createLogMailer } from '../src/mail/log-mailer.ts';
 import { type Mail, type Mailer, PermanentMailError } from '../src/mail/mailer.ts';
 import { invitationMail } from '../src/mail/messages.ts';
-import { createOutbox, type OutboxLog, type OutboxOptions } from '../src/mail/outbox.ts';
-import { OutboxFullError } from '../src/storage/outbox-records.ts';
+import { createOutbox, MAIL_CLAIM_MS, type OutboxLog, type OutboxOptions } from '../src/mail/outbox.ts';
+import { createOutboxRecords, OutboxFullError } from '../src/storage/outbox-records.ts';
+import { eventually } from './eventually.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { FakeClock } from '../src/time/clock.ts';
 import { createLease } from '../src/maintenance/lease.ts';
@@ -325,6 +326,37 @@ describe('outbox: rows of the database, delivered off the request path, with bou
         OutboxFullError,
       );
       assert.equal((await box.rows()).length, 2);
+    } finally {
+      await box.close();
+    }
+  });
+
+  it('an attempt that outlasts its claim keeps the mail held while it runs, so no other instance takes it; then it is sent once', async () => {
+    let finish = () => {};
+    let started = false;
+    const slow: Mailer = {
+      describe: 'slow',
+      send: () =>
+        new Promise<void>((resolve) => {
+          started = true;
+          finish = resolve;
+        }),
+      close: async () => {},
+    };
+    const box = await outboxOn({ mailer: slow, pollMs: 20 });
+    try {
+      await box.queue(sample('slow@example.test'));
+      await eventually(async () => started);
+      box.clock.advance(2 * MAIL_CLAIM_MS);
+      const heldUntil = async () =>
+        Number((await box.storage.sql.all('SELECT lease_until FROM outbox'))[0]!.lease_until);
+      await eventually(async () => (await heldUntil()) > box.clock.now());
+      const other = createOutboxRecords(box.storage.sql, box.storage.kind);
+      const now = box.clock.now();
+      assert.deepEqual(await other.claim('mail', 'another instance', now, now + MAIL_CLAIM_MS, 10), []);
+      finish();
+      await box.outbox.idle();
+      assert.deepEqual(box.events(), ['mail.sent:1']);
     } finally {
       await box.close();
     }

@@ -47,6 +47,16 @@ export function outboxContract(fixture: () => StorageFixture): void {
     );
   });
 
+  it('outbox → a claimer still at work extends its claims; another claims them only once the extension ran out', async () => {
+    const outbox = records(fixture().storage);
+    await outbox.add(row('long'), 100);
+    await outbox.claim('mail', 'one', T0, T0 + LEASE, 10);
+    assert.equal(await outbox.extendClaims('one', T0 + 2 * LEASE), 1);
+    assert.equal(await outbox.extendClaims('two', T0 + 9 * LEASE), 0, 'only its own');
+    assert.deepEqual(await outbox.claim('mail', 'two', T0 + LEASE, T0 + 3 * LEASE, 10), []);
+    assert.equal((await outbox.claim('mail', 'two', T0 + 2 * LEASE, T0 + 3 * LEASE, 10)).length, 1);
+  });
+
   it('outbox → retryAt makes it due again at that time for anyone; failed keeps it as failed with its summary; stats count what is queued', async () => {
     const outbox = records(fixture().storage);
     await outbox.add(row('r'), 100);

@@ -27,10 +27,11 @@ export const OUTBOX_POLL_MS = 2_000;
 /** The delivery lease outlives four missed polls: an instance killed is replaced within 10 s. */
 export const OUTBOX_LEASE_TTL_MS = 5 * OUTBOX_POLL_MS;
 /**
- * A mail claimed for an attempt is held this long: past every SMTP timeout of one conversation
- * (smtp-mailer.ts). An instance killed mid-send leaves it to be tried again once the claim ran out.
+ * A mail claimed for an attempt is held this long, and held again every OUTBOX_POLL_MS while its
+ * attempt runs (a conversation may last longer: smtp-mailer.ts): an instance killed mid-send leaves
+ * it to be tried again within this time.
  */
-export const MAIL_CLAIM_MS = 2 * 60_000;
+export const MAIL_CLAIM_MS = 30_000;
 
 export interface OutboxLog {
   info(object: Record<string, unknown>, message: string): void;
@@ -161,6 +162,12 @@ export function createOutbox({
       const now = clock.now();
       const claimed = await records.claim(KIND, owner, now, now + MAIL_CLAIM_MS, MAX_SENDING_MAILS);
       if (claimed.length === 0) return;
+      const heartbeat = setInterval(() => {
+        void Promise.all([lease.acquire(), records.extendClaims(owner, clock.now() + MAIL_CLAIM_MS)]).catch(
+          // Not held longer: the claims run out, and the mails are tried again (the same Message-ID).
+          () => {},
+        );
+      }, pollMs).unref();
       await Promise.all(
         claimed.map((row) =>
           attempt(row).catch((error: unknown) =>
@@ -171,7 +178,7 @@ export function createOutbox({
             ),
           ),
         ),
-      );
+      ).finally(() => clearInterval(heartbeat));
     }
   };
 

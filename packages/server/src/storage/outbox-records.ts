@@ -153,6 +153,14 @@ export function createOutboxRecords(sql: SqlExecutor, dialect: 'sqlite' | 'postg
       return changed > 0;
     },
 
+    /** Holds every row `owner` has claimed (and not yet recorded) until `leaseUntil`: it is still at work. */
+    extendClaims(owner: string, leaseUntil: number): Promise<number> {
+      return sql.run(`UPDATE outbox SET lease_until = $2 WHERE lease_owner = $1 AND state = 'queued'`, [
+        owner,
+        leaseUntil,
+      ]);
+    },
+
     /** Lets rows claimed by `owner` go at once (it is stopping before their attempt began). */
     async release(owner: string, ids: readonly string[]): Promise<void> {
       for (const id of ids) {
