@@ -11,7 +11,7 @@ import { outboxContract } from './storage-contract-outbox.ts';
 import { petContract } from './storage-contract-pets.ts';
 import { projectContract } from './storage-contract-projects.ts';
 import { requestLogGeneratedContract } from './storage-contract-request-log-generated.ts';
-import { requestLogContract, usageContract } from './storage-contract-request-log.ts';
+import { requestLogContract, usageContract, usageTallyContract } from './storage-contract-request-log.ts';
 import { requestLogSharedContract } from './storage-contract-request-log-shared.ts';
 import { transactionContract } from './storage-contract-transactions.ts';
 import { twoFactorContract } from './storage-contract-two-factor.ts';
@@ -51,6 +51,7 @@ export function runStorageContract(name: string, makeStorage: FixtureFactory): v
     requestLogGeneratedContract(fixture);
     requestLogSharedContract(fixture);
     usageContract(fixture);
+    usageTallyContract(fixture);
     auditContract(fixture);
     twoFactorContract(fixture);
     changeContract(fixture);
