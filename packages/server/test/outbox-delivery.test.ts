@@ -189,6 +189,41 @@ describe('the durable outbox: mail survives a stop, is sent once, and is shown w
     }
   });
 
+  it('POST /manage/…/invitations/{id}/resend: a mail given up is sent again with a new link (owners only); delivered or queued → 409; unknown → 404', async () => {
+    const sink = await startMailSink();
+    const app = await makeTestApp({ mailer: sink.mailer() });
+    try {
+      const owner = await tokenHolder(app, ['acme']);
+      const developer = await tokenHolder(app, ['acme'], { role: 'developer' });
+      const resend = (id: string, token = owner.token) =>
+        app.request({ method: 'POST', url: `/manage/v1/projects/acme/invitations/${id}/resend`, key: token });
+      sink.refuse(1, 550);
+      const made = await app.request({
+        method: 'POST',
+        url: '/manage/v1/projects/acme/invitations',
+        key: owner.token,
+        body: { email: 'api-bounce@example.com', role: 'viewer' },
+      });
+      const { id } = JSON.parse(made.body) as { id: string };
+      assert.equal((await resend(id)).status, 409, 'queued: not given up yet');
+      await app.app.outbox.idle();
+      assert.equal((await resend(id, developer.token)).status, 403);
+      const resent = await resend(id);
+      assert.equal(resent.status, 200);
+      const body = JSON.parse(resent.body) as { delivery: unknown; invitedBy: { email: string } };
+      assert.deepEqual(body.delivery, { state: 'queued', attempts: 0 });
+      assert.equal(body.invitedBy.email, owner.email);
+      await app.app.outbox.idle();
+      const link = linkIn(await sink.next((received) => received.to[0] === 'api-bounce@example.com'));
+      assert.equal((await new Browser(app).get(`${link.pathname}${link.search}`)).status, 200);
+      assert.equal((await resend(id)).status, 409, 'delivered');
+      assert.equal((await resend('inv_0000000000000000')).status, 404);
+    } finally {
+      await app.close();
+      await sink.close();
+    }
+  });
+
   it('a full outbox: a new invitation is refused with 503 and Retry-After, nothing stored or recorded; the bound holds until a mail leaves', async () => {
     const port = await portOfAStoppedServer();
     const app = await makeTestApp({ mailer: mailerFor(port), mailOutboxCap: 1 });

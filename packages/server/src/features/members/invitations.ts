@@ -231,7 +231,7 @@ export function invitationOperations(deps: InvitationDeps) {
       slug: string,
       invitationId: string,
       origin: string,
-    ): Promise<Outcome<Invitation>> {
+    ): Promise<Outcome<PendingInvitation>> {
       const { outbox } = deps;
       if (!outbox) throw new Error('resending an invitation needs the outbox');
       const allowed = await authorise(storage.projects, actor, slug, 'owner', true);
@@ -274,8 +274,9 @@ export function invitationOperations(deps: InvitationDeps) {
           { token: made.token, invitation: renewed },
           project,
         );
+        const inviterEmail = await invitationRecords(sql).inviterEmail(renewed);
         return {
-          value: { ...renewed, delivery },
+          value: { ...renewed, delivery, inviterEmail },
           action: 'invitation_resent',
           target: `${pending.email} as ${pending.role}`,
         };
