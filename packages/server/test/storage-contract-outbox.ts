@@ -195,4 +195,24 @@ export function outboxContract(fixture: () => StorageFixture): void {
     assert.deepEqual(left.get('inv_a'), { id: 'given_up', state: 'failed', attempts: 1 });
     assert.equal(left.get('inv_b')!.id, 'waiting_b');
   });
+
+  it('outbox → an account removed takes the mails about it with it, waiting or done; others stay', async () => {
+    const { storage } = fixture();
+    const outbox = records(storage);
+    for (const id of ['acc_gone', 'acc_kept']) {
+      await storage.accounts.create({
+        id,
+        email: `${id}@example.com`,
+        passwordHash: 'scrypt$x',
+        createdAt: T0,
+      });
+    }
+    await outbox.add(row('done', { topic: 'password_reset', subjectRef: 'acc_gone' }), 100);
+    await outbox.claim('mail', 'one', T0, T0 + LEASE, 10);
+    await outbox.sent('done', 'one', T0, {});
+    await outbox.add(row('waiting', { topic: 'password_reset', subjectRef: 'acc_gone' }), 100);
+    await outbox.add(row('other', { topic: 'password_reset', subjectRef: 'acc_kept' }), 100);
+    await storage.sql.run('DELETE FROM accounts WHERE id = $1', ['acc_gone']);
+    assert.deepEqual([...(await outbox.latestFor(['acc_gone', 'acc_kept'])).keys()], ['acc_kept']);
+  });
 }

@@ -32,3 +32,14 @@ END
 $$;
 CREATE TRIGGER invitations_outbox_discard AFTER DELETE ON invitations
   FOR EACH ROW EXECUTE FUNCTION invitations_outbox_discard();
+
+-- An account removed takes the mails about it (a reset link's) with it, waiting or done: nothing of
+-- the person stays behind in the outbox.
+CREATE FUNCTION accounts_outbox_discard() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN
+  DELETE FROM outbox WHERE subject_ref = OLD.id;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER accounts_outbox_discard AFTER DELETE ON accounts
+  FOR EACH ROW EXECUTE FUNCTION accounts_outbox_discard();

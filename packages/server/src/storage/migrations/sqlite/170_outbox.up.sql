@@ -27,3 +27,9 @@ CREATE INDEX outbox_done ON outbox (created_at) WHERE state <> 'queued';
 CREATE TRIGGER invitations_outbox_discard AFTER DELETE ON invitations BEGIN
   DELETE FROM outbox WHERE subject_ref = OLD.id AND state = 'queued';
 END;
+
+-- An account removed takes the mails about it (a reset link's) with it, waiting or done: nothing of
+-- the person stays behind in the outbox.
+CREATE TRIGGER accounts_outbox_discard AFTER DELETE ON accounts BEGIN
+  DELETE FROM outbox WHERE subject_ref = OLD.id;
+END;
