@@ -181,7 +181,7 @@ describe('the durable outbox: mail survives a stop, is sent once, and is shown w
       const shown = await owner.get(again.headers.location!);
       assert.match(
         message(shown.body, 'alert') ?? '',
-        /is delivered: only a mail not delivered is sent again/,
+        /was delivered: only a mail not delivered is sent again/,
       );
     } finally {
       await app.close();

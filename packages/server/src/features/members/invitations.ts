@@ -252,10 +252,16 @@ export function invitationOperations(deps: InvitationDeps) {
             param: 'invitationId',
           });
         }
-        if (pending.delivery?.state !== 'failed') {
+        const state = pending.delivery?.state;
+        if (state !== 'failed') {
+          const where = {
+            sent: `the invitation's mail to ${pending.email} was delivered`,
+            queued: `the invitation's mail to ${pending.email} is still waiting to be delivered`,
+            none: `no mail was sent for the invitation of ${pending.email} (the operator printed its link)`,
+          }[state ?? 'none'];
           throw new Refusal({
             code: 'conflict',
-            message: `the invitation's mail to ${pending.email} is ${pending.delivery?.state === 'sent' ? 'delivered' : 'not given up'}: only a mail not delivered is sent again`,
+            message: `${where}: only a mail not delivered is sent again`,
             param: 'invitationId',
           });
         }
