@@ -238,6 +238,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{slug}/invitations/{invitationId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an invitation again
+         * @description Mails a pending invitation whose mail was given up (`delivery.state` is `failed`) again, with a new link valid 7 days from now; the old link stops working. Recorded as `invitation_resent` and counted in the project's invitation limits (`429`). An invitation whose mail is still queued or was delivered is `409 conflict`; one accepted, revoked or expired is `404 not_found`; a full mail outbox is `503`. Needs a write token and an owner.
+         */
+        post: operations["resendInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{slug}/usage": {
         parameters: {
             query?: never;
@@ -646,7 +666,11 @@ export interface components {
          *         "email": "owner@example.com"
          *       },
          *       "createdAt": "2026-01-31T09:30:00.000Z",
-         *       "expiresAt": "2026-02-07T09:30:00.000Z"
+         *       "expiresAt": "2026-02-07T09:30:00.000Z",
+         *       "delivery": {
+         *         "state": "sent",
+         *         "attempts": 1
+         *       }
          *     }
          */
         Invitation: {
@@ -660,6 +684,17 @@ export interface components {
             } | null;
             createdAt: components["schemas"]["Instant"];
             expiresAt: components["schemas"]["Instant"];
+            /** @description Where the invitation's latest mail is: `queued` while the service tries to hand it to the mail server (again after a refusal, up to five attempts over about 37 minutes), `sent` once the mail server accepted it, `failed` once given up: the invitee never got the link, and an owner sends it again (a new link) from the dashboard's Members tab. Null when no mail was sent for it (the operator's command line printed its link), or its mail's record has been purged (14 days). */
+            delivery: components["schemas"]["InvitationDelivery"] | null;
+        };
+        InvitationDelivery: {
+            /** @enum {string} */
+            state: "queued" | "sent" | "failed";
+            /**
+             * Format: int32
+             * @description Attempts made so far at handing the mail over (0 before the first).
+             */
+            attempts: number;
         };
         InvitationPage: {
             data: components["schemas"]["Invitation"][];
@@ -1399,7 +1434,7 @@ export interface operations {
                 /** @description Only the events of this actor: a member's email (in any case), `operator` for the command line or `service` for the background checks. */
                 actor?: string;
                 /** @description Only the events of this action (the values an event's `action` takes). */
-                action?: "sign_in" | "password_changed" | "password_reset" | "project_created" | "project_renamed" | "plan_changed" | "key_created" | "key_revoked" | "domain_added" | "domain_checked" | "domain_verified" | "domain_primary" | "domain_removed" | "member_added" | "member_removed" | "role_changed" | "invitation_created" | "invitation_revoked" | "two_factor_enabled" | "two_factor_disabled" | "two_factor_required" | "invitation_accepted" | "key_rolled" | "access_token_created" | "access_token_revoked" | "account_created" | "account_removed" | "signed_out_everywhere";
+                action?: "sign_in" | "password_changed" | "password_reset" | "project_created" | "project_renamed" | "plan_changed" | "key_created" | "key_revoked" | "domain_added" | "domain_checked" | "domain_verified" | "domain_primary" | "domain_removed" | "member_added" | "member_removed" | "role_changed" | "invitation_created" | "invitation_revoked" | "invitation_resent" | "two_factor_enabled" | "two_factor_disabled" | "two_factor_required" | "invitation_accepted" | "key_rolled" | "access_token_created" | "access_token_revoked" | "account_created" | "account_removed" | "signed_out_everywhere";
             };
             header?: never;
             path: {
@@ -1700,6 +1735,50 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resendInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's slug. */
+                slug: components["parameters"]["Slug"];
+                /** @description The invitation's id. */
+                invitationId: components["parameters"]["InvitationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation, its new mail queued. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

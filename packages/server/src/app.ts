@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { HashingGate } from './accounts/hashing-gate.ts';
 import type { ScryptParams } from './accounts/passwords.ts';
@@ -57,7 +58,8 @@ import type { Storage } from './storage/repository.ts';
 import { configuredOrigin } from './config.ts';
 import { createLogMailer } from './mail/log-mailer.ts';
 import type { Mailer } from './mail/mailer.ts';
-import { createOutbox, type Outbox } from './mail/outbox.ts';
+import { createOutbox, OUTBOX_LEASE_TTL_MS, type Outbox } from './mail/outbox.ts';
+import { createLease } from './maintenance/lease.ts';
 import { DEFAULT_MAIL_FROM } from './mail/settings.ts';
 import { createExportSlots } from './insights/export-slots.ts';
 import type { Clock } from './time/clock.ts';
@@ -123,6 +125,8 @@ export interface AppDeps {
   mailFrom?: string;
   /** Waits between attempts at a mail (default MAIL_RETRY_DELAYS_MS); tests shorten them. */
   mailRetryDelaysMs?: readonly number[];
+  /** Mails queued at once before new ones are refused (default MAX_QUEUED_MAILS); tests lower it. */
+  mailOutboxCap?: number;
   /**
    * The origin links in mails start with; by default PUBLIC_BASE_URL's, else https://<API host>, else
    * the request's own (only where neither is configured: development and tests).
@@ -136,7 +140,7 @@ export interface AppDeps {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Mails waiting to be sent, and the mailer in use. */
+    /** Delivers the mails queued in the outbox table, and names the mailer in use. */
     outbox: Outbox;
     /** The request log's writer; undefined when logging is off. */
     requestLog: RequestLogWriter | undefined;
@@ -254,15 +258,32 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     metrics.observeRequestLog(requestLog.stats);
     app.addHook('onClose', async () => requestLog.flush());
   }
+  const outboxOwner = `outbox:${randomUUID()}`;
   const outbox = createOutbox({
+    storage: deps.storage,
+    owner: outboxOwner,
+    lease: createLease({
+      sql: deps.storage.sql,
+      clock: deps.clock,
+      name: 'outbox',
+      owner: outboxOwner,
+      ttlMs: OUTBOX_LEASE_TTL_MS,
+    }),
+    clock: deps.clock,
     // The log's mails are written whatever LOG_LEVEL says: without a mail server they exist nowhere else.
     mailer:
       deps.mailer ??
       createLogMailer(app.log.child({}, { level: 'info' }), deps.mailFrom ?? DEFAULT_MAIL_FROM),
     log: app.log,
     retryDelaysMs: deps.mailRetryDelaysMs,
+    maxQueued: deps.mailOutboxCap,
   });
   app.decorate('outbox', outbox);
+  metrics.observeOutbox(() => outbox.stats());
+  app.addHook('onReady', (done) => {
+    outbox.start();
+    done();
+  });
   app.addHook('onClose', async () => outbox.close());
   const configuredLinks = configuredOrigin({ publicBaseUrl: deps.publicBaseUrl, apiHost });
   const domains = deferredDomains({

@@ -105,6 +105,7 @@ export async function makeTestApp(
     /** Where mails go (default: the log); `test/mail-sink.ts` gives a loopback SMTP server's mailer. */
     mailer?: AppDeps['mailer'];
     mailRetryDelaysMs?: AppDeps['mailRetryDelaysMs'];
+    mailOutboxCap?: AppDeps['mailOutboxCap'];
     /** Each management API access token's rate limits (default: production's). */
     manageTokenLimits?: AppDeps['manageTokenLimits'];
     /** Each account's ceiling across its access tokens (default: production's). */
@@ -137,6 +138,7 @@ export async function makeTestApp(
     httpLimits: options.httpLimits,
     mailer: options.mailer,
     mailRetryDelaysMs: options.mailRetryDelaysMs,
+    mailOutboxCap: options.mailOutboxCap,
     manageTokenLimits: options.manageTokenLimits,
     manageAccountLimits: options.manageAccountLimits,
     logger: options.logLines && {

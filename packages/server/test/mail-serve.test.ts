@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { hashPassword } from '../src/accounts/passwords.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { linkIn, type MailSink, startMailSink } from './mail-sink.ts';
-import { parseLogLine, spawnServe } from './serve-process.ts';
+import { GUARD_MS, parseLogLine, spawnServe } from './serve-process.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const NEW_PASSWORD = 'quiet meadow lantern 42';
@@ -76,7 +76,7 @@ describe('petstore serve with and without PETSTORE_SMTP_URL', () => {
     database = join(dir, 'petstore.db');
     const storage = await openStorage(database);
     await storage.migrate();
-    for (const email of ['ann@example.com', 'bob@example.com']) {
+    for (const email of ['ann@example.com', 'bob@example.com', 'cy@example.com']) {
       await storage.accounts.create({
         id: `acc_${email.slice(0, 3)}`,
         email,
@@ -138,6 +138,69 @@ describe('petstore serve with and without PETSTORE_SMTP_URL', () => {
       });
     } finally {
       await server.stop();
+    }
+  });
+
+  it('a reset asked while the mail server is down, the service SIGKILLed, the server started, the service restarted → the mail arrives, once', async () => {
+    const down = await startMailSink();
+    const port = Number(new URL(down.url).port);
+    await down.close();
+    const smtp = env({
+      PETSTORE_SMTP_URL: `smtp://127.0.0.1:${port}`,
+      PETSTORE_MAIL_FROM: 'no-reply@example.test',
+    });
+    const first = spawnServe(smtp);
+    let later: MailSink | undefined;
+    let second: ReturnType<typeof spawnServe> | undefined;
+    try {
+      const base = await first.listening();
+      const asker = browser(base);
+      const page = await asker.send('/dashboard/forgot-password');
+      const asked = await asker.send('/dashboard/forgot-password', {
+        _csrf: asker.csrf(page.body),
+        email: 'cy@example.com',
+      });
+      assert.equal(asked.status, 200);
+      // The first attempt met no server: the mail waits in the database for its next one.
+      await first.waitForLine((line) => line.includes('"event":"mail.retry"'));
+      first.child.kill('SIGKILL');
+      assert.equal(await first.exited, null, 'killed, no shutdown of its own');
+
+      later = await startMailSink({ port });
+      second = spawnServe(smtp);
+      await second.listening();
+      const mail = await Promise.race([
+        later.next((received) => received.to[0] === 'cy@example.com'),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error('the mail never came after the restart')), 2 * GUARD_MS).unref(),
+        ),
+      ]);
+      assert.match(linkIn(mail).pathname, /reset-password/);
+      await second.waitForLine((line) => line.includes('"event":"mail.sent"'));
+      await second.stop();
+      const storage = await openStorage(database);
+      try {
+        const rows = await storage.sql.all("SELECT state FROM outbox WHERE payload LIKE '%cy@example.com%'");
+        assert.deepEqual(
+          rows.map((row) => row.state),
+          ['sent'],
+        );
+      } finally {
+        await storage.close();
+      }
+      assert.equal(
+        later.received.filter((received) => received.to[0] === 'cy@example.com').length,
+        1,
+        'once',
+      );
+      assert.ok(
+        first.lines.every((line) => !line.includes('shutting down')),
+        'the first process never shut down: it was killed',
+      );
+    } finally {
+      await first.stop();
+      await second?.stop();
+      await later?.close();
     }
   });
 

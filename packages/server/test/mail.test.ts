@@ -1,10 +1,18 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createLogMailer } from '../src/mail/log-mailer.ts';
 import { type Mail, type Mailer, PermanentMailError } from '../src/mail/mailer.ts';
 import { invitationMail } from '../src/mail/messages.ts';
-import { createOutbox, type OutboxLog } from '../src/mail/outbox.ts';
+import { createOutbox, MAIL_CLAIM_MS, type OutboxLog, type OutboxOptions } from '../src/mail/outbox.ts';
+import { createOutboxRecords, OutboxFullError } from '../src/storage/outbox-records.ts';
+import { eventually } from './eventually.ts';
+import { openStorage } from '../src/storage/open-storage.ts';
+import { FakeClock } from '../src/time/clock.ts';
+import { createLease } from '../src/maintenance/lease.ts';
 import { mailSettings } from '../src/mail/settings.ts';
 import { createSmtpMailer, isLoopbackHost, SMTP_TIMEOUTS } from '../src/mail/smtp-mailer.ts';
 import { addAccount, Browser, csrfOf } from './dashboard-support.ts';
@@ -166,85 +174,209 @@ function outboxLog() {
   return { log, events: () => lines.map((line) => `${line.event}:${line.attempt}`), lines };
 }
 
-describe('outbox: off the request path, with bounded retries', () => {
-  it('a mail refused with 451 twice is tried again and arrives at the third attempt', async () => {
-    const { log, events } = outboxLog();
-    const outbox = createOutbox({ mailer: sink.mailer(), log, retryDelaysMs: [5, 5, 5] });
-    sink.refuse(2, 451);
-    outbox.send(sample('retry@example.test'));
-    const mail = await sink.next((received) => received.to[0] === 'retry@example.test');
-    assert.ok(mail.text.includes(LINK));
-    await outbox.idle();
-    assert.deepEqual(events(), ['mail.retry:1', 'mail.retry:2', 'mail.sent:3']);
-    await outbox.close();
+/** An outbox over a fresh SQLite database (the table of migration 170), on a fake clock. */
+async function outboxOn(options: Omit<OutboxOptions, 'storage' | 'clock' | 'log' | 'lease'>) {
+  const dir = await mkdtemp(join(tmpdir(), 'petstore-outbox-'));
+  const storage = await openStorage(join(dir, 'petstore.db'));
+  await storage.migrate();
+  const clock = new FakeClock(Date.UTC(2026, 10, 22, 12));
+  const { log, events, lines } = outboxLog();
+  const lease = createLease({ sql: storage.sql, clock, name: 'outbox', owner: 'test', ttlMs: 10_000 });
+  const outbox = createOutbox({ storage, clock, log, lease, owner: 'test', ...options });
+  const rows = () =>
+    storage.sql.all('SELECT id, state, attempts, payload, last_error FROM outbox ORDER BY created_at, id');
+  return {
+    outbox,
+    clock,
+    storage,
+    events,
+    lines,
+    rows,
+    /** Queues `mail` in a transaction of its own, then wakes the outbox, as a service does. */
+    async queue(mail: Mail) {
+      const id = await storage.transaction((sql) => outbox.queue(sql, mail));
+      outbox.wake();
+      return id;
+    },
+    async close() {
+      await outbox.close();
+      await storage.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('outbox: rows of the database, delivered off the request path, with bounded retries', () => {
+  it('a mail refused with 451 twice is tried again at each retry time and arrives at the third attempt, with one Message-ID throughout; the row keeps no link', async () => {
+    const box = await outboxOn({ mailer: sink.mailer(), retryDelaysMs: [5_000, 60_000, 60_000] });
+    try {
+      sink.refuse(2, 451);
+      const id = await box.queue(sample('retry@example.test'));
+      await box.outbox.idle();
+      assert.deepEqual(box.events(), ['mail.retry:1']);
+      box.clock.advance(4_999);
+      await box.outbox.idle();
+      assert.deepEqual(box.events(), ['mail.retry:1'], 'not before its retry time');
+      box.clock.advance(1);
+      await box.outbox.idle();
+      assert.deepEqual(box.events(), ['mail.retry:1', 'mail.retry:2']);
+      box.clock.advance(60_000);
+      await box.outbox.idle();
+      assert.deepEqual(box.events(), ['mail.retry:1', 'mail.retry:2', 'mail.sent:3']);
+      const mail = await sink.next((received) => received.to[0] === 'retry@example.test');
+      assert.ok(mail.text.includes(LINK));
+      assert.equal(mail.headers.get('message-id'), `<${id}@example.test>`);
+      const [row] = await box.rows();
+      assert.equal(row!.state, 'sent');
+      assert.equal(Number(row!.attempts), 3);
+      assert.ok(!String(row!.payload).includes('token='), 'the link is gone from the row once delivered');
+    } finally {
+      await box.close();
+    }
   });
 
-  it('after the last retry the mail is given up with one error line; a 550 is given up at once', async () => {
-    const { log, events, lines } = outboxLog();
-    const outbox = createOutbox({ mailer: sink.mailer(), log, retryDelaysMs: [5] });
-    sink.refuse(2, 451);
-    outbox.send(sample('never@example.test'));
-    await outbox.idle();
-    assert.deepEqual(events(), ['mail.retry:1', 'mail.failed:2']);
-    sink.refuse(1, 550);
-    outbox.send(sample('gone@example.test'));
-    await outbox.idle();
-    assert.deepEqual(events().slice(2), ['mail.failed:1']);
-    assert.equal(lines.at(-1)!.permanent, true);
-    assert.ok(
-      lines.every((line) => !JSON.stringify(line).includes('token=')),
-      'no link in the outbox lines',
-    );
-    await outbox.close();
+  it('after the last retry the mail is given up: the row says failed, one error line; a 550 is given up at once', async () => {
+    const box = await outboxOn({ mailer: sink.mailer(), retryDelaysMs: [5_000] });
+    try {
+      sink.refuse(2, 451);
+      await box.queue(sample('never@example.test'));
+      await box.outbox.idle();
+      box.clock.advance(5_000);
+      await box.outbox.idle();
+      assert.deepEqual(box.events(), ['mail.retry:1', 'mail.failed:2']);
+      sink.refuse(1, 550);
+      await box.queue(sample('gone@example.test'));
+      await box.outbox.idle();
+      assert.deepEqual(box.events().slice(2), ['mail.failed:1']);
+      assert.equal(box.lines.at(-1)!.permanent, true);
+      const rows = await box.rows();
+      assert.deepEqual(
+        rows.map((row) => [row.state, Number(row.attempts)]),
+        [
+          ['failed', 2],
+          ['failed', 1],
+        ],
+      );
+      assert.match(String(rows[1]!.last_error), /550/);
+      assert.ok(
+        [...box.lines.map((line) => JSON.stringify(line)), ...rows.map((row) => String(row.payload))].every(
+          (text) => !text.includes('token='),
+        ),
+        'no link in the outbox lines nor in a row given up',
+      );
+    } finally {
+      await box.close();
+    }
   });
 
-  it('a mail server that accepts and never greets → the attempt fails at the greeting timeout, the outbox tries again', async () => {
+  it('a mail server that accepts and never greets → the attempt fails at the greeting timeout, and the mail is tried again', async () => {
     const silent = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = silent.address() as { port: number };
       const settings = mailSettings(`smtp://127.0.0.1:${port}`, 'x@example.test', (m) => new Error(m));
       const mailer = createSmtpMailer(settings.smtp!, settings.from, { timeouts: { greetingTimeout: 50 } });
-      const { log, events, lines } = outboxLog();
-      const outbox = createOutbox({ mailer, log, retryDelaysMs: [5] });
-      outbox.send(sample('silent@example.test'));
-      assert.deepEqual(events(), [], 'send returned before any attempt ended');
-      await outbox.idle();
-      assert.deepEqual(events(), ['mail.retry:1', 'mail.failed:2']);
-      assert.match(String(lines[0]!.err), /greeting/i);
-      await outbox.close();
+      const box = await outboxOn({ mailer, retryDelaysMs: [5] });
+      try {
+        await box.queue(sample('silent@example.test'));
+        await box.outbox.idle();
+        box.clock.advance(5);
+        await box.outbox.idle();
+        assert.deepEqual(box.events(), ['mail.retry:1', 'mail.failed:2']);
+        assert.match(String(box.lines[0]!.err), /greeting/i);
+      } finally {
+        await box.close();
+      }
     } finally {
       silent.close();
     }
   });
 
   it('sendWhenMade: idle waits for the mail to be made and sent; none made → nothing sent; a failure to make it → one error line', async () => {
-    const { log, events } = outboxLog();
-    const outbox = createOutbox({ mailer: sink.mailer(), log });
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    outbox.sendWhenMade(async () => {
-      await gate;
-      return sample('made@example.test');
-    });
-    outbox.sendWhenMade(async () => undefined);
-    outbox.sendWhenMade(async () => {
-      throw new Error('the database is away');
-    });
-    const idle = outbox.idle();
-    release();
-    await idle;
-    assert.deepEqual(events().sort(), ['mail.failed:0', 'mail.sent:1']);
-    assert.ok((await sink.next((mail) => mail.to[0] === 'made@example.test')).text.includes(LINK));
-    await outbox.close();
+    const box = await outboxOn({ mailer: sink.mailer() });
+    try {
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      box.outbox.sendWhenMade(async () => {
+        await gate;
+        await box.storage.transaction((sql) => box.outbox.queue(sql, sample('made@example.test')));
+      });
+      box.outbox.sendWhenMade(async () => undefined);
+      box.outbox.sendWhenMade(async () => {
+        throw new Error('the database is away');
+      });
+      const idle = box.outbox.idle();
+      release();
+      await idle;
+      assert.deepEqual(box.events().sort(), ['mail.failed:0', 'mail.sent:1']);
+      assert.ok((await sink.next((mail) => mail.to[0] === 'made@example.test')).text.includes(LINK));
+    } finally {
+      await box.close();
+    }
   });
 
-  it('a full outbox refuses more with an error line, never an exception', async () => {
-    const { log, events } = outboxLog();
+  it('a full outbox refuses one more mail with OutboxFullError, in the transaction of the change that would have queued it', async () => {
     const never: Mailer = { describe: 'never', send: () => new Promise(() => {}), close: async () => {} };
-    const outbox = createOutbox({ mailer: never, log, maxWaiting: 2 });
-    for (const n of [1, 2, 3]) outbox.send(sample(`n${n}@example.test`));
-    assert.deepEqual(events(), ['mail.failed:0']);
+    const box = await outboxOn({ mailer: never, maxQueued: 2 });
+    try {
+      for (const n of [1, 2])
+        await box.storage.transaction((sql) => box.outbox.queue(sql, sample(`n${n}@example.test`)));
+      await assert.rejects(
+        box.storage.transaction((sql) => box.outbox.queue(sql, sample('n3@example.test'))),
+        OutboxFullError,
+      );
+      assert.equal((await box.rows()).length, 2);
+    } finally {
+      await box.close();
+    }
+  });
+
+  it('an attempt that outlasts its claim keeps the mail held while it runs, so no other instance takes it; then it is sent once', async () => {
+    let finish = () => {};
+    let started = false;
+    const slow: Mailer = {
+      describe: 'slow',
+      send: () =>
+        new Promise<void>((resolve) => {
+          started = true;
+          finish = resolve;
+        }),
+      close: async () => {},
+    };
+    const box = await outboxOn({ mailer: slow, pollMs: 20 });
+    try {
+      await box.queue(sample('slow@example.test'));
+      await eventually(async () => started);
+      box.clock.advance(2 * MAIL_CLAIM_MS);
+      const heldUntil = async () =>
+        Number((await box.storage.sql.all('SELECT lease_until FROM outbox'))[0]!.lease_until);
+      await eventually(async () => (await heldUntil()) > box.clock.now());
+      const other = createOutboxRecords(box.storage.sql, box.storage.kind);
+      const now = box.clock.now();
+      assert.deepEqual(await other.claim('mail', 'another instance', now, now + MAIL_CLAIM_MS, 10), []);
+      finish();
+      await box.outbox.idle();
+      assert.deepEqual(box.events(), ['mail.sent:1']);
+    } finally {
+      await box.close();
+    }
+  });
+
+  it('close leaves what is queued in the table, and logs no mail as lost', async () => {
+    const box = await outboxOn({ mailer: sink.mailer(), retryDelaysMs: [60_000] });
+    try {
+      sink.refuse(1, 451);
+      await box.queue(sample('later@example.test'));
+      await box.outbox.idle();
+      await box.outbox.close();
+      assert.deepEqual(box.events(), ['mail.retry:1']);
+      assert.deepEqual(
+        (await box.rows()).map((row) => row.state),
+        ['queued'],
+      );
+    } finally {
+      await box.close();
+    }
   });
 });
 

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { passwordResetMail } from '../mail/messages.ts';
 import type { Outbox } from '../mail/outbox.ts';
+import { createPasswordResetRecords } from '../storage/password-reset-records.ts';
+import type { Storage } from '../storage/repository.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { Account, AccountRepository } from '../storage/account-repository.ts';
 import type { Clock } from '../time/clock.ts';
@@ -27,6 +29,8 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export interface PasswordResetDeps {
   accounts: AccountRepository;
+  /** Where a reset link and its mail are stored together, in one transaction. */
+  storage: Pick<Storage, 'transaction'>;
   sessions: Sessions;
   limiter: RateLimiter;
   clock: Clock;
@@ -46,19 +50,29 @@ export type ResetOutcome =
   | { kind: 'refused'; problem: string }
   | { kind: 'throttled'; retryAfterSeconds: number };
 
-/** A single-use reset link's mail when the address has an account; undefined when it has none. */
-async function resetMail(deps: PasswordResetDeps, email: string, linkFor: (token: string) => string) {
+/**
+ * A single-use reset link and its mail, queued in the outbox in the same transaction, when the address
+ * has an account; nothing when it has none. A full outbox refuses both (an error line, no link).
+ */
+async function queueResetMail(deps: PasswordResetDeps, email: string, linkFor: (token: string) => string) {
   const account = await deps.accounts.byEmail(email);
-  if (!account) return undefined;
+  if (!account) return;
   const token = randomBytes(32).toString('base64url');
   const now = deps.clock.now();
-  await deps.accounts.createPasswordReset({
-    tokenDigest: digest(token),
-    accountId: account.id,
-    createdAt: now,
-    expiresAt: now + RESET_TTL_MS,
+  const mail = passwordResetMail({
+    to: account.email,
+    url: linkFor(token),
+    validMinutes: RESET_TTL_MS / 60_000,
   });
-  return passwordResetMail({ to: account.email, url: linkFor(token), validMinutes: RESET_TTL_MS / 60_000 });
+  await deps.storage.transaction(async (sql) => {
+    await createPasswordResetRecords(sql).createPasswordReset({
+      tokenDigest: digest(token),
+      accountId: account.id,
+      createdAt: now,
+      expiresAt: now + RESET_TTL_MS,
+    });
+    await deps.outbox.queue(sql, mail, account.id);
+  });
 }
 
 /** "Forgot password?": throttled per address typed and per client, the same answer for every address. */
@@ -78,7 +92,7 @@ export async function requestPasswordReset(
     if (!decision.allowed) return { kind: 'throttled', retryAfterSeconds: decision.retryAfterSeconds ?? 60 };
   }
   // Looked up and mailed after the answer, so an address with an account takes no longer to answer.
-  deps.outbox.sendWhenMade(() => resetMail(deps, email, linkFor));
+  deps.outbox.sendWhenMade(() => queueResetMail(deps, email, linkFor));
   return { kind: 'requested', email };
 }
 

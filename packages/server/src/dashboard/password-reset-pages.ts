@@ -23,6 +23,7 @@ const waitText = (seconds: number) =>
 export function passwordResetPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
   const deps: PasswordResetDeps = {
     accounts: context.storage.accounts,
+    storage: context.storage,
     sessions: context.sessions,
     limiter: context.limiter,
     clock: context.clock,

@@ -1,4 +1,4 @@
-import type { Mailer } from './mailer.ts';
+import { type Mailer, messageIdOf } from './mailer.ts';
 
 /** What the log mailer writes to: the app's logger (pino), one JSON line per call. */
 export interface MailLog {
@@ -18,6 +18,7 @@ export function createLogMailer(log: MailLog, from: string): Mailer {
         {
           event: 'mail.outbox',
           kind: mail.kind,
+          ...(mail.id === undefined ? {} : { messageId: messageIdOf(mail.id, from) }),
           from,
           to: mail.to,
           subject: mail.subject,

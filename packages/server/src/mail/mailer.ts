@@ -6,11 +6,21 @@ export interface Mail {
   html: string;
   /** What it is, for the log (`invitation`, `password_reset`); never sent. */
   kind: string;
+  /** Its outbox row: the Message-ID is made of it, the same at every attempt. */
+  id?: string;
+}
+
+/** `<id@domain of the sender>`: one Message-ID per outbox row, whichever attempt delivers it. */
+export function messageIdOf(id: string, from: string): string {
+  const address = /<([^>]+)>\s*$/.exec(from)?.[1] ?? from;
+  const domain = address.slice(address.lastIndexOf('@') + 1).trim() || 'localhost';
+  return `<${id}@${domain}>`;
 }
 
 /**
  * Where mail goes: a mail server (smtp-mailer.ts) or the log (log-mailer.ts). `send` resolves once the
- * mail is handed over and rejects when it was not; the outbox (outbox.ts) calls it off the request path.
+ * mail is handed over (the server's 250 after DATA) and rejects when it was not; the outbox (outbox.ts)
+ * calls it off the request path.
  */
 export interface Mailer {
   /** What start-up says is in use: `smtp://host:port` (no credentials), or `log`. */

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { createTransport } from 'nodemailer';
 import type { SmtpSettings } from './settings.ts';
-import { type Mailer, PermanentMailError } from './mailer.ts';
+import { type Mailer, messageIdOf, PermanentMailError } from './mailer.ts';
 
 /**
  * How long a conversation with the mail server may take, set here rather than left to nodemailer's
@@ -76,6 +76,7 @@ export function createSmtpMailer(
           subject: mail.subject,
           text: mail.text,
           html: mail.html,
+          ...(mail.id === undefined ? {} : { messageId: messageIdOf(mail.id, from) }),
           headers: { 'Auto-Submitted': 'auto-generated' },
         });
       } catch (error) {

@@ -6,6 +6,7 @@ import {
   REQUEST_LOG_PURGE_INTERVAL_MS,
   USAGE_RETENTION_MS,
 } from '../insights/retention.ts';
+import { createOutboxRecords, OUTBOX_KEEP_MS } from '../storage/outbox-records.ts';
 import type { Storage } from '../storage/repository.ts';
 import type { PurgeSlice } from '../storage/request-log-records.ts';
 import type { MaintenanceJob } from './scheduler.ts';
@@ -67,6 +68,13 @@ export function maintenanceJobs(
       what: 'forgotten sign-in failures purged',
       intervalMs: HOUR_MS,
       run: sliced((now, limit) => storage.accounts.purgeThrottles(now - FORGET_FAILURES_AFTER_MS, limit)),
+    },
+    {
+      what: 'outbox rows delivered or given up purged',
+      intervalMs: HOUR_MS,
+      run: sliced((now, limit) =>
+        createOutboxRecords(storage.sql, storage.kind).purge(now - OUTBOX_KEEP_MS, limit),
+      ),
     },
   ];
   // Each round claims a bounded number of due domains (domain-service.ts, checkDue).

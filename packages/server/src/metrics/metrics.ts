@@ -23,6 +23,33 @@ export interface RequestLogCounts {
   coalesced: number;
 }
 
+/** The mail outbox's queue as its last poll read it: every instance's mails (one table). */
+export interface OutboxCounts {
+  queued: number;
+  oldestQueuedAt: number | null;
+  /** When it was read; null before the first poll. */
+  readAt: number | null;
+}
+
+function outboxFamilies(stats: OutboxCounts): Family[] {
+  const age =
+    stats.oldestQueuedAt === null || stats.readAt === null ? 0 : stats.readAt - stats.oldestQueuedAt;
+  return [
+    {
+      name: 'petstore_mail_outbox_queued',
+      help: 'Mails queued in the outbox (waiting for their first attempt or another), all instances together.',
+      type: 'gauge',
+      samples: [{ suffix: '', labels: '', value: stats.queued }],
+    },
+    {
+      name: 'petstore_mail_outbox_oldest_queued_age_seconds',
+      help: 'How long the oldest queued mail has waited (0 when none waits).',
+      type: 'gauge',
+      samples: [{ suffix: '', labels: '', value: Math.max(0, age) / 1000 }],
+    },
+  ];
+}
+
 export interface MetricsDeps {
   storage: Pick<Storage, 'poolStats'>;
   limiter: Pick<RateLimiter, 'status'>;
@@ -38,6 +65,8 @@ export interface Metrics {
   observeRequestLog(stats: () => RequestLogCounts): void;
   /** Reports the host lookups that failed (sites/host-directory.ts) from now on. */
   observeHostLookups(failures: () => number): void;
+  /** Reports the mail outbox's queue as its last poll read it (mail/outbox.ts) from now on. */
+  observeOutbox(stats: () => OutboxCounts): void;
   /** The limiter, counting the refusals and bans it decides. */
   instrumentLimiter(limiter: RateLimiter): RateLimiter;
   /** Everything this process knows, read now. */
@@ -114,6 +143,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
   let connections: ConnectionCounts | undefined;
   let requestLog: (() => RequestLogCounts) | undefined;
   let hostLookupFailures: (() => number) | undefined;
+  let outbox: (() => OutboxCounts) | undefined;
 
   const dependencyFamilies = (): Family[] => {
     const families: Family[] = [
@@ -126,6 +156,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     ];
     if (connections) families.push(...connectionFamilies(connections));
     if (requestLog) families.push(...requestLogFamilies(requestLog()));
+    if (outbox) families.push(...outboxFamilies(outbox()));
     if (hostLookupFailures) {
       families.push({
         name: 'petstore_host_lookup_failures_total',
@@ -163,6 +194,9 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     },
     observeHostLookups(failures) {
       hostLookupFailures = failures;
+    },
+    observeOutbox(stats) {
+      outbox = stats;
     },
     instrumentLimiter(limiter) {
       return {

@@ -384,6 +384,11 @@ export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
     projectRoute('revokeInvitation', 'owner', true),
   ),
   route(
+    'POST',
+    '/dashboard/projects/:slug/invitations/:invitationId/resend',
+    projectRoute('resendInvitation', 'owner', true),
+  ),
+  route(
     'GET',
     '/dashboard/projects/:slug/members/:accountId/remove',
     projectRoute('removeMemberPage', 'owner'),

@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   'role_changed',
   'invitation_created',
   'invitation_revoked',
+  'invitation_resent',
   'two_factor_enabled',
   'two_factor_disabled',
   'two_factor_required',

@@ -27,6 +27,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   role_changed: 'Changed a role',
   invitation_created: 'Invited someone',
   invitation_revoked: 'Revoked an invitation',
+  invitation_resent: 'Sent an invitation again',
   two_factor_enabled: 'Turned on two-factor sign-in',
   two_factor_disabled: 'Turned off two-factor sign-in',
   two_factor_required: 'Set whether members need two-factor sign-in',

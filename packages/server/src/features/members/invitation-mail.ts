@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { invitationMail } from '../../mail/messages.ts';
 import type { Outbox } from '../../mail/outbox.ts';
+import { type Delivery, OutboxFullError } from '../../storage/outbox-records.ts';
+import type { SqlExecutor } from '../../storage/sql-executor.ts';
+import { Refusal } from '../shared/outcome.ts';
 import type { Invitation } from './invitation-records.ts';
 import type { Role } from './member-records.ts';
 import type { Project, ProjectRepository } from '../projects/project-repository.ts';
@@ -62,25 +65,44 @@ export async function invite(
   return made;
 }
 
+/** Where an invitation is mailed from: the outbox, and the origin its link starts with. */
+export interface InvitationMailer {
+  outbox: Outbox;
+  origin: string;
+}
+
+/** Retry-After of a refusal by a full outbox: the mail server has a backlog to work through first. */
+export const OUTBOX_FULL_RETRY_SECONDS = 300;
+
 /**
- * Mails an invitation's link to its address (links start with `origin`): the one way an invitation is
- * sent for someone else to open, so no door (a dashboard page, an API) shows the link to whoever invited.
+ * Queues the mail of an invitation's link to its address, in the transaction `sql` that stores the
+ * invitation (links start with `origin`): the one way an invitation is sent for someone else to open,
+ * so no door (a dashboard page, an API) shows the link to whoever invited. A full outbox refuses it
+ * (503), and with it the change.
  */
-export function inviteByMail(
-  outbox: Outbox,
+export async function queueInvitationMail(
+  sql: SqlExecutor,
+  { outbox, origin }: InvitationMailer,
   made: { token: string; invitation: Invitation },
   project: Project,
-  origin: string,
-): void {
-  outbox.send(
-    invitationMail({
-      to: made.invitation.email,
-      projectName: project.name,
-      role: made.invitation.role,
-      url: invitationUrl(origin, made.token),
-      expiresAt: made.invitation.expiresAt,
-    }),
-  );
+): Promise<Delivery> {
+  const mail = invitationMail({
+    to: made.invitation.email,
+    projectName: project.name,
+    role: made.invitation.role,
+    url: invitationUrl(origin, made.token),
+    expiresAt: made.invitation.expiresAt,
+  });
+  try {
+    return { id: await outbox.queue(sql, mail, made.invitation.id), state: 'queued', attempts: 0 };
+  } catch (error) {
+    if (!(error instanceof OutboxFullError)) throw error;
+    throw new Refusal({
+      code: 'service_unavailable',
+      message: 'too many mails are waiting for the mail server: try again later',
+      retryAfterSeconds: OUTBOX_FULL_RETRY_SECONDS,
+    });
+  }
 }
 
 /** The pending invitation a token stands for, with its project; undefined when used, revoked, expired or made up. */

@@ -1,4 +1,5 @@
 import type { Role } from './member-records.ts';
+import { DELIVERY_ORDER, type Delivery } from '../../storage/outbox-records.ts';
 import type { Row } from '../../storage/rows.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 
@@ -15,6 +16,8 @@ export interface Invitation {
   createdAt: number;
   expiresAt: number;
   acceptedAt: number | null;
+  /** Its latest mail, where read with it: null when none was sent (the operator printed its link). */
+  delivery?: Delivery | null;
 }
 
 export interface InvitationRecords {
@@ -28,11 +31,32 @@ export interface InvitationRecords {
    * project (or it is the operator's): true once, for one caller only.
    */
   acceptInvitation(tokenDigest: string, now: number): Promise<boolean>;
+  /** A pending invitation's new link and expiry (sent again at `now`): false when it is pending no more. */
+  renewInvitation(invitation: Invitation, now: number): Promise<boolean>;
   /** Deletes a pending invitation of the project; resolves with it, or undefined when there is none. */
   revokeInvitation(projectId: string, id: string): Promise<Invitation | undefined>;
 }
 
 const COLUMNS = 'id, token_digest, project_id, email, role, invited_by, created_at, expires_at, accepted_at';
+
+/** The delivery of invitation `i`'s mail (migration 170): its latest outbox row (DELIVERY_ORDER). */
+export const DELIVERY_COLUMNS = (i: string) =>
+  ['id', 'state', 'attempts']
+    .map(
+      (column) => `(SELECT o.${column} FROM outbox o WHERE o.subject_ref = ${i}.id
+        ORDER BY ${DELIVERY_ORDER} LIMIT 1) AS delivery_${column}`,
+    )
+    .join(', ');
+
+/** The delivery columns of a row (DELIVERY_COLUMNS): null when no mail was queued for it. */
+export function deliveryOf(row: Row): Delivery | null {
+  if (row.delivery_id === null || row.delivery_id === undefined) return null;
+  return {
+    id: row.delivery_id as string,
+    state: row.delivery_state as Delivery['state'],
+    attempts: Number(row.delivery_attempts),
+  };
+}
 
 function toInvitation(row: Row): Invitation {
   return {
@@ -45,6 +69,7 @@ function toInvitation(row: Row): Invitation {
     createdAt: Number(row.created_at),
     expiresAt: Number(row.expires_at),
     acceptedAt: row.accepted_at === null || row.accepted_at === undefined ? null : Number(row.accepted_at),
+    ...('delivery_id' in row ? { delivery: deliveryOf(row) } : {}),
   };
 }
 
@@ -71,8 +96,8 @@ export function createInvitationRecords(sql: SqlExecutor): InvitationRecords {
     },
     async pendingInvitations(projectId, now) {
       const rows = await sql.all(
-        `SELECT ${COLUMNS} FROM invitations WHERE project_id = $1 AND accepted_at IS NULL AND expires_at > $2
-         ORDER BY created_at DESC, id`,
+        `SELECT ${COLUMNS}, ${DELIVERY_COLUMNS('invitations')} FROM invitations
+         WHERE project_id = $1 AND accepted_at IS NULL AND expires_at > $2 ORDER BY created_at DESC, id`,
         [projectId, now],
       );
       return rows.map(toInvitation);
@@ -84,6 +109,14 @@ export function createInvitationRecords(sql: SqlExecutor): InvitationRecords {
          AND (invited_by IS NULL OR EXISTS (SELECT 1 FROM memberships m WHERE m.account_id = invitations.invited_by
            AND m.project_id = invitations.project_id AND m.role = 'owner'))`,
         [tokenDigest, now],
+      );
+      return changed > 0;
+    },
+    async renewInvitation(invitation, now) {
+      const changed = await sql.run(
+        `UPDATE invitations SET token_digest = $3, expires_at = $5
+         WHERE project_id = $1 AND id = $2 AND accepted_at IS NULL AND expires_at > $4`,
+        [invitation.projectId, invitation.id, invitation.tokenDigest, now, invitation.expiresAt],
       );
       return changed > 0;
     },

@@ -1,10 +1,17 @@
 import { emailProblem, emailSkeleton, normalizeEmail } from '../../accounts/email.ts';
 import { quoted } from '../../errors.ts';
-import { INVITATION_LIMITS, invitationDigest, inviteByMail, newInvitation } from './invitation-mail.ts';
+import {
+  INVITATION_LIMITS,
+  invitationDigest,
+  type InvitationMailer,
+  newInvitation,
+  queueInvitationMail,
+} from './invitation-mail.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import type { RateLimiter } from '../../ratelimit/limiter.ts';
 import { createAuditRecords, invitationAcceptedRecord } from '../audit/audit-records.ts';
 import { createAccountRepository, type NewAccount } from '../../storage/account-repository.ts';
+import { createOutboxRecords } from '../../storage/outbox-records.ts';
 import { createInvitationRecords, type Invitation } from './invitation-records.ts';
 import type { Joined, Role } from './member-records.ts';
 import type { Project } from '../projects/project-repository.ts';
@@ -60,8 +67,17 @@ export function invitationOperations(deps: InvitationDeps) {
     return done(email);
   };
 
-  /** Stores a new invitation with its record; the token is returned here only. */
-  const storeInvitation = async (actor: Actor, project: Project, email: string, role: Role) => {
+  /**
+   * Stores a new invitation with its record and, given `mailer`, its mail in the outbox; the token is
+   * returned here only.
+   */
+  const storeInvitation = async (
+    actor: Actor,
+    project: Project,
+    email: string,
+    role: Role,
+    mailer?: InvitationMailer,
+  ) => {
     const made = newInvitation({
       project,
       email,
@@ -72,9 +88,28 @@ export function invitationOperations(deps: InvitationDeps) {
     const stored = await audited(actor, project.id, async (sql) => {
       await lockedAsOwner(sql, storage.kind, actor, project);
       await createInvitationRecords(sql).createInvitation(made.invitation);
+      if (mailer) made.invitation.delivery = await queueInvitationMail(sql, mailer, made, project);
       return { value: made, action: 'invitation_created', target: `${email} as ${role}` };
     });
+    if (stored.ok) mailer?.outbox.wake();
     return stored;
+  };
+
+  /** The project's invitations limiter's answer: undefined when one more may be sent. */
+  const overInvitationLimit = async (project: Project) => {
+    const { limiter } = deps;
+    if (!limiter) throw new Error('inviting by mail needs the rate limiter');
+    const decision = await limiter.check({ bucket: `invitations:${project.id}`, ...INVITATION_LIMITS });
+    if (decision.allowed) return undefined;
+    const wait = decision.retryAfterSeconds ?? 60;
+    return {
+      ok: false as const,
+      problem: {
+        code: 'rate_limited' as const,
+        message: `${project.name} has sent many invitations: try again in ${wait} seconds`,
+        retryAfterSeconds: wait,
+      },
+    };
   };
 
   /**
@@ -172,29 +207,88 @@ export function invitationOperations(deps: InvitationDeps) {
       input: { email: string; role: Role },
       origin: string,
     ): Promise<Outcome<Invitation>> {
-      const { outbox, limiter } = deps;
-      if (!outbox || !limiter) throw new Error('inviting by mail needs the outbox and the rate limiter');
+      const { outbox } = deps;
+      if (!outbox) throw new Error('inviting by mail needs the outbox');
       const allowed = await authorise(storage.projects, actor, slug, 'owner', true);
       if (!allowed.ok) return allowed;
       const { project } = allowed.value;
       const invitee = await inviteeProblem(project, input.email);
       if (!invitee.ok) return invitee;
-      const decision = await limiter.check({ bucket: `invitations:${project.id}`, ...INVITATION_LIMITS });
-      if (!decision.allowed) {
-        const wait = decision.retryAfterSeconds ?? 60;
-        return {
-          ok: false,
-          problem: {
-            code: 'rate_limited',
-            message: `${project.name} has sent many invitations: try again in ${wait} seconds`,
-            retryAfterSeconds: wait,
-          },
-        };
-      }
-      const stored = await storeInvitation(actor, project, invitee.value, input.role);
+      const limited = await overInvitationLimit(project);
+      if (limited) return limited;
+      const stored = await storeInvitation(actor, project, invitee.value, input.role, { outbox, origin });
       if (!stored.ok) return stored;
-      inviteByMail(outbox, stored.value, project, origin);
       return done(stored.value.invitation);
+    },
+
+    /**
+     * A pending invitation whose mail was given up (its latest mail `failed`), mailed again with a new
+     * link, good for INVITATION_TTL_MS from now (the old link stops working): owners only, recorded,
+     * counted in INVITATION_LIMITS like a new one. 409 while its mail is queued or was delivered.
+     */
+    async resendInvitation(
+      actor: Actor,
+      slug: string,
+      invitationId: string,
+      origin: string,
+    ): Promise<Outcome<PendingInvitation>> {
+      const { outbox } = deps;
+      if (!outbox) throw new Error('resending an invitation needs the outbox');
+      const allowed = await authorise(storage.projects, actor, slug, 'owner', true);
+      if (!allowed.ok) return allowed;
+      const { project } = allowed.value;
+      const limited = await overInvitationLimit(project);
+      if (limited) return limited;
+      const resent = await audited(actor, project.id, async (sql) => {
+        await lockedAsOwner(sql, storage.kind, actor, project);
+        const invitations = createInvitationRecords(sql);
+        const pending = (await invitations.pendingInvitations(project.id, clock.now())).find(
+          (invitation) => invitation.id === invitationId,
+        );
+        if (!pending) {
+          throw new Refusal({
+            code: 'not_found',
+            message: `no pending invitation ${invitationId} in ${project.slug}`,
+            param: 'invitationId',
+          });
+        }
+        const state = pending.delivery?.state;
+        if (state !== 'failed') {
+          const where = {
+            sent: `the invitation's mail to ${pending.email} was delivered`,
+            queued: `the invitation's mail to ${pending.email} is still waiting to be delivered`,
+            none: `no mail was sent for the invitation of ${pending.email} (the operator printed its link)`,
+          }[state ?? 'none'];
+          throw new Refusal({
+            code: 'conflict',
+            message: `${where}: only a mail not delivered is sent again`,
+            param: 'invitationId',
+          });
+        }
+        const made = newInvitation({
+          project,
+          email: pending.email,
+          role: pending.role,
+          invitedBy: pending.invitedBy,
+          now: clock.now(),
+        });
+        const renewed = { ...made.invitation, id: pending.id, createdAt: pending.createdAt };
+        await invitations.renewInvitation(renewed, clock.now());
+        const delivery = await queueInvitationMail(
+          sql,
+          { outbox, origin },
+          { token: made.token, invitation: renewed },
+          project,
+        );
+        const inviterEmail = await invitationRecords(sql).inviterEmail(renewed);
+        return {
+          value: { ...renewed, delivery, inviterEmail },
+          action: 'invitation_resent',
+          target: `${pending.email} as ${pending.role}`,
+        };
+      });
+      if (resent.ok) outbox.wake();
+      return resent;
     },
 
     /**
@@ -234,8 +328,12 @@ export function invitationOperations(deps: InvitationDeps) {
           });
         }
         const inviterEmail = await invitationRecords(sql).inviterEmail(revoked);
+        // A mail still waiting went with it (migration 170); one delivered or given up stays.
+        const delivery = (await createOutboxRecords(sql, storage.kind).latestFor([revoked.id])).get(
+          revoked.id,
+        );
         return {
-          value: { ...revoked, inviterEmail },
+          value: { ...revoked, inviterEmail, delivery: delivery ?? null },
           action: 'invitation_revoked',
           target: `${revoked.email} as ${revoked.role}`,
         };

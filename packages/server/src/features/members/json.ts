@@ -19,6 +19,9 @@ export const invitationJson = (invitation: Invitation, inviter: { id: string; em
   invitedBy: inviter,
   createdAt: iso(invitation.createdAt),
   expiresAt: iso(invitation.expiresAt),
+  delivery: invitation.delivery
+    ? { state: invitation.delivery.state, attempts: invitation.delivery.attempts }
+    : null,
 });
 
 /** A pending invitation, with who made it (null: the operator, or an account since deleted). */

@@ -106,6 +106,38 @@ export function memberPages(context: DashboardContext): Record<string, RouteHand
       await flashes.put(request, page, { notice: 'The invitation was revoked: its link no longer works.' });
       return context.back(reply, page);
     },
+    async resendInvitation(request, reply) {
+      const project = context.memberProject(request);
+      const { invitationId } = request.params as { invitationId: string };
+      const page = urlFor('membersPage', { slug: project.slug });
+      const resent = await members.resendInvitation(
+        dashboardActor(request),
+        project.slug,
+        invitationId,
+        context.linkOrigin(request),
+      );
+      if (!resent.ok && resent.problem.code === 'not_found') valueOrThrow(resent);
+      await flashes.put(
+        request,
+        page,
+        resent.ok
+          ? {
+              notice: `Invitation sent again to ${resent.value.email}, with a new link that works once, until ${new Date(resent.value.expiresAt).toISOString().slice(0, 10)}.`,
+            }
+          : { problem: `${resent.problem.message}.` },
+      );
+      request.log.info(
+        {
+          event: 'invitation.resent',
+          invitationId,
+          project: project.slug,
+          outcome: resent.ok ? 'done' : resent.problem.code,
+          by: signedInOf(request).account.id,
+        },
+        'invitation sent again',
+      );
+      return context.back(reply, page);
+    },
     async changeRole(request, reply) {
       const project = context.memberProject(request);
       const member = await pathMember(request);

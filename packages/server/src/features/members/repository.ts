@@ -1,4 +1,4 @@
-import type { Invitation } from './invitation-records.ts';
+import { DELIVERY_COLUMNS, deliveryOf, type Invitation } from './invitation-records.ts';
 import {
   ANOTHER_OWNER,
   type Member,
@@ -98,7 +98,7 @@ export interface PendingInvitation extends Invitation {
 }
 
 const COLUMNS = `i.id, i.token_digest, i.project_id, i.email, i.role, i.invited_by, i.created_at, i.expires_at,
-  i.accepted_at, a.email AS inviter_email`;
+  i.accepted_at, a.email AS inviter_email, ${DELIVERY_COLUMNS('i')}`;
 
 /** The invitations table's reads and writes of the members service. */
 export function invitationRecords(sql: SqlExecutor) {
@@ -134,6 +134,7 @@ export function invitationRecords(sql: SqlExecutor) {
         expiresAt: Number(row.expires_at),
         acceptedAt: null,
         inviterEmail: (row.inviter_email as string | null) ?? null,
+        delivery: deliveryOf(row),
       }));
     },
   };

@@ -60,6 +60,18 @@ export function memberRoutes(
       );
       return sendJson(reply, 201, invitationJson(invitation, { id: actor.accountId, email: actor.email }));
     },
+    async resendInvitation(request, reply) {
+      const { slug, invitationId } = request.params as { slug: string; invitationId: string };
+      const actor = tokenActorOf(request);
+      const resent = valueOrThrow(
+        await members.resendInvitation(actor, slug, invitationId, linkOrigin(request)),
+      );
+      request.log.info(
+        { event: 'invitation.resent', invitationId, project: slug, by: actor.accountId },
+        'invitation sent again',
+      );
+      return sendJson(reply, 200, pendingJson(resent));
+    },
     async revokeInvitation(request, reply) {
       const { slug, invitationId } = request.params as { slug: string; invitationId: string };
       const revoked = valueOrThrow(await members.revokeInvitation(tokenActorOf(request), slug, invitationId));

@@ -81,6 +81,27 @@ const invitedBy = (invitation: Invitation, view: MembersView): string =>
     ? 'by the operator'
     : `by ${view.members.find((member) => member.accountId === invitation.invitedBy)?.email ?? 'a former member'}`;
 
+/**
+ * Where an invitation's mail is: nothing once delivered (or when none was sent); "mail waiting" while
+ * the outbox tries; "not delivered" with a Resend (a new link) once given up.
+ */
+const deliveryNote = (invitation: Invitation, view: MembersView): Html | string => {
+  const state = invitation.delivery?.state;
+  if (state === 'queued') return html`· <span class="muted small">mail waiting to be delivered</span>`;
+  if (state !== 'failed') return '';
+  return html`· <strong>not delivered</strong>
+    <form
+      class="inline compact"
+      method="post"
+      action="${urlFor('resendInvitation', { slug: view.project.slug, invitationId: invitation.id })}"
+    >
+      <input type="hidden" name="_csrf" value="${view.csrfToken}" />
+      <button type="submit" class="link">
+        Resend<span class="visually-hidden"> the invitation of ${invitation.email}</span>
+      </button>
+    </form>`;
+};
+
 /** A refused invitation comes back with what was typed; other refusals belong to the members list. */
 const inviteRefused = (flash: Flash) => flash.values?.email !== undefined;
 
@@ -119,6 +140,7 @@ function inviteForm(view: MembersView): Html {
                     <span class="wrap">${invitation.email}</span> · ${ROLE_LABELS[invitation.role]} · until
                     ${day(invitation.expiresAt)} ·
                     <span class="muted small wrap">${invitedBy(invitation, view)}</span>
+                    ${deliveryNote(invitation, view)}
                     <form
                       class="inline compact"
                       method="post"
