@@ -94,3 +94,12 @@ test('GET /v1/pets with a key refused because another key used the project’s m
   app.clock.set(NOON + MINUTE);
   assert.equal((await app.request({ url: '/v1/pets', key: b! })).status, 200);
 });
+
+test('GET /v1/pets with a key limited to 3 a minute after other keys used 5 of the project’s minute → 200: its own limit is not the project’s', async (t) => {
+  const app = await open(t);
+  const [capped, other] = await freeProject(app, 'own-window', 2, { perMinute: 3 });
+  for (let i = 0; i < 5; i++) assert.equal((await app.request({ url: '/v1/pets', key: other! })).status, 200);
+  const answer = await app.request({ url: '/v1/pets', key: capped! });
+  assert.equal(answer.status, 200, answer.body);
+  assert.equal(answer.headers['x-ratelimit-remaining'], '2');
+});

@@ -5,7 +5,7 @@ import type { OpenApiDocument } from '../../openapi/contract.ts';
 import type { RouteSpec } from '../../routes/table.ts';
 import { ROLES, type Role } from '../members/member-records.ts';
 
-const OPERATION_METHODS = ['get', 'post', 'delete'];
+const OPERATION_METHODS = ['get', 'post', 'patch', 'delete'];
 
 /** The metrics label of the operations that take an access token (the public ones count as `other`). */
 export const MANAGE_LABEL = 'manage';
