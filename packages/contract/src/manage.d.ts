@@ -427,9 +427,9 @@ export interface components {
         /** @description Limits of the key's own, below its project's; null where it has none. */
         OwnLimits: {
             /** Format: int64 */
-            perMinute: bigint;
+            perMinute: bigint | null;
             /** Format: int64 */
-            perDay: bigint;
+            perDay: bigint | null;
         };
         Project: {
             slug: string;
@@ -497,12 +497,12 @@ export interface components {
              * Format: int64
              * @description The key's own limit per minute, at most its project's; null clears it.
              */
-            perMinute?: bigint;
+            perMinute?: bigint | null;
             /**
              * Format: int64
              * @description The key's own limit per day, at most its project's; null clears it.
              */
-            perDay?: bigint;
+            perDay?: bigint | null;
         };
         CreatedKey: {
             key: components["schemas"]["Key"];
