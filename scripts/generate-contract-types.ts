@@ -27,7 +27,10 @@ async function documentTypes(document: URL): Promise<string> {
       if (schema.format === 'int64' && types.includes('integer')) {
         const bigint = ts.factory.createKeywordTypeNode(ts.SyntaxKind.BigIntKeyword);
         if (!types.includes('null')) return bigint;
-        return ts.factory.createUnionTypeNode([bigint, ts.factory.createLiteralTypeNode(ts.factory.createNull())]);
+        return ts.factory.createUnionTypeNode([
+          bigint,
+          ts.factory.createLiteralTypeNode(ts.factory.createNull()),
+        ]);
       }
       return undefined;
     },

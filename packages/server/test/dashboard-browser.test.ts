@@ -158,7 +158,10 @@ test(
       async () => {
         await page.getByRole('link', { name: /Acme Docs/ }).click();
         await page.getByRole('heading', { name: /Acme Docs/ }).waitFor();
-        assert.match((await page.locator('main').textContent()) ?? '', /300 requests per key/);
+        assert.match(
+          (await page.locator('main').textContent()) ?? '',
+          /300 requests per project, shared by its keys/,
+        );
         await shot('3-project');
         await page.getByRole('link', { name: 'API keys' }).click();
         await page.getByLabel(/Label/).fill('Browser test');

@@ -132,7 +132,10 @@ export function groupContract(makeStore: MakeStore): void {
     const decisions = await checks(limiter, b, 200);
     assert.equal(decisions.filter((d) => d.allowed).length, 100, 'key B gets what key A left');
     assert.ok(decisions.slice(100).every((d) => d.reason === 'rate_limited'));
-    assert.ok(decisions.every((d) => !d.bannedNow), '100 refusals of the project’s window: no ban');
+    assert.ok(
+      decisions.every((d) => !d.bannedNow),
+      '100 refusals of the project’s window: no ban',
+    );
     assert.equal((await limiter.check(a)).reason, 'rate_limited', 'nor is key A banned');
     clock.advance(60_000);
     assert.equal((await limiter.check(b)).allowed, true, 'key B is served once the project’s minute resets');

@@ -8,7 +8,7 @@ import type { ApiKeyRecord } from '../../storage/records.ts';
 import type { Actor } from '../shared/actor.ts';
 import type { Problem } from '../shared/outcome.ts';
 import type { Project } from '../projects/project-repository.ts';
-import { editKeyView, rollView } from './change-views.ts';
+import { editKeyView, rollView } from './change-view.ts';
 import { keyChangeOf, overlapOf } from './form.ts';
 import type { KeyService } from './service.ts';
 import { keyStatus } from './state.ts';
