@@ -230,6 +230,22 @@ test(
     });
 
     await t.test(
+      'Roll asks how long the old key keeps working, shows the new key once; the old one is "rolling until …"',
+      async () => {
+        await page.getByLabel(/Label/).fill('Rolled in the browser');
+        await page.getByLabel('Expires').selectOption('30');
+        await page.getByRole('button', { name: 'Create key' }).click();
+        await page.locator('#new-secret').waitFor();
+        await page.getByRole('link', { name: /^Roll “Rolled in the browser”/ }).click();
+        await page.getByLabel(/The old key keeps working/).selectOption('3600');
+        await page.getByRole('button', { name: 'Roll key' }).click();
+        await page.locator('#new-secret').waitFor();
+        await page.getByText(/keeps working until .+ UTC, then expires/).waitFor();
+        assert.equal(await page.getByText(/^rolling until .+ UTC$/).count(), 1);
+      },
+    );
+
+    await t.test(
       'every page at 1440, 820 and 390 px: the document never wider than the window, nothing cut off, no control over text',
       async () => {
         const project = (await storage.projects.bySlug('acme'))!;
