@@ -43,21 +43,35 @@ function wrkScript(spec: LoadSpec): string {
   for (const [name, value] of Object.entries(spec.headers))
     lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`);
   if (spec.body !== undefined) lines.push(`wrk.body = ${luaString(spec.body)}`);
+  // One request function does both: each request bears the next key in rotation and asks for a
+  // random id, so a run with both measures both (a second function would replace the first).
+  const path =
+    spec.randomIdUpTo === undefined
+      ? 'nil'
+      : (() => {
+          const [before, after] = spec.path.split('{id}') as [string, string];
+          lines.push('math.randomseed(os.time())');
+          return `${luaString(before)} .. math.random(1, ${spec.randomIdUpTo}) .. ${luaString(after)}`;
+        })();
   if (spec.keysFile !== undefined) {
     lines.push(
       'local keys, next = {}, 0',
-      `for line in io.lines(${luaString(spec.keysFile)}) do keys[#keys + 1] = 'Bearer ' .. line end`,
-      'request = function()',
-      '  next = next % #keys + 1',
-      `  return wrk.format(nil, nil, { Authorization = keys[next] })`,
+      // Each key's header table holds the script's other headers too: wrk.format sends only the table it is given.
+      `for line in io.lines(${luaString(spec.keysFile)}) do`,
+      '  local headers = {}',
+      '  for name, value in pairs(wrk.headers) do headers[name] = value end',
+      "  headers['Authorization'] = 'Bearer ' .. line",
+      '  keys[#keys + 1] = headers',
       'end',
     );
   }
-  if (spec.randomIdUpTo !== undefined) {
-    const [before, after] = spec.path.split('{id}') as [string, string];
+  if (spec.keysFile !== undefined || spec.randomIdUpTo !== undefined) {
     lines.push(
-      'math.randomseed(os.time())',
-      `request = function() return wrk.format(nil, ${luaString(before)} .. math.random(1, ${spec.randomIdUpTo}) .. ${luaString(after)}) end`,
+      'request = function()',
+      ...(spec.keysFile === undefined
+        ? [`  return wrk.format(nil, ${path})`]
+        : ['  next = next % #keys + 1', `  return wrk.format(nil, ${path}, keys[next])`]),
+      'end',
     );
   }
   lines.push(

@@ -36,6 +36,7 @@ const FULL_ONLY: Record<string, string> = {
   'packages/cli/test/start-flags.test.ts': 'spawned CLI',
   'packages/cli/test/npm-start-signal.test.ts': 'spawned npm and server',
   'packages/cli/test/dependencies.test.ts': 'builds the dependency bundle, spawned CLI and server',
+  'bench/load.test.ts': 'spawned wrk',
   'bench/peers/peers.test.ts': 'spawned peer servers',
   'bench/peers/interrupt.test.ts': 'spawned benchmark runs (npm, servers)',
 };

@@ -918,6 +918,8 @@ export interface components {
         Cursor: string;
         /** @description Only events at or after this instant. */
         Since: string;
+        /** @description Only events before this instant (with `since`, a time range). */
+        Until: string;
         /** @description The member's account id (the `id` of a member in the list). */
         MemberId: string;
         /** @description The invitation's id. */
@@ -1381,6 +1383,12 @@ export interface operations {
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Only events at or after this instant. */
                 since?: components["parameters"]["Since"];
+                /** @description Only events before this instant (with `since`, a time range). */
+                until?: components["parameters"]["Until"];
+                /** @description Only the events of this actor: a member's email (in any case), `operator` for the command line or `service` for the background checks. */
+                actor?: string;
+                /** @description Only the events of this action (the values an event's `action` takes). */
+                action?: "sign_in" | "password_changed" | "password_reset" | "project_created" | "project_renamed" | "plan_changed" | "key_created" | "key_revoked" | "domain_added" | "domain_checked" | "domain_verified" | "domain_primary" | "domain_removed" | "member_added" | "member_removed" | "role_changed" | "invitation_created" | "invitation_revoked" | "two_factor_enabled" | "two_factor_disabled" | "two_factor_required" | "invitation_accepted" | "key_rolled" | "access_token_created" | "access_token_revoked" | "account_created" | "account_removed" | "signed_out_everywhere";
             };
             header?: never;
             path: {
@@ -1741,6 +1749,8 @@ export interface operations {
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Only events at or after this instant. */
                 since?: components["parameters"]["Since"];
+                /** @description Only events before this instant (with `since`, a time range). */
+                until?: components["parameters"]["Until"];
                 /** @description Only requests made with this key (its id). */
                 key?: string;
                 /** @description `2xx`, `4xx` (429 included), `429`, `5xx`, or one status code. */

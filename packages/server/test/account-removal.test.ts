@@ -184,7 +184,9 @@ describe('petstore admin remove: the last owner of a project stays', () => {
     }
     const removed = await cli(['admin', 'remove', '--email', 'ann@example.com'], { cwd: dir });
     assert.equal(removed.code, 0, removed.stderr);
-    const trail = JSON.parse((await cli(['audit', '--project', 'acme', '--json'], { cwd: dir })).stdout) as {
+    const audit = await cli(['audit', '--project', 'acme', '--json', '--database', database], { cwd: dir });
+    assert.equal(audit.code, 0, audit.stderr);
+    const trail = JSON.parse(audit.stdout) as {
       action: string;
       target: string;
     }[];

@@ -95,4 +95,94 @@ describe('dashboard Activity tab and audit trail', () => {
     await out.signIn('out@example.com', PASSWORD);
     assert.equal((await out.get('/dashboard/projects/acme/activity')).status, 404);
   });
+
+  it('filters by who, action and days, kept by the pager and the CSV export; a viewer’s export has no addresses', async () => {
+    const day = (offset: number) =>
+      new Date(app.clock.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const record = (actor: string, action: 'key_created' | 'key_revoked', target: string) =>
+      app.storage.audit.record({
+        at: app.clock.now(),
+        projectId: 'prj_acme',
+        actorAccountId: null,
+        actor,
+        action,
+        target,
+        address: '192.0.2.7',
+        via: 'dashboard',
+      });
+    await record('operator', 'key_created', '=HYPERLINK("x")');
+    app.clock.advance(86_400_000);
+    await record('ann@example.com', 'key_revoked', 'yesterday’s key');
+    await record('ann@example.com', 'key_created', 'today, with "quotes"');
+    const ann = new Browser(app);
+    await ann.signIn('ann@example.com', PASSWORD);
+
+    const byAnn = await ann.get('/dashboard/projects/acme/activity?actor=ANN@example.com&action=key_created');
+    assert.equal(byAnn.status, 200);
+    assert.match(byAnn.body, /today, with &quot;quotes&quot;|today, with "quotes"/);
+    assert.doesNotMatch(byAnn.body, /yesterday’s key|HYPERLINK/);
+    assert.match(byAnn.body, /<option value="key_created"\s+selected/);
+    assert.match(byAnn.body, /activity\.csv\?actor=ANN%40example\.com&amp;action=key_created/);
+
+    const yesterday = await ann.get(`/dashboard/projects/acme/activity?from=${day(-1)}&to=${day(-1)}`);
+    assert.match(yesterday.body, /HYPERLINK/);
+    assert.doesNotMatch(yesterday.body, /yesterday’s key/);
+    assert.match(
+      (await ann.get(`/dashboard/projects/acme/activity?from=${day(1)}`)).body,
+      /Nothing matches these filters/,
+    );
+
+    for (const bad of [
+      'action=drop_table',
+      'from=2026-02-30',
+      'from=2026-11-29&to=2026-11-28',
+      'actor=a&actor=b',
+    ]) {
+      const refused = await ann.get(`/dashboard/projects/acme/activity?${bad}`);
+      assert.equal(refused.status, 400, bad);
+    }
+
+    const csv = await ann.get('/dashboard/projects/acme/activity.csv?actor=operator');
+    assert.equal(csv.status, 200);
+    assert.match(String(csv.headers['content-type']), /^text\/csv/);
+    assert.match(String(csv.headers['content-disposition']), /attachment; filename="acme-activity-.+Z\.csv"/);
+    const lines = csv.body.split('\r\n');
+    assert.equal(lines[0], 'at,actor,action,target,via,address');
+    assert.match(lines[1]!, /^\d{4}-.+Z,operator,key_created,"'=HYPERLINK\(""x""\)",dashboard,192\.0\.2\.7$/);
+    assert.equal(lines.filter(Boolean).length, 2);
+
+    const vic = new Browser(app);
+    await vic.signIn('vic@example.com', PASSWORD);
+    const viewer = await vic.get('/dashboard/projects/acme/activity.csv');
+    assert.equal(viewer.body.split('\r\n')[0], 'at,actor,action,target,via');
+    assert.doesNotMatch(viewer.body, /192\.0\.2\.7/);
+  });
+
+  it('the pager keeps the filters: every page of a filtered trail is filtered', async () => {
+    for (let i = 0; i < 130; i++) {
+      await app.storage.audit.record({
+        at: app.clock.now() + i,
+        projectId: 'prj_acme',
+        actorAccountId: null,
+        actor: i % 2 === 0 ? 'operator' : 'service',
+        action: 'key_created',
+        target: `key number ${i}`,
+        address: null,
+      });
+    }
+    const ann = new Browser(app);
+    await ann.signIn('ann@example.com', PASSWORD);
+    const shown: number[] = [];
+    let url: string | undefined = '/dashboard/projects/acme/activity?actor=operator';
+    while (url) {
+      const page = await ann.get(url);
+      assert.equal(page.status, 200);
+      shown.push(...[...page.body.matchAll(/key number (\d+)/g)].map((m) => Number(m[1])));
+      const next = /href="([^"]+)" rel="next"/.exec(page.body)?.[1]?.replaceAll('&amp;', '&');
+      if (next) assert.match(next, /actor=operator&before=/);
+      url = next;
+    }
+    assert.equal(shown.length, 65);
+    assert.ok(shown.every((n) => n % 2 === 0));
+  });
 });

@@ -46,7 +46,10 @@ interface DomText {
  * its box could hold it, and a control lying over text that is not its own. Empty when the layout is
  * right.
  */
-export function layoutProblems(page: Page): Promise<string[]> {
+export async function layoutProblems(page: Page): Promise<string[]> {
+  // A page reached by a form's submission may still be fetching its style sheet when the element the
+  // caller waited for is in the document; its layout is judged only once everything has loaded.
+  await page.waitForLoadState('load');
   return page.evaluate(() => {
     const problems: string[] = [];
     const name = (element: DomElement) =>

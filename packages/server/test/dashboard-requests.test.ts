@@ -110,10 +110,35 @@ describe('dashboard Requests tab', () => {
       'range=2y',
       'before=x',
       'status=4xx&status=5xx',
+      'from=yesterday',
+      'from=2026-02-30T10:00',
+      'from=2026-11-29T10:00&to=2026-11-29T09:00',
     ]) {
       const response = await page(`/dashboard/projects/acme/requests?${query}`);
       assert.equal(response.status, 400, query);
     }
+  });
+
+  it('a custom time range (UTC) → only the requests from its start up to its end; the exports keep it', async () => {
+    const hour = 3_600_000;
+    const utc = (at: number) => new Date(at).toISOString().slice(0, 16);
+    const now = t.clock.now();
+    await t.storage.requestLog.write(
+      [5, 4, 3, 2, 1].map((hours) =>
+        logged({ projectId: project.projectId, at: now - hours * hour, requestId: `hours-ago-${hours}` }),
+      ),
+    );
+    const range = `from=${utc(now - 4 * hour)}&to=${utc(now - 2 * hour)}`;
+    const response = await page(`/dashboard/projects/acme/requests?${range}`);
+    assert.equal(response.status, 200);
+    const shown = [...response.body.matchAll(/hours-ago-(\d)/g)].map((m) => m[1]);
+    assert.deepEqual([...new Set(shown)], ['3', '4']);
+    assert.match(response.body, new RegExp(`value="${utc(now - 4 * hour)}"`));
+    const csv = await page(`/dashboard/projects/acme/requests.csv?${range}`);
+    assert.deepEqual(
+      [...csv.body.matchAll(/hours-ago-(\d)/g)].map((m) => m[1]),
+      ['3', '4'],
+    );
   });
 
   it('rows older than the plan keeps → not shown', async () => {

@@ -98,6 +98,18 @@ describe('management API: access tokens', () => {
       assert.equal(json(response.body).code, 'unauthorized');
       assert.equal(response.headers['www-authenticate'], 'Bearer');
     }
+    const expired = await app.request({ url: '/manage/v1/projects', key: expiring.token });
+    assert.match(
+      String(json(expired.body).message),
+      /^the access token expired at \d{4}-\d\d-\d\dT.+Z: make a new one/,
+    );
+    const gone = await app.request({ url: '/manage/v1/projects', key: revoked.token });
+    assert.match(String(json(gone.body).message), /^the access token was revoked at /);
+    const unknown = await app.request({
+      url: '/manage/v1/projects',
+      key: `${expiring.token.slice(0, -4)}zzzz`,
+    });
+    assert.match(String(json(unknown.body).message), /^a valid access token is required/);
   });
 
   it('an access token on /v1 → 401: the public API takes API keys only', async () => {

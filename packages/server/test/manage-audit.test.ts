@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { AUDIT_ACTIONS } from '../src/features/audit/audit-records.ts';
+import { manageContract } from '../src/openapi/contract.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 import { tokenHolder, type TokenHolder } from './manage-support.ts';
 import { service } from './services.ts';
@@ -104,5 +106,54 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         );
       },
     );
+
+    it('?actor, ?action, ?since and ?until filter the trail; an action that does not exist → 400 invalid_parameter', async (t) => {
+      if (skip) return t.skip(skip);
+      const project = (await app.storage.projects.bySlug('acme'))!;
+      const base = Date.UTC(2031, 0, 1);
+      for (let i = 0; i < 6; i++) {
+        await app.storage.audit.record({
+          at: base + i * 60_000,
+          projectId: project.id,
+          actorAccountId: null,
+          actor: i < 3 ? 'filter-a@example.com' : 'filter-b@example.com',
+          action: i % 2 === 0 ? 'domain_added' : 'domain_removed',
+          target: `filtered ${i}`,
+          address: null,
+        });
+      }
+      const read = async (query: string) => {
+        const response = await app.request({
+          url: `/manage/v1/projects/acme/audit?${query}`,
+          key: holders.viewer.token,
+        });
+        assert.equal(response.status, 200, response.body);
+        return (JSON.parse(response.body) as { data: Json[] }).data
+          .map((event) => String(event.target))
+          .filter((target) => target.startsWith('filtered'));
+      };
+      assert.deepEqual(await read('actor=FILTER-A@example.com'), ['filtered 2', 'filtered 1', 'filtered 0']);
+      assert.deepEqual(await read('actor=filter-b%40example.com&action=domain_removed'), [
+        'filtered 5',
+        'filtered 3',
+      ]);
+      const at = (i: number) => encodeURIComponent(new Date(base + i * 60_000).toISOString());
+      assert.deepEqual(await read(`since=${at(1)}&until=${at(3)}`), ['filtered 2', 'filtered 1']);
+      const refused = await app.request({
+        url: '/manage/v1/projects/acme/audit?action=drop_table',
+        key: holders.viewer.token,
+      });
+      assert.equal(refused.status, 400);
+      assert.equal((JSON.parse(refused.body) as Json).code, 'invalid_parameter');
+    });
   });
 }
+
+it('the contract’s ?action values are the audit trail’s actions, every one', async () => {
+  const document = manageContract().document as { paths: Record<string, Json> };
+  const operation = document.paths['/projects/{slug}/audit']!.get as {
+    parameters: { name?: string; schema?: { enum?: string[] } }[];
+  };
+  const action = operation.parameters.find((parameter) => parameter.name === 'action');
+  assert.deepEqual(action?.schema?.enum, [...AUDIT_ACTIONS]);
+});

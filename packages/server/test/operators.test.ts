@@ -179,7 +179,7 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
       await storage.close();
     }
     const lastOwner = await cli('admin', 'remove', '--email', 'ann@example.com');
-    assert.equal(lastOwner.code, 1, 'the last owner of acme stays');
+    assert.equal(lastOwner.code, 6, 'the last owner of acme stays: a conflict');
     assert.match(
       lastOwner.stderr,
       /ann@example\.com is the last owner of acme: make another member an owner first/,

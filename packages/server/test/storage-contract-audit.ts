@@ -93,4 +93,48 @@ export function auditContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.audit.purge(T0 + 3), 3);
     assert.equal((await storage.audit.list({ projectId: 'prj_acme', limit: 10 })).length, 1);
   });
+
+  it('audit.list filtered by actor (any case), action and a time range → only those events, paged as ever', async () => {
+    const { storage } = fixture();
+    await storage.projects.create(project('acme'));
+    await storage.accounts.create({
+      id: 'acc_ann',
+      email: 'ann@example.com',
+      passwordHash: 'h',
+      createdAt: T0,
+    });
+    await storage.projects.addMember('acc_ann', 'prj_acme', T0);
+    for (let i = 0; i < 12; i++) {
+      await storage.audit.record(
+        event({
+          at: T0 + i * 1000,
+          actor: i % 3 === 0 ? 'operator' : 'Ann@Example.com',
+          action: i % 2 === 0 ? 'key_created' : 'key_revoked',
+        }),
+      );
+    }
+    await storage.audit.record(event({ at: T0 + 500, projectId: null, action: 'sign_in', target: null }));
+    const list = (query: Partial<Parameters<typeof storage.audit.list>[0]>) =>
+      storage.audit.list({ projectId: 'prj_acme', limit: 100, accountEvents: true, ...query });
+    const times = (events: { at: number }[]) => events.map((e) => (e.at - T0) / 1000);
+    assert.deepEqual(times(await list({ actor: 'operator' })), [9, 6, 3, 0]);
+    assert.deepEqual(times(await list({ actor: 'ann@example.COM', action: 'key_revoked' })), [11, 7, 5, 1]);
+    assert.deepEqual(times(await list({ action: 'sign_in' })), [0.5]);
+    assert.deepEqual(times(await list({ since: T0 + 4000, until: T0 + 8000 })), [7, 6, 5, 4]);
+    assert.deepEqual(times(await list({ actor: 'nobody@example.com' })), []);
+    const first = await list({ action: 'key_created', limit: 2 });
+    assert.deepEqual(times(first), [10, 8]);
+    const last = first.at(-1)!;
+    assert.deepEqual(
+      times(
+        await list({
+          action: 'key_created',
+          limit: 10,
+          before: { at: last.at, id: last.id },
+          until: T0 + 7000,
+        }),
+      ),
+      [6, 4, 2, 0],
+    );
+  });
 }

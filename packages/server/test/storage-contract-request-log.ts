@@ -3,6 +3,7 @@ import { it } from 'node:test';
 import type { LoggedRequest, StoredRequest } from '../src/storage/request-log-records.ts';
 import type { StorageFixture } from './storage-contract.ts';
 import { project } from './storage-contract-projects.ts';
+import { createUsageTally, rollUp } from '../src/storage/usage-records.ts';
 
 const T0 = Date.UTC(2026, 0, 10, 12);
 const HOUR = 3_600_000;
@@ -315,6 +316,49 @@ export function usageContract(fixture: () => StorageFixture): void {
     assert.equal(
       total(await storage.requestLog.usage({ projectId: 'prj_acme', since: hour, until: hour + 2 * HOUR })),
       2,
+    );
+  });
+}
+
+export function usageTallyContract(fixture: () => StorageFixture): void {
+  it('requestLog.write with usage: false stores the rows only; addUsage adds counted cells to the same rollups', async () => {
+    const { storage } = fixture();
+    await storage.projects.create(project('acme'));
+    const hour = Math.floor(T0 / HOUR) * HOUR;
+    const rows = [
+      logged({ at: hour + 1, status: 200, latencyMs: 1 }),
+      logged({ at: hour + 2, status: 200, latencyMs: 1, keyId: 'key_b' }),
+      logged({ at: hour + 3, status: 429, count: 4 }),
+    ];
+    await storage.requestLog.write(rows, { usage: false });
+    const total = async () =>
+      (await storage.requestLog.usage({ projectId: 'prj_acme', since: hour, until: hour + HOUR })).reduce(
+        (sum, row) => sum + row.count,
+        0,
+      );
+    assert.equal((await storage.requestLog.list({ projectId: 'prj_acme', limit: 10 })).length, 3);
+    assert.equal(await total(), 0);
+    const tally = createUsageTally();
+    tally.add(rows);
+    tally.add(rows);
+    await storage.requestLog.addUsage(tally.take());
+    assert.equal(await total(), 12);
+    await storage.requestLog.addUsage(rollUp([logged({ at: hour + 9, status: 200, latencyMs: 1 })]));
+    const perKey = await storage.requestLog.usage({
+      projectId: 'prj_acme',
+      since: hour,
+      until: hour + HOUR,
+      byKey: true,
+    });
+    assert.deepEqual(
+      perKey
+        .filter((row) => row.statusClass === '2xx')
+        .map((row) => [row.keyId, row.count])
+        .sort(),
+      [
+        ['key_a', 3],
+        ['key_b', 2],
+      ],
     );
   });
 }

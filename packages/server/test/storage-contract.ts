@@ -10,7 +10,7 @@ import { lifecycleContract } from './storage-contract-lifecycle.ts';
 import { petContract } from './storage-contract-pets.ts';
 import { projectContract } from './storage-contract-projects.ts';
 import { requestLogGeneratedContract } from './storage-contract-request-log-generated.ts';
-import { requestLogContract, usageContract } from './storage-contract-request-log.ts';
+import { requestLogContract, usageContract, usageTallyContract } from './storage-contract-request-log.ts';
 import { requestLogSharedContract } from './storage-contract-request-log-shared.ts';
 import { transactionContract } from './storage-contract-transactions.ts';
 import { twoFactorContract } from './storage-contract-two-factor.ts';
@@ -50,6 +50,7 @@ export function runStorageContract(name: string, makeStorage: FixtureFactory): v
     requestLogGeneratedContract(fixture);
     requestLogSharedContract(fixture);
     usageContract(fixture);
+    usageTallyContract(fixture);
     auditContract(fixture);
     twoFactorContract(fixture);
     changeContract(fixture);

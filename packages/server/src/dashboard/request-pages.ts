@@ -38,7 +38,27 @@ function keyOperations(): string[] {
   return operations;
 }
 
-const FILTER_NAMES = ['key', 'status', 'operation', 'range', 'request_id', 'before'] as const;
+const FILTER_NAMES = ['key', 'status', 'operation', 'range', 'request_id', 'before', 'from', 'to'] as const;
+
+const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/** An instant from a `datetime-local` field read as UTC (`2026-11-29T14:05`), or undefined. */
+function utcInstant(text: string): number | undefined {
+  const match = LOCAL_TIME.exec(text);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second = 0] = match
+    .slice(1)
+    .map((part) => Number(part ?? 0)) as number[];
+  const at = Date.UTC(year!, month! - 1, day!, hour!, minute!, second);
+  const back = new Date(at);
+  return back.getUTCFullYear() === year &&
+    back.getUTCMonth() === month! - 1 &&
+    back.getUTCDate() === day &&
+    back.getUTCHours() === hour &&
+    back.getUTCMinutes() === minute
+    ? at
+    : undefined;
+}
 
 function text(query: Record<string, unknown>, name: string): string {
   const value = Object.hasOwn(query, name) ? query[name] : undefined;
@@ -57,9 +77,8 @@ function requestQuery(
   query: Record<string, unknown>,
   now: number,
 ): { listing: Omit<RequestLogQuery, 'limit'>; filters: RequestFilters; before: string } {
-  const [key = '', status = '', operation = '', range = '', requestId = '', before = ''] = FILTER_NAMES.map(
-    (name) => text(query, name),
-  );
+  const [key = '', status = '', operation = '', range = '', requestId = '', before = '', from = '', to = ''] =
+    FILTER_NAMES.map((name) => text(query, name));
   const listing: Omit<RequestLogQuery, 'limit'> = {
     projectId: project.id,
     since: retainedSince(project.plan, now),
@@ -80,11 +99,22 @@ function requestQuery(
     if (!chosen) throw invalid('range', `range must be one of ${Object.keys(RANGES).join(', ')}`);
     listing.since = Math.max(listing.since!, now - chosen.ms);
   }
+  if (from) {
+    const at = utcInstant(from);
+    if (at === undefined) throw invalid('from', 'from must be a date and time, such as 2026-11-29T14:05');
+    listing.since = Math.max(listing.since!, at);
+  }
+  if (to) {
+    const at = utcInstant(to);
+    if (at === undefined) throw invalid('to', 'to must be a date and time, such as 2026-11-29T14:05');
+    if (from && at <= utcInstant(from)!) throw invalid('to', 'to must be later than from');
+    listing.until = at;
+  }
   if (requestId) {
     if (requestId.length > 128) throw invalid('request_id', 'request_id is at most 128 characters');
     Object.assign(listing, requestIdSearch(requestId));
   }
-  return { listing, filters: { key, status, operation, range, requestId }, before };
+  return { listing, filters: { key, status, operation, range, from, to, requestId }, before };
 }
 
 /** The query string of the filters (no paging), as the form would send them. */

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LoggedRequest } from '../storage/request-log-records.ts';
-import { createRequestLogWriter } from './request-log-writer.ts';
+import type { UsageCell } from '../storage/usage-records.ts';
+import { createRequestLogWriter, USAGE_WRITE_CELLS } from './request-log-writer.ts';
 
 const row = (i: number): LoggedRequest => ({
   projectId: 'prj_a',
@@ -50,6 +51,7 @@ describe('request log writer', () => {
       buffered: 0,
       droppedProjects: [],
       coalesced: 0,
+      usagePending: 0,
     });
   });
 
@@ -284,5 +286,105 @@ describe('request log writer', () => {
       ],
     );
     assert.equal(writer.stats().coalesced, 499);
+  });
+
+  describe('usage counted in memory (a store with addUsage)', () => {
+    const usageStore = () => {
+      const rows: { count: number; usage: boolean | undefined }[] = [];
+      const cells: UsageCell[][] = [];
+      let failNext = 0;
+      return {
+        rows,
+        cells,
+        fail: (times: number) => (failNext = times),
+        store: {
+          async write(batch: readonly LoggedRequest[], options?: { usage?: boolean }) {
+            rows.push({ count: batch.length, usage: options?.usage });
+          },
+          async addUsage(written: readonly UsageCell[]) {
+            if (failNext > 0) {
+              failNext--;
+              throw new Error('database unavailable');
+            }
+            cells.push([...written]);
+          },
+        },
+      };
+    };
+    const total = (cells: UsageCell[][]) => cells.flat().reduce((sum, cell) => sum + cell.count, 0);
+
+    it('rows are written without their usage; the cells wait for usageFlushMs, counted together', async () => {
+      const { store, rows, cells } = usageStore();
+      const writer = createRequestLogWriter({ store, batchSize: 2, usageFlushMs: 30, onError: assert.fail });
+      for (let i = 0; i < 6; i++) writer.add(row(i));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.deepEqual(rows, [
+        { count: 2, usage: false },
+        { count: 2, usage: false },
+        { count: 2, usage: false },
+      ]);
+      assert.deepEqual(cells, []);
+      assert.equal(
+        writer.stats().usagePending,
+        1,
+        'six requests of one key, hour, class and bucket: one cell',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      assert.equal(cells.length, 1);
+      assert.equal(total(cells), 6);
+      assert.equal(writer.stats().usagePending, 0);
+    });
+
+    it('flush and settle write the counted cells at once', async () => {
+      const { store, cells } = usageStore();
+      const writer = createRequestLogWriter({ store, usageFlushMs: 60_000, onError: assert.fail });
+      writer.add(row(1));
+      await writer.settle();
+      assert.equal(total(cells), 1);
+      writer.add(row(2));
+      writer.add({ ...row(3), keyId: 'key_b' });
+      await writer.flush();
+      assert.equal(total(cells), 3);
+      assert.deepEqual(
+        cells[1]!.map((cell) => cell.keyId),
+        ['key_a', 'key_b'],
+      );
+    });
+
+    it('maxUsageCells reached → the cells are written at once, in slices of USAGE_WRITE_CELLS', async () => {
+      const { store, cells } = usageStore();
+      const writer = createRequestLogWriter({
+        store,
+        batchSize: 500,
+        usageFlushMs: 60_000,
+        maxUsageCells: USAGE_WRITE_CELLS + 10,
+        onError: assert.fail,
+      });
+      for (let i = 0; i < USAGE_WRITE_CELLS + 10; i++) writer.add({ ...row(i), keyId: `key_${i}` });
+      await writer.settle();
+      assert.deepEqual(
+        cells.map((slice) => slice.length),
+        [USAGE_WRITE_CELLS, 10],
+      );
+    });
+
+    it('a usage write that fails → reported, its cells kept and written with the next, nothing lost', async () => {
+      const { store, cells, fail } = usageStore();
+      const errors: number[] = [];
+      const writer = createRequestLogWriter({
+        store,
+        usageFlushMs: 60_000,
+        onError: (_error, rows) => errors.push(rows),
+      });
+      fail(1);
+      writer.add(row(1));
+      await writer.settle();
+      assert.deepEqual(errors, [0], 'no row lost');
+      assert.equal(writer.stats().usagePending, 1);
+      writer.add(row(2));
+      await writer.flush();
+      assert.equal(total(cells), 2);
+      assert.equal(writer.stats().usagePending, 0);
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { LoggedRequest, RequestLogRecords } from '../storage/request-log-records.ts';
+import { createUsageTally } from '../storage/usage-records.ts';
 import { createRequestLogBuffer } from './request-log-buffer.ts';
 import { createTopCounts } from './top-counts.ts';
 
@@ -8,7 +9,15 @@ const DROP_COUNTED_PROJECTS = 100;
 export const DROP_REPORTED_PROJECTS = 10;
 
 export interface RequestLogWriterOptions {
-  store: Pick<RequestLogRecords, 'write'>;
+  /**
+   * Where rows go. With `addUsage`, usage cells are counted in memory and written every
+   * `usageFlushMs`; without it, each batch's write stores its own cells.
+   */
+  store: Pick<RequestLogRecords, 'write'> & Partial<Pick<RequestLogRecords, 'addUsage'>>;
+  /** Counted usage waits at most this long in memory (default 60 s). */
+  usageFlushMs?: number;
+  /** Cells held in memory at most: reaching it writes them at once (default 200,000). */
+  maxUsageCells?: number;
   /** Rows held in memory at most; a row arriving when it is full is dropped and counted. */
   maxBuffered?: number;
   /** Rows written together at most (one transaction). */
@@ -43,6 +52,8 @@ export interface RequestLogStats {
   droppedProjects: { name: string; count: number }[];
   /** Refusals (429) counted in a waiting row of the same key and second instead of a row of their own. */
   coalesced: number;
+  /** Usage cells counted in memory, not yet written. */
+  usagePending: number;
 }
 
 export interface RequestLogWriter {
@@ -64,7 +75,19 @@ export interface RequestLogWriter {
  * it was answered (an owner looks for the call just made; its own instance's pages settle() first).
  * Under load batches fill long before, so the interval costs commits only when the service is quiet.
  */
-export const REQUEST_LOG_DEFAULTS = { maxBuffered: 20_000, batchSize: 250, flushIntervalMs: 50 };
+export const REQUEST_LOG_DEFAULTS = {
+  maxBuffered: 20_000,
+  batchSize: 250,
+  flushIntervalMs: 50,
+  usageFlushMs: 60_000,
+  maxUsageCells: 200_000,
+};
+
+/**
+ * Cells a usage write holds at most (one transaction or statement): on SQLite a write's upserts run in
+ * one synchronous turn, and 2,000 of them take a few milliseconds.
+ */
+export const USAGE_WRITE_CELLS = 2_000;
 
 /**
  * The request log's writes, kept off the request path: rows wait in memory and are written in batches
@@ -89,6 +112,39 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
   const now = options.now ?? (() => performance.now());
   const dropReportMs = options.dropReportMs ?? 10_000;
   let lastReportAt = Number.NEGATIVE_INFINITY;
+  const usageFlushMs = options.usageFlushMs ?? REQUEST_LOG_DEFAULTS.usageFlushMs;
+  const maxUsageCells = options.maxUsageCells ?? REQUEST_LOG_DEFAULTS.maxUsageCells;
+  const tally = store.addUsage ? createUsageTally() : undefined;
+  let usageTimer: NodeJS.Timeout | undefined;
+  let usageWrites: Promise<void> = Promise.resolve();
+  /**
+   * Writes every counted cell, a bounded slice a transaction, one write after another; cells of a
+   * failed write go back into the tally and are written next time (the rows themselves are stored).
+   */
+  const writeUsage = (): Promise<void> => {
+    clearTimeout(usageTimer);
+    usageTimer = undefined;
+    usageWrites = usageWrites.then(async () => {
+      if (!tally || tally.size === 0) return;
+      const cells = tally.take();
+      for (let from = 0; from < cells.length; from += USAGE_WRITE_CELLS) {
+        try {
+          await store.addUsage!(cells.slice(from, from + USAGE_WRITE_CELLS));
+        } catch (error) {
+          tally.restore(cells.slice(from));
+          onError(error, 0);
+          usageTimer ??= setTimeout(() => void writeUsage(), usageFlushMs).unref();
+          return;
+        }
+      }
+    });
+    return usageWrites;
+  };
+  const counted = (batch: readonly LoggedRequest[]) => {
+    tally!.add(batch);
+    if (tally!.size >= maxUsageCells) void writeUsage();
+    else usageTimer ??= setTimeout(() => void writeUsage(), usageFlushMs).unref();
+  };
   const report = (force: boolean) => {
     if (droppedSinceReport.total === 0 || !options.onDropped) return;
     if (!force && now() - lastReportAt < dropReportMs) return;
@@ -137,7 +193,10 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
         break;
       }
       try {
-        await store.write(batch);
+        if (tally) {
+          await store.write(batch, { usage: false });
+          counted(batch);
+        } else await store.write(batch);
         written += batch.length;
       } catch (error) {
         dropped.writeFailed += batch.length;
@@ -193,17 +252,21 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
       flushing++;
       try {
         while (running || buffer.size > 0) await (running ?? start(true));
+        await writeUsage();
       } finally {
         flushing--;
       }
       report(true);
     },
-    settle() {
-      if (done >= queued) return Promise.resolve();
-      const settled = new Promise<void>((resolve) => waiters.push({ upTo: queued, resolve }));
-      // A write under way is left to finish; the rows after it are written as soon as it has.
-      if (!running) void start(true);
-      return settled;
+    async settle() {
+      if (done < queued) {
+        const settled = new Promise<void>((resolve) => waiters.push({ upTo: queued, resolve }));
+        // A write under way is left to finish; the rows after it are written as soon as it has.
+        if (!running) void start(true);
+        await settled;
+      }
+      // The pages that settle show usage too: this instance's counts are written first.
+      await writeUsage();
     },
     stats: () => ({
       written,
@@ -211,6 +274,7 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
       buffered: buffer.size,
       droppedProjects: droppedSinceStart.top(DROP_REPORTED_PROJECTS),
       coalesced,
+      usagePending: tally?.size ?? 0,
     }),
   };
 }

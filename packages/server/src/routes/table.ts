@@ -374,6 +374,7 @@ export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
   route('GET', '/dashboard/projects/:slug/requests.csv', projectRoute('requestsCsv', 'viewer')),
   route('GET', '/dashboard/projects/:slug/requests.ndjson', projectRoute('requestsNdjson', 'viewer')),
   route('GET', '/dashboard/projects/:slug/activity', projectRoute('activityPage', 'viewer')),
+  route('GET', '/dashboard/projects/:slug/activity.csv', projectRoute('activityCsv', 'viewer')),
   route('GET', '/dashboard/projects/:slug/requests/:requestRowId', projectRoute('requestPage', 'viewer')),
   route('GET', '/dashboard/projects/:slug/members', projectRoute('membersPage', 'viewer')),
   route('POST', '/dashboard/projects/:slug/members/invite', projectRoute('inviteMember', 'owner', true)),

@@ -119,6 +119,11 @@ usage AS (
 )
 SELECT expires_at, count(*)::int AS batches FROM batches GROUP BY expires_at`;
 
+/** Counted cells added to the rollups in one statement, in rollUp's order (as the write's usage part). */
+const ADD_USAGE = `INSERT INTO request_usage (project_id, key_id, hour, class, bucket, count)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::bigint[])
+  ${UPSERT_USAGE_CONFLICT}`;
+
 /** SQLSTATE of an insert no partition accepts (another instance dropped a day this one remembered). */
 const NO_PARTITION = '23514';
 
@@ -164,10 +169,10 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
     }
   };
 
-  const insert = async (entries: readonly LoggedRequest[]) => {
+  const insert = async (entries: readonly LoggedRequest[], withUsage: boolean) => {
     const batches = batchesOf(entries);
     for (const day of new Set(batches.map((batch) => batch.day))) await ensurePartitions(day);
-    const cells = rollUp(entries);
+    const cells = withUsage ? rollUp(entries) : [];
     const encoded = batches.map((batch) => batch.encoded);
     const others = batches.flatMap(({ projectId, slots, encoded }, index) =>
       encoded.otherIds.map((position) => ({
@@ -245,15 +250,27 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
     analysis,
     ...batchReads(sql),
     ...usageReads(sql),
-    async write(entries) {
+    async write(entries, options) {
       if (entries.length === 0) return;
+      const withUsage = options?.usage !== false;
       try {
-        await insert(entries);
+        await insert(entries, withUsage);
       } catch (error) {
         if ((error as { code?: unknown }).code !== NO_PARTITION) throw error;
         known.clear();
-        await insert(entries);
+        await insert(entries, withUsage);
       }
+    },
+    async addUsage(cells) {
+      if (cells.length === 0) return;
+      await sql.run(ADD_USAGE, [
+        cells.map((c) => c.projectId),
+        cells.map((c) => c.keyId),
+        cells.map((c) => c.hour),
+        cells.map((c) => c.statusClass),
+        cells.map((c) => c.bucket),
+        cells.map((c) => c.count),
+      ]);
     },
     async purge(now, slice) {
       let removed = 0;

@@ -1,4 +1,4 @@
-import type { UsageQuery, UsageRow } from './usage-records.ts';
+import type { UsageCell, UsageQuery, UsageRow } from './usage-records.ts';
 
 /** One API request made with a project's key, as the request log keeps it: never a header or a body. */
 export interface LoggedRequest {
@@ -63,8 +63,13 @@ export interface RequestLogQuery {
 export type PurgeSlice = () => Promise<boolean>;
 
 export interface RequestLogRecords {
-  /** Stores a batch at once: one transaction (or one statement) for all its rows. */
-  write(batch: readonly LoggedRequest[]): Promise<void>;
+  /**
+   * Stores a batch at once: one transaction (or one statement) for all its rows, and their usage cells
+   * unless `usage` is false (the writer then counts them in memory and stores them with addUsage).
+   */
+  write(batch: readonly LoggedRequest[], options?: { usage?: boolean }): Promise<void>;
+  /** Adds counted cells (in rollUp's order) to the usage rollups: one transaction (or one statement). */
+  addUsage(cells: readonly UsageCell[]): Promise<void>;
   /** The project's requests matching the query, newest first. */
   list(query: RequestLogQuery): Promise<StoredRequest[]>;
   /** One request of the project by its row id. */
@@ -75,7 +80,7 @@ export interface RequestLogRecords {
    * `slice`, when given, is awaited between slices (the maintenance scheduler's yield and timing).
    */
   purge(now: number, slice?: PurgeSlice): Promise<number>;
-  /** Hourly rollups kept by `write` in the same transaction as the rows: never read from the rows. */
+  /** Hourly rollups kept by `write` or `addUsage`: never read from the rows. */
   usage(query: UsageQuery): Promise<UsageRow[]>;
   /** Deletes rollups of hours before `before`; resolves with how many cells went. */
   purgeUsage(before: number, limit?: number): Promise<number>;

@@ -6,7 +6,7 @@ import { pagesOf } from './request-log-pages.ts';
 import type { RequestLogRecords } from './request-log-records.ts';
 import type { SqliteConnection } from './sqlite-connection.ts';
 import type { SqliteDatabase } from './sqlite-database.ts';
-import { rollUp, UPSERT_USAGE_CONFLICT, usageReads } from './usage-records.ts';
+import { rollUp, UPSERT_USAGE_CONFLICT, type UsageCell, usageReads } from './usage-records.ts';
 
 /** A batch: its requests are in its page, from `rows_from` (request-log-pages.ts). */
 const INSERT_BATCH = `INSERT INTO request_log_batches (project_id, first_at, last_at, id_ms_min, id_ms_max,
@@ -86,13 +86,17 @@ export function createSqliteRequestLog(connection: SqliteConnection): RequestLog
   return {
     ...usageReads(sql),
     ...batchReads(sql),
-    async write(entries) {
+    async write(entries, options) {
       if (entries.length === 0) return;
       // Pages with a shared header: batches need no text of their own.
       const batches = batchesOf(entries, false);
-      const cells = rollUp(entries);
+      const cells = options?.usage === false ? [] : rollUp(entries);
       // Relaxed: a batch of log rows is not worth an fsync on the event loop (see relaxedTransaction).
       await connection.turn((db) => db.relaxedTransaction(() => storeBatches(db, batches, cells)));
+    },
+    async addUsage(cells) {
+      if (cells.length === 0) return;
+      await connection.turn((db) => db.relaxedTransaction(() => storeUsage(db, cells)));
     },
     async purge(now, slice) {
       let removed = 0;
@@ -144,5 +148,9 @@ function storeBatches(
         db.run(INSERT_REQUEST_ID, projectId, slots[position]![1], base + position);
     }
   }
+  storeUsage(db, cells);
+}
+
+function storeUsage(db: SqliteDatabase, cells: readonly UsageCell[]): void {
   for (const c of cells) db.run(UPSERT_USAGE, c.projectId, c.keyId, c.hour, c.statusClass, c.bucket, c.count);
 }

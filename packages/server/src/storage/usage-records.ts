@@ -57,46 +57,97 @@ const BUCKET_RANK: readonly number[] = (() => {
 })();
 
 /**
- * The cells a batch adds to, in one order for every writer, so concurrent upserts of the same cells
- * never deadlock: the order of the text `project \0 key \0 hour \0 class \0 bucket`, which every
- * version has used (a rolling upgrade mixes versions). Cells are found by project and key (the same
- * string objects, whose hashes V8 keeps) and then by one number that sorts the same way: no text is
- * built per row.
+ * Cells counted in memory: requests added one batch after another, taken out as cells in one order for
+ * every writer, so concurrent upserts of the same cells never deadlock: the order of the text
+ * `project \0 key \0 hour \0 class \0 bucket`, which every version has used (a rolling upgrade mixes
+ * versions). Cells are found by project and key (the same string objects, whose hashes V8 keeps) and
+ * then by one number that sorts the same way: no text is built per row.
  */
-export function rollUp(batch: readonly UsageSample[]): UsageCell[] {
-  const byProject = new Map<string, Map<string, Map<number, UsageCell>>>();
-  for (const entry of batch) {
-    let byKey = byProject.get(entry.projectId);
-    if (!byKey) byProject.set(entry.projectId, (byKey = new Map()));
-    let cells = byKey.get(entry.keyId);
-    if (!cells) byKey.set(entry.keyId, (cells = new Map()));
-    const hour = Math.floor(entry.at / HOUR_MS);
-    const cls = statusClass(entry.status);
-    const bucket = latencyBucket(entry.latencyMs);
-    const slot = (hour * CLASSES.length + CLASSES.indexOf(cls)) * LATENCY_BUCKETS + BUCKET_RANK[bucket]!;
+export interface UsageTally {
+  add(samples: readonly UsageSample[]): void;
+  /** Puts back cells taken out (a write that failed); their counts add to those counted since. */
+  restore(cells: readonly UsageCell[]): void;
+  /** Cells held now. */
+  readonly size: number;
+  /** Every cell held, in the one order, leaving the tally empty. */
+  take(): UsageCell[];
+}
+
+export function createUsageTally(): UsageTally {
+  let byProject = new Map<string, Map<string, Map<number, UsageCell>>>();
+  let size = 0;
+  const count = (projectId: string, keyId: string, slot: number, make: () => UsageCell, n: number) => {
+    let byKey = byProject.get(projectId);
+    if (!byKey) byProject.set(projectId, (byKey = new Map()));
+    let cells = byKey.get(keyId);
+    if (!cells) byKey.set(keyId, (cells = new Map()));
     const cell = cells.get(slot);
-    if (cell) cell.count += entry.count ?? 1;
+    if (cell) cell.count += n;
     else {
-      cells.set(slot, {
-        projectId: entry.projectId,
-        keyId: entry.keyId,
-        hour: hour * HOUR_MS,
-        statusClass: cls,
-        bucket,
-        count: entry.count ?? 1,
-      });
+      cells.set(slot, make());
+      size++;
     }
-  }
-  const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  const ordered: UsageCell[] = [];
-  for (const project of [...byProject.keys()].sort(byText)) {
-    const byKey = byProject.get(project)!;
-    for (const key of [...byKey.keys()].sort(byText)) {
-      const cells = byKey.get(key)!;
-      for (const slot of [...cells.keys()].sort((a, b) => a - b)) ordered.push(cells.get(slot)!);
-    }
-  }
-  return ordered;
+  };
+  const slotOf = (hourIndex: number, cls: StatusClass, bucket: number) =>
+    (hourIndex * CLASSES.length + CLASSES.indexOf(cls)) * LATENCY_BUCKETS + BUCKET_RANK[bucket]!;
+  return {
+    add(samples) {
+      for (const entry of samples) {
+        const hour = Math.floor(entry.at / HOUR_MS);
+        const cls = statusClass(entry.status);
+        const bucket = latencyBucket(entry.latencyMs);
+        const n = entry.count ?? 1;
+        count(
+          entry.projectId,
+          entry.keyId,
+          slotOf(hour, cls, bucket),
+          () => ({
+            projectId: entry.projectId,
+            keyId: entry.keyId,
+            hour: hour * HOUR_MS,
+            statusClass: cls,
+            bucket,
+            count: n,
+          }),
+          n,
+        );
+      }
+    },
+    restore(cells) {
+      for (const cell of cells)
+        count(
+          cell.projectId,
+          cell.keyId,
+          slotOf(cell.hour / HOUR_MS, cell.statusClass, cell.bucket),
+          () => ({ ...cell }),
+          cell.count,
+        );
+    },
+    get size() {
+      return size;
+    },
+    take() {
+      const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+      const ordered: UsageCell[] = [];
+      for (const project of [...byProject.keys()].sort(byText)) {
+        const byKey = byProject.get(project)!;
+        for (const key of [...byKey.keys()].sort(byText)) {
+          const cells = byKey.get(key)!;
+          for (const slot of [...cells.keys()].sort((a, b) => a - b)) ordered.push(cells.get(slot)!);
+        }
+      }
+      byProject = new Map();
+      size = 0;
+      return ordered;
+    },
+  };
+}
+
+/** The cells a batch adds to, in the one order (createUsageTally). */
+export function rollUp(batch: readonly UsageSample[]): UsageCell[] {
+  const tally = createUsageTally();
+  tally.add(batch);
+  return tally.take();
 }
 
 export const UPSERT_USAGE_CONFLICT = `ON CONFLICT (project_id, hour, key_id, class, bucket)

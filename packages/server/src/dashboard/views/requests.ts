@@ -13,6 +13,9 @@ export interface RequestFilters {
   status: string;
   operation: string;
   range: string;
+  /** A custom time range (UTC, `YYYY-MM-DDTHH:MM`): from included, to excluded. */
+  from: string;
+  to: string;
   requestId: string;
 }
 
@@ -109,6 +112,12 @@ function filterForm(view: RequestsView): Html {
       filters.range,
       Object.entries(RANGES).map(([value, { label }]) => [value, label]),
     )}
+    <label
+      >From <span class="hint">UTC</span> <input type="datetime-local" name="from" value="${filters.from}"
+    /></label>
+    <label
+      >To <span class="hint">UTC</span> <input type="datetime-local" name="to" value="${filters.to}"
+    /></label>
     <label
       >Request id <span class="hint">any case, or its first 8+ characters</span>
       <input type="text" name="request_id" maxlength="128" value="${filters.requestId}" spellcheck="false"

@@ -21,6 +21,7 @@ export const MANAGE_TOKEN_LIMITS: Limits = { perMinute: 1_200, perDay: 100_000 }
 export const MANAGE_ACCOUNT_LIMITS: Limits = { perMinute: 2_400, perDay: 200_000 };
 
 const UNAUTHORIZED = 'a valid access token is required: send Authorization: Bearer ps_at_…';
+const RENEW = 'make a new one in the dashboard under Account → Access tokens';
 
 function refusal(decision: RateLimitDecision): ApiError {
   const retryAfter = String(decision.retryAfterSeconds ?? 1);
@@ -57,7 +58,7 @@ export function accessTokenCheck(deps: {
     if (!decision.allowed) throw refusal(decision);
   };
   return async (request, reply) => {
-    let actor: TokenActor | undefined;
+    let actor: Awaited<ReturnType<AccessTokenService['authenticate']>>;
     try {
       actor = await deps.tokens.authenticate(request.headers.authorization, request.ip);
     } catch (error) {
@@ -65,9 +66,12 @@ export function accessTokenCheck(deps: {
       reply.headers((await deps.limiter.check(byAddress(request))).headers);
       throw error;
     }
-    if (!actor) {
+    if (!actor || 'refused' in actor) {
       await limit(reply, byAddress(request));
-      throw new ApiError('unauthorized', UNAUTHORIZED, { headers: { 'www-authenticate': 'Bearer' } });
+      const why = actor
+        ? `the access token ${actor.refused === 'expired' ? 'expired' : 'was revoked'} at ${new Date(actor.at).toISOString()}: ${RENEW}`
+        : UNAUTHORIZED;
+      throw new ApiError('unauthorized', why, { headers: { 'www-authenticate': 'Bearer' } });
     }
     await limit(reply, {
       bucket: `token:${actor.token.tokenId}`,

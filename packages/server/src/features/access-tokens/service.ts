@@ -165,14 +165,22 @@ export function createAccessTokenService(deps: AccessTokenDeps) {
     },
 
     /** The actor of a request's `Authorization: Bearer ps_at_…`, or undefined for any invalid token. */
-    async authenticate(header: string | undefined, address: string | null): Promise<TokenActor | undefined> {
+    /**
+     * The account acting through the bearer token; `{ refused }` for a token that exists but no longer
+     * works (its holder is told why, as Stripe tells of an expired key); undefined for anything else.
+     */
+    async authenticate(
+      header: string | undefined,
+      address: string | null,
+    ): Promise<TokenActor | { refused: 'expired' | 'revoked'; at: number } | undefined> {
       const secret = bearerToken(header);
       if (secret === undefined || !isAccessToken(secret)) return undefined;
       const now = clock.now();
       const found = await cache.lookup(secret);
       if (!found) return undefined;
       const { token, email } = found;
-      if (token.revokedAt !== null || token.expiresAt <= now) return undefined;
+      if (token.revokedAt !== null) return { refused: 'revoked', at: token.revokedAt };
+      if (token.expiresAt <= now) return { refused: 'expired', at: token.expiresAt };
       if (now - (touched.get(token.id) ?? -Infinity) >= TOUCH_INTERVAL_MS) {
         touched.set(token.id, now);
         await reads.touch(token.id, now);

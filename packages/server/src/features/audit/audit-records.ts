@@ -81,6 +81,12 @@ export interface AuditQuery {
   projectId: string;
   /** Inclusive, epoch ms. */
   since?: number;
+  /** Exclusive, epoch ms. */
+  until?: number;
+  /** Only this actor's events: an account's email (any case), `operator` or `service`. */
+  actor?: string;
+  /** Only events of this action. */
+  action?: AuditAction;
   before?: { at: number; id: string };
   limit: number;
   /**
@@ -127,7 +133,19 @@ export function createAuditRecords(sql: SqlExecutor): AuditRecords {
       let page = '';
       if (query.before) {
         params.push(query.before.at, BigInt(query.before.id));
-        page = 'AND (e.at, e.id) < ($4, $5)';
+        page = `AND (e.at, e.id) < ($${params.length - 1}, $${params.length})`;
+      }
+      if (query.until !== undefined) {
+        params.push(query.until);
+        page += ` AND e.at < $${params.length}`;
+      }
+      if (query.actor !== undefined) {
+        params.push(query.actor.toLowerCase());
+        page += ` AND lower(e.actor) = $${params.length}`;
+      }
+      if (query.action !== undefined) {
+        params.push(query.action);
+        page += ` AND e.action = $${params.length}`;
       }
       const select = (from: string, where: string) =>
         `SELECT ${COLUMNS} FROM ${from} WHERE ${where} AND e.at >= $2 ${page}`;

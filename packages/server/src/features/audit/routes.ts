@@ -3,6 +3,7 @@ import { parseDateTime } from '../../validation/date-time.ts';
 import { tokenActorOf } from '../access-tokens/check.ts';
 import { numberOf, sendJson } from '../shared/json.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
+import type { AuditAction } from './audit-records.ts';
 import { auditEventJson } from './json.ts';
 import type { createAuditService } from './service.ts';
 
@@ -15,12 +16,16 @@ export function auditRoutes(
       const { slug } = request.params as { slug: string };
       const query = request.query as Record<string, unknown>;
       // The contract's check has run: a date-time.
-      const since = query.since === undefined ? undefined : parseDateTime(query.since as string)!;
+      const instant = (name: string) =>
+        query[name] === undefined ? undefined : parseDateTime(query[name] as string)!;
       const page = valueOrThrow(
         await audit.list(tokenActorOf(request), slug, {
           limit: numberOf(query.limit),
           cursor: query.cursor as string | undefined,
-          since,
+          since: instant('since'),
+          until: instant('until'),
+          actor: query.actor as string | undefined,
+          action: query.action as AuditAction | undefined,
         }),
       );
       return sendJson(reply, 200, { ...page, data: page.data.map(auditEventJson) });

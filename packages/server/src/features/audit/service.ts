@@ -1,4 +1,4 @@
-import type { StoredAuditEvent } from './audit-records.ts';
+import type { AuditAction, StoredAuditEvent } from './audit-records.ts';
 import type { Storage } from '../../storage/repository.ts';
 import { type Actor, authorise } from '../shared/actor.ts';
 import { decodeCursor, type Page, pageOf } from '../shared/cursor.ts';
@@ -19,7 +19,15 @@ export function createAuditService(deps: { storage: Pick<Storage, 'projects' | '
     async list(
       actor: Actor,
       slug: string,
-      query: { limit?: number; cursor?: string; since?: number; accountEvents?: boolean },
+      query: {
+        limit?: number;
+        cursor?: string;
+        since?: number;
+        until?: number;
+        actor?: string;
+        action?: AuditAction;
+        accountEvents?: boolean;
+      },
     ): Promise<Outcome<Page<VisibleAuditEvent>>> {
       const allowed = await authorise(storage.projects, actor, slug, 'viewer', false);
       if (!allowed.ok) return allowed;
@@ -31,6 +39,9 @@ export function createAuditService(deps: { storage: Pick<Storage, 'projects' | '
       const rows = await storage.audit.list({
         projectId: allowed.value.project.id,
         since: query.since,
+        until: query.until,
+        actor: query.actor,
+        action: query.action,
         accountEvents: query.accountEvents,
         before,
         limit: limit + 1,

@@ -1,6 +1,7 @@
 import { urlFor } from '../../routes/urls.ts';
 import type { Project } from '../projects/project-repository.ts';
-import type { AuditAction, StoredAuditEvent } from './audit-records.ts';
+import { AUDIT_ACTIONS, type AuditAction, type StoredAuditEvent } from './audit-records.ts';
+import { activityFilterQuery, type ActivityFilters } from './activity-filters.ts';
 import { type Html, html } from '../../web/html.ts';
 import { projectHeader } from '../projects/view.ts';
 import { instant } from '../../dashboard/views/requests.ts';
@@ -54,10 +55,48 @@ export interface ActivityView {
   older?: string;
   /** Owners see where each action came from and the members' own sign-ins. */
   addresses: boolean;
+  filters: ActivityFilters;
 }
 
-export function activityView({ project, events, older, addresses }: ActivityView): Html {
+/** The filter form: who, what, and a range of whole days (UTC); a GET, so a filtered page has an address. */
+function filterForm(project: Project, filters: ActivityFilters): Html {
+  return html`<form
+    class="inline filters"
+    method="get"
+    action="${urlFor('activityPage', { slug: project.slug })}"
+    role="search"
+    aria-label="Filter activity"
+  >
+    <label
+      >Who <span class="hint">an email, operator or service</span>
+      <input type="text" name="actor" maxlength="254" value="${filters.actor}" spellcheck="false"
+    /></label>
+    <label
+      >Action
+      <select name="action">
+        <option value="">All</option>
+        ${AUDIT_ACTIONS.map(
+          (action) =>
+            html`<option value="${action}" ${action === filters.action ? 'selected' : ''}>
+              ${ACTION_LABELS[action] ?? action}
+            </option>`,
+        )}
+      </select></label
+    >
+    <label
+      >From <span class="hint">UTC</span> <input type="date" name="from" value="${filters.from}"
+    /></label>
+    <label
+      >To <span class="hint">UTC, included</span> <input type="date" name="to" value="${filters.to}"
+    /></label>
+    <button type="submit">Show</button>
+  </form>`;
+}
+
+export function activityView({ project, events, older, addresses, filters }: ActivityView): Html {
   const base = urlFor('activityPage', { slug: project.slug });
+  const query = activityFilterQuery(filters);
+  const filtered = query !== '';
   return html`${projectHeader(project, 'activity')}
     <section class="card" aria-labelledby="activity">
       <h2 id="activity">Activity</h2>
@@ -71,9 +110,15 @@ export function activityView({ project, events, older, addresses }: ActivityView
             : '.'
         }
       </p>
+      ${filterForm(project, filters)}
+      <p class="small">
+        <a href="${urlFor('activityCsv', { slug: project.slug })}${query}" download
+          >Download CSV<span class="visually-hidden"> of this activity</span></a
+        >${filtered ? html` · <a href="${base}">Show all activity</a>` : ''}
+      </p>
       ${
         events.length === 0
-          ? html`<p class="empty">Nothing yet.</p>`
+          ? html`<p class="empty">${filtered ? 'Nothing matches these filters.' : 'Nothing yet.'}</p>`
           : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Activity table">
               <table class="stacked">
                 <thead>
@@ -108,7 +153,11 @@ export function activityView({ project, events, older, addresses }: ActivityView
             </div>`
       }
       <nav class="pager" aria-label="Pages of activity">
-        ${older ? html`<a href="${base}?before=${older}" rel="next">Older activity</a>` : ''}
+        ${
+          older
+            ? html`<a href="${base}${query ? `${query}&` : '?'}before=${older}" rel="next">Older activity</a>`
+            : ''
+        }
       </nav>
     </section>`;
 }

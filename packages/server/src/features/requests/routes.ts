@@ -31,12 +31,14 @@ export function requestRoutes(requests: RequestService): Record<string, RouteHan
       const query = request.query as Record<string, unknown>;
       // The contract's check has run: a date-time.
       const since = query.since === undefined ? undefined : parseDateTime(query.since as string)!;
+      const until = query.until === undefined ? undefined : parseDateTime(query.until as string)!;
       const filters: RequestFilters = {
         key: query.key as string | undefined,
         status: query.status as string | undefined,
         operation: query.operation as string | undefined,
         requestId: query.requestId as string | undefined,
         since,
+        until,
       };
       const actor = tokenActorOf(request);
       if ((request.headers.accept ?? '').split(',').some((type) => type.trim().startsWith(NDJSON))) {

@@ -20,6 +20,8 @@ export interface RequestFilters {
   requestId?: string;
   /** Inclusive, epoch ms; never before the plan's retention. */
   since?: number;
+  /** Exclusive, epoch ms. */
+  until?: number;
 }
 
 /** The request log as the doors read it: a project's requests within its plan's retention. */
@@ -49,6 +51,7 @@ export function createRequestService(deps: {
         return refused('invalid_parameter', 'status must be 2xx, 4xx, 429, 5xx or a status code', 'status');
       }
     }
+    if (filters.until !== undefined) query.until = filters.until;
     if (filters.key !== undefined) query.keyId = filters.key;
     if (filters.operation !== undefined) query.operation = filters.operation;
     if (filters.requestId !== undefined) query.requestId = filters.requestId;
