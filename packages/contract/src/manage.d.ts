@@ -89,7 +89,7 @@ export interface paths {
         head?: never;
         /**
          * Change a key's label or own limits
-         * @description Changes the fields given and leaves the others: `label` (null clears it), and the key's own limits `perMinute` and `perDay` (at most the project's; null clears one, so that the project's limit alone holds). Running servers apply new limits from the key's next request. A revoked or expired key cannot be changed (`409 conflict`). Needs a write token and a developer or an owner.
+         * @description Changes the fields given and leaves the others: `label` (null clears it), and the key's own limits `perMinute` and `perDay` (at most the project's; null clears one, so that the project's limit alone holds). An empty object changes nothing and answers the key. Running servers apply new limits from the key's next request. A revoked or expired key cannot be changed (`409 conflict`). Needs a write token and a developer or an owner.
          */
         patch: operations["updateKey"];
         trace?: never;
@@ -1388,7 +1388,7 @@ export interface operations {
                 /** @description Only the events of this actor: a member's email (in any case), `operator` for the command line or `service` for the background checks. */
                 actor?: string;
                 /** @description Only the events of this action (the values an event's `action` takes). */
-                action?: "sign_in" | "password_changed" | "password_reset" | "project_created" | "project_renamed" | "plan_changed" | "key_created" | "key_revoked" | "domain_added" | "domain_checked" | "domain_verified" | "domain_primary" | "domain_removed" | "member_added" | "member_removed" | "role_changed" | "invitation_created" | "invitation_revoked" | "two_factor_enabled" | "two_factor_disabled" | "two_factor_required" | "invitation_accepted" | "key_rolled" | "access_token_created" | "access_token_revoked" | "account_created" | "account_removed" | "signed_out_everywhere";
+                action?: "sign_in" | "password_changed" | "password_reset" | "project_created" | "project_renamed" | "plan_changed" | "key_created" | "key_revoked" | "domain_added" | "domain_checked" | "domain_verified" | "domain_primary" | "domain_removed" | "member_added" | "member_removed" | "role_changed" | "invitation_created" | "invitation_revoked" | "two_factor_enabled" | "two_factor_disabled" | "two_factor_required" | "invitation_accepted" | "key_rolled" | "key_updated" | "key_unbanned" | "access_token_created" | "access_token_revoked" | "account_created" | "account_removed" | "signed_out_everywhere";
             };
             header?: never;
             path: {

@@ -227,13 +227,13 @@ export function createKeyService(deps: KeyServiceDeps) {
       const allowed = await authorise(storage.projects, actor, slug, 'developer', true);
       if (!allowed.ok) return allowed;
       const { project } = allowed.value;
-      if (change.label === undefined && change.perMinute === undefined && change.perDay === undefined)
-        return refused('invalid_body', 'give at least one of label, perMinute and perDay');
       const problem = inputProblem(change, project);
       if (problem) return { ok: false, problem };
       return audited(actor, project.id, async (sql) => {
         const key = await projectKey(sql, project, keyId);
         changeable(key, keyId);
+        if (change.label === undefined && change.perMinute === undefined && change.perDay === undefined)
+          return { value: key, action: null, target: null };
         const records = keyRecords(sql);
         const said: string[] = [];
         if (change.label !== undefined) {
