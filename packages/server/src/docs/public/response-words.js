@@ -13,7 +13,7 @@ export function parseLink(header) {
 
 /** `"minute";q=60;w=60, "day";q=1000;w=86400` → [{ name: 'minute', quota: 60, seconds: 60 }, …]. */
 function parsePolicy(header) {
-  return [...(header ?? '').matchAll(/"([a-z]+)";q=(\d+);w=(\d+)/g)].map(([, name, quota, seconds]) => ({
+  return [...(header ?? '').matchAll(/"([a-z-]+)";q=(\d+);w=(\d+)/g)].map(([, name, quota, seconds]) => ({
     name,
     quota: Number(quota),
     seconds: Number(seconds),

@@ -110,7 +110,9 @@ function meter(label: string, { used, limit }: WindowUsage): Html {
 }
 
 const when = (at: number | null, none: string): Html =>
-  at === null ? html`<span class="muted">${none}</span>` : html`<time>${minute(at)}</time>`;
+  at === null
+    ? html`<span class="muted">${none}</span>`
+    : html`<time datetime="${new Date(at).toISOString()}">${minute(at)}</time>`;
 
 /** What a developer (and an owner: unban) may do to the key in its state. */
 function actions(key: ApiKeyRecord, status: KeyStatus, view: KeysView): Html {
@@ -142,7 +144,7 @@ function row({ key, usage }: KeyRow, view: KeysView): Html {
       <div class="mono">${key.prefix ? `${key.prefix}…` : key.id}</div>
     </td>
     <td>${state(status)}</td>
-    <td>${when(key.createdAt, '')}</td>
+    <td>${when(key.createdAt, '-')}</td>
     <td>${when(key.expiresAt, 'never')}</td>
     <td>${when(key.lastUsedAt, 'never')}</td>
     <td>
