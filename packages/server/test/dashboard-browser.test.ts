@@ -254,6 +254,9 @@ test(
         await (await app.domains.service()).add(OPERATOR, project.slug, hostname);
         const account = await storage.accounts.byEmail('ann@example.com');
         const key = (await storage.keys.list('prj_acme'))[0]!;
+        const working = (await storage.keys.list('prj_acme')).find(
+          (candidate) => candidate.revokedAt === null && candidate.rolledAt === null,
+        )!;
         await app.requestLog!.flush();
         const [logged] = await storage.requestLog.list({ projectId: 'prj_acme', limit: 1 });
         assert.ok(logged, 'the key’s requests are in the request log');
@@ -266,6 +269,8 @@ test(
           '/dashboard/projects/acme/domains',
           '/dashboard/projects/acme/members',
           `/dashboard/projects/acme/members/${account!.id}/remove`,
+          `/dashboard/projects/acme/keys/${working.id}/edit`,
+          `/dashboard/projects/acme/keys/${working.id}/roll`,
           '/dashboard/account',
         ];
         const seen: string[] = [];

@@ -64,7 +64,9 @@ export function rollView(project: Project, key: ApiKeyRecord, csrfToken: string,
         A new key with the same label, expiry and own limits is made and shown once. The old key keeps working
         for the overlap you choose, so you can deploy the new one first, and then
         expires${
-          key.expiresAt === null ? '' : html` (at the latest when it would have: ${minute(key.expiresAt)})`
+          key.expiresAt === null
+            ? ''
+            : html` (at the latest when it would have: ${tokens(minute(key.expiresAt))})`
         }.
       </p>
       <form class="inline" method="post" action="${urlFor('rollKey', { slug: project.slug, keyId: key.id })}">
