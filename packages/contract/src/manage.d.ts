@@ -15,7 +15,11 @@ export interface paths {
          */
         get: operations["listProjects"];
         put?: never;
-        post?: never;
+        /**
+         * Create a project
+         * @description Creates a project on the Free plan, owned by the token's account; the token that asks reaches it at once (other tokens do not). Needs a write token. An account may own at most 10 projects it created itself (`409 conflict` past that); plans above Free are set by the operator. A taken slug is `409 conflict`.
+         */
+        post: operations["createProject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -39,7 +43,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a project
+         * @description An owner's changes, each optional, all made or none: the name; whether members need two-factor sign-in (`twoFactorRequired`: turning it on needs the owner's own account to have two-factor, else `403 two_factor_required`); and the plan, which an owner may only bring down to `free` (another plan is `403 forbidden`: plans above Free are the operator's). Each change is in the audit trail. Needs a write token.
+         */
+        patch: operations["updateProject"];
         trace?: never;
     };
     "/projects/{slug}/keys": {
@@ -438,6 +446,20 @@ export interface components {
             role: components["schemas"]["Role"];
             limits: components["schemas"]["Limits"];
             createdAt: components["schemas"]["Instant"];
+            /** @description Whether members need two-factor sign-in; in the answers about one project. */
+            twoFactorRequired?: boolean;
+        };
+        NewProject: {
+            /** @description Lower-case letters, digits and dashes, neither first nor last a dash. */
+            slug: string;
+            /** @description A name for people, 1 to 100 characters and not only spaces: no control characters, and no character a reader cannot see or that reorders what is shown (`400 invalid_body`). */
+            name: string;
+        };
+        ProjectChange: {
+            /** @description A name for people, 1 to 100 characters and not only spaces: no control characters, and no character a reader cannot see or that reorders what is shown (`400 invalid_body`). */
+            name?: string;
+            twoFactorRequired?: boolean;
+            plan?: components["schemas"]["Plan"];
         };
         ProjectList: {
             data: components["schemas"]["Project"][];
@@ -1021,6 +1043,48 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    createProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewProject"];
+            };
+        };
+        responses: {
+            /** @description The project, with the account as its owner. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getProject: {
         parameters: {
             query?: never;
@@ -1055,6 +1119,51 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's slug. */
+                slug: components["parameters"]["Slug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectChange"];
+            };
+        };
+        responses: {
+            /** @description The project as changed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

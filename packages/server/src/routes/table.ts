@@ -160,7 +160,7 @@ const PREFLIGHT: RouteConfig = {
 
 /**
  * The methods routes may use (the contract's operations and the dashboard's forms use GET and POST,
- * the management API PATCH and DELETE too; HEAD comes with GET). A method no route uses reaches no route of the router, so its 405 is decided
+ * the management API DELETE and PATCH too; HEAD comes with GET). A method no route uses reaches no route of the router, so its 405 is decided
  * after the router's 404 (`otherMethods`); these have routes a 405 must win against (a
  * `GET /dashboard/sign-out` would otherwise be `GET /dashboard/:slug`), so they get 405 routes. A route
  * with any other method is refused at start-up, naming this list.

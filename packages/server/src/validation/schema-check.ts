@@ -152,6 +152,8 @@ export function compileSchema(schema: Schema): (value: unknown) => SchemaViolati
         }
         return undefined;
       }
+      case 'boolean':
+        return typeof value === 'boolean' ? undefined : wrongType();
       default:
         if (node.enum && !node.enum.includes(value)) {
           return { path, message: `${label} must be one of ${node.enum.join(', ')}` };

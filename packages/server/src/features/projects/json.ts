@@ -3,7 +3,7 @@ import { iso } from '../shared/iso.ts';
 import type { VisibleProject } from './service.ts';
 
 /** A project as the management API (and `petstore projects list --json`) shows it. */
-export function projectJson({ project, role }: VisibleProject) {
+export function projectJson({ project, role, twoFactorRequired }: VisibleProject) {
   return {
     slug: project.slug,
     name: project.name,
@@ -11,5 +11,6 @@ export function projectJson({ project, role }: VisibleProject) {
     role,
     limits: limitsFor(project),
     createdAt: iso(project.createdAt),
+    ...(twoFactorRequired === undefined ? {} : { twoFactorRequired }),
   };
 }

@@ -20,6 +20,20 @@ export function projectRoutes(projects: ProjectService): Record<string, RouteHan
         data: members.map(memberJson),
       });
     },
+    async createProject(request, reply) {
+      const body = (request.body ?? {}) as { slug: string; name: string };
+      const created = valueOrThrow(await projects.createOwn(tokenActorOf(request), body));
+      return sendJson(reply, 201, projectJson(created));
+    },
+    async updateProject(request, reply) {
+      const { slug } = request.params as { slug: string };
+      const body = (request.body ?? {}) as { name?: string; twoFactorRequired?: boolean; plan?: string };
+      return sendJson(
+        reply,
+        200,
+        projectJson(valueOrThrow(await projects.update(tokenActorOf(request), slug, body))),
+      );
+    },
     async getProject(request, reply) {
       const { slug } = request.params as { slug: string };
       return sendJson(reply, 200, projectJson(valueOrThrow(await projects.get(tokenActorOf(request), slug))));

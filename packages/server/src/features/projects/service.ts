@@ -7,11 +7,17 @@ import { type Actor, authorise } from '../shared/actor.ts';
 import { createAudited } from '../shared/audited.ts';
 import { done, type Outcome, type Problem, Refusal, refused } from '../shared/outcome.ts';
 import { projectRecords } from './repository.ts';
+import { createTwoFactorRecords } from '../../storage/two-factor-records.ts';
+
+/** Projects an account may own that it created itself (the operator may add it to more). */
+export const MAX_OWNED_PROJECTS = 10;
 
 /** A project as an actor sees it: with the role it holds there. */
 export interface VisibleProject {
   project: Project;
   role: Role;
+  /** Whether members need two-factor sign-in; read where one project is answered. */
+  twoFactorRequired?: boolean;
 }
 
 /** A project to create: its slug, name and plan. */
@@ -33,7 +39,7 @@ const operatorOnly = (what: string) =>
  * the operator's creation and plan changes, each written with its audit record in one transaction.
  */
 export function createProjectService(deps: {
-  storage: Pick<Storage, 'projects' | 'transaction'>;
+  storage: Pick<Storage, 'projects' | 'transaction' | 'sql'>;
   clock: Clock;
 }) {
   const { clock } = deps;
@@ -130,6 +136,136 @@ export function createProjectService(deps: {
       });
     },
 
+    /**
+     * A Free project made by an account for itself (the management API): the account its owner, the
+     * token that asked reaching it too; at most MAX_OWNED_PROJECTS owned. Plans above Free stay the
+     * operator's to set.
+     */
+    async createOwn(
+      actor: Extract<Actor, { kind: 'account' }>,
+      input: { slug: string; name: string },
+    ): Promise<Outcome<VisibleProject>> {
+      if (actor.token?.scope === 'read') {
+        return refused('insufficient_scope', 'this access token may only read: a change needs a write token');
+      }
+      const name = input.name.trim();
+      const slugIssue = slugProblem(input.slug);
+      if (slugIssue) return refused('invalid_body', slugIssue, 'slug');
+      const nameIssue = nameProblem(name);
+      if (nameIssue) return refused('invalid_body', nameIssue, 'name');
+      const project: Project = {
+        id: `prj_${process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex')}`,
+        slug: input.slug,
+        name,
+        plan: 'free',
+        perMinute: null,
+        perDay: null,
+        createdAt: clock.now(),
+      };
+      return audited(actor, project.id, async (sql) => {
+        const [owned] = await sql.all(
+          "SELECT count(*) AS n FROM memberships WHERE account_id = $1 AND role = 'owner'",
+          [actor.accountId],
+        );
+        if (Number(owned!.n) >= MAX_OWNED_PROJECTS) {
+          throw new Refusal({
+            code: 'conflict',
+            message: `you own ${MAX_OWNED_PROJECTS} projects, the most an account may create itself: ask the operator for more`,
+          });
+        }
+        const created = await projectRecords(sql).create(project);
+        if (!created) {
+          throw new Refusal({
+            code: 'conflict',
+            message: `a project with slug ${project.slug} already exists`,
+            param: 'slug',
+          });
+        }
+        await sql.run(
+          'INSERT INTO memberships (account_id, project_id, created_at, role) VALUES ($1, $2, $3, $4)',
+          [actor.accountId, project.id, project.createdAt, 'owner'],
+        );
+        if (actor.token) {
+          await sql.run('INSERT INTO access_token_projects (token_id, project_id) VALUES ($1, $2)', [
+            actor.token.tokenId,
+            project.id,
+          ]);
+          // The token's grant changed: every instance drops its cached copy (migration 150's feed).
+          await sql.run('INSERT INTO host_changes (account_id) VALUES ($1)', [actor.accountId]);
+        }
+        return {
+          value: { project: created, role: 'owner' as const, twoFactorRequired: false },
+          action: 'project_created',
+          target: `${name} (free)`,
+        };
+      });
+    },
+
+    /**
+     * An owner's changes to a project (the management API's PATCH): its name, whether members need
+     * two-factor sign-in (only once the owner's own account has it, so no owner locks themselves out),
+     * and its plan, which an owner may only bring down to Free. Each change is audited; all or none.
+     */
+    async update(
+      actor: Extract<Actor, { kind: 'account' }>,
+      slug: string,
+      change: { name?: string; twoFactorRequired?: boolean; plan?: string },
+    ): Promise<Outcome<VisibleProject>> {
+      const allowed = await authorise(projects, actor, slug, 'owner', true);
+      if (!allowed.ok) return allowed;
+      const { project } = allowed.value;
+      const name = change.name?.trim();
+      if (name !== undefined) {
+        const issue = nameProblem(name);
+        if (issue) return refused('invalid_body', issue, 'name');
+      }
+      if (change.plan !== undefined && change.plan !== project.plan && change.plan !== 'free') {
+        return refused(
+          'forbidden',
+          'an owner may move a project down to Free; other plans are set by the operator',
+          'plan',
+        );
+      }
+      return audited(actor, project.id, async (sql) => {
+        const records = projectRecords(sql);
+        const also: { action: 'project_renamed' | 'two_factor_required' | 'plan_changed'; target: string }[] =
+          [];
+        if (name !== undefined && name !== project.name) {
+          await records.rename(slug, name);
+          also.push({ action: 'project_renamed', target: `${project.name} → ${name}` });
+        }
+        if (change.twoFactorRequired !== undefined) {
+          if (change.twoFactorRequired) {
+            const own = await createTwoFactorRecords(sql).twoFactor(actor.accountId);
+            if (!own?.confirmedAt) {
+              throw new Refusal({
+                code: 'two_factor_required',
+                message: 'turn on two-factor sign-in for your own account first',
+                param: 'twoFactorRequired',
+              });
+            }
+          }
+          await records.setTwoFactorRequired(project.id, change.twoFactorRequired, clock.now());
+          also.push({ action: 'two_factor_required', target: change.twoFactorRequired ? 'on' : 'off' });
+        }
+        if (change.plan === 'free' && project.plan !== 'free') {
+          await records.setPlan(slug, 'free', null, null);
+          also.push({ action: 'plan_changed', target: `${project.plan} → free` });
+        }
+        const [first, ...rest] = also;
+        return {
+          value: {
+            project: (await records.bySlug(slug))!,
+            role: allowed.value.role,
+            twoFactorRequired: await createTwoFactorRecords(sql).twoFactorRequired(project.id),
+          },
+          action: first?.action ?? null,
+          target: first?.target ?? null,
+          also: rest,
+        };
+      });
+    },
+
     /** The account's projects (through a token: those of the token), by name; every project for the operator. */
     async list(actor: Actor): Promise<VisibleProject[]> {
       if (actor.kind !== 'account') {
@@ -151,7 +287,11 @@ export function createProjectService(deps: {
     },
     async get(actor: Actor, slug: string): Promise<Outcome<VisibleProject>> {
       const allowed = await authorise(projects, actor, slug, 'viewer', false);
-      return allowed.ok ? done(allowed.value) : allowed;
+      if (!allowed.ok) return allowed;
+      const twoFactorRequired = await createTwoFactorRecords(deps.storage.sql).twoFactorRequired(
+        allowed.value.project.id,
+      );
+      return done({ ...allowed.value, twoFactorRequired });
     },
   };
 }
