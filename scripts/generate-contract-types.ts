@@ -25,7 +25,12 @@ async function documentTypes(document: URL): Promise<string> {
     transform(schema) {
       const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type];
       if (schema.format === 'int64' && types.includes('integer')) {
-        return ts.factory.createKeywordTypeNode(ts.SyntaxKind.BigIntKeyword);
+        const bigint = ts.factory.createKeywordTypeNode(ts.SyntaxKind.BigIntKeyword);
+        if (!types.includes('null')) return bigint;
+        return ts.factory.createUnionTypeNode([
+          bigint,
+          ts.factory.createLiteralTypeNode(ts.factory.createNull()),
+        ]);
       }
       return undefined;
     },

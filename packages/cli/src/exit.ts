@@ -51,6 +51,7 @@ const CODE_EXIT: Record<string, ExitCode> = {
   idempotency_in_progress: 6,
   idempotency_key_reused: 6,
   domain_exists: 6,
+  key_limit_reached: 6,
   conflict: 6,
 };
 

@@ -7,7 +7,7 @@ import type { Storage } from '@petstore/server/storage/repository.ts';
 import { systemClock } from '@petstore/server/time/clock.ts';
 import { CliError, EXIT, NotFoundError, refusalError, UsageError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
-import { keyState } from './keys-list.ts';
+import { keyStatus } from '@petstore/server/features/keys/state.ts';
 import { ownLimitsText, printCreatedKey, printRolledKey } from './keys-output.ts';
 import { liftStoreBan } from './store-ban.ts';
 import { formatInstant } from './table.ts';
@@ -190,7 +190,7 @@ export async function changeKey(
   const key = await changeableKey(storage, id);
   const now = Date.now();
   if ('unban' in change) {
-    const banned = keyState(key, now).startsWith('banned');
+    const banned = keyStatus(key, now).state === 'banned';
     await storage.keys.unban(key.id, now);
     await liftStoreBan(io, key.id, key.projectId);
     say(io, banned ? `unbanned ${key.id}` : `${key.id} was not banned; any ban held by a server is lifted`);

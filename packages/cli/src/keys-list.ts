@@ -1,6 +1,7 @@
 import type { ApiKeyRecord } from '@petstore/server/storage/records.ts';
 import { createKeyService } from '@petstore/server/features/keys/service.ts';
 import { keyJson } from '@petstore/server/features/keys/json.ts';
+import { type KeyStatus, keyStatus, keyStatusText } from '@petstore/server/features/keys/state.ts';
 import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
 import type { Storage } from '@petstore/server/storage/repository.ts';
 import { systemClock } from '@petstore/server/time/clock.ts';
@@ -9,13 +10,21 @@ import type { CliIo } from './io.ts';
 import { databasePager, decodeCursor, type PageOptions, type Pager, printPages } from './paged-output.ts';
 import { type Column, formatInstant } from './table.ts';
 
-/** active, revoked, expired or banned until an instant, in that order of precedence. */
-export function keyState(key: ApiKeyRecord, now: number): string {
-  if (key.revokedAt !== null) return 'revoked';
-  if (key.expiresAt !== null && key.expiresAt <= now) return 'expired';
-  if (key.bannedUntil !== null && key.bannedUntil > now)
-    return `banned until ${formatInstant(key.bannedUntil, '')}`;
-  return 'active';
+/** The STATE column: the keys service's one reading of a key (`rolling until …`, `banned until …`). */
+export const stateCell = (status: KeyStatus): string => keyStatusText(status, (at) => formatInstant(at, ''));
+
+/** A key record as a row of KEY_COLUMNS. */
+export function keyRow(key: ApiKeyRecord, now: number): string[] {
+  return [
+    key.id,
+    key.environment,
+    planCell(key),
+    key.label ?? '-',
+    formatInstant(key.createdAt, '-'),
+    formatInstant(key.lastUsedAt, 'never'),
+    formatInstant(key.expiresAt, 'never'),
+    stateCell(keyStatus(key, now)),
+  ];
 }
 
 function planCell(key: ApiKeyRecord): string {
@@ -90,16 +99,7 @@ export async function listKeys(
             readKeysCursor,
           ),
       columns: KEY_COLUMNS,
-      row: (key) => [
-        key.id,
-        key.environment,
-        planCell(key),
-        key.label ?? '-',
-        formatInstant(key.createdAt, '-'),
-        formatInstant(key.lastUsedAt, 'never'),
-        formatInstant(key.expiresAt, 'never'),
-        keyState(key, now),
-      ],
+      row: (key) => keyRow(key, now),
       record: (key) => JSON.stringify(keyJson(key, now)),
       empty: 'no keys; create one with: petstore keys create --plan free',
     },

@@ -60,3 +60,7 @@ export function printRolledKey(
   );
   say(io, rolled.key);
 }
+
+/** What `keys unban` says, in either mode. */
+export const unbanLine = (id: string, wasBanned: boolean): string =>
+  wasBanned ? `unbanned ${id}: it is active again` : `${id} was not banned: nothing to lift`;

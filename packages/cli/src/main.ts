@@ -34,13 +34,15 @@ const HELP = `petstore ${version}: run, operate and call the Pet Store API
 Usage:
   petstore serve [--port N] [--host H] [--database URL] [--redis URL] [--workers N]
   petstore migrate [--database URL]
-  petstore keys create --project <slug> [--label T] [--expires-in-days N] [--json]
+  petstore keys create --project <slug> [--label T] [--expires-in-days N] [--per-minute N] [--per-day N] [--json]
   petstore keys create --plan free|pro|business|enterprise [--per-minute N --per-day N] [--label T]
                        [--expires-in-days N] [--json]
   petstore keys list [--project <slug>] [--limit N] [--cursor C] [--all] [--json]
+  petstore keys get <id> --project <slug> [--json]
+  petstore keys update <id> --project <slug> [--label T] [--per-minute N|none] [--per-day N|none] [--json]
   petstore keys revoke <id> [--project <slug>] | keys roll <id> [--project <slug>] [--overlap-seconds N]
-  petstore keys unban <id> | keys set-plan <id> --plan P [--per-minute N --per-day N]
-  petstore keys set-limits <id> [--per-minute N] [--per-day N]
+  petstore keys unban <id> [--project <slug>] | keys set-plan <id> --plan P [--per-minute N --per-day N]
+  petstore keys set-limits <id> [--project <slug>] [--per-minute N] [--per-day N]
   petstore projects create --name "Acme Docs" --slug acme --plan P [--per-minute N --per-day N] [--json]
   petstore projects list [--limit N] [--cursor C] [--all] [--json] | projects get <slug> [--json]
   petstore projects set-plan <slug> --plan P [--per-minute N --per-day N]
@@ -82,9 +84,9 @@ server's database; else --base-url URL, PETSTORE_BASE_URL or PETSTORE_ACCESS_TOK
 (the address without its /v1, then /manage/v1) with an access token (PETSTORE_ACCESS_TOKEN, or one
 "petstore login" saved); else DATABASE_URL is the database; else the API at http://127.0.0.1:8080.
 Without a token the API is not called: exit status 5, saying how to get one. The operator's own
-commands (admin, projects create|set-plan, keys create --plan|unban|set-plan|set-limits, keys without
---project) run on the database alone (else ./data/petstore.db), and are refused where a base URL, a
-token or a saved login names the API. The output, the --json objects (the management API's) and the
+commands (admin, projects create|set-plan, keys create --plan|set-plan, keys without --project) run
+on the database alone (else ./data/petstore.db), and are refused where a base URL, a token or a saved
+login names the API. The output, the --json objects (the management API's) and the
 exit statuses are the same in both modes. docs/cli.md describes every command.
 
 ${EXIT_HELP}`;

@@ -76,17 +76,32 @@ describe('petstore exit statuses by outcome: the same in both modes', { concurre
   it('done → 0', async () => {
     await both(EXIT.ok, () => ['projects', 'get', 'acme']);
     await both(EXIT.ok, () => ['members', 'list', '--project', 'acme']);
+    await both(EXIT.ok, async (mode) => ['keys', 'get', await newKey(mode), '--project', 'acme']);
+    await both(EXIT.ok, async (mode) => [
+      'keys',
+      'update',
+      await newKey(mode),
+      '--project',
+      'acme',
+      '--label',
+      'L',
+    ]);
+    await both(EXIT.ok, async (mode) => ['keys', 'unban', await newKey(mode), '--project', 'acme']);
   });
 
   it('a value the service refuses → 2 (usage), before or after it is sent', async () => {
     await both(EXIT.usage, () => ['keys', 'create', '--project', 'acme', '--label', 'x'.repeat(101)]);
     await both(EXIT.usage, () => ['logs', '--project', 'acme', '--cursor', 'altered'], /cursor/);
     await both(EXIT.usage, () => ['keys', 'create', '--project', 'acme', '--per-minute', '1000000']);
+    await both(EXIT.usage, () => ['keys', 'update', 'key_any', '--project', 'acme'], /needs --label/);
+    await both(EXIT.usage, () => ['keys', 'update', 'key_any', '--project', 'acme', '--per-day', '1001']);
   });
 
   it('a project, key, member, invitation or domain that does not exist → 3; so is a key revoked already', async () => {
     await both(EXIT.notFound, () => ['projects', 'get', 'nope']);
     await both(EXIT.notFound, () => ['keys', 'revoke', 'key_nope', '--project', 'acme']);
+    await both(EXIT.notFound, () => ['keys', 'get', 'key_nope', '--project', 'acme']);
+    await both(EXIT.notFound, () => ['keys', 'unban', 'key_nope', '--project', 'acme']);
     await both(EXIT.notFound, () => ['keys', 'list', '--project', 'nope']);
     await both(EXIT.notFound, () => ['members', 'remove', 'nobody@example.com', '--project', 'acme']);
     await both(EXIT.notFound, () => ['invitations', 'revoke', 'inv_nope', '--project', 'acme']);
@@ -112,6 +127,9 @@ describe('petstore exit statuses by outcome: the same in both modes', { concurre
   });
 
   it('what exists but whose state forbids it → 6 (conflict): a second roll, the last owner, a member invited', async () => {
+    // The outcomes above used the Free plan's ten keys in use: make room for the keys made below.
+    for (const key of await app.storage.keys.list('prj_acme'))
+      await app.storage.keys.revoke(key.id, app.clock.now());
     await both(
       EXIT.conflict,
       async (mode) => {
@@ -131,5 +149,22 @@ describe('petstore exit statuses by outcome: the same in both modes', { concurre
       () => ['invitations', 'create', '--email', owner.email, '--project', 'acme'],
       /a member already/,
     );
+    await both(
+      EXIT.conflict,
+      async (mode) => {
+        const id = await newKey(mode);
+        assert.equal((await run(mode, ['keys', 'revoke', id, '--project', 'acme'])).code, 0);
+        return ['keys', 'update', id, '--project', 'acme', '--label', 'late'];
+      },
+      /revoked/,
+    );
+  });
+
+  it('a key beyond the plan’s keys in use → 6 (conflict), key_limit_reached', async () => {
+    for (;;) {
+      const created = await run('database', ['keys', 'create', '--project', 'acme', '--json']);
+      if (created.code !== 0) break;
+    }
+    await both(EXIT.conflict, () => ['keys', 'create', '--project', 'acme'], /allows 10 keys in use/);
   });
 });

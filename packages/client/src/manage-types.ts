@@ -9,7 +9,7 @@ import type { RateLimit } from './types.ts';
 export type { paths as ManagePaths } from '@petstore/contract/manage';
 
 /** The HTTP methods the management API uses. */
-export type ManageMethod = 'get' | 'post' | 'delete';
+export type ManageMethod = 'get' | 'post' | 'patch' | 'delete';
 
 /** The paths that have an operation for `M`. */
 export type ManagePathOf<M extends ManageMethod> = {

@@ -44,6 +44,8 @@ export interface ManageClient {
   get: Call<'get'>;
   /** `POST path` with a JSON body. Sent again only after a 429: the management API takes no Idempotency-Key. */
   post: Call<'post'>;
+  /** `PATCH path` with a JSON body. Sent again only after a 429, like `post`. */
+  patch: Call<'patch'>;
   /** `DELETE path`. Sent again only after a 429, like `post`. */
   delete: Call<'delete'>;
   /** Every page of a paged GET from `query.cursor` on (the first page without it), following `next`. */
@@ -100,7 +102,7 @@ export function createManageClient(options: ManageClientOptions): ManageClient {
   });
 
   const call =
-    (method: 'GET' | 'POST' | 'DELETE') =>
+    (method: 'GET' | 'POST' | 'PATCH' | 'DELETE') =>
     async (path: string, init?: AnyInit): Promise<ManageResult<unknown>> => {
       const body = init?.body === undefined ? undefined : stringifyJson(init.body);
       const response = await send(transport, {
@@ -159,6 +161,7 @@ export function createManageClient(options: ManageClientOptions): ManageClient {
   return {
     get: get as ManageClient['get'],
     post: call('POST') as ManageClient['post'],
+    patch: call('PATCH') as ManageClient['patch'],
     delete: call('DELETE') as ManageClient['delete'],
     pages: pages as ManageClient['pages'],
     items: items as ManageClient['items'],

@@ -36,7 +36,7 @@ export function createTransport(
 }
 
 export interface ApiRequest {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   body?: string;

@@ -53,6 +53,12 @@ describe('createManageClient against a server on a port', () => {
     });
     assert.equal(rolled.previous.id, created.key.id);
     assert.equal(rolled.previous.state, 'rolling');
+    assert.equal(rolled.previous.stateUntil, rolled.previous.expiresAt);
+    const { data: changed } = await manage.patch('/projects/{slug}/keys/{keyId}', {
+      path: { slug: 'acme', keyId: rolled.key.id },
+      body: { label: 'CI rolled', perMinute: null },
+    });
+    assert.deepEqual([changed.label, changed.ownLimits.perMinute], ['CI rolled', null]);
     const { data: revoked } = await manage.delete('/projects/{slug}/keys/{keyId}', {
       path: { slug: 'acme', keyId: rolled.key.id },
     });

@@ -65,7 +65,7 @@ export interface paths {
         put?: never;
         /**
          * Create a key
-         * @description Creates a key of the project, held to the project's plan and, when given, to limits of its own below the plan's. The secret is in this answer only. Needs a write token and a developer or an owner. Every field of the body is optional, and so is the body: without one (no body at all, as `curl -X POST` sends) the key has no label, no expiry and the plan's limits.
+         * @description Creates a key of the project, held to the project's plan and, when given, to limits of its own below the plan's. The secret is in this answer only. Needs a write token and a developer or an owner. Every field of the body is optional, and so is the body: without one (no body at all, as `curl -X POST` sends) the key has no label, no expiry and the plan's limits. A project holds as many keys in use (neither revoked nor expired) as its plan allows: Free 10, Pro 50, Business 200, Enterprise 1,000; beyond that the answer is `409 key_limit_reached` (revoke one first). Rolling a key is a replacement and is not counted against it.
          */
         post: operations["createKey"];
         delete?: never;
@@ -81,7 +81,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get a key
+         * @description One key of the project, revoked and expired ones included; never its secret.
+         */
+        get: operations["getKey"];
         put?: never;
         post?: never;
         /**
@@ -91,7 +95,11 @@ export interface paths {
         delete: operations["revokeKey"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a key's label or own limits
+         * @description Changes the fields given and leaves the others: `label` (null clears it), and the key's own limits `perMinute` and `perDay` (at most the project's; null clears one, so that the project's limit alone holds). An empty object changes nothing and answers the key. Running servers apply new limits from the key's next request. A revoked or expired key cannot be changed (`409 conflict`). Needs a write token and a developer or an owner.
+         */
+        patch: operations["updateKey"];
         trace?: never;
     };
     "/projects/{slug}/keys/{keyId}/roll": {
@@ -108,6 +116,26 @@ export interface paths {
          * @description Replaces a key, as Stripe rolls keys: a new key with the same label, expiry and own limits is created, and the old one keeps working for `overlapSeconds` (default one day, at most seven) and then expires. A key is rolled once: a second roll, even at the same moment from another client, and a roll of a revoked or expired key are `409 conflict`. Needs a write token and a developer or an owner.
          */
         post: operations["rollKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{slug}/keys/{keyId}/unban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a key's ban
+         * @description Ends the key's temporary ban at once, on every instance, and records who lifted it in the audit trail. The key's windows are not reset: a key whose limit is still spent is refused (`429 rate_limited`) until it resets, and a key that keeps sending past its own limit is banned again. A key that is not banned is answered as it is (nothing to lift); a revoked key is `409 conflict`. Needs a write token and an owner.
+         */
+        post: operations["unbanKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -471,9 +499,9 @@ export interface components {
         /** @description Limits of the key's own, below its project's; null where it has none. */
         OwnLimits: {
             /** Format: int64 */
-            perMinute: bigint;
+            perMinute: bigint | null;
             /** Format: int64 */
-            perDay: bigint;
+            perDay: bigint | null;
         };
         Project: {
             slug: string;
@@ -544,10 +572,12 @@ export interface components {
             /** @enum {string} */
             environment: "live" | "test";
             /**
-             * @description `active`; `rolling` once rolled, until the overlap ends; `expired`; `revoked`.
+             * @description The key's state now, the same word in every door (API, command line, dashboard): `revoked`; `expired`; `banned` until `stateUntil` (refused with `429 temporarily_banned`); `rolling` once rolled, working until `stateUntil`, when the overlap ends; else `active`.
              * @enum {string}
              */
-            state: "active" | "rolling" | "expired" | "revoked";
+            state: "active" | "rolling" | "expired" | "revoked" | "banned";
+            /** @description When the state ends, for `rolling` (the key's expiry) and `banned` (the ban's end); else null. */
+            stateUntil: components["schemas"]["Instant"] | null;
             limits: components["schemas"]["Limits"];
             ownLimits: components["schemas"]["OwnLimits"];
             createdAt: components["schemas"]["Instant"];
@@ -557,7 +587,7 @@ export interface components {
             rolledAt: components["schemas"]["Instant"] | null;
             /** @description The key that replaced this one. */
             rolledTo: string | null;
-            /** @description While the key is banned for repeated rate-limit violations, when the ban ends (its requests are refused with `403 key_banned` until then); null when it is not banned. */
+            /** @description While the key is banned for refusals of its own limits, when the ban ends (its requests are refused with `429 temporarily_banned` until then); null when it is not banned. */
             bannedUntil: components["schemas"]["Instant"] | null;
         };
         NewKey: {
@@ -581,6 +611,20 @@ export interface components {
              * @description How long the old key keeps working (default 86400, one day).
              */
             overlapSeconds?: number;
+        };
+        KeyChange: {
+            /** @description The new label, as `NewKey`'s; null clears it. */
+            label?: string | null;
+            /**
+             * Format: int64
+             * @description The key's own limit per minute, at most its project's; null clears it.
+             */
+            perMinute?: bigint | null;
+            /**
+             * Format: int64
+             * @description The key's own limit per day, at most its project's; null clears it.
+             */
+            perDay?: bigint | null;
         };
         CreatedKey: {
             key: components["schemas"]["Key"];
@@ -796,7 +840,7 @@ export interface components {
              * @description Machine-readable error code, from the closed catalogue of the service (the same as the Pet Store API's).
              * @enum {string}
              */
-            code: "unauthorized" | "forbidden" | "insufficient_scope" | "plan_required" | "domain_limit_reached" | "two_factor_required" | "domain_exists" | "conflict" | "invalid_json" | "invalid_body" | "invalid_parameter" | "invalid_cursor" | "invalid_request" | "not_found" | "method_not_allowed" | "request_timeout" | "gone" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "idempotency_in_progress" | "idempotency_key_reused" | "rate_limited" | "temporarily_banned" | "too_many_connections" | "too_many_exports" | "headers_too_large" | "not_implemented" | "service_unavailable" | "internal_error";
+            code: "unauthorized" | "forbidden" | "insufficient_scope" | "plan_required" | "domain_limit_reached" | "two_factor_required" | "domain_exists" | "key_limit_reached" | "conflict" | "invalid_json" | "invalid_body" | "invalid_parameter" | "invalid_cursor" | "invalid_request" | "not_found" | "method_not_allowed" | "request_timeout" | "gone" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "idempotency_in_progress" | "idempotency_key_reused" | "rate_limited" | "temporarily_banned" | "too_many_connections" | "too_many_exports" | "headers_too_large" | "not_implemented" | "service_unavailable" | "internal_error";
             /** @description Human-readable description; for people, may change. Text echoed from the request is quoted with its control characters (and the other characters that could hide in a message: C1 controls, zero-width and direction marks, separators, lone surrogates) written as `\uXXXX`, and cut so that the message never exceeds 1,000 characters (the last one then `…`). */
             message: string;
             /**
@@ -884,7 +928,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The change conflicts with the current state (`conflict`): a key already rolled, revoked or expired; the last owner of a project; an address that is a member already; a domain not verified yet; the project has the domain already (`domain_exists`). */
+        /** @description The change conflicts with the current state (`conflict`): a key already rolled, revoked or expired; the project's plan's number of keys in use reached (`key_limit_reached`); the last owner of a project; an address that is a member already; a domain not verified yet; the project has the domain already (`domain_exists`). */
         Conflict: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1322,8 +1366,50 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's slug. */
+                slug: components["parameters"]["Slug"];
+                /** @description The key's id. */
+                keyId: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Key"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1365,6 +1451,54 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's slug. */
+                slug: components["parameters"]["Slug"];
+                /** @description The key's id. */
+                keyId: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyChange"];
+            };
+        };
+        responses: {
+            /** @description The key as changed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Key"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -1420,6 +1554,50 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    unbanKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's slug. */
+                slug: components["parameters"]["Slug"];
+                /** @description The key's id. */
+                keyId: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, no longer banned. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Key"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listAuditEvents: {
         parameters: {
             query?: {
@@ -1434,7 +1612,7 @@ export interface operations {
                 /** @description Only the events of this actor: a member's email (in any case), `operator` for the command line or `service` for the background checks. */
                 actor?: string;
                 /** @description Only the events of this action (the values an event's `action` takes). */
-                action?: "sign_in" | "password_changed" | "password_reset" | "project_created" | "project_renamed" | "plan_changed" | "key_created" | "key_revoked" | "domain_added" | "domain_checked" | "domain_verified" | "domain_primary" | "domain_removed" | "member_added" | "member_removed" | "role_changed" | "invitation_created" | "invitation_revoked" | "invitation_resent" | "two_factor_enabled" | "two_factor_disabled" | "two_factor_required" | "invitation_accepted" | "key_rolled" | "access_token_created" | "access_token_revoked" | "account_created" | "account_removed" | "signed_out_everywhere";
+                action?: "sign_in" | "password_changed" | "password_reset" | "project_created" | "project_renamed" | "plan_changed" | "key_created" | "key_revoked" | "domain_added" | "domain_checked" | "domain_verified" | "domain_primary" | "domain_removed" | "member_added" | "member_removed" | "role_changed" | "invitation_created" | "invitation_revoked" | "invitation_resent" | "two_factor_enabled" | "two_factor_disabled" | "two_factor_required" | "invitation_accepted" | "key_rolled" | "key_updated" | "key_unbanned" | "access_token_created" | "access_token_revoked" | "account_created" | "account_removed" | "signed_out_everywhere";
             };
             header?: never;
             path: {

@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   request_timeout: 408,
   idempotency_in_progress: 409,
   domain_exists: 409,
+  key_limit_reached: 409,
   conflict: 409,
   gone: 410,
   payload_too_large: 413,

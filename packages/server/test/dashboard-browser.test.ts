@@ -158,7 +158,10 @@ test(
       async () => {
         await page.getByRole('link', { name: /Acme Docs/ }).click();
         await page.getByRole('heading', { name: /Acme Docs/ }).waitFor();
-        assert.match((await page.locator('main').textContent()) ?? '', /300 requests per key/);
+        assert.match(
+          (await page.locator('main').textContent()) ?? '',
+          /300 requests per project, shared by its keys/,
+        );
         await shot('3-project');
         await page.getByRole('link', { name: 'API keys' }).click();
         await page.getByLabel(/Label/).fill('Browser test');
@@ -227,6 +230,22 @@ test(
     });
 
     await t.test(
+      'Roll asks how long the old key keeps working, shows the new key once; the old one is "rolling until …"',
+      async () => {
+        await page.getByLabel(/Label/).fill('Rolled in the browser');
+        await page.getByLabel('Expires').selectOption('30');
+        await page.getByRole('button', { name: 'Create key' }).click();
+        await page.locator('#new-secret').waitFor();
+        await page.getByRole('link', { name: /^Roll “Rolled in the browser”/ }).click();
+        await page.getByLabel(/The old key keeps working/).selectOption('3600');
+        await page.getByRole('button', { name: 'Roll key' }).click();
+        await page.locator('#new-secret').waitFor();
+        await page.getByText(/keeps working until .+ UTC, then expires/).waitFor();
+        assert.equal(await page.getByText(/^rolling until .+ UTC$/).count(), 1);
+      },
+    );
+
+    await t.test(
       'every page at 1440, 820 and 390 px: the document never wider than the window, nothing cut off, no control over text',
       async () => {
         const project = (await storage.projects.bySlug('acme'))!;
@@ -235,6 +254,9 @@ test(
         await (await app.domains.service()).add(OPERATOR, project.slug, hostname);
         const account = await storage.accounts.byEmail('ann@example.com');
         const key = (await storage.keys.list('prj_acme'))[0]!;
+        const working = (await storage.keys.list('prj_acme')).find(
+          (candidate) => candidate.revokedAt === null && candidate.rolledAt === null,
+        )!;
         await app.requestLog!.flush();
         const [logged] = await storage.requestLog.list({ projectId: 'prj_acme', limit: 1 });
         assert.ok(logged, 'the key’s requests are in the request log');
@@ -247,6 +269,8 @@ test(
           '/dashboard/projects/acme/domains',
           '/dashboard/projects/acme/members',
           `/dashboard/projects/acme/members/${account!.id}/remove`,
+          `/dashboard/projects/acme/keys/${working.id}/edit`,
+          `/dashboard/projects/acme/keys/${working.id}/roll`,
           '/dashboard/account',
         ];
         const seen: string[] = [];

@@ -36,12 +36,12 @@ describe('dashboard projects and API keys', () => {
     assert.match(page.body, /acme\.sites\.localhost/);
   });
 
-  it('GET /dashboard/projects/acme → name, plan, limits per key, the docs site link, what each plan allows', async () => {
+  it('GET /dashboard/projects/acme → name, plan, limits per project shared by its keys, the docs site link, what each plan allows', async () => {
     const page = await ann.get('/dashboard/projects/acme');
     assert.equal(page.status, 200);
     assert.match(page.body, /<h1>Acme Docs <span class="badge">Free<\/span><\/h1>/);
-    assert.match(page.body, /60 requests per key/);
-    assert.match(page.body, /1,000 requests per key/);
+    assert.match(page.body, /60 requests per project, shared by its keys/);
+    assert.match(page.body, /1,000 requests per project, shared by its keys/);
     assert.match(page.body, /href="http:\/\/acme\.sites\.localhost\/"/);
     assert.match(page.body, /<tr class="current">\s*<td>Free/);
   });

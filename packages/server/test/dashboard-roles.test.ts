@@ -155,10 +155,10 @@ describe('dashboard roles: every project route checks the role it declares (rout
     const { slug, member } = await project('viewer');
     const keys = await send(member, 'GET', `/dashboard/projects/${slug}/keys`, 'keysPage');
     assert.equal(keys.status, 200);
-    assert.doesNotMatch(keys.body, /Create key|\/revoke"/);
+    assert.doesNotMatch(keys.body, /Create key|\/revoke"|\/roll"|\/edit"|\/unban"/);
     assert.match(
       keys.body,
-      /You are a viewer of this project: only its developers and owners can create and\s+revoke keys/,
+      /You are a viewer of this project: only its developers and owners can create, change, roll and\s+revoke keys/,
     );
     const members = await send(member, 'GET', `/dashboard/projects/${slug}/members`, 'membersPage');
     assert.doesNotMatch(members.body, /Send invitation|\/role"|\/remove"/);

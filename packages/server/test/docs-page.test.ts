@@ -257,9 +257,12 @@ describe('the docs page in Chromium', { skip: skipWithoutBrowser }, () => {
     await list.locator('.try-it-result [data-status="429"]').waitFor();
     assert.match(
       await text(list.locator('.result-words')),
-      /Refused for being over the limit: wait \d+ seconds? \(Retry-After\), then send again\./,
+      /Refused: the project's limit, shared by its keys, is used up: wait \d+ seconds? \(Retry-After\), then send again\./,
     );
-    assert.match(await text(list.locator('.result-words')), /This key may send 1 a minute and 100 a day\./);
+    assert.match(
+      await text(list.locator('.result-words')),
+      /The limit is per project, shared by its keys: 1 a minute and 100 a day\./,
+    );
     await setKey(key);
   });
 
@@ -354,6 +357,17 @@ describe('the docs page in Chromium', { skip: skipWithoutBrowser }, () => {
           }),
           { status: 200, now },
         ),
+        own: rateLimitWords(
+          headers({
+            'ratelimit-policy': '"minute";q=60;w=60, "day";q=1000;w=86400, "key-minute";q=5;w=60',
+            'x-ratelimit-limit': '5',
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-reset': String(now / 1000 + 60),
+            ratelimit: '"key-minute";r=0;t=60',
+            'retry-after': '60',
+          }),
+          { status: 429, code: 'rate_limited', now },
+        ),
         banned: rateLimitWords(headers({ 'retry-after': '900' }), {
           status: 429,
           code: 'temporarily_banned',
@@ -370,23 +384,29 @@ describe('the docs page in Chromium', { skip: skipWithoutBrowser }, () => {
     }, '/docs/assets/response-words.js');
     assert.deepEqual(words, {
       ok: [
-        'This key may send 60 a minute and 1,000 a day.',
+        'The limit is per project, shared by its keys: 60 a minute and 1,000 a day.',
         "1 request of 60 left in this minute's window. It resets at 12:00:30 UTC, in 30 seconds.",
       ],
       day: [
         "0 requests of 1,000 left in this day's window. It resets at 00:00:00 UTC, in 12 hours.",
-        'Refused for being over the limit: wait 12 hours (Retry-After), then send again. Sending while refused counts toward a temporary ban.',
+        "Refused: the project's limit, shared by its keys, is used up: wait 12 hours (Retry-After), then send again.",
       ],
       skewed: [
-        'This key may send 60 a minute.',
+        'The limit is per project, shared by its keys: 60 a minute.',
         "59 requests of 60 left in this minute's window. It resets at 12:01:01 UTC, in 60 seconds.",
       ],
       unsaid: [
-        'This key may send 60 a minute.',
+        'The limit is per project, shared by its keys: 60 a minute.',
         "59 requests of 60 left in this minute's window. It resets at 12:01:01 UTC, in 60 seconds.",
       ],
+      own: [
+        'The limit is per project, shared by its keys: 60 a minute and 1,000 a day.',
+        "This key's own limit: 5 a minute.",
+        "0 requests of 5 left in this key's own minute window. It resets at 12:01:00 UTC, in 60 seconds.",
+        "Refused for being over this key's own limit: wait 60 seconds (Retry-After), then send again. Sending while refused counts toward a temporary ban.",
+      ],
       banned: [
-        'This key is banned for sending while it was limited: wait 15 minutes (Retry-After) before sending again.',
+        'This key is banned for sending while it was over its own limit: wait 15 minutes (Retry-After) before sending again.',
       ],
       none: [],
       links: { next: '/v1/pets?cursor=a', deprecation: '/docs#x', 'successor-version': '/v1/pets' },

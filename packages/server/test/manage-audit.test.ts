@@ -36,6 +36,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       for (const role of ['owner', 'developer', 'viewer'] as const) {
         holders[role] = await tokenHolder(app, ['acme'], { role, scope: 'write' });
       }
+      // The property makes up to 60 keys: more than the Free plan's 10 in use, within Business's 200.
+      await app.storage.projects.setPlan('acme', 'business', null, null);
     });
     after(async () => {
       if (skip) return;

@@ -123,39 +123,36 @@ export function groupContract(makeStore: MakeStore): void {
     assert.deepEqual([project.minute.used, project.day.used], [3, 3]);
   });
 
-  test('a key that keeps sending while its project refuses → banned alone; the project’s other keys are not', async (t) => {
+  test('a key refused by its project’s window, which another key filled → limited, never banned (issue 50)', async (t) => {
     const { limiter, clock } = await openLimiter(t, makeStore);
-    const noisy = projectKey('noisy', 'bans');
+    const plan = { perMinute: 300, perDay: 10_000 };
+    const a = projectKey('a', 'shared', {}, plan);
+    const b = projectKey('b', 'shared', {}, plan);
+    await checks(limiter, a, 200);
+    const decisions = await checks(limiter, b, 200);
+    assert.equal(decisions.filter((d) => d.allowed).length, 100, 'key B gets what key A left');
+    assert.ok(decisions.slice(100).every((d) => d.reason === 'rate_limited'));
+    assert.ok(
+      decisions.every((d) => !d.bannedNow),
+      '100 refusals of the project’s window: no ban',
+    );
+    assert.equal((await limiter.check(a)).reason, 'rate_limited', 'nor is key A banned');
+    clock.advance(60_000);
+    assert.equal((await limiter.check(b)).allowed, true, 'key B is served once the project’s minute resets');
+  });
+
+  test('a key that keeps sending past its own lower limit → banned alone; the project’s other keys are not', async (t) => {
+    const { limiter } = await openLimiter(t, makeStore);
+    const noisy = projectKey('noisy', 'bans', { perMinute: 5 });
     const quiet = projectKey('quiet', 'bans');
-    await checks(limiter, noisy, 60 + 30);
+    await checks(limiter, noisy, 5 + 30);
     const started = await limiter.check(noisy);
     assert.equal(started.reason, 'temporarily_banned');
     assert.ok(started.bannedNow);
-    const calm = await limiter.check(quiet);
-    assert.equal(calm.reason, 'rate_limited', 'the other key is limited, not banned');
-    clock.advance(60_000);
-    assert.equal((await limiter.check(quiet)).allowed, true);
+    assert.equal((await limiter.check(quiet)).allowed, true, 'the other key is served');
     assert.equal((await limiter.check(noisy)).reason, 'temporarily_banned');
     await limiter.unban(noisy.bucket, noisy.group!.bucket);
-    assert.equal((await limiter.check(noisy)).allowed, true, 'unbanned by bucket and group');
-  });
-
-  test('a key’s refusals by its project’s window → start from zero when that window resets, as a key’s own do', async (t) => {
-    const { limiter, clock } = await openLimiter(t, makeStore);
-    const key = projectKey('k', 'refusals', {}, { perMinute: 2, perDay: 1_000 });
-    const first = await checks(limiter, key, 2 + 30);
-    assert.ok(first.slice(2).every((d) => d.reason === 'rate_limited'));
-    clock.advance(60_000);
-    const second = await checks(limiter, key, 2 + 30);
-    assert.ok(second.slice(0, 2).every((d) => d.allowed));
-    assert.ok(
-      second.slice(2).every((d) => d.reason === 'rate_limited'),
-      '30 refusals in this window: no ban',
-    );
-    const banned = await limiter.check(key);
-    assert.equal(banned.reason, 'temporarily_banned');
-    assert.ok(banned.bannedNow);
-    assert.equal(banned.headers['X-RateLimit-Limit'], '2', 'reported against the project’s minute');
+    assert.equal((await limiter.check(noisy)).reason, 'rate_limited', 'unbanned; its minute is still spent');
   });
 
   test('projects and standalone keys → limited independently', async (t) => {

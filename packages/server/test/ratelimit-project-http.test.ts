@@ -79,3 +79,27 @@ test('GET /v1/pets with a project key limited below its project → 429 at its o
   assert.equal(fine.status, 200);
   assert.equal(fine.headers['x-ratelimit-remaining'], '56', 'the refusal spent nothing of the project');
 });
+
+test('GET /v1/pets with a key refused because another key used the project’s minute → 429 rate_limited, never banned (issue 50)', async (t) => {
+  const app = await open(t);
+  const [a, b] = await freeProject(app, 'shared', 2);
+  for (let i = 0; i < 40; i++) assert.equal((await app.request({ url: '/v1/pets', key: a! })).status, 200);
+  const statuses = [];
+  for (let i = 0; i < 100; i++) statuses.push((await app.request({ url: '/v1/pets', key: b! })).status);
+  assert.equal(statuses.filter((s) => s === 200).length, 20, 'key B gets what key A left');
+  const last = await app.request({ url: '/v1/pets', key: b! });
+  assertRefused(last, 'rate_limited');
+  const [, idB] = (await app.storage.keys.list('prj_shared')).map((key) => key.id);
+  assert.equal((await app.storage.keys.get(idB!))?.bannedUntil, null, 'no ban recorded for key B');
+  app.clock.set(NOON + MINUTE);
+  assert.equal((await app.request({ url: '/v1/pets', key: b! })).status, 200);
+});
+
+test('GET /v1/pets with a key limited to 3 a minute after other keys used 5 of the project’s minute → 200: its own limit is not the project’s', async (t) => {
+  const app = await open(t);
+  const [capped, other] = await freeProject(app, 'own-window', 2, { perMinute: 3 });
+  for (let i = 0; i < 5; i++) assert.equal((await app.request({ url: '/v1/pets', key: other! })).status, 200);
+  const answer = await app.request({ url: '/v1/pets', key: capped! });
+  assert.equal(answer.status, 200, answer.body);
+  assert.equal(answer.headers['x-ratelimit-remaining'], '2');
+});

@@ -9,8 +9,6 @@ interface StoredWindow {
 interface Entry {
   windows: Map<string, StoredWindow>;
   ban: { until: number; startedAt: number } | null;
-  /** A subject's refusals by its group's windows, by window name: counted while that window runs. */
-  groupRefusals: Map<string, { refused: number; resetAt: number }>;
   /** When nothing in the entry matters any more; the sweep removes it from then on. */
   expiresAt: number;
 }
@@ -41,7 +39,7 @@ export function createMemoryStore(options: { sweepIntervalMs?: number } = {}): M
   const entryOf = (bucket: string): Entry => {
     let entry = entries.get(bucket);
     if (!entry) {
-      entry = { windows: new Map(), ban: null, groupRefusals: new Map(), expiresAt: 0 };
+      entry = { windows: new Map(), ban: null, expiresAt: 0 };
       entries.set(bucket, entry);
     }
     return entry;
@@ -49,9 +47,6 @@ export function createMemoryStore(options: { sweepIntervalMs?: number } = {}): M
   const settleExpiry = (entry: Entry) => {
     let expiresAt = entry.ban?.until ?? 0;
     for (const window of entry.windows.values()) if (window.resetAt > expiresAt) expiresAt = window.resetAt;
-    for (const counted of entry.groupRefusals.values()) {
-      if (counted.resetAt > expiresAt) expiresAt = counted.resetAt;
-    }
     entry.expiresAt = expiresAt;
   };
 
@@ -109,29 +104,20 @@ function step(entry: Entry, group: Entry | undefined, input: ConsumeInput): Cons
   const own = rolled(entry, input.windows, now);
   if (!group || !input.group) return decide(entry, own, own, input.windows, input);
   const shared = rolled(group, input.group.windows, now);
-  // A group window's refusals by this subject are the subject's, kept beside it while that window runs.
-  const counters: { refused: number }[] = [...own];
-  shared.forEach((window, i) => {
-    const name = input.group!.windows[i]!.name;
-    let counted = entry.groupRefusals.get(name);
-    if (counted?.resetAt !== window.resetAt) {
-      counted = { refused: 0, resetAt: window.resetAt };
-      entry.groupRefusals.set(name, counted);
-    }
-    counters.push(counted);
-  });
+  // A group window is filled by all the group's subjects: its refusals ban none of them.
+  const counters = [...own, ...shared.map(() => null)];
   return decide(entry, [...own, ...shared], counters, [...input.windows, ...input.group.windows], input);
 }
 
 /**
  * Allows the request when every window has room, counting it in each; else counts a refusal where the
- * refusing window's refusals are kept (`counters`, aligned with `current`), starting a ban past the
- * threshold.
+ * refusing window's refusals are kept (`counters`, aligned with `current`; null where refusals do not
+ * count towards a ban), starting a ban past the threshold.
  */
 function decide(
   entry: Entry,
   current: StoredWindow[],
-  counters: { refused: number }[],
+  counters: ({ refused: number } | null)[],
   specs: ConsumeInput['windows'],
   input: ConsumeInput,
 ): ConsumeOutcome {
@@ -143,10 +129,10 @@ function decide(
   if (refusing === -1) {
     for (const window of current) window.count += 1;
   } else {
-    const counted = counters[refusing]!;
-    counted.refused += 1;
-    if (counted.refused > input.banThreshold) {
-      for (const counter of counters) counter.refused = 0;
+    const counted = counters[refusing];
+    if (counted) counted.refused += 1;
+    if (counted && counted.refused > input.banThreshold) {
+      for (const counter of counters) if (counter) counter.refused = 0;
       entry.ban = { until: input.banUntilIfStarted, startedAt: input.now };
       return { kind: 'banned', until: input.banUntilIfStarted, startedNow: true };
     }

@@ -58,7 +58,11 @@ function subjectOf(key: ApiKeyRecord): LimitSubject {
     bucket: `key:${key.id}`,
     perMinute: key.ownPerMinute ?? Infinity,
     perDay: key.ownPerDay ?? Infinity,
-    group: { bucket: `project:${key.projectId}`, ...limitsFor(key) },
+    // The project's plan alone: a key's own limits are its own windows, never the project's.
+    group: {
+      bucket: `project:${key.projectId}`,
+      ...limitsFor({ ...key, ownPerMinute: null, ownPerDay: null }),
+    },
     ...ban,
   };
 }

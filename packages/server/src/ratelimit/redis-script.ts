@@ -4,11 +4,11 @@
  * hashes are read once, every request is applied to that state in turn, and what changed is written
  * back once, with the expiry the last request touching it would have set: the same outcome as the
  * requests sent one by one, for a fixed handful of Redis commands whatever their number.
- * KEYS[1] is the subject's hash: its ban (u = until, s = started) and its refusals by each of its
- * group's windows (g<j> = refusals, q<j> = the resetAt of the group window they were counted in);
- * KEYS[2..] are the window hashes (c = count, r = resetAt, x = refusals): the subject's own, then its
- * group's (c and r only). A subject in a group may have no window of its own: a successful request then
- * writes the group's windows alone, and the subject's hash changes only when it is refused.
+ * KEYS[1] is the subject's hash: its ban (u = until, s = started). KEYS[2..] are the window hashes
+ * (c = count, r = resetAt, x = refusals): the subject's own, then its group's (c and r only: a group
+ * window's refusals ban no one, since the group's other subjects may have filled it). A subject in a
+ * group may have no window of its own: a request then writes the group's windows alone, and the
+ * subject's hash changes only when a ban starts or ends.
  * Requests with the same arguments in a row (those of one millisecond, as a rule) travel once with
  * their number: ARGV[1] is the number of such runs, ARGV[2] the number of the subject's own windows;
  * then, per run: its number of requests, now, banLiftedAt ('' for none), banThreshold,
@@ -23,12 +23,7 @@ local n = #KEYS - 1
 local own = tonumber(ARGV[2])
 local per = 5 + 2 * n
 
-local fields = {'u', 's'}
-for j = 1, n - own do
-  fields[#fields + 1] = 'g' .. j
-  fields[#fields + 1] = 'q' .. j
-end
-local stored = redis.call('HMGET', KEYS[1], unpack(fields))
+local stored = redis.call('HMGET', KEYS[1], 'u', 's')
 local ban = stored[1] and {ends = stored[1], began = stored[2]} or false
 local subjectChanged, banTtl = false, 0
 local counts, resets, refused = {}, {}, {}
@@ -36,11 +31,6 @@ for i = 1, n do
   local w = redis.call('HMGET', KEYS[i + 1], 'c', 'r', 'x')
   if w[1] then
     counts[i], resets[i], refused[i] = tonumber(w[1]), w[2], tonumber(w[3] or 0)
-  end
-  if i > own then
-    -- The subject's refusals by this group window count while it is the window they were counted in.
-    local j = i - own
-    refused[i] = (resets[i] and stored[2 * j + 2] == resets[i]) and tonumber(stored[2 * j + 1]) or 0
   end
 end
 local ownNow, groupNow = false, false
@@ -77,12 +67,11 @@ local function consume(base)
   if refusing == 0 then
     for i = 1, n do counts[i] = counts[i] + 1 end
     groupNow = now
-  else
+  elseif refusing <= own then
     refused[refusing] = refused[refusing] + 1
-    if refusing > own then subjectChanged = true end
     if refused[refusing] > tonumber(ARGV[base + 4]) then
       started = true
-      for i = 1, n do refused[i] = 0 end
+      for i = 1, own do refused[i] = 0 end
     end
   end
   ownNow = now
@@ -113,25 +102,9 @@ for i = 1, n do
 end
 if subjectChanged then
   redis.call('DEL', KEYS[1])
-  local values, ttl = {}, 0
   if ban then
-    values = {'u', ban.ends, 's', ban.began}
-    ttl = banTtl
-  end
-  for i = own + 1, n do
-    if refused[i] > 0 then
-      local j = i - own
-      values[#values + 1] = 'g' .. j
-      values[#values + 1] = refused[i]
-      values[#values + 1] = 'q' .. j
-      values[#values + 1] = resets[i]
-      local left = tonumber(resets[i]) - ownNow
-      if left > ttl then ttl = left end
-    end
-  end
-  if #values > 0 then
-    redis.call('HSET', KEYS[1], unpack(values))
-    redis.call('PEXPIRE', KEYS[1], ttl)
+    redis.call('HSET', KEYS[1], 'u', ban.ends, 's', ban.began)
+    redis.call('PEXPIRE', KEYS[1], banTtl)
   end
 end
 return replies

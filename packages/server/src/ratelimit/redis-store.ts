@@ -169,7 +169,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       );
     },
     async unban(bucket, group) {
-      // The ban only: the subject's refusals by its group's windows stay, as its windows' do.
+      // The ban only: the subject's refusals by its own windows stay, as its windows' counts do.
       await client.hdel(keyOf(bucket, 'ban', group), 'u', 's');
     },
     async close() {

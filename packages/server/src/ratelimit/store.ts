@@ -15,8 +15,8 @@ export interface WindowSpec {
 /**
  * Windows a subject shares with the other subjects of its group (an API key's project): checked and
  * counted with the subject's own (if it has any) in the same atomic update, so the group's limits hold
- * for all its subjects together. Bans and refusals are the subject's alone: its refusals by a group
- * window are kept with the subject, and count while that group window runs.
+ * for all its subjects together. Bans are the subject's alone, earned by refusals of its own windows:
+ * a refusal by a group window (which the group's other subjects may have filled) counts towards none.
  */
 export interface GroupWindows {
   bucket: string;

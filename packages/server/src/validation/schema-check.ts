@@ -4,7 +4,8 @@ import { parseDateTime } from './date-time.ts';
 
 /** The subset of JSON Schema the contract uses for request input (`$ref`s already resolved). */
 export interface Schema {
-  type?: string;
+  /** One type, or several (`[integer, 'null']`: an integer or null). */
+  type?: string | readonly string[];
   format?: string;
   enum?: readonly unknown[];
   required?: readonly string[];
@@ -85,10 +86,20 @@ export function compileSchema(schema: Schema): (value: unknown) => SchemaViolati
   };
 
   const check = (node: Schema, value: unknown, path: string): SchemaViolation | undefined => {
+    if (Array.isArray(node.type)) {
+      if (value === null && node.type.includes('null')) return undefined;
+      let first: SchemaViolation | undefined;
+      for (const type of node.type.filter((name) => name !== 'null')) {
+        const violation = check({ ...node, type }, value, path);
+        if (!violation) return undefined;
+        first ??= violation;
+      }
+      return first;
+    }
     const label = path === '' ? 'the body' : path;
     const wrongType = (): SchemaViolation => ({
       path,
-      message: `${label} must be ${TYPE_NAMES[node.type ?? ''] ?? node.type}, got ${describeValue(value)}`,
+      message: `${label} must be ${TYPE_NAMES[String(node.type ?? '')] ?? String(node.type)}, got ${describeValue(value)}`,
     });
 
     switch (node.type) {

@@ -42,6 +42,7 @@ export const RULES: Record<string, { code: string; params: (string | undefined)[
     { code: 'invalid_parameter', params: ['limit', 'cursor'] },
   ],
   createKey: [{ code: 'invalid_body', params: ['expiresAt', 'perMinute', 'perDay', 'label'] }],
+  updateKey: [{ code: 'invalid_body', params: ['perMinute', 'perDay', 'label'] }],
   createInvitation: [{ code: 'invalid_body', params: ['email'] }],
   createDomain: [{ code: 'invalid_body', params: [undefined, 'hostname'] }],
 };

@@ -1,6 +1,7 @@
 import { limitsFor, PLAN_LIMITS } from '../../ratelimit/plans.ts';
 import type { Plan } from '../../storage/records.ts';
 import type { Project } from '../../features/projects/project-repository.ts';
+import { KEYS_PER_PLAN } from '../../features/keys/caps.ts';
 import { PAID_PLANS } from '../../features/projects/rules.ts';
 import { type Html, html } from '../../web/html.ts';
 
@@ -15,7 +16,10 @@ export const planLabel = (plan: Plan): string => LABELS[plan];
 
 const number = (value: number): string => value.toLocaleString('en-US');
 
-/** What each plan allows, the project's own row marked; enterprise shows the project's custom limits. */
+/**
+ * What each plan allows, the project's own row marked; enterprise shows the project's custom limits.
+ * Requests are per project, shared by its keys.
+ */
 export function plansTable(project: Project): Html {
   const rows = (Object.keys(LABELS) as Plan[]).map((plan) => {
     const limits =
@@ -29,19 +33,21 @@ export function plansTable(project: Project): Html {
       <td>${LABELS[plan]}${current ? html` <span class="visually-hidden">(this project)</span>` : ''}</td>
       <td>${limits ? number(limits.perMinute) : 'custom'}</td>
       <td>${limits ? number(limits.perDay) : 'custom'}</td>
+      <td>${number(KEYS_PER_PLAN[plan])}</td>
       <td>${PAID_PLANS.includes(plan) ? 'Yes' : 'No'}</td>
     </tr>`;
   });
   return html`<div class="table-wrap" tabindex="0">
     <table class="plans">
       <caption class="visually-hidden">
-        What each plan allows
+        What each plan allows: requests per project, shared by its keys
       </caption>
       <thead>
         <tr>
           <th scope="col">Plan</th>
           <th scope="col">Requests a minute</th>
           <th scope="col">Requests a day</th>
+          <th scope="col">Keys in use</th>
           <th scope="col">Custom domains</th>
         </tr>
       </thead>

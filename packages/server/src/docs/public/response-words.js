@@ -13,7 +13,7 @@ export function parseLink(header) {
 
 /** `"minute";q=60;w=60, "day";q=1000;w=86400` → [{ name: 'minute', quota: 60, seconds: 60 }, …]. */
 function parsePolicy(header) {
-  return [...(header ?? '').matchAll(/"([a-z]+)";q=(\d+);w=(\d+)/g)].map(([, name, quota, seconds]) => ({
+  return [...(header ?? '').matchAll(/"([a-z-]+)";q=(\d+);w=(\d+)/g)].map(([, name, quota, seconds]) => ({
     name,
     quota: Number(quota),
     seconds: Number(seconds),
@@ -31,22 +31,31 @@ function duration(seconds) {
 }
 
 /**
- * Sentences about the rate limit of a response (`get(name)` reads a header): the plan's quotas, what is
- * left in the window closer to exhaustion and when it resets, and on a 429 how long to wait.
+ * Sentences about the rate limit of a response (`get(name)` reads a header): the plan's quotas (per
+ * project, shared by its keys) and the key's own lower ones (`key-minute`, `key-day`), what is left in
+ * the window closer to exhaustion and when it resets, and on a 429 how long to wait.
  */
 export function rateLimitWords(get, { status, code, now = Date.now() } = {}) {
   const sentences = [];
   const policies = parsePolicy(get('ratelimit-policy'));
-  if (policies.length) {
-    const quotas = policies.map((policy) => `${count(policy.quota)} a ${policy.name}`);
-    sentences.push(`This key may send ${quotas.join(' and ')}.`);
-  }
+  const quotas = (list) =>
+    list.map((policy) => `${count(policy.quota)} a ${policy.name.replace('key-', '')}`);
+  const shared = policies.filter((policy) => !policy.name.startsWith('key-'));
+  const own = policies.filter((policy) => policy.name.startsWith('key-'));
+  if (shared.length)
+    sentences.push(`The limit is per project, shared by its keys: ${quotas(shared).join(' and ')}.`);
+  if (own.length) sentences.push(`This key's own limit: ${quotas(own).join(' and ')}.`);
+  const refusing = /^"([a-z-]+)"/.exec(get('ratelimit') ?? '')?.[1] ?? '';
   const limit = get('x-ratelimit-limit');
   const remaining = get('x-ratelimit-remaining');
   const reset = Number(get('x-ratelimit-reset'));
   if (limit !== null && remaining !== null) {
-    const [, window, left] = /^"([a-z]+)"(?:.*;t=(\d+))?/.exec(get('ratelimit') ?? '') ?? [];
-    const where = window ? `this ${window}'s window` : 'the current window';
+    const [, window, left] = /^"([a-z-]+)"(?:.*;t=(\d+))?/.exec(get('ratelimit') ?? '') ?? [];
+    const where = !window
+      ? 'the current window'
+      : window.startsWith('key-')
+        ? `this key's own ${window.slice(4)} window`
+        : `this ${window}'s window`;
     // The server's own count of seconds left (RateLimit's t) when it sends one: this browser's clock,
     // a second off, made a 60-second window reset "in 61 seconds". Else from the reset time, at most
     // the window's length.
@@ -62,10 +71,13 @@ export function rateLimitWords(get, { status, code, now = Date.now() } = {}) {
   const retryAfter = get('retry-after');
   if (status === 429 && retryAfter !== null) {
     const wait = duration(Number(retryAfter));
+    // Only refusals by the key's own limit count toward a ban: the project's may be other keys' doing.
     sentences.push(
       code === 'temporarily_banned'
-        ? `This key is banned for sending while it was limited: wait ${wait} (Retry-After) before sending again.`
-        : `Refused for being over the limit: wait ${wait} (Retry-After), then send again. Sending while refused counts toward a temporary ban.`,
+        ? `This key is banned for sending while it was over its own limit: wait ${wait} (Retry-After) before sending again.`
+        : refusing.startsWith('key-')
+          ? `Refused for being over this key's own limit: wait ${wait} (Retry-After), then send again. Sending while refused counts toward a temporary ban.`
+          : `Refused: the project's limit, shared by its keys, is used up: wait ${wait} (Retry-After), then send again.`,
     );
   }
   return sentences;

@@ -28,6 +28,8 @@ export const AUDIT_ACTIONS = [
   'two_factor_required',
   'invitation_accepted',
   'key_rolled',
+  'key_updated',
+  'key_unbanned',
   'access_token_created',
   'access_token_revoked',
   'account_created',

@@ -33,6 +33,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   two_factor_required: 'Set whether members need two-factor sign-in',
   invitation_accepted: 'Accepted an invitation',
   key_rolled: 'Rolled a key',
+  key_updated: 'Changed a key',
+  key_unbanned: 'Lifted a key’s ban',
   access_token_created: 'Created an access token',
   access_token_revoked: 'Revoked an access token',
   account_created: 'Created an account',

@@ -1,21 +1,18 @@
 import { limitsFor } from '../../ratelimit/plans.ts';
 import type { ApiKeyRecord } from '../../storage/records.ts';
 import { iso, isoOrNull } from '../shared/iso.ts';
-
-function keyState(key: ApiKeyRecord, now: number): 'active' | 'rolling' | 'expired' | 'revoked' {
-  if (key.revokedAt !== null) return 'revoked';
-  if (key.expiresAt !== null && key.expiresAt <= now) return 'expired';
-  return key.rolledAt ? 'rolling' : 'active';
-}
+import { keyStatus } from './state.ts';
 
 /** A key as the management API shows it (and `petstore keys list --json`): never its secret or digest. */
 export function keyJson(key: ApiKeyRecord, now: number) {
+  const status = keyStatus(key, now);
   return {
     id: key.id,
     label: key.label,
     prefix: key.prefix,
     environment: key.environment,
-    state: keyState(key, now),
+    state: status.state,
+    stateUntil: isoOrNull(status.until),
     limits: limitsFor(key),
     ownLimits: { perMinute: key.ownPerMinute ?? null, perDay: key.ownPerDay ?? null },
     createdAt: iso(key.createdAt),

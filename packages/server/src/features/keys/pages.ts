@@ -12,8 +12,11 @@ import { periodsByKey } from '../../insights/usage-series.ts';
 import { createKeyService } from './service.ts';
 import type { Actor } from '../shared/actor.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
+import { KEYS_PER_PLAN } from './caps.ts';
+import { keyChangePages, sentence } from './change-pages.ts';
+import { newKeyOf } from './form.ts';
 
-/** A project's API keys: the list with usage, create, revoke. */
+/** A project's API keys: the list with usage, create, revoke; and their changes (change-pages.ts). */
 export function keyPages(context: DashboardContext): Record<string, RouteHandlerMethod> {
   const { storage, limiter, clock } = context;
   const keyService = createKeyService({
@@ -55,6 +58,8 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
       csrfToken: context.signedIn(request).csrfToken,
       now: clock.now(),
       canWrite: memberOf(request).role !== 'viewer',
+      canOwn: memberOf(request).role === 'owner',
+      cap: KEYS_PER_PLAN[project.plan],
       flash: await context.flashes.take(request, urlFor('keysPage', { slug: project.slug })),
     });
     return context.page(request, reply, `API keys · ${project.name}`, main);
@@ -70,21 +75,25 @@ export function keyPages(context: DashboardContext): Record<string, RouteHandler
   };
 
   return {
+    ...keyChangePages(context, { keys: keyService, actorOf }),
     keysPage: (request, reply) => keysPage(request, reply, context.memberProject(request)),
     // Post/redirect/get: the new key's secret travels to the keys page in the session's one-time
     // flash, never in a URL, so a reload shows the list and creates nothing.
     async createKey(request, reply) {
       const project = context.memberProject(request);
       const page = urlFor('keysPage', { slug: project.slug });
-      const label = field(request.body, 'label').trim();
-      // The keys service checks the role, the label and writes the key with its audit record.
-      const outcome = await keyService.create(actorOf(request), project.slug, { label });
-      if (!outcome.ok) {
-        const { message } = outcome.problem;
-        await context.flashes.put(request, page, {
-          problem: `${message[0]!.toUpperCase()}${message.slice(1)}.`,
-          values: { label },
-        });
+      const input = newKeyOf(request.body, clock.now());
+      // The keys service checks the role, the label, the limits and the plan's number of keys, and
+      // writes the key with its audit record.
+      const outcome = input.ok
+        ? await keyService.create(actorOf(request), project.slug, input.value)
+        : undefined;
+      if (!outcome?.ok) {
+        const values = Object.fromEntries(
+          ['label', 'expiresInDays', 'perMinute', 'perDay'].map((name) => [name, field(request.body, name)]),
+        );
+        const problem = outcome ? sentence(outcome.problem) : (input as { problem: string }).problem;
+        await context.flashes.put(request, page, { problem, values });
         return context.back(reply, page);
       }
       const { secret, key } = outcome.value;

@@ -66,6 +66,17 @@ export function keyRecords(sql: SqlExecutor) {
           ]);
       return rows.map(toApiKey);
     },
+    /** The project's keys in use at `now`: neither revoked nor expired (what its plan caps). */
+    async countInUse(projectId: string, now: number): Promise<number> {
+      const [row] = await sql.all(
+        `SELECT count(*) AS n FROM api_keys
+         WHERE project_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`,
+        [projectId, now],
+      );
+      return Number(row!.n);
+    },
+    setLabel: (id: string, label: string | null): Promise<number> =>
+      sql.run('UPDATE api_keys SET label = $2 WHERE id = $1', [id, label]),
     /** Whether the active key was revoked by this statement (not by an earlier one). */
     async revoke(id: string, projectId: string, at: number): Promise<boolean> {
       const changed = await sql.run(

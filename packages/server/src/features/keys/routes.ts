@@ -34,6 +34,29 @@ export function keyRoutes(keys: KeyService, clock: Clock): Record<string, RouteH
       );
       return sendJson(reply, 201, { key: keyJson(created.key, clock.now()), secret: created.secret });
     },
+    async getKey(request, reply) {
+      const { slug, keyId } = request.params as { slug: string; keyId: string };
+      const key = valueOrThrow(await keys.get(tokenActorOf(request), slug, keyId));
+      return sendJson(reply, 200, keyJson(key, clock.now()));
+    },
+    async updateKey(request, reply) {
+      const { slug, keyId } = request.params as { slug: string; keyId: string };
+      const body = request.body as Record<string, unknown>;
+      // The contract's check has run: each field absent, null, or of its type.
+      const limit = (name: string) => (body[name] === undefined ? undefined : (numberOf(body[name]) ?? null));
+      const change = {
+        ...(body.label === undefined ? {} : { label: body.label as string | null }),
+        ...(body.perMinute === undefined ? {} : { perMinute: limit('perMinute') }),
+        ...(body.perDay === undefined ? {} : { perDay: limit('perDay') }),
+      };
+      const key = valueOrThrow(await keys.update(tokenActorOf(request), slug, keyId, change));
+      return sendJson(reply, 200, keyJson(key, clock.now()));
+    },
+    async unbanKey(request, reply) {
+      const { slug, keyId } = request.params as { slug: string; keyId: string };
+      const key = valueOrThrow(await keys.unban(tokenActorOf(request), slug, keyId));
+      return sendJson(reply, 200, keyJson(key, clock.now()));
+    },
     async revokeKey(request, reply) {
       const { slug, keyId } = request.params as { slug: string; keyId: string };
       const key = valueOrThrow(await keys.revoke(tokenActorOf(request), slug, keyId));

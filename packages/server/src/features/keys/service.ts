@@ -11,6 +11,8 @@ import { createAudited } from '../shared/audited.ts';
 import { decodeCursor, type Page, pageOf } from '../shared/cursor.ts';
 import { done, type Outcome, type Problem, Refusal, refused } from '../shared/outcome.ts';
 import { labelProblem } from '../shared/text-rules.ts';
+import { keyStatus } from './state.ts';
+import { KEYS_PER_PLAN } from './caps.ts';
 import { keyRecords, type NewKey } from './repository.ts';
 
 /** How long a rolled key keeps working by default, and at most (Stripe's choices: up to 7 days). */
@@ -24,6 +26,13 @@ export interface NewKeyInput {
   /** Epoch ms; absent or null: the key never expires. */
   expiresAt?: number | null;
   /** The key's own limits, at most its project's. */
+  perMinute?: number | null;
+  perDay?: number | null;
+}
+
+/** A change of a key: the fields given change (null clears), the others stay. */
+export interface KeyChange {
+  label?: string | null;
   perMinute?: number | null;
   perDay?: number | null;
 }
@@ -116,6 +125,24 @@ export function createKeyService(deps: KeyServiceDeps) {
     return undefined;
   };
 
+  /** A key of the project may be changed while it works: not once revoked or expired. */
+  const changeable = (key: ApiKeyRecord, keyId: string): void => {
+    const state = keyStatus(key, clock.now()).state;
+    if (state === 'revoked' || state === 'expired') {
+      throw new Refusal({
+        code: 'conflict',
+        message: `${keyId} is ${state}: it cannot be changed`,
+        param: 'keyId',
+      });
+    }
+  };
+
+  /** On PostgreSQL the project's row is locked first: one project's key creations count one at a time. */
+  const lockProject = async (sql: SqlExecutor, projectId: string) => {
+    if (storage.kind === 'postgres')
+      await sql.all('SELECT 1 AS one FROM projects WHERE id = $1 FOR NO KEY UPDATE', [projectId]);
+  };
+
   const projectKey = async (sql: SqlExecutor, project: Project, keyId: string) => {
     const key = await keyRecords(sql).get(keyId);
     if (!key || key.projectId !== project.id)
@@ -133,6 +160,14 @@ export function createKeyService(deps: KeyServiceDeps) {
       if (problem) return { ok: false, problem };
       const { record, secret } = newKey(project, project, input);
       return audited(actor, project.id, async (sql) => {
+        await lockProject(sql, project.id);
+        const cap = KEYS_PER_PLAN[project.plan];
+        if ((await keyRecords(sql).countInUse(project.id, clock.now())) >= cap) {
+          throw new Refusal({
+            code: 'key_limit_reached',
+            message: `the ${project.plan} plan allows ${cap.toLocaleString('en-US')} keys in use per project; revoke one first`,
+          });
+        }
         await keyRecords(sql).insert(record);
         return {
           value: { key: (await keyRecords(sql).get(record.id))!, secret },
@@ -170,6 +205,91 @@ export function createKeyService(deps: KeyServiceDeps) {
       const limit = query.limit ?? KEY_PAGE.defaultLimit;
       const rows = await keyRecords(storage.sql).page(allowed.value.project.id, after, limit + 1);
       return done(pageOf(rows, limit, (key) => ({ at: key.createdAt, id: key.id })));
+    },
+
+    /** One key of the project, whatever its state. */
+    async get(actor: Actor, slug: string, keyId: string): Promise<Outcome<ApiKeyRecord>> {
+      const allowed = await authorise(storage.projects, actor, slug, 'viewer', false);
+      if (!allowed.ok) return allowed;
+      const key = await keyRecords(storage.sql).get(keyId);
+      if (!key || key.projectId !== allowed.value.project.id)
+        return refused('not_found', `no key ${keyId} in ${slug}`, 'keyId');
+      return done(key);
+    },
+
+    /** Changes a working key's label and own limits (the fields given); running servers apply it at once. */
+    async update(
+      actor: Actor,
+      slug: string,
+      keyId: string,
+      change: KeyChange,
+    ): Promise<Outcome<ApiKeyRecord>> {
+      const allowed = await authorise(storage.projects, actor, slug, 'developer', true);
+      if (!allowed.ok) return allowed;
+      const { project } = allowed.value;
+      const problem = inputProblem(change, project);
+      if (problem) return { ok: false, problem };
+      return audited(actor, project.id, async (sql) => {
+        const key = await projectKey(sql, project, keyId);
+        changeable(key, keyId);
+        if (change.label === undefined && change.perMinute === undefined && change.perDay === undefined)
+          return { value: key, action: null, target: null };
+        const records = keyRecords(sql);
+        const said: string[] = [];
+        if (change.label !== undefined) {
+          const label = change.label?.trim() || null;
+          await records.setLabel(key.id, label);
+          said.push(`label ${label === null ? 'cleared' : `“${label}”`}`);
+        }
+        if (change.perMinute !== undefined || change.perDay !== undefined) {
+          const perMinute = change.perMinute === undefined ? key.ownPerMinute : change.perMinute;
+          const perDay = change.perDay === undefined ? key.ownPerDay : change.perDay;
+          await records.setOwnLimits(key.id, perMinute, perDay);
+          said.push(`own limits ${perMinute ?? 'none'}/min, ${perDay ?? 'none'}/day`);
+        }
+        return {
+          value: (await records.get(key.id))!,
+          action: 'key_updated',
+          target: `${keyTarget(key)}: ${said.join(', ')}`,
+        };
+      });
+    },
+
+    /**
+     * Lifts the key's ban (owners only): recorded with its time, which every instance's limiter honours
+     * from the key's next request (a ban begun before it is dropped), and in the trail. A key not banned
+     * is answered as it is, with nothing recorded.
+     */
+    async unban(actor: Actor, slug: string, keyId: string): Promise<Outcome<ApiKeyRecord>> {
+      const allowed = await authorise(storage.projects, actor, slug, 'owner', true);
+      if (!allowed.ok) return allowed;
+      const { project } = allowed.value;
+      const lifted = await audited(actor, project.id, async (sql) => {
+        const key = await projectKey(sql, project, keyId);
+        if (key.revokedAt !== null)
+          throw new Refusal({
+            code: 'conflict',
+            message: `${keyId} is revoked: it stays so`,
+            param: 'keyId',
+          });
+        if (keyStatus(key, clock.now()).state !== 'banned') {
+          return { value: { key, seq: undefined }, action: null, target: null };
+        }
+        await keyRecords(sql).unban(key.id, clock.now());
+        const value = {
+          key: (await keyRecords(sql).get(key.id))!,
+          seq: await newestChangeOf(sql, { keyId: key.id }),
+        };
+        return {
+          value,
+          action: 'key_unbanned',
+          target: `${keyTarget(key)}, banned until ${new Date(key.bannedUntil!).toISOString()}`,
+        };
+      });
+      if (!lifted.ok) return lifted;
+      // Answered once every instance dropped the banned record it may hold, as a revocation is.
+      if (lifted.value.seq !== undefined) await deps.echo?.(lifted.value.seq);
+      return done(lifted.value.key);
     },
 
     /**

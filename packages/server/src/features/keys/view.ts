@@ -9,6 +9,11 @@ import { projectHeader } from '../projects/view.ts';
 import { tokens } from '../../dashboard/views/tokens.ts';
 import type { Period } from '../../insights/usage-series.ts';
 import { usageChart } from '../../dashboard/views/usage-chart.ts';
+import { planLabel } from '../../dashboard/views/plans.ts';
+import { limitsFor } from '../../ratelimit/plans.ts';
+import { EXPIRY_DAYS } from './form.ts';
+import { type KeyState, type KeyStatus, keyStatus, keyStatusText } from './state.ts';
+import { ownLimitFields } from './limit-fields.ts';
 
 export interface KeyRow {
   key: ApiKeyRecord;
@@ -23,8 +28,12 @@ export interface KeysView {
   projectUsage: { minute: WindowUsage; day: WindowUsage };
   csrfToken: string;
   now: number;
-  /** Developers and owners create and revoke keys; viewers only read. */
+  /** Developers and owners create, change, roll and revoke keys; viewers only read. */
   canWrite: boolean;
+  /** Owners also lift bans. */
+  canOwn: boolean;
+  /** Keys in use the project's plan allows. */
+  cap: number;
   /** The one-time message after a form: the new key (shown this once), a notice, a refused label. */
   flash: Flash;
   /** Each key's requests per hour over the last 24 hours (keys without any are absent). */
@@ -70,11 +79,17 @@ export function keyName(key: {
   return `${name} (${key.prefix ? `${key.prefix}…` : key.id}, created ${minute(key.createdAt)})`;
 }
 
-function state(key: ApiKeyRecord, now: number): Html {
-  if (key.revokedAt !== null) return html`<span class="badge bad">Revoked</span>`;
-  if (key.expiresAt !== null && key.expiresAt <= now) return html`<span class="badge bad">Expired</span>`;
-  if (key.bannedUntil !== null && key.bannedUntil > now) return html`<span class="badge warn">Banned</span>`;
-  return html`<span class="badge ok">Active</span>`;
+const BADGE: Record<KeyState, string> = {
+  active: 'ok',
+  rolling: 'warn',
+  banned: 'warn',
+  expired: 'bad',
+  revoked: 'bad',
+};
+
+/** The state in the words of every door (`rolling until …`, `banned until …`): features/keys/state.ts. */
+function state(status: KeyStatus): Html {
+  return html`<span class="badge ${BADGE[status.state]}">${keyStatusText(status, minute)}</span>`;
 }
 
 function meter(label: string, { used, limit }: WindowUsage): Html {
@@ -94,31 +109,52 @@ function meter(label: string, { used, limit }: WindowUsage): Html {
   </div>`;
 }
 
+const when = (at: number | null, none: string): Html =>
+  at === null
+    ? html`<span class="muted">${none}</span>`
+    : html`<time datetime="${new Date(at).toISOString()}">${minute(at)}</time>`;
+
+/** What a developer (and an owner: unban) may do to the key in its state. */
+function actions(key: ApiKeyRecord, status: KeyStatus, view: KeysView): Html {
+  if (!view.canWrite) return html``;
+  const slug = view.project.slug;
+  const name = html`<span class="visually-hidden"> ${keyName(key)}</span>`;
+  const working = status.state !== 'revoked' && status.state !== 'expired';
+  const link = (operation: string, text: string) =>
+    html`<a href="${urlFor(operation, { slug, keyId: key.id })}">${text}${name}</a>`;
+  return html`<div class="inline-actions">
+    ${working ? link('editKeyPage', 'Edit') : ''} ${working && !key.rolledAt ? link('rollPage', 'Roll') : ''}
+    ${key.revokedAt === null ? link('revokePage', 'Revoke') : ''}
+    ${
+      status.state === 'banned' && view.canOwn
+        ? html`<form method="post" action="${urlFor('unbanKey', { slug, keyId: key.id })}">
+            <input type="hidden" name="_csrf" value="${view.csrfToken}" />
+            <button type="submit" class="secondary">Unban${name}</button>
+          </form>`
+        : ''
+    }
+  </div>`;
+}
+
 function row({ key, usage }: KeyRow, view: KeysView): Html {
-  const active = key.revokedAt === null;
+  const status = keyStatus(key, view.now);
   return html`<tr>
     <td class="wrap">
       <strong>${key.label ?? html`<span class="muted">No label</span>`}</strong>
       <div class="mono">${key.prefix ? `${key.prefix}…` : key.id}</div>
-      <div class="muted small">created <time>${minute(key.createdAt)}</time></div>
     </td>
+    <td>${state(status)}</td>
+    <td>${when(key.createdAt, '-')}</td>
+    <td>${when(key.expiresAt, 'never')}</td>
+    <td>${when(key.lastUsedAt, 'never')}</td>
     <td>
       ${
         usage
           ? html`${meter('this minute', usage.minute)}${meter('today', usage.day)}`
-          : html`<span class="muted small">No limits of its own: the project's, below</span>`
+          : html`<span class="muted small">The project's limits</span>`
       }
     </td>
-    <td>${state(key, view.now)}</td>
-    <td>
-      ${
-        active && view.canWrite
-          ? html`<a href="${urlFor('revokePage', { slug: view.project.slug, keyId: key.id })}"
-              >Revoke<span class="visually-hidden"> ${keyName(key)}</span></a
-            >`
-          : ''
-      }
-    </td>
+    <td>${actions(key, status, view)}</td>
   </tr>`;
 }
 
@@ -144,6 +180,9 @@ function createdNotice(created: NonNullable<Flash['key']>): Html {
 
 function createForm(view: KeysView): Html {
   const { project, csrfToken, flash } = view;
+  const values = flash.values ?? {};
+  const invalid = flash.problem ? html`aria-invalid="true" aria-describedby="label-problem"` : '';
+  const limits = limitsFor(project);
   return html`<section class="card" aria-labelledby="create-key">
     <h2 id="create-key">Create a key</h2>
     ${problemOf(flash, 'label-problem')}
@@ -151,15 +190,27 @@ function createForm(view: KeysView): Html {
       <input type="hidden" name="_csrf" value="${csrfToken}" />
       <label
         >Label <span class="hint">optional, e.g. “iOS app”</span>
-        <input
-          type="text"
-          name="label"
-          maxlength="100"
-          value="${flash.values?.label ?? ''}"
-          ${flash.problem ? html`aria-invalid="true" aria-describedby="label-problem"` : ''}
+        <input type="text" name="label" maxlength="100" value="${values.label ?? ''}" ${invalid}
       /></label>
+      <label
+        >Expires
+        <select name="expiresInDays">
+          <option value="">Never</option>
+          ${EXPIRY_DAYS.map(
+            (days) =>
+              html`<option value="${days}" ${values.expiresInDays === String(days) ? 'selected' : ''}>
+                In ${days} days
+              </option>`,
+          )}
+        </select></label
+      >
+      ${ownLimitFields(limits, values)}
       <button type="submit">Create key</button>
     </form>
+    <p class="muted small">
+      The ${planLabel(project.plan)} plan allows ${view.cap.toLocaleString('en-US')} keys in use (neither
+      revoked nor expired) per project.
+    </p>
   </section>`;
 }
 
@@ -171,7 +222,8 @@ export function keysView(view: KeysView): Html {
       view.canWrite
         ? createForm(view)
         : html`<p class="notice info" role="note">
-            You are a viewer of this project: only its developers and owners can create and revoke keys.
+            You are a viewer of this project: only its developers and owners can create, change, roll and
+            revoke keys.
           </p>`
     }
     <section class="card" aria-labelledby="keys">
@@ -184,8 +236,11 @@ export function keysView(view: KeysView): Html {
                 <thead>
                   <tr>
                     <th scope="col">Key</th>
-                    <th scope="col">Usage</th>
                     <th scope="col">State</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Expires</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">Usage</th>
                     <th scope="col"><span class="visually-hidden">Actions</span></th>
                   </tr>
                 </thead>
@@ -197,10 +252,11 @@ export function keysView(view: KeysView): Html {
       }
       <p class="muted small">
         Usage is counted by the rate limiter: this minute's window and today's (UTC). The project's plan
-        limits hold for all its keys together; a key may also have lower limits of its own.
+        limits are per project, shared by its keys; a key may also have lower limits of its own. A key is
+        banned (for 15 minutes) only for sending on while over its own limits, never for the project's.
       </p>
       <div id="project-usage">
-        <p class="small">All keys together, against the project's plan:</p>
+        <p class="small">All keys together, against the project's plan (per project, shared by its keys):</p>
         ${meter('this minute', view.projectUsage.minute)}${meter('today', view.projectUsage.day)}
       </div>
     </section>

@@ -1,3 +1,4 @@
+import { KEYS_PER_PLAN } from '../keys/caps.ts';
 import { urlFor } from '../../routes/urls.ts';
 import { limitsFor } from '../../ratelimit/plans.ts';
 import type { Project } from './project-repository.ts';
@@ -87,12 +88,15 @@ export function projectView(view: ProjectView): Html {
           <dt>Plan</dt>
           <dd>${planLabel(project.plan)}</dd>
           <dt>Per minute</dt>
-          <dd>${limits.perMinute.toLocaleString('en-US')} requests per key</dd>
+          <dd>${limits.perMinute.toLocaleString('en-US')} requests per project, shared by its keys</dd>
           <dt>Per day</dt>
-          <dd>${limits.perDay.toLocaleString('en-US')} requests per key</dd>
+          <dd>${limits.perDay.toLocaleString('en-US')} requests per project, shared by its keys</dd>
+          <dt>Keys</dt>
+          <dd>${KEYS_PER_PLAN[project.plan].toLocaleString('en-US')} in use at most</dd>
         </dl>
         <p class="muted small">
-          Every API key of this project is held to these limits. Plans are changed by your operator.
+          Every request of any of this project's API keys counts against these limits; a key may also have
+          lower limits of its own. Plans are changed by your operator.
         </p>
       </section>
     </div>
