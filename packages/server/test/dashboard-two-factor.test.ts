@@ -241,4 +241,38 @@ describe('dashboard two-factor sign-in: set up, sign in with a code or a recover
     assert.match((await dee.get('/dashboard/account')).body, /Two-factor sign-in is off/);
     await new Browser(app).signIn('dee@example.com', PASSWORD);
   });
+
+  it('new recovery codes need a code, are shown once, and the old ones stop working at once', async () => {
+    await addAccount(app, 'eve@example.com', PASSWORD, []);
+    const eve = new Browser(app);
+    await eve.signIn('eve@example.com', PASSWORD);
+    app.clock.advance(STEP);
+    const { secret, codes } = await setUp(eve);
+    const account = await eve.get('/dashboard/account');
+    assert.match(account.body, /action="\/dashboard\/account\/two-factor\/recovery-codes"/);
+    const wrong = await eve.post('/dashboard/account/two-factor/recovery-codes', {
+      _csrf: csrfOf(account),
+      code: '000000',
+    });
+    assert.equal(wrong.status, 303);
+    assert.match((await eve.get('/dashboard/account')).body, /That code is not right/);
+    app.clock.advance(STEP);
+    const renewed = await eve.post('/dashboard/account/two-factor/recovery-codes', {
+      _csrf: csrfOf(account),
+      code: codeAt(secret, app.clock.now()),
+    });
+    assert.equal(renewed.status, 303);
+    assert.equal(renewed.headers.location, '/dashboard/account');
+    const shown = await eve.get('/dashboard/account');
+    assert.match(shown.body, /New recovery codes: your old ones no longer work/);
+    const fresh = [...shown.body.matchAll(/<li><code>([a-z2-7-]{19})<\/code><\/li>/g)].map((m) => m[1]!);
+    assert.equal(fresh.length, 10);
+    assert.ok(fresh.every((code) => !codes.includes(code)));
+    assert.doesNotMatch((await eve.get('/dashboard/account')).body, /<li><code>/, 'shown once');
+
+    const old = new Browser(app);
+    await passwordStep(old, 'eve@example.com');
+    assert.equal((await codeStep(old, codes[0]!)).status, 400, 'an old code no longer signs in');
+    assert.equal((await codeStep(old, fresh[0]!)).status, 303, 'a new one does');
+  });
 });

@@ -51,6 +51,20 @@ export function twoFactorContract(fixture: () => StorageFixture): void {
     assert.equal(await accounts.useTwoFactorStep('acc_1', 102), false);
   });
 
+  it('recovery codes → replaced only while two-factor is on: the old ones, used or not, stop working at once', async () => {
+    const accounts = await withAccount(fixture);
+    assert.equal(await accounts.replaceRecoveryCodes('acc_1', ['n1']), false, 'off: nothing to replace');
+    await accounts.beginTwoFactor('acc_1', 'v1.s', T0);
+    assert.equal(await accounts.replaceRecoveryCodes('acc_1', ['n1']), false, 'pending: not yet');
+    await accounts.confirmTwoFactor('acc_1', 1, ['d1', 'd2', 'd3'], T0);
+    assert.equal(await accounts.useRecoveryCode('acc_1', 'd1', T0), true);
+    assert.equal(await accounts.replaceRecoveryCodes('acc_1', ['n1', 'n2']), true);
+    assert.equal(await accounts.recoveryCodesLeft('acc_1'), 2);
+    assert.equal(await accounts.useRecoveryCode('acc_1', 'd2', T0), false, 'an old unused one');
+    assert.equal(await accounts.useRecoveryCode('acc_1', 'n2', T0), true);
+    assert.equal(await accounts.recoveryCodesLeft('acc_1'), 1);
+  });
+
   it('recovery codes → each digest works once; they are the account’s own; removeTwoFactor takes them and the secret', async () => {
     const accounts = await withAccount(fixture);
     await withAccount(fixture, 'acc_2');

@@ -22,6 +22,8 @@ export interface Flash {
   key?: { id: string; secret: string; label: string | null; prefix: string; createdAt: number };
   /** Two-factor sign-in was just turned on: its recovery codes are shown this once. */
   recoveryCodes?: string[];
+  /** The recovery codes shown are new ones replacing the old (not a fresh set-up). */
+  recoveryCodesRenewed?: boolean;
   /** Why turning two-factor sign-in off was refused (shown beside its form, not the password's). */
   twoFactorProblem?: string;
   /** A new access token of the management API: its secret is shown this once. */

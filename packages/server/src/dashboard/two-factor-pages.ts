@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { SESSION_TTL_MS } from '../accounts/sessions.ts';
+import type { CodeOutcome } from '../accounts/two-factor.ts';
 import { urlFor } from '../routes/urls.ts';
 import { field } from '../web/form-body.ts';
 import { Html } from '../web/html.ts';
@@ -19,6 +20,14 @@ const RESTART = 'Sign in with your email and password first: a sign-in waits 5 m
 const REUSED_CODE =
   'That code was used already: type the next one your app shows (a new one every 30 seconds).';
 const WRONG_CODE = 'That code is not right: type the code your app shows now, or a recovery code.';
+
+/** Why a code typed on the account page was refused. */
+const codeProblem = (outcome: Exclude<CodeOutcome, { kind: 'ok' }>): string =>
+  outcome.kind === 'throttled'
+    ? retryText(outcome.retryAfterSeconds)
+    : outcome.kind === 'reused_code'
+      ? REUSED_CODE
+      : WRONG_CODE;
 
 /** The QR code of an otpauth:// URI as inline SVG (no script, no image request), made on the server. */
 async function qrSvg(uri: string): Promise<Html> {
@@ -96,14 +105,19 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
       if (outcome.kind === 'ok') {
         await flashes.put(request, ACCOUNT, { notice: 'Two-factor sign-in is off.' });
       } else {
-        const problem =
-          outcome.kind === 'throttled'
-            ? retryText(outcome.retryAfterSeconds)
-            : outcome.kind === 'reused_code'
-              ? REUSED_CODE
-              : WRONG_CODE;
-        await flashes.put(request, ACCOUNT, { twoFactorProblem: problem });
+        await flashes.put(request, ACCOUNT, { twoFactorProblem: codeProblem(outcome) });
       }
+      return context.back(reply, ACCOUNT);
+    },
+    async regenerateRecoveryCodes(request, reply) {
+      const outcome = await twoFactor.regenerateRecoveryCodes(self(request), field(request.body, 'code'));
+      await flashes.put(
+        request,
+        ACCOUNT,
+        outcome.kind === 'regenerated'
+          ? { recoveryCodes: outcome.recoveryCodes, recoveryCodesRenewed: true }
+          : { twoFactorProblem: codeProblem(outcome) },
+      );
       return context.back(reply, ACCOUNT);
     },
     async twoFactorSignInPage(request, reply) {

@@ -354,6 +354,11 @@ export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
   route('GET', '/dashboard/account/two-factor', dashboard('twoFactorPage', 'session')),
   route('POST', '/dashboard/account/two-factor', dashboard('enableTwoFactor', 'session', true)),
   route('POST', '/dashboard/account/two-factor/disable', dashboard('disableTwoFactor', 'session', true)),
+  route(
+    'POST',
+    '/dashboard/account/two-factor/recovery-codes',
+    dashboard('regenerateRecoveryCodes', 'session', true),
+  ),
   route('POST', '/dashboard/projects/:slug/two-factor', projectRoute('requireTwoFactor', 'owner', true)),
   route('GET', '/dashboard/account/tokens', dashboard('accessTokensPage', 'session')),
   route('POST', '/dashboard/account/tokens', dashboard('createAccessToken', 'session', true)),

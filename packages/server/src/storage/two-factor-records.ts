@@ -34,6 +34,8 @@ export interface TwoFactorRecords {
   /** Marks an unused recovery code used; false when there is none with this digest. */
   useRecoveryCode(accountId: string, digest: string, now: number): Promise<boolean>;
   recoveryCodesLeft(accountId: string): Promise<number>;
+  /** New recovery codes replace every old one (used or not); false when two-factor is not on. */
+  replaceRecoveryCodes(accountId: string, recoveryDigests: string[]): Promise<boolean>;
   /** Turns two-factor sign-in off: the secret and the recovery codes go; false when it was off. */
   removeTwoFactor(accountId: string): Promise<boolean>;
   createTwoFactorChallenge(challenge: TwoFactorChallenge): Promise<void>;
@@ -107,6 +109,15 @@ export function createTwoFactorRecords(sql: SqlExecutor): TwoFactorRecords {
         [accountId],
       );
       return Number(row!.n);
+    },
+    async replaceRecoveryCodes(accountId, recoveryDigests) {
+      const [on] = await sql.all(
+        'SELECT 1 AS one FROM account_two_factor WHERE account_id = $1 AND confirmed_at IS NOT NULL',
+        [accountId],
+      );
+      if (!on) return false;
+      await replaceCodes(sql, accountId, recoveryDigests);
+      return true;
     },
     async removeTwoFactor(accountId) {
       await sql.run('DELETE FROM recovery_codes WHERE account_id = $1', [accountId]);

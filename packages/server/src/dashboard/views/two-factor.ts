@@ -34,8 +34,11 @@ export function twoFactorSection(options: {
       codes
         ? html`<div class="notice success" role="status" tabindex="-1" data-focus>
             <p>
-              <strong>Two-factor sign-in is on.</strong> Keep these recovery codes somewhere safe: each signs
-              in once without your phone, and they are shown only now.
+              <strong
+                >${flash.recoveryCodesRenewed ? 'New recovery codes: your old ones no longer work.' : 'Two-factor sign-in is on.'}</strong
+              >
+              Keep these recovery codes somewhere safe: each signs in once without your phone, and they are
+              shown only now.
             </p>
             <ol class="recovery-codes">
               ${codes.map((code) => html`<li><code>${code}</code></li>`)}
@@ -54,6 +57,13 @@ export function twoFactorSection(options: {
               <input type="hidden" name="_csrf" value="${csrfToken}" />
               <label>Code from your app (or a recovery code) ${codeInput(invalid)}</label>
               <div><button type="submit" class="danger">Turn two-factor sign-in off</button></div>
+            </form>
+            <h3>Recovery codes</h3>
+            <p>New codes replace every old one at once, used or not: they are shown once.</p>
+            <form class="stack" method="post" action="${urlFor('regenerateRecoveryCodes')}">
+              <input type="hidden" name="_csrf" value="${csrfToken}" />
+              <label>Code from your app (or a recovery code) ${codeInput(invalid)}</label>
+              <div><button type="submit">Generate new recovery codes</button></div>
             </form>`
         : html`<p>
               Off. With it on, signing in also asks for a code from an authenticator app on your phone.
