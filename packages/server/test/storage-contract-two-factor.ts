@@ -121,4 +121,25 @@ export function twoFactorContract(fixture: () => StorageFixture): void {
     await storage.accounts.setTwoFactorRequired(acme.id, false, T0);
     assert.equal(await storage.accounts.twoFactorRequired(acme.id), false);
   });
+
+  it('projects → the member projects requiring two-factor of an account: its own only, by name', async () => {
+    const { storage } = fixture();
+    const accounts = await withAccount(fixture);
+    await withAccount(fixture, 'acc_2');
+    for (const slug of ['zed', 'alpha', 'free', 'elsewhere']) {
+      await storage.projects.create(project(slug, { name: `Project ${slug}` }));
+    }
+    for (const slug of ['zed', 'alpha', 'free']) await storage.projects.addMember('acc_1', `prj_${slug}`, T0);
+    await storage.projects.addMember('acc_2', 'prj_elsewhere', T0);
+    for (const slug of ['zed', 'alpha', 'elsewhere']) {
+      await accounts.setTwoFactorRequired(`prj_${slug}`, true, T0);
+    }
+    assert.deepEqual(await accounts.memberProjectsRequiringTwoFactor('acc_1'), [
+      { slug: 'alpha', name: 'Project alpha' },
+      { slug: 'zed', name: 'Project zed' },
+    ]);
+    assert.deepEqual(await accounts.memberProjectsRequiringTwoFactor('acc_2'), [
+      { slug: 'elsewhere', name: 'Project elsewhere' },
+    ]);
+  });
 }

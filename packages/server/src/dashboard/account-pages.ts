@@ -34,6 +34,7 @@ export function accountPages(context: DashboardContext): Record<string, RouteHan
           recoveryCodesLeft: await sessions.twoFactor.recoveryCodesLeft(account.id),
           csrfToken,
           flash,
+          requiring: await storage.accounts.memberProjectsRequiringTwoFactor(account.id),
         }),
       });
       return context.page(request, reply, 'Your account', main);

@@ -24,6 +24,8 @@ export interface Flash {
   recoveryCodes?: string[];
   /** The recovery codes shown are new ones replacing the old (not a fresh set-up). */
   recoveryCodesRenewed?: boolean;
+  /** The project whose requirement sent the person to set two-factor up: linked to once it is on. */
+  backTo?: { slug: string; name: string };
   /** Why turning two-factor sign-in off was refused (shown beside its form, not the password's). */
   twoFactorProblem?: string;
   /** A new access token of the management API: its secret is shown this once. */

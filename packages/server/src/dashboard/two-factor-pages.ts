@@ -21,6 +21,12 @@ const REUSED_CODE =
   'That code was used already: type the next one your app shows (a new one every 30 seconds).';
 const WRONG_CODE = 'That code is not right: type the code your app shows now, or a recovery code.';
 
+/** What turning two-factor off does to a member of projects that require it (their names). */
+export const lockedOutText = (projects: readonly { name: string }[]): string =>
+  `${projects.map((project) => project.name).join(', ')} ${projects.length === 1 ? 'requires' : 'require'} ` +
+  'two-factor sign-in: with it off, you cannot reach ' +
+  `${projects.length === 1 ? 'it' : 'them'} until you set it up again. Tick the box to confirm.`;
+
 /** Why a code typed on the account page was refused. */
 const codeProblem = (outcome: Exclude<CodeOutcome, { kind: 'ok' }>): string =>
   outcome.kind === 'throttled'
@@ -49,15 +55,24 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
     address: request.ip,
   });
 
+  /**
+   * The project that sent the person to set two-factor up, by its slug: only one they are a member of
+   * and that requires it (the page tells nobody else whether a project exists), so the way back is
+   * always a project page of theirs, never a link made from what was typed.
+   */
+  const requiringProject = async (accountId: string, slug: unknown) => {
+    if (typeof slug !== 'string' || slug === '') return undefined;
+    const project = await storage.projects.bySlug(slug);
+    const member = project && (await storage.projects.roleOf(accountId, project.id));
+    return member && (await twoFactor.required(project.id)) ? project : undefined;
+  };
+
   const enrolPage = async (request: FastifyRequest, reply: FastifyReply, problem?: string, status = 200) => {
     const { account, csrfToken } = context.signedIn(request);
     const enrolment = await twoFactor.enrolment(account);
     if (!enrolment) return context.back(reply, ACCOUNT);
     const { project: slug } = request.query as { project?: string };
-    // Named only to its members: the page tells nobody else whether a project exists or requires it.
-    const project = typeof slug === 'string' ? await storage.projects.bySlug(slug) : undefined;
-    const member = project && (await storage.projects.roleOf(account.id, project.id));
-    const requiredBy = member && (await twoFactor.required(project.id)) ? project.name : undefined;
+    const requiredBy = await requiringProject(account.id, slug ?? field(request.body, 'project'));
     const main = twoFactorEnrolView({
       csrfToken,
       tokens: await context.accessTokens.active(account.id),
@@ -94,13 +109,22 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
         return enrolPage(request, reply, retryText(outcome.retryAfterSeconds), 429);
       }
       if (outcome.kind !== 'confirmed') return enrolPage(request, reply, WRONG_CODE, 400);
+      const back = await requiringProject(signedInOf(request).account.id, field(request.body, 'project'));
       await flashes.put(request, ACCOUNT, {
         recoveryCodes: outcome.recoveryCodes,
+        ...(back ? { backTo: { slug: back.slug, name: back.name } } : {}),
         ...(outcome.revoked.length > 0 ? { notice: revokedText(outcome.revoked.length).trim() } : {}),
       });
       return context.back(reply, ACCOUNT);
     },
     async disableTwoFactor(request, reply) {
+      const requiring = await storage.accounts.memberProjectsRequiringTwoFactor(
+        signedInOf(request).account.id,
+      );
+      if (requiring.length > 0 && field(request.body, 'understood') !== 'yes') {
+        await flashes.put(request, ACCOUNT, { twoFactorProblem: lockedOutText(requiring) });
+        return context.back(reply, ACCOUNT);
+      }
       const outcome = await twoFactor.disable(self(request), field(request.body, 'code'));
       if (outcome.kind === 'ok') {
         await flashes.put(request, ACCOUNT, { notice: 'Two-factor sign-in is off.' });

@@ -50,6 +50,8 @@ export interface TwoFactorRecords {
    * (none when it is on): what an access token of the account may not reach (one statement).
    */
   requiringTwoFactor(accountId: string, projectIds: readonly string[]): Promise<string[]>;
+  /** The projects the account is a member of that require two-factor sign-in, by name. */
+  memberProjectsRequiringTwoFactor(accountId: string): Promise<{ slug: string; name: string }[]>;
 }
 
 export function createTwoFactorRecords(sql: SqlExecutor): TwoFactorRecords {
@@ -165,6 +167,14 @@ export function createTwoFactorRecords(sql: SqlExecutor): TwoFactorRecords {
         [accountId, ...projectIds],
       );
       return rows.map((row) => row.slug as string);
+    },
+    async memberProjectsRequiringTwoFactor(accountId) {
+      const rows = await sql.all(
+        `SELECT p.slug, p.name FROM memberships m JOIN project_two_factor r ON r.project_id = m.project_id
+         JOIN projects p ON p.id = m.project_id WHERE m.account_id = $1 ORDER BY p.name, p.slug`,
+        [accountId],
+      );
+      return rows.map((row) => ({ slug: row.slug as string, name: row.name as string }));
     },
     async twoFactorRequired(projectId) {
       const [row] = await sql.all('SELECT 1 AS one FROM project_two_factor WHERE project_id = $1', [

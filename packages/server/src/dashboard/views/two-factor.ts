@@ -23,8 +23,11 @@ export function twoFactorSection(options: {
   recoveryCodesLeft: number;
   csrfToken: string;
   flash: Flash;
+  /** The account's projects that require two-factor sign-in: turning it off warns of them. */
+  requiring: readonly Pick<Project, 'slug' | 'name'>[];
 }): Html {
-  const { enabled, recoveryCodesLeft, csrfToken, flash } = options;
+  const { enabled, recoveryCodesLeft, csrfToken, flash, requiring } = options;
+  const back = flash.backTo;
   const codes = flash.recoveryCodes;
   const problem = flash.twoFactorProblem;
   const invalid = problem ? html`aria-invalid="true" aria-describedby="two-factor-problem"` : '';
@@ -40,6 +43,15 @@ export function twoFactorSection(options: {
               Keep these recovery codes somewhere safe: each signs in once without your phone, and they are
               shown only now.
             </p>
+            ${
+              back
+                ? html`<p>
+                    <a class="button" href="${urlFor('projectPage', { slug: back.slug })}"
+                      >Continue to ${back.name}</a
+                    >
+                  </p>`
+                : ''
+            }
             <ol class="recovery-codes">
               ${codes.map((code) => html`<li><code>${code}</code></li>`)}
             </ol>
@@ -56,6 +68,26 @@ export function twoFactorSection(options: {
             <form class="stack" method="post" action="${urlFor('disableTwoFactor')}">
               <input type="hidden" name="_csrf" value="${csrfToken}" />
               <label>Code from your app (or a recovery code) ${codeInput(invalid)}</label>
+              ${
+                requiring.length > 0
+                  ? html`<p class="notice info" id="two-factor-required-by">
+                        ${requiring.map((project) => project.name).join(', ')}
+                        ${requiring.length === 1 ? 'requires' : 'require'} two-factor sign-in of
+                        ${requiring.length === 1 ? 'its' : 'their'} members: with it off, you cannot reach
+                        ${requiring.length === 1 ? 'it' : 'them'} until you set it up again.
+                      </p>
+                      <label
+                        ><input
+                          type="checkbox"
+                          name="understood"
+                          value="yes"
+                          required
+                          aria-describedby="two-factor-required-by"
+                        />
+                        Turn it off all the same</label
+                      >`
+                  : ''
+              }
               <div><button type="submit" class="danger">Turn two-factor sign-in off</button></div>
             </form>
             <h3>Recovery codes</h3>
@@ -83,7 +115,8 @@ export function twoFactorEnrolView(options: {
   uri: string;
   qrSvg: Html;
   problem?: string;
-  requiredBy?: string;
+  /** The project that sent the person here (a member of it): named, and linked to once it is on. */
+  requiredBy?: Pick<Project, 'slug' | 'name'>;
 }): Html {
   const { csrfToken, tokens, secret, uri, qrSvg, problem, requiredBy } = options;
   const invalid = problem ? html`aria-invalid="true" aria-describedby="enrol-problem"` : '';
@@ -95,7 +128,7 @@ export function twoFactorEnrolView(options: {
     ${
       requiredBy
         ? html`<p class="notice" role="status">
-            ${requiredBy} requires two-factor sign-in of its members: set it up to continue.
+            ${requiredBy.name} requires two-factor sign-in of its members: set it up to continue.
           </p>`
         : ''
     }
@@ -112,6 +145,7 @@ export function twoFactorEnrolView(options: {
       ${problem ? html`<p class="notice error" role="alert" id="enrol-problem" tabindex="-1" data-focus>${problem}</p>` : ''}
       <form class="stack" method="post" action="${urlFor('enableTwoFactor')}">
         <input type="hidden" name="_csrf" value="${csrfToken}" />
+        ${requiredBy ? html`<input type="hidden" name="project" value="${requiredBy.slug}" />` : ''}
         <label>Code ${codeInput(invalid)}</label>
         ${revokeChoiceView(
           tokens,
