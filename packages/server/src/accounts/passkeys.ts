@@ -35,7 +35,11 @@ export interface RelyingParty {
   id: string;
 }
 
-export const relyingPartyOf = (origin: string): RelyingParty => ({ origin, id: new URL(origin).hostname });
+/** `origin` as browsers write it (no default port): what the answers' client data must name. */
+export function relyingPartyOf(origin: string): RelyingParty {
+  const url = new URL(origin);
+  return { origin: url.origin, id: url.hostname };
+}
 
 export type Registered = { kind: 'added'; passkey: Passkey } | { kind: 'refused'; problem: string };
 export type Authenticated = { kind: 'ok'; accountId: string; passkey: Passkey } | { kind: 'refused' };

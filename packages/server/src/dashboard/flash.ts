@@ -28,6 +28,8 @@ export interface Flash {
   backTo?: { slug: string; name: string };
   /** Why turning two-factor sign-in off was refused (shown beside its form, not the password's). */
   twoFactorProblem?: string;
+  /** Why adding or removing a passkey was refused (shown beside the passkeys). */
+  passkeyProblem?: string;
   /** A new access token of the management API: its secret is shown this once. */
   accessToken?: { secret: string; name: string; prefix: string };
 }

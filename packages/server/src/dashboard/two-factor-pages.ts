@@ -91,8 +91,17 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
     return sendPage(request, reply, { title: 'Sign in', main, status });
   };
 
-  const signInStep = (request: FastifyRequest, reply: FastifyReply, problem: string, status: number) => {
-    const main = twoFactorSignInView({ csrfToken: signInCsrfToken(request, reply), problem });
+  const hasPasskeys = async (accountId: string) => (await storage.accounts.passkeys(accountId)).length > 0;
+
+  const signInStep = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    problem: string,
+    status: number,
+    accountId: string,
+  ) => {
+    const passkeys = await hasPasskeys(accountId);
+    const main = twoFactorSignInView({ csrfToken: signInCsrfToken(request, reply), problem, passkeys });
     return sendPage(request, reply, { title: 'Enter your code', main, status });
   };
 
@@ -145,8 +154,10 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
       return context.back(reply, ACCOUNT);
     },
     async twoFactorSignInPage(request, reply) {
-      if (!(await twoFactor.challenged(twoFactorCookie(request)))) return restart(request, reply, 200);
-      const main = twoFactorSignInView({ csrfToken: signInCsrfToken(request, reply) });
+      const challenge = await twoFactor.challenged(twoFactorCookie(request));
+      if (!challenge) return restart(request, reply, 200);
+      const passkeys = await hasPasskeys(challenge.accountId);
+      const main = twoFactorSignInView({ csrfToken: signInCsrfToken(request, reply), passkeys });
       return sendPage(request, reply, { title: 'Enter your code', main });
     },
     async twoFactorSignIn(request, reply) {
@@ -158,14 +169,20 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
       if (outcome.kind === 'throttled') {
         request.log.warn({ event: 'sign_in.code_throttled', ...line }, 'two-factor code throttled');
         reply.header('retry-after', String(outcome.retryAfterSeconds));
-        return signInStep(request, reply, retryText(outcome.retryAfterSeconds), 429);
+        return signInStep(request, reply, retryText(outcome.retryAfterSeconds), 429, challenge.accountId);
       }
       if (outcome.kind !== 'ok') {
         request.log.warn(
           { event: 'sign_in.code_failed', ...line, reason: outcome.kind },
           'two-factor code refused',
         );
-        return signInStep(request, reply, outcome.kind === 'reused_code' ? REUSED_CODE : WRONG_CODE, 400);
+        return signInStep(
+          request,
+          reply,
+          outcome.kind === 'reused_code' ? REUSED_CODE : WRONG_CODE,
+          400,
+          challenge.accountId,
+        );
       }
       const account = await storage.accounts.byId(challenge.accountId);
       if (!(await twoFactor.completeChallenge(token)) || !account) return restart(request, reply, 400);

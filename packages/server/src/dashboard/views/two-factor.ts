@@ -3,6 +3,7 @@ import type { Project } from '../../features/projects/project-repository.ts';
 import { type Html, html } from '../../web/html.ts';
 import type { Flash } from '../flash.ts';
 import { problemOf } from './messages.ts';
+import { passkeySecondFactorForm } from './passkeys.ts';
 import type { AccessToken } from '../../features/access-tokens/repository.ts';
 import { revokeChoiceView } from '../../features/access-tokens/revoke-choice-view.ts';
 
@@ -157,8 +158,13 @@ export function twoFactorEnrolView(options: {
 }
 
 /** The second step of signing in. */
-export function twoFactorSignInView(options: { csrfToken: string; problem?: string }): Html {
-  const { csrfToken, problem } = options;
+export function twoFactorSignInView(options: {
+  csrfToken: string;
+  problem?: string;
+  /** The account has passkeys: one may stand in for the code. */
+  passkeys?: boolean;
+}): Html {
+  const { csrfToken, problem, passkeys } = options;
   const invalid = problem ? html`aria-invalid="true" aria-describedby="code-problem"` : '';
   return html`<div class="card auth-card">
     <h1>Enter your code</h1>
@@ -169,6 +175,7 @@ export function twoFactorSignInView(options: { csrfToken: string; problem?: stri
       <label>Code ${codeInput(invalid)}</label>
       <div><button type="submit">Sign in</button></div>
     </form>
+    ${passkeys ? passkeySecondFactorForm(csrfToken) : ''}
     <p class="muted small">Lost your phone? Type one of your recovery codes instead.</p>
     <p class="muted small"><a href="${urlFor('signInPage')}">Start again</a></p>
   </div>`;
