@@ -28,6 +28,11 @@ export const PASSKEY_NAME_MAX = 60;
 /** A credential's JSON as the browser sends it is a few hundred bytes; anything far larger is refused. */
 export const PASSKEY_RESPONSE_MAX = 16_384;
 const RP_NAME = 'Petstore';
+/**
+ * EdDSA, ES256 and RS256 (COSE ids): what authenticators make. Named here because the library's
+ * default probes Node's experimental post-quantum WebCrypto, which warns on stderr at every call.
+ */
+const ALGORITHMS = [-8, -7, -257];
 
 /** Who the credentials are for: the dashboard's origin (config.ts, configuredOrigin) and its host. */
 export interface RelyingParty {
@@ -115,6 +120,7 @@ export function createPasskeys({ accounts, clock, identity }: PasskeyDeps) {
         challenge: await newChallenge('register', binding, account.id),
         timeout: PASSKEY_CHALLENGE_TTL_MS,
         attestationType: 'none',
+        supportedAlgorithmIDs: ALGORITHMS,
         excludeCredentials: existing.map(({ id, transports }) => ({ id, transports })),
         authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
       });
@@ -144,6 +150,7 @@ export function createPasskeys({ accounts, clock, identity }: PasskeyDeps) {
           expectedOrigin: rp.origin,
           expectedRPID: rp.id,
           requireUserVerification: false,
+          supportedAlgorithmIDs: ALGORITHMS,
         });
       } catch {
         verified = undefined;
