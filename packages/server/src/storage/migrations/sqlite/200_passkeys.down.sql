@@ -1,2 +1,0 @@
-DROP TABLE passkey_challenges;
-DROP TABLE passkeys;
