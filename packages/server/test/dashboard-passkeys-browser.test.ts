@@ -104,6 +104,7 @@ test(
         await page.getByRole('heading', { name: 'Projects' }).waitFor();
         await page.goto(`${base}/dashboard/account`);
         await page.getByLabel('Name of the new passkey').fill('Work laptop');
+        await page.locator('form[data-passkey="create"] input[name="password"]').fill(PASSWORD);
         await page.getByRole('button', { name: 'Add a passkey' }).click();
         await page.getByText('Passkey “Work laptop” added.').waitFor();
         assert.equal(await page.getByRole('cell', { name: 'Work laptop', exact: true }).count(), 1);

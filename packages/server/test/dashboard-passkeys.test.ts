@@ -21,8 +21,13 @@ describe('dashboard passkeys: add, list, remove; sign in with one alone or inste
   after(() => app.close());
 
   /** The options a form's script would fetch: a JSON answer to a post with the form's CSRF token. */
-  const optionsFrom = async (browser: Browser, url: string, page: { body: string }) => {
-    const answer = await browser.post(url, { _csrf: csrfOf(page as never) });
+  const optionsFrom = async (
+    browser: Browser,
+    url: string,
+    page: { body: string },
+    fields: Record<string, string> = {},
+  ) => {
+    const answer = await browser.post(url, { _csrf: csrfOf(page as never), ...fields });
     assert.equal(answer.status, 200, answer.body);
     assert.match(answer.headers['content-type'] ?? '', /^application\/json/);
     return JSON.parse(answer.body);
@@ -32,7 +37,9 @@ describe('dashboard passkeys: add, list, remove; sign in with one alone or inste
   const addPasskey = async (browser: Browser, authenticator: SoftAuthenticator, name: string) => {
     const account = await browser.get('/dashboard/account');
     assert.match(account.body, /data-passkey="create"/);
-    const options = await optionsFrom(browser, '/dashboard/account/passkeys/options', account);
+    const options = await optionsFrom(browser, '/dashboard/account/passkeys/options', account, {
+      password: PASSWORD,
+    });
     const added = await browser.post('/dashboard/account/passkeys', {
       _csrf: csrfOf(account),
       name,
@@ -94,6 +101,13 @@ describe('dashboard passkeys: add, list, remove; sign in with one alone or inste
       'sign_in',
       'passkey_removed “Work laptop”',
     ]);
+
+    const wrong = await elsewhere.post('/dashboard/account/passkeys/options', {
+      _csrf: csrfOf(page),
+      password: 'not the password',
+    });
+    assert.equal(wrong.status, 400, 'adding a passkey asks for the password again');
+    assert.equal(JSON.parse(wrong.body).problem, 'Your password is not right.');
 
     const refused = await passkeySignIn(new Browser(app), authenticator);
     assert.equal(refused.status, 400);

@@ -6,7 +6,8 @@ import {
   type RelyingParty,
   relyingPartyOf,
 } from '../accounts/passkeys.ts';
-import { SESSION_TTL_MS, SIGN_IN_LIMITS } from '../accounts/sessions.ts';
+import { verifyPassword } from '../accounts/passwords.ts';
+import { BUSY_RETRY_SECONDS, SESSION_TTL_MS, SIGN_IN_LIMITS } from '../accounts/sessions.ts';
 import { urlFor } from '../routes/urls.ts';
 import type { Account } from '../storage/account-repository.ts';
 import { field } from '../web/form-body.ts';
@@ -70,6 +71,25 @@ export function passkeyPages(context: DashboardContext): Record<string, RouteHan
     return sendPage(request, reply, { title: 'Sign in', main, status });
   };
 
+  /**
+   * Adding a passkey gives a way in without the password, so the password is asked again first (a
+   * session left open is not enough): checked like the password form's current password, under its
+   * per-account throttle. 'ok', 'wrong', or the seconds to wait.
+   */
+  const confirmPassword = async (account: Account, password: string): Promise<'ok' | 'wrong' | number> => {
+    const wait = await throttle.waitSeconds('passwordChange', account.id);
+    if (wait > 0) return wait;
+    const checked = await sessions.gate.run({ lane: `account:${account.id}`, priority: true }, () =>
+      verifyPassword(password, account.passwordHash, sessions.passwordParams),
+    );
+    if (!checked.ran) return BUSY_RETRY_SECONDS;
+    if (!checked.value.ok) {
+      await throttle.failed('passwordChange', account.id);
+      return 'wrong';
+    }
+    return 'ok';
+  };
+
   /** The wait before a passkey-first sign-in from this address, in seconds (0: none). */
   const addressWait = async (address: string): Promise<number> => {
     const budget = await limiter.check({
@@ -83,6 +103,13 @@ export function passkeyPages(context: DashboardContext): Record<string, RouteHan
   return {
     async passkeyRegistrationOptions(request, reply) {
       const { account } = signedInOf(request);
+      const confirmed = await confirmPassword(account, field(request.body, 'password'));
+      if (confirmed !== 'ok') {
+        if (typeof confirmed === 'number') reply.header('retry-after', String(confirmed));
+        return json(reply, typeof confirmed === 'number' ? 429 : 400, {
+          problem: typeof confirmed === 'number' ? retryText(confirmed) : 'Your password is not right.',
+        });
+      }
       return json(
         reply,
         200,

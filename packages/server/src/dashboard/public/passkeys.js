@@ -66,6 +66,7 @@ if (window.PublicKeyCredential) {
     const show = (text) => {
       if (!problem) return;
       problem.textContent = text;
+      problem.setAttribute('role', 'alert');
       problem.hidden = false;
     };
     form.addEventListener('submit', async (event) => {
@@ -77,7 +78,8 @@ if (window.PublicKeyCredential) {
           method: 'POST',
           credentials: 'same-origin',
           headers: { accept: 'application/json' },
-          body: new URLSearchParams({ _csrf: form.elements._csrf.value }),
+          // The form's fields (the CSRF token, and where one is asked the password) go with the request.
+          body: new URLSearchParams(new FormData(form)),
         });
         if (!answer.ok) {
           const body = await answer.json().catch(() => ({}));
@@ -90,6 +92,8 @@ if (window.PublicKeyCredential) {
             ? await navigator.credentials.create({ publicKey: creationOptions(options) })
             : await navigator.credentials.get({ publicKey: requestOptions(options) });
         form.elements.credential.value = JSON.stringify(credentialJson(credential));
+        // The password was for the options: the answer to their challenge is the proof now.
+        if (form.elements.password) form.elements.password.value = '';
         form.submit();
       } catch (error) {
         show(problems[error?.name] ?? 'The passkey could not be used.');

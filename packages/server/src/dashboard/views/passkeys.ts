@@ -10,9 +10,9 @@ import { instant } from './requests.ts';
 export const passkeyScript = (): Html =>
   html`<script type="module" src="${urlFor('dashboardAsset', { name: 'passkeys.js' })}"></script>`;
 
-/** Where the script shows why the browser's side failed (cancelled, no authenticator, expired). */
+/** Where the script shows why the browser's side failed (cancelled, no authenticator); an alert once shown. */
 const scriptProblem = (id: string) =>
-  html`<p class="notice error" role="alert" id="${id}" data-passkey-problem hidden></p>`;
+  html`<p class="notice error" id="${id}" data-passkey-problem hidden></p>`;
 
 /** The account page's section: the passkeys (created, last used, remove) and adding one. */
 export function passkeySection(options: {
@@ -73,6 +73,10 @@ export function passkeySection(options: {
       <label
         >Name of the new passkey
         <input type="text" name="name" required maxlength="${PASSKEY_NAME_MAX}" placeholder="Work laptop"
+      /></label>
+      <label
+        >Your password (asked again before a new way in)
+        <input type="password" name="password" autocomplete="current-password" required
       /></label>
       <div><button type="submit">Add a passkey</button></div>
     </form>
