@@ -13,6 +13,9 @@ import {
   bindingOf,
   createPasskeys,
   PASSKEY_CHALLENGES_PER_BINDING,
+  PASSKEY_RESPONSE_MAX,
+  PASSKEYS_PER_ACCOUNT,
+  parseCredential,
   type Passkeys,
   relyingPartyOf,
 } from './passkeys.ts';
@@ -215,6 +218,25 @@ describe('passkeys (WebAuthn)', () => {
       { kind: 'refused' },
       'a counter that went back: a cloned authenticator',
     );
+  });
+
+  it('limits → at most 20 passkeys an account, the 21st refused with nothing stored; a credential’s JSON of more than 16 KiB is not read', async () => {
+    for (let i = 0; i < PASSKEYS_PER_ACCOUNT; i++) await register(`Key ${i}`);
+    const options = await passkeys.registrationOptions({ id, email: `${id}@example.com` }, session, rp);
+    const refused = await passkeys.register(
+      me(),
+      'One more',
+      asRegistration(authenticator.create(options)),
+      session,
+      rp,
+    );
+    assert.deepEqual(refused, { kind: 'refused', problem: 'An account holds 20 passkeys at most.' });
+    assert.equal((await passkeys.list(id)).length, PASSKEYS_PER_ACCOUNT);
+    const answer = JSON.stringify(authenticator.create(options));
+    assert.ok(parseCredential(answer));
+    assert.equal(parseCredential(answer.padEnd(PASSKEY_RESPONSE_MAX + 1, ' ')), undefined);
+    assert.equal(parseCredential('[1]'), undefined);
+    assert.equal(parseCredential('{"id":'), undefined);
   });
 
   it('remove → only the account’s own, recorded; the passkey then signs in no more', async () => {
