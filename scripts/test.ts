@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 /** Suites that only `test:all` runs, and why. */
 const FULL_ONLY: Record<string, string> = {
   'packages/server/test/dashboard-browser.test.ts': 'browser',
+  'packages/server/test/dashboard-passkeys-browser.test.ts': 'browser',
   'packages/server/test/insights-journey-browser.test.ts': 'browser, spawned servers and CLI',
   'packages/server/test/docs-layout.test.ts': 'browser',
   'packages/server/test/docs-page.test.ts': 'browser',

@@ -141,13 +141,13 @@ test(
         assert.match(page.url(), /\/dashboard\/sign-in$/);
         await page.getByLabel('Email').fill('ann@example.com');
         await page.getByLabel('Password').fill('not the password');
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
         assert.match((await page.getByRole('alert').textContent()) ?? '', /do not match an account/);
         await shot('1-sign-in-refused');
         // Chromium reports that refusal's status as a console error; it was asked for.
         problems.splice(0, problems.length, ...problems.filter((p) => !/status of 400/.test(p)));
         await page.getByLabel('Password').fill(PASSWORD);
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
         await page.getByRole('heading', { name: 'Projects' }).waitFor();
         await shot('2-projects');
       },
@@ -339,7 +339,7 @@ test(
       await page.getByText('Your password was reset').waitFor();
       await page.getByLabel('Email').fill('ann@example.com');
       await page.getByLabel('Password').fill(NEW_PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByRole('heading', { name: 'Projects' }).waitFor();
     });
 

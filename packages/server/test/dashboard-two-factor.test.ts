@@ -241,4 +241,128 @@ describe('dashboard two-factor sign-in: set up, sign in with a code or a recover
     assert.match((await dee.get('/dashboard/account')).body, /Two-factor sign-in is off/);
     await new Browser(app).signIn('dee@example.com', PASSWORD);
   });
+
+  it('new recovery codes need a code, are shown once, and the old ones stop working at once', async () => {
+    await addAccount(app, 'eve@example.com', PASSWORD, []);
+    const eve = new Browser(app);
+    await eve.signIn('eve@example.com', PASSWORD);
+    app.clock.advance(STEP);
+    const { secret, codes } = await setUp(eve);
+    const account = await eve.get('/dashboard/account');
+    assert.match(account.body, /action="\/dashboard\/account\/two-factor\/recovery-codes"/);
+    const wrong = await eve.post('/dashboard/account/two-factor/recovery-codes', {
+      _csrf: csrfOf(account),
+      code: '000000',
+    });
+    assert.equal(wrong.status, 303);
+    assert.match((await eve.get('/dashboard/account')).body, /That code is not right/);
+    app.clock.advance(STEP);
+    const renewed = await eve.post('/dashboard/account/two-factor/recovery-codes', {
+      _csrf: csrfOf(account),
+      code: codeAt(secret, app.clock.now()),
+    });
+    assert.equal(renewed.status, 303);
+    assert.equal(renewed.headers.location, '/dashboard/account');
+    const shown = await eve.get('/dashboard/account');
+    assert.match(shown.body, /New recovery codes: your old ones no longer work/);
+    const fresh = [...shown.body.matchAll(/<li><code>([a-z2-7-]{19})<\/code><\/li>/g)].map((m) => m[1]!);
+    assert.equal(fresh.length, 10);
+    assert.ok(fresh.every((code) => !codes.includes(code)));
+    assert.doesNotMatch((await eve.get('/dashboard/account')).body, /<li><code>/, 'shown once');
+
+    const old = new Browser(app);
+    await passwordStep(old, 'eve@example.com');
+    assert.equal((await codeStep(old, codes[0]!)).status, 400, 'an old code no longer signs in');
+    assert.equal((await codeStep(old, fresh[0]!)).status, 303, 'a new one does');
+  });
+
+  it('turning it off in a project that requires it warns, naming the project, and needs the box ticked; set up again from the project, the confirmation links back to it', async () => {
+    await addAccount(app, 'fay@example.com', PASSWORD, ['strict', 'lax']);
+    await addAccount(app, 'gus@example.com', PASSWORD, ['gated']);
+    const strict = (await app.storage.projects.bySlug('strict'))!;
+    await app.storage.accounts.setTwoFactorRequired(strict.id, true, app.clock.now());
+    await app.storage.accounts.setTwoFactorRequired('prj_gated', true, app.clock.now());
+    const fay = new Browser(app);
+    await fay.signIn('fay@example.com', PASSWORD);
+    app.clock.advance(STEP);
+    const { secret } = await setUp(fay);
+    const account = await fay.get('/dashboard/account');
+    const warning = /id="two-factor-required-by">([\s\S]*?)<\/p>/
+      .exec(account.body)?.[1]
+      ?.replace(/\s+/g, ' ');
+    assert.match(warning ?? '', /Project strict requires two-factor sign-in of its members/);
+    assert.doesNotMatch(warning ?? '', /Project lax/, 'only the projects that require it');
+    assert.match(account.body, /name="understood"\s+value="yes"\s+required/);
+
+    app.clock.advance(STEP);
+    const unticked = await fay.post('/dashboard/account/two-factor/disable', {
+      _csrf: csrfOf(account),
+      code: codeAt(secret, app.clock.now()),
+    });
+    assert.equal(unticked.status, 303);
+    assert.match(
+      alert((await fay.get('/dashboard/account')).body),
+      /Project strict requires two-factor sign-in/,
+    );
+    assert.notEqual(
+      (await app.storage.accounts.twoFactor('acc_fay_example_com'))?.confirmedAt,
+      undefined,
+      'on',
+    );
+    const off = await fay.post('/dashboard/account/two-factor/disable', {
+      _csrf: csrfOf(account),
+      code: codeAt(secret, app.clock.now()),
+      understood: 'yes',
+    });
+    assert.equal(off.status, 303);
+    assert.match((await fay.get('/dashboard/account')).body, /Two-factor sign-in is off/);
+
+    const sent = await fay.get('/dashboard/projects/strict/keys');
+    assert.equal(sent.headers.location, '/dashboard/account/two-factor?project=strict', 'kept out');
+    const enrol = await fay.get(sent.headers.location!);
+    assert.match(enrol.body, /<input type="hidden" name="project" value="strict" \/>/);
+    const enrolled = /<code id="two-factor-secret">([A-Z2-7 ]+)<\/code>/
+      .exec(enrol.body)![1]!
+      .replace(/ /g, '');
+    const confirmed = await fay.post('/dashboard/account/two-factor', {
+      _csrf: csrfOf(enrol),
+      code: codeAt(enrolled, app.clock.now()),
+      project: 'strict',
+    });
+    assert.equal(confirmed.status, 303);
+    const shown = await fay.get('/dashboard/account');
+    assert.match(
+      shown.body,
+      /<a class="button" href="\/dashboard\/projects\/strict"\s*>Continue to Project strict<\/a/,
+    );
+    assert.equal((await fay.get('/dashboard/projects/strict/keys')).status, 200, 'back in');
+
+    // The slug is only a way back to a project of the person's that requires it: never one typed.
+    const gus = new Browser(app);
+    await gus.signIn('gus@example.com', PASSWORD);
+    for (const project of ['strict', 'lax', '//evil.example', 'https://evil.example/']) {
+      const page = await gus.get(`/dashboard/account/two-factor?project=${encodeURIComponent(project)}`);
+      assert.doesNotMatch(page.body, /name="project"/);
+      const gusSecret = /<code id="two-factor-secret">([A-Z2-7 ]+)<\/code>/
+        .exec(page.body)![1]!
+        .replace(/ /g, '');
+      app.clock.advance(STEP);
+      await gus.post('/dashboard/account/two-factor', {
+        _csrf: csrfOf(page),
+        code: codeAt(gusSecret, app.clock.now()),
+        project,
+      });
+      const after = await gus.get('/dashboard/account');
+      assert.match(after.body, /Two-factor sign-in is on/);
+      assert.doesNotMatch(after.body, /Continue to/, `no way back to ${project}`);
+      app.clock.advance(STEP);
+      const code = codeAt(gusSecret, app.clock.now());
+      await gus.post('/dashboard/account/two-factor/disable', {
+        _csrf: csrfOf(after),
+        code,
+        understood: 'yes',
+      });
+      assert.equal(await app.storage.accounts.twoFactor('acc_gus_example_com'), undefined, 'off again');
+    }
+  });
 });

@@ -98,7 +98,7 @@ async function signIn(page: Page, email: string, password: string): Promise<void
   await page.goto(`${server.url}/dashboard`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('heading', { name: 'Projects' }).waitFor();
 }
 

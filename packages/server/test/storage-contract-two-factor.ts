@@ -51,6 +51,20 @@ export function twoFactorContract(fixture: () => StorageFixture): void {
     assert.equal(await accounts.useTwoFactorStep('acc_1', 102), false);
   });
 
+  it('recovery codes → replaced only while two-factor is on: the old ones, used or not, stop working at once', async () => {
+    const accounts = await withAccount(fixture);
+    assert.equal(await accounts.replaceRecoveryCodes('acc_1', ['n1']), false, 'off: nothing to replace');
+    await accounts.beginTwoFactor('acc_1', 'v1.s', T0);
+    assert.equal(await accounts.replaceRecoveryCodes('acc_1', ['n1']), false, 'pending: not yet');
+    await accounts.confirmTwoFactor('acc_1', 1, ['d1', 'd2', 'd3'], T0);
+    assert.equal(await accounts.useRecoveryCode('acc_1', 'd1', T0), true);
+    assert.equal(await accounts.replaceRecoveryCodes('acc_1', ['n1', 'n2']), true);
+    assert.equal(await accounts.recoveryCodesLeft('acc_1'), 2);
+    assert.equal(await accounts.useRecoveryCode('acc_1', 'd2', T0), false, 'an old unused one');
+    assert.equal(await accounts.useRecoveryCode('acc_1', 'n2', T0), true);
+    assert.equal(await accounts.recoveryCodesLeft('acc_1'), 1);
+  });
+
   it('recovery codes → each digest works once; they are the account’s own; removeTwoFactor takes them and the secret', async () => {
     const accounts = await withAccount(fixture);
     await withAccount(fixture, 'acc_2');
@@ -106,5 +120,26 @@ export function twoFactorContract(fixture: () => StorageFixture): void {
     );
     await storage.accounts.setTwoFactorRequired(acme.id, false, T0);
     assert.equal(await storage.accounts.twoFactorRequired(acme.id), false);
+  });
+
+  it('projects → the member projects requiring two-factor of an account: its own only, by name', async () => {
+    const { storage } = fixture();
+    const accounts = await withAccount(fixture);
+    await withAccount(fixture, 'acc_2');
+    for (const slug of ['zed', 'alpha', 'free', 'elsewhere']) {
+      await storage.projects.create(project(slug, { name: `Project ${slug}` }));
+    }
+    for (const slug of ['zed', 'alpha', 'free']) await storage.projects.addMember('acc_1', `prj_${slug}`, T0);
+    await storage.projects.addMember('acc_2', 'prj_elsewhere', T0);
+    for (const slug of ['zed', 'alpha', 'elsewhere']) {
+      await accounts.setTwoFactorRequired(`prj_${slug}`, true, T0);
+    }
+    assert.deepEqual(await accounts.memberProjectsRequiringTwoFactor('acc_1'), [
+      { slug: 'alpha', name: 'Project alpha' },
+      { slug: 'zed', name: 'Project zed' },
+    ]);
+    assert.deepEqual(await accounts.memberProjectsRequiringTwoFactor('acc_2'), [
+      { slug: 'elsewhere', name: 'Project elsewhere' },
+    ]);
   });
 }

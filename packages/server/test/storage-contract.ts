@@ -8,6 +8,7 @@ import { idempotencyContract } from './storage-contract-idempotency.ts';
 import { keyContract } from './storage-contract-keys.ts';
 import { lifecycleContract } from './storage-contract-lifecycle.ts';
 import { outboxContract } from './storage-contract-outbox.ts';
+import { passkeyContract } from './storage-contract-passkeys.ts';
 import { petContract } from './storage-contract-pets.ts';
 import { projectContract } from './storage-contract-projects.ts';
 import { requestLogGeneratedContract } from './storage-contract-request-log-generated.ts';
@@ -54,6 +55,7 @@ export function runStorageContract(name: string, makeStorage: FixtureFactory): v
     usageTallyContract(fixture);
     auditContract(fixture);
     twoFactorContract(fixture);
+    passkeyContract(fixture);
     changeContract(fixture);
     transactionContract(fixture);
     writePathContract(fixture);

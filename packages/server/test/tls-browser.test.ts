@@ -88,7 +88,7 @@ test(
         await page.goto(url(API_HOST, '/dashboard'));
         await page.getByLabel('Email').fill('bea@example.com');
         await page.getByLabel('Password').fill(PASSWORD);
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
         await page.getByRole('link', { name: /Beta Docs/ }).click();
         await page.getByRole('link', { name: 'Domains' }).click();
         assert.equal(await page.getByLabel(/Domain/).isDisabled(), true);

@@ -162,6 +162,39 @@ describe('two-factor sign-in (TOTP)', () => {
     assert.deepEqual(await twoFactor.verify(id, codes[1]!), { kind: 'wrong_code' });
   });
 
+  it('regenerate → needs a right code; new codes, the old ones (used or not) stop working at once; recorded with them', async () => {
+    const { secret, codes } = await enrol();
+    assert.deepEqual(await twoFactor.verify(id, codes[0]!), { kind: 'ok', recovery: true });
+    clock.advance(30_000);
+    assert.deepEqual(await twoFactor.regenerateRecoveryCodes(me(), '999999'), { kind: 'wrong_code' });
+    assert.equal(
+      await twoFactor.recoveryCodesLeft(id),
+      RECOVERY_CODE_COUNT - 1,
+      'a wrong code changes nothing',
+    );
+    const fresh = await twoFactor.regenerateRecoveryCodes(me(), codeAt(secret, clock.now()));
+    assert.equal(fresh.kind, 'regenerated');
+    const renewed = fresh.kind === 'regenerated' ? fresh.recoveryCodes : [];
+    assert.equal(renewed.length, RECOVERY_CODE_COUNT);
+    assert.ok(renewed.every((code) => !codes.includes(code)));
+    assert.equal(await twoFactor.recoveryCodesLeft(id), RECOVERY_CODE_COUNT);
+    assert.deepEqual(await twoFactor.verify(id, codes[1]!), { kind: 'wrong_code' }, 'an old code');
+    assert.deepEqual(await twoFactor.verify(id, renewed[0]!), { kind: 'ok', recovery: true });
+    assert.deepEqual(
+      await twoFactor.regenerateRecoveryCodes(me(), codeAt(secret, clock.now())),
+      { kind: 'reused_code' },
+      'the code used to regenerate is used up',
+    );
+    const actions = await storage.transaction((sql) =>
+      sql.all('SELECT action FROM audit_log WHERE actor_account_id = $1 ORDER BY id', [id]),
+    );
+    assert.deepEqual(
+      actions.map((row) => row.action),
+      ['two_factor_enabled', 'recovery_codes_regenerated'],
+      'one record, the refused attempts none',
+    );
+  });
+
   it('secret box → a sealed secret opens only for its account and under its key', async () => {
     const box = createSecretBox(async () => key);
     const sealed = await box.seal('acc_a', 'JBSWY3DPEHPK3PXP');

@@ -63,6 +63,14 @@ export interface TwoFactor {
    * and the recovery codes removed and the record written in one transaction.
    */
   disable(who: SelfActor, code: string): Promise<CodeOutcome>;
+  /**
+   * New recovery codes, given a code of the current secret (or a recovery code): the code used, the
+   * old codes replaced and the record written in one transaction; the new codes are returned this once.
+   */
+  regenerateRecoveryCodes(
+    who: SelfActor,
+    code: string,
+  ): Promise<Exclude<CodeOutcome, { kind: 'ok' }> | { kind: 'regenerated'; recoveryCodes: string[] }>;
   /** A sign-in waiting for its code; the token for the browser. */
   challenge(accountId: string, next: string): Promise<string>;
   challenged(token: string): Promise<TwoFactorChallenge | undefined>;
@@ -217,6 +225,23 @@ export function createTwoFactor({ accounts, clock, throttle, box, identity }: Tw
         });
         return value;
       }),
+    async regenerateRecoveryCodes(who, typed) {
+      const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+      const outcome = await withCode(who.account.id, typed, async (checked) => {
+        const { value } = await identity.change(who, async (records) => {
+          const used = await useCode(records.accounts, who.account.id, checked);
+          if (
+            !used ||
+            !(await records.accounts.replaceRecoveryCodes(who.account.id, codes.map(recoveryDigest)))
+          ) {
+            return { value: false, action: null, target: null };
+          }
+          return { value: true, action: 'recovery_codes_regenerated', target: null };
+        });
+        return value;
+      });
+      return outcome.kind === 'ok' ? { kind: 'regenerated', recoveryCodes: codes } : outcome;
+    },
     async challenge(accountId, next) {
       const token = randomBytes(32).toString('base64url');
       await accounts.createTwoFactorChallenge({

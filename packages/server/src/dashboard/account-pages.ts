@@ -8,6 +8,7 @@ import { clearSessionCookie, setDeviceCookie, signedInOf } from './session-cooki
 import { logPasswordChange } from './sign-in-log.ts';
 import { retryText } from './sign-in-pages.ts';
 import { accountView } from './views/account.ts';
+import { passkeySection } from './views/passkeys.ts';
 import { twoFactorSection } from './views/two-factor.ts';
 
 const ACCOUNT = urlFor('accountPage');
@@ -34,7 +35,9 @@ export function accountPages(context: DashboardContext): Record<string, RouteHan
           recoveryCodesLeft: await sessions.twoFactor.recoveryCodesLeft(account.id),
           csrfToken,
           flash,
+          requiring: await storage.accounts.memberProjectsRequiringTwoFactor(account.id),
         }),
+        passkeys: passkeySection({ passkeys: await storage.accounts.passkeys(account.id), csrfToken, flash }),
       });
       return context.page(request, reply, 'Your account', main);
     },

@@ -22,8 +22,14 @@ export interface Flash {
   key?: { id: string; secret: string; label: string | null; prefix: string; createdAt: number };
   /** Two-factor sign-in was just turned on: its recovery codes are shown this once. */
   recoveryCodes?: string[];
+  /** The recovery codes shown are new ones replacing the old (not a fresh set-up). */
+  recoveryCodesRenewed?: boolean;
+  /** The project whose requirement sent the person to set two-factor up: linked to once it is on. */
+  backTo?: { slug: string; name: string };
   /** Why turning two-factor sign-in off was refused (shown beside its form, not the password's). */
   twoFactorProblem?: string;
+  /** Why adding or removing a passkey was refused (shown beside the passkeys). */
+  passkeyProblem?: string;
   /** A new access token of the management API: its secret is shown this once. */
   accessToken?: { secret: string; name: string; prefix: string };
 }

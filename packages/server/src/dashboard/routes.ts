@@ -7,6 +7,7 @@ import { dashboardAsset } from './assets.ts';
 import { dashboardContext, type DashboardDeps } from './context.ts';
 import { domainPages } from '../features/domains/pages.ts';
 import { invitationPages } from '../features/members/invitation-pages.ts';
+import { passkeyPages } from './passkey-pages.ts';
 import { passwordResetPages } from './password-reset-pages.ts';
 import { keyPages } from '../features/keys/pages.ts';
 import { memberPages } from '../features/members/pages.ts';
@@ -35,6 +36,7 @@ export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHand
     ...activityPages(context),
     ...domainPages(context),
     ...twoFactorPages(context),
+    ...passkeyPages(context),
     dashboardAsset,
     async dashboardNotFound(request) {
       throw new ApiError('not_found', `there is no page at ${request.url.split('?', 1)[0]}`);

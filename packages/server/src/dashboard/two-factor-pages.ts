@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { SESSION_TTL_MS } from '../accounts/sessions.ts';
+import type { CodeOutcome } from '../accounts/two-factor.ts';
 import { urlFor } from '../routes/urls.ts';
 import { field } from '../web/form-body.ts';
 import { Html } from '../web/html.ts';
@@ -19,6 +20,20 @@ const RESTART = 'Sign in with your email and password first: a sign-in waits 5 m
 const REUSED_CODE =
   'That code was used already: type the next one your app shows (a new one every 30 seconds).';
 const WRONG_CODE = 'That code is not right: type the code your app shows now, or a recovery code.';
+
+/** What turning two-factor off does to a member of projects that require it (their names). */
+export const lockedOutText = (projects: readonly { name: string }[]): string =>
+  `${projects.map((project) => project.name).join(', ')} ${projects.length === 1 ? 'requires' : 'require'} ` +
+  'two-factor sign-in: with it off, you cannot reach ' +
+  `${projects.length === 1 ? 'it' : 'them'} until you set it up again. Tick the box to confirm.`;
+
+/** Why a code typed on the account page was refused. */
+const codeProblem = (outcome: Exclude<CodeOutcome, { kind: 'ok' }>): string =>
+  outcome.kind === 'throttled'
+    ? retryText(outcome.retryAfterSeconds)
+    : outcome.kind === 'reused_code'
+      ? REUSED_CODE
+      : WRONG_CODE;
 
 /** The QR code of an otpauth:// URI as inline SVG (no script, no image request), made on the server. */
 async function qrSvg(uri: string): Promise<Html> {
@@ -40,15 +55,24 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
     address: request.ip,
   });
 
+  /**
+   * The project that sent the person to set two-factor up, by its slug: only one they are a member of
+   * and that requires it (the page tells nobody else whether a project exists), so the way back is
+   * always a project page of theirs, never a link made from what was typed.
+   */
+  const requiringProject = async (accountId: string, slug: unknown) => {
+    if (typeof slug !== 'string' || slug === '') return undefined;
+    const project = await storage.projects.bySlug(slug);
+    const member = project && (await storage.projects.roleOf(accountId, project.id));
+    return member && (await twoFactor.required(project.id)) ? project : undefined;
+  };
+
   const enrolPage = async (request: FastifyRequest, reply: FastifyReply, problem?: string, status = 200) => {
     const { account, csrfToken } = context.signedIn(request);
     const enrolment = await twoFactor.enrolment(account);
     if (!enrolment) return context.back(reply, ACCOUNT);
     const { project: slug } = request.query as { project?: string };
-    // Named only to its members: the page tells nobody else whether a project exists or requires it.
-    const project = typeof slug === 'string' ? await storage.projects.bySlug(slug) : undefined;
-    const member = project && (await storage.projects.roleOf(account.id, project.id));
-    const requiredBy = member && (await twoFactor.required(project.id)) ? project.name : undefined;
+    const requiredBy = await requiringProject(account.id, slug ?? field(request.body, 'project'));
     const main = twoFactorEnrolView({
       csrfToken,
       tokens: await context.accessTokens.active(account.id),
@@ -67,8 +91,17 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
     return sendPage(request, reply, { title: 'Sign in', main, status });
   };
 
-  const signInStep = (request: FastifyRequest, reply: FastifyReply, problem: string, status: number) => {
-    const main = twoFactorSignInView({ csrfToken: signInCsrfToken(request, reply), problem });
+  const hasPasskeys = async (accountId: string) => (await storage.accounts.passkeys(accountId)).length > 0;
+
+  const signInStep = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    problem: string,
+    status: number,
+    accountId: string,
+  ) => {
+    const passkeys = await hasPasskeys(accountId);
+    const main = twoFactorSignInView({ csrfToken: signInCsrfToken(request, reply), problem, passkeys });
     return sendPage(request, reply, { title: 'Enter your code', main, status });
   };
 
@@ -85,30 +118,46 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
         return enrolPage(request, reply, retryText(outcome.retryAfterSeconds), 429);
       }
       if (outcome.kind !== 'confirmed') return enrolPage(request, reply, WRONG_CODE, 400);
+      const back = await requiringProject(signedInOf(request).account.id, field(request.body, 'project'));
       await flashes.put(request, ACCOUNT, {
         recoveryCodes: outcome.recoveryCodes,
+        ...(back ? { backTo: { slug: back.slug, name: back.name } } : {}),
         ...(outcome.revoked.length > 0 ? { notice: revokedText(outcome.revoked.length).trim() } : {}),
       });
       return context.back(reply, ACCOUNT);
     },
     async disableTwoFactor(request, reply) {
+      const requiring = await storage.accounts.memberProjectsRequiringTwoFactor(
+        signedInOf(request).account.id,
+      );
+      if (requiring.length > 0 && field(request.body, 'understood') !== 'yes') {
+        await flashes.put(request, ACCOUNT, { twoFactorProblem: lockedOutText(requiring) });
+        return context.back(reply, ACCOUNT);
+      }
       const outcome = await twoFactor.disable(self(request), field(request.body, 'code'));
       if (outcome.kind === 'ok') {
         await flashes.put(request, ACCOUNT, { notice: 'Two-factor sign-in is off.' });
       } else {
-        const problem =
-          outcome.kind === 'throttled'
-            ? retryText(outcome.retryAfterSeconds)
-            : outcome.kind === 'reused_code'
-              ? REUSED_CODE
-              : WRONG_CODE;
-        await flashes.put(request, ACCOUNT, { twoFactorProblem: problem });
+        await flashes.put(request, ACCOUNT, { twoFactorProblem: codeProblem(outcome) });
       }
       return context.back(reply, ACCOUNT);
     },
+    async regenerateRecoveryCodes(request, reply) {
+      const outcome = await twoFactor.regenerateRecoveryCodes(self(request), field(request.body, 'code'));
+      await flashes.put(
+        request,
+        ACCOUNT,
+        outcome.kind === 'regenerated'
+          ? { recoveryCodes: outcome.recoveryCodes, recoveryCodesRenewed: true }
+          : { twoFactorProblem: codeProblem(outcome) },
+      );
+      return context.back(reply, ACCOUNT);
+    },
     async twoFactorSignInPage(request, reply) {
-      if (!(await twoFactor.challenged(twoFactorCookie(request)))) return restart(request, reply, 200);
-      const main = twoFactorSignInView({ csrfToken: signInCsrfToken(request, reply) });
+      const challenge = await twoFactor.challenged(twoFactorCookie(request));
+      if (!challenge) return restart(request, reply, 200);
+      const passkeys = await hasPasskeys(challenge.accountId);
+      const main = twoFactorSignInView({ csrfToken: signInCsrfToken(request, reply), passkeys });
       return sendPage(request, reply, { title: 'Enter your code', main });
     },
     async twoFactorSignIn(request, reply) {
@@ -120,14 +169,20 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
       if (outcome.kind === 'throttled') {
         request.log.warn({ event: 'sign_in.code_throttled', ...line }, 'two-factor code throttled');
         reply.header('retry-after', String(outcome.retryAfterSeconds));
-        return signInStep(request, reply, retryText(outcome.retryAfterSeconds), 429);
+        return signInStep(request, reply, retryText(outcome.retryAfterSeconds), 429, challenge.accountId);
       }
       if (outcome.kind !== 'ok') {
         request.log.warn(
           { event: 'sign_in.code_failed', ...line, reason: outcome.kind },
           'two-factor code refused',
         );
-        return signInStep(request, reply, outcome.kind === 'reused_code' ? REUSED_CODE : WRONG_CODE, 400);
+        return signInStep(
+          request,
+          reply,
+          outcome.kind === 'reused_code' ? REUSED_CODE : WRONG_CODE,
+          400,
+          challenge.accountId,
+        );
       }
       const account = await storage.accounts.byId(challenge.accountId);
       if (!(await twoFactor.completeChallenge(token)) || !account) return restart(request, reply, 400);

@@ -1,3 +1,4 @@
+import { createPasskeyRecords, type PasskeyRecords } from './passkey-records.ts';
 import { createPasswordResetRecords, type PasswordResetRecords } from './password-reset-records.ts';
 import type { Row } from './rows.ts';
 import { createSignInRecords, type SignInRecords } from './sign-in-records.ts';
@@ -36,7 +37,8 @@ export interface MadeInvitation {
   role: string;
 }
 
-export interface AccountRepository extends SignInRecords, PasswordResetRecords, TwoFactorRecords {
+export interface AccountRepository
+  extends SignInRecords, PasswordResetRecords, TwoFactorRecords, PasskeyRecords {
   /** The account, or undefined when the email is taken. */
   create(account: NewAccount): Promise<Account | undefined>;
   byEmail(email: string): Promise<Account | undefined>;
@@ -89,6 +91,7 @@ export function createAccountRepository(sql: SqlExecutor): AccountRepository {
     ...createSignInRecords(sql),
     ...createPasswordResetRecords(sql),
     ...createTwoFactorRecords(sql),
+    ...createPasskeyRecords(sql),
     async create(account) {
       const [row] = await sql.all(
         `INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)
@@ -189,6 +192,7 @@ export function createAccountRepository(sql: SqlExecutor): AccountRepository {
         now,
       ]);
       removed += await sql.run(deleteWhere('two_factor_challenges', 'id_digest', expired, limit), [now]);
+      removed += await sql.run(deleteWhere('passkey_challenges', 'challenge', expired, limit), [now]);
       return removed + (await sql.run(deleteWhere('sessions', 'id_digest', expired, limit), [now]));
     },
   };

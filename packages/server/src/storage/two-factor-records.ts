@@ -34,6 +34,8 @@ export interface TwoFactorRecords {
   /** Marks an unused recovery code used; false when there is none with this digest. */
   useRecoveryCode(accountId: string, digest: string, now: number): Promise<boolean>;
   recoveryCodesLeft(accountId: string): Promise<number>;
+  /** New recovery codes replace every old one (used or not); false when two-factor is not on. */
+  replaceRecoveryCodes(accountId: string, recoveryDigests: string[]): Promise<boolean>;
   /** Turns two-factor sign-in off: the secret and the recovery codes go; false when it was off. */
   removeTwoFactor(accountId: string): Promise<boolean>;
   createTwoFactorChallenge(challenge: TwoFactorChallenge): Promise<void>;
@@ -48,6 +50,8 @@ export interface TwoFactorRecords {
    * (none when it is on): what an access token of the account may not reach (one statement).
    */
   requiringTwoFactor(accountId: string, projectIds: readonly string[]): Promise<string[]>;
+  /** The projects the account is a member of that require two-factor sign-in, by name. */
+  memberProjectsRequiringTwoFactor(accountId: string): Promise<{ slug: string; name: string }[]>;
 }
 
 export function createTwoFactorRecords(sql: SqlExecutor): TwoFactorRecords {
@@ -108,6 +112,15 @@ export function createTwoFactorRecords(sql: SqlExecutor): TwoFactorRecords {
       );
       return Number(row!.n);
     },
+    async replaceRecoveryCodes(accountId, recoveryDigests) {
+      const [on] = await sql.all(
+        'SELECT 1 AS one FROM account_two_factor WHERE account_id = $1 AND confirmed_at IS NOT NULL',
+        [accountId],
+      );
+      if (!on) return false;
+      await replaceCodes(sql, accountId, recoveryDigests);
+      return true;
+    },
     async removeTwoFactor(accountId) {
       await sql.run('DELETE FROM recovery_codes WHERE account_id = $1', [accountId]);
       return (await sql.run('DELETE FROM account_two_factor WHERE account_id = $1', [accountId])) > 0;
@@ -154,6 +167,14 @@ export function createTwoFactorRecords(sql: SqlExecutor): TwoFactorRecords {
         [accountId, ...projectIds],
       );
       return rows.map((row) => row.slug as string);
+    },
+    async memberProjectsRequiringTwoFactor(accountId) {
+      const rows = await sql.all(
+        `SELECT p.slug, p.name FROM memberships m JOIN project_two_factor r ON r.project_id = m.project_id
+         JOIN projects p ON p.id = m.project_id WHERE m.account_id = $1 ORDER BY p.name, p.slug`,
+        [accountId],
+      );
+      return rows.map((row) => ({ slug: row.slug as string, name: row.name as string }));
     },
     async twoFactorRequired(projectId) {
       const [row] = await sql.all('SELECT 1 AS one FROM project_two_factor WHERE project_id = $1', [

@@ -15,11 +15,21 @@ export interface AccountView {
   flash: Flash;
   /** The two-factor section (views/two-factor.ts). */
   twoFactor: Html;
+  /** The passkeys section (views/passkeys.ts). */
+  passkeys: Html;
   /** The account's active access tokens: a password change revokes them unless kept. */
   tokens: readonly AccessToken[];
 }
 
-export function accountView({ account, csrfToken, sessions, flash, twoFactor, tokens }: AccountView): Html {
+export function accountView({
+  account,
+  csrfToken,
+  sessions,
+  flash,
+  twoFactor,
+  passkeys,
+  tokens,
+}: AccountView): Html {
   const invalid = flash.problem ? html`aria-invalid="true" aria-describedby="password-problem"` : '';
   return html`<nav class="breadcrumbs" aria-label="Breadcrumbs">
       <a href="${urlFor('projectsPage')}">Projects</a> / account
@@ -61,7 +71,7 @@ export function accountView({ account, csrfToken, sessions, flash, twoFactor, to
         <div><button type="submit">Change password</button></div>
       </form>
     </section>
-    ${twoFactor}
+    ${twoFactor} ${passkeys}
     <section class="card" aria-labelledby="access-tokens">
       <h2 id="access-tokens">Access tokens</h2>
       <p>

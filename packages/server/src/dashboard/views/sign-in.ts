@@ -1,5 +1,6 @@
 import { urlFor } from '../../routes/urls.ts';
 import { type Html, html } from '../../web/html.ts';
+import { passkeySignInForm } from './passkeys.ts';
 
 export interface SignInView {
   csrfToken: string;
@@ -36,6 +37,7 @@ export function signInView({ csrfToken, email, next, problem, signedOut, reset }
       /></label>
       <div><button type="submit">Sign in</button></div>
     </form>
+    ${passkeySignInForm({ csrfToken, next })}
     <p><a href="${urlFor('forgotPasswordPage')}">Forgot password?</a></p>
     <p class="muted small">
       Accounts are created by your operator: <code>petstore admin create --email you@example.com</code>.

@@ -3,6 +3,7 @@ import type { Project } from '../../features/projects/project-repository.ts';
 import { type Html, html } from '../../web/html.ts';
 import type { Flash } from '../flash.ts';
 import { problemOf } from './messages.ts';
+import { passkeySecondFactorForm } from './passkeys.ts';
 import type { AccessToken } from '../../features/access-tokens/repository.ts';
 import { revokeChoiceView } from '../../features/access-tokens/revoke-choice-view.ts';
 
@@ -23,8 +24,11 @@ export function twoFactorSection(options: {
   recoveryCodesLeft: number;
   csrfToken: string;
   flash: Flash;
+  /** The account's projects that require two-factor sign-in: turning it off warns of them. */
+  requiring: readonly Pick<Project, 'slug' | 'name'>[];
 }): Html {
-  const { enabled, recoveryCodesLeft, csrfToken, flash } = options;
+  const { enabled, recoveryCodesLeft, csrfToken, flash, requiring } = options;
+  const back = flash.backTo;
   const codes = flash.recoveryCodes;
   const problem = flash.twoFactorProblem;
   const invalid = problem ? html`aria-invalid="true" aria-describedby="two-factor-problem"` : '';
@@ -34,9 +38,21 @@ export function twoFactorSection(options: {
       codes
         ? html`<div class="notice success" role="status" tabindex="-1" data-focus>
             <p>
-              <strong>Two-factor sign-in is on.</strong> Keep these recovery codes somewhere safe: each signs
-              in once without your phone, and they are shown only now.
+              <strong
+                >${flash.recoveryCodesRenewed ? 'New recovery codes: your old ones no longer work.' : 'Two-factor sign-in is on.'}</strong
+              >
+              Keep these recovery codes somewhere safe: each signs in once without your phone, and they are
+              shown only now.
             </p>
+            ${
+              back
+                ? html`<p>
+                    <a class="button" href="${urlFor('projectPage', { slug: back.slug })}"
+                      >Continue to ${back.name}</a
+                    >
+                  </p>`
+                : ''
+            }
             <ol class="recovery-codes">
               ${codes.map((code) => html`<li><code>${code}</code></li>`)}
             </ol>
@@ -53,7 +69,34 @@ export function twoFactorSection(options: {
             <form class="stack" method="post" action="${urlFor('disableTwoFactor')}">
               <input type="hidden" name="_csrf" value="${csrfToken}" />
               <label>Code from your app (or a recovery code) ${codeInput(invalid)}</label>
+              ${
+                requiring.length > 0
+                  ? html`<p class="notice info" id="two-factor-required-by">
+                        ${requiring.map((project) => project.name).join(', ')}
+                        ${requiring.length === 1 ? 'requires' : 'require'} two-factor sign-in of
+                        ${requiring.length === 1 ? 'its' : 'their'} members: with it off, you cannot reach
+                        ${requiring.length === 1 ? 'it' : 'them'} until you set it up again.
+                      </p>
+                      <label
+                        ><input
+                          type="checkbox"
+                          name="understood"
+                          value="yes"
+                          required
+                          aria-describedby="two-factor-required-by"
+                        />
+                        Turn it off all the same</label
+                      >`
+                  : ''
+              }
               <div><button type="submit" class="danger">Turn two-factor sign-in off</button></div>
+            </form>
+            <h3>Recovery codes</h3>
+            <p>New codes replace every old one at once, used or not: they are shown once.</p>
+            <form class="stack" method="post" action="${urlFor('regenerateRecoveryCodes')}">
+              <input type="hidden" name="_csrf" value="${csrfToken}" />
+              <label>Code from your app (or a recovery code) ${codeInput(invalid)}</label>
+              <div><button type="submit">Generate new recovery codes</button></div>
             </form>`
         : html`<p>
               Off. With it on, signing in also asks for a code from an authenticator app on your phone.
@@ -73,7 +116,8 @@ export function twoFactorEnrolView(options: {
   uri: string;
   qrSvg: Html;
   problem?: string;
-  requiredBy?: string;
+  /** The project that sent the person here (a member of it): named, and linked to once it is on. */
+  requiredBy?: Pick<Project, 'slug' | 'name'>;
 }): Html {
   const { csrfToken, tokens, secret, uri, qrSvg, problem, requiredBy } = options;
   const invalid = problem ? html`aria-invalid="true" aria-describedby="enrol-problem"` : '';
@@ -85,7 +129,7 @@ export function twoFactorEnrolView(options: {
     ${
       requiredBy
         ? html`<p class="notice" role="status">
-            ${requiredBy} requires two-factor sign-in of its members: set it up to continue.
+            ${requiredBy.name} requires two-factor sign-in of its members: set it up to continue.
           </p>`
         : ''
     }
@@ -102,6 +146,7 @@ export function twoFactorEnrolView(options: {
       ${problem ? html`<p class="notice error" role="alert" id="enrol-problem" tabindex="-1" data-focus>${problem}</p>` : ''}
       <form class="stack" method="post" action="${urlFor('enableTwoFactor')}">
         <input type="hidden" name="_csrf" value="${csrfToken}" />
+        ${requiredBy ? html`<input type="hidden" name="project" value="${requiredBy.slug}" />` : ''}
         <label>Code ${codeInput(invalid)}</label>
         ${revokeChoiceView(
           tokens,
@@ -113,8 +158,13 @@ export function twoFactorEnrolView(options: {
 }
 
 /** The second step of signing in. */
-export function twoFactorSignInView(options: { csrfToken: string; problem?: string }): Html {
-  const { csrfToken, problem } = options;
+export function twoFactorSignInView(options: {
+  csrfToken: string;
+  problem?: string;
+  /** The account has passkeys: one may stand in for the code. */
+  passkeys?: boolean;
+}): Html {
+  const { csrfToken, problem, passkeys } = options;
   const invalid = problem ? html`aria-invalid="true" aria-describedby="code-problem"` : '';
   return html`<div class="card auth-card">
     <h1>Enter your code</h1>
@@ -125,6 +175,7 @@ export function twoFactorSignInView(options: { csrfToken: string; problem?: stri
       <label>Code ${codeInput(invalid)}</label>
       <div><button type="submit">Sign in</button></div>
     </form>
+    ${passkeys ? passkeySecondFactorForm(csrfToken) : ''}
     <p class="muted small">Lost your phone? Type one of your recovery codes instead.</p>
     <p class="muted small"><a href="${urlFor('signInPage')}">Start again</a></p>
   </div>`;

@@ -35,6 +35,9 @@ export const AUDIT_ACTIONS = [
   'account_created',
   'account_removed',
   'signed_out_everywhere',
+  'recovery_codes_regenerated',
+  'passkey_added',
+  'passkey_removed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

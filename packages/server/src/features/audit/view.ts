@@ -40,6 +40,9 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   account_created: 'Created an account',
   account_removed: 'Removed an account',
   signed_out_everywhere: 'Signed out everywhere',
+  recovery_codes_regenerated: 'Generated new recovery codes',
+  passkey_added: 'Added a passkey',
+  passkey_removed: 'Removed a passkey',
 };
 
 /** Where an event without a client address came from, by its actor. */
