@@ -97,9 +97,15 @@ for (const backend of ['sqlite', 'postgres'] as const) {
               : `${inserted('dev-ops', char, at)}@example.com`;
             const before = await pending();
             const response = await invite(email);
-            assert.equal(response.status, 409, `${JSON.stringify(email)} → ${response.body}`);
             assert.equal((JSON.parse(response.body) as Json).param, 'email');
-            assert.match((JSON.parse(response.body) as Json).message as string, /dev-ops@example\.com/);
+            if (char.codePointAt(0)! > 0xffff) {
+              // Beyond the contract's address pattern (which admits Unicode up to U+FFFF): refused as
+              // no address at all, before the service compares it with the members'.
+              assert.equal(response.status, 400, `${JSON.stringify(email)} → ${response.body}`);
+            } else {
+              assert.equal(response.status, 409, `${JSON.stringify(email)} → ${response.body}`);
+              assert.match((JSON.parse(response.body) as Json).message as string, /dev-ops@example\.com/);
+            }
             assert.equal(await pending(), before);
           }),
           RUNS,
@@ -124,7 +130,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
               assert.equal(response.status, 400, `${JSON.stringify(email)} → ${response.body}`);
               const body = JSON.parse(response.body) as Json;
               assert.deepEqual([body.code, body.param], ['invalid_body', 'email']);
-              assert.match(body.message as string, /U\+[0-9A-F]{4}/);
+              // Beyond U+FFFF the contract's pattern refuses the address before the service names it.
+              if (char.codePointAt(0)! <= 0xffff) assert.match(body.message as string, /U\+[0-9A-F]{4}/);
             },
           ),
           RUNS,
