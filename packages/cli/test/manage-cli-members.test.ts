@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Mail, Mailer } from '../../server/src/mail/mailer.ts';
 import { openStorage } from '../../server/src/storage/open-storage.ts';
+import { FakeClock } from '../../server/src/time/clock.ts';
 import { makeTestApp, type TestApp } from '../../server/test/harness.ts';
 import { tokenHolder, type TokenHolder } from '../../server/test/manage-support.ts';
 import { cli } from './run-cli.ts';
@@ -41,7 +42,13 @@ describe('petstore members and invitations, through the API and on the database'
     dir = await mkdtemp(join(tmpdir(), 'petstore-cli-members-'));
     await mkdir(join(dir, 'empty'));
     database = join(dir, 'petstore.db');
-    app = await makeTestApp({ storage: await openStorage(database), mailer });
+    // The server's clock is the real one's now: the command line on the database reads what is expired
+    // by the real clock, and both modes must list the same invitations whatever the day.
+    app = await makeTestApp({
+      storage: await openStorage(database),
+      mailer,
+      clock: new FakeClock(Date.now()),
+    });
     await app.app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
     owner = await tokenHolder(app, ['acme']);

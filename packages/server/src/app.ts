@@ -127,6 +127,8 @@ export interface AppDeps {
   mailRetryDelaysMs?: readonly number[];
   /** Mails queued at once before new ones are refused (default MAX_QUEUED_MAILS); tests lower it. */
   mailOutboxCap?: number;
+  /** How often the outbox looks for mail due (default OUTBOX_POLL_MS). */
+  mailPollMs?: number;
   /**
    * The origin links in mails start with; by default PUBLIC_BASE_URL's, else https://<API host>, else
    * the request's own (only where neither is configured: development and tests).
@@ -277,6 +279,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     log: app.log,
     retryDelaysMs: deps.mailRetryDelaysMs,
     maxQueued: deps.mailOutboxCap,
+    pollMs: deps.mailPollMs,
   });
   app.decorate('outbox', outbox);
   metrics.observeOutbox(() => outbox.stats());

@@ -106,6 +106,7 @@ export async function makeTestApp(
     mailer?: AppDeps['mailer'];
     mailRetryDelaysMs?: AppDeps['mailRetryDelaysMs'];
     mailOutboxCap?: AppDeps['mailOutboxCap'];
+    mailPollMs?: AppDeps['mailPollMs'];
     /** Each management API access token's rate limits (default: production's). */
     manageTokenLimits?: AppDeps['manageTokenLimits'];
     /** Each account's ceiling across its access tokens (default: production's). */
@@ -139,6 +140,7 @@ export async function makeTestApp(
     mailer: options.mailer,
     mailRetryDelaysMs: options.mailRetryDelaysMs,
     mailOutboxCap: options.mailOutboxCap,
+    mailPollMs: options.mailPollMs,
     manageTokenLimits: options.manageTokenLimits,
     manageAccountLimits: options.manageAccountLimits,
     logger: options.logLines && {

@@ -119,9 +119,14 @@ async function traced(send: () => ReturnType<typeof inject>, method: string, url
 }
 
 if (import.meta.main) {
-  // Nothing of ours runs on a timer while a request is traced: the change feed and the request log's
-  // batches wait an hour (of the real clock; the app's own clock is a fake one).
-  const app = await makeTestApp({ changePollMs: 3_600_000, requestLog: { flushIntervalMs: 3_600_000 } });
+  // Nothing of ours runs on a timer while a request is traced: the change feed, the request log's
+  // batches and the outbox's look for mail due wait an hour (of the real clock; the app's own clock is
+  // a fake one).
+  const app = await makeTestApp({
+    changePollMs: 3_600_000,
+    requestLog: { flushIntervalMs: 3_600_000 },
+    mailPollMs: 3_600_000,
+  });
   const headers = { authorization: `Bearer ${app.key}` };
   const get = () => inject(app.app.dispatch, { url: '/v1/pets/7', headers });
   const create = () =>
