@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { createRequestIds } from '../src/http/request-ids.ts';
 import { EXPORT_PAGE_ROWS } from '../src/insights/request-export.ts';
+import { tokenHolder } from './manage-support.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
 import { projectWithKey } from './request-log-support.ts';
 import { logged } from './storage-contract-request-log.ts';
@@ -44,10 +45,10 @@ describe('dashboard Requests tab: exports, search by id, messages, empty state',
     const lines = csv.body.split('\r\n');
     assert.equal(
       lines[0],
-      'time,request_id,status,code,message,method,path,operation,key_id,key_label,latency_ms,address',
+      'id,at,requestId,keyId,keyLabel,operation,method,path,status,code,message,count,latencyMs,address',
     );
     assert.equal(lines.at(-1), '');
-    const ids = lines.slice(1, -1).map((line) => line.split(',')[1]);
+    const ids = lines.slice(1, -1).map((line) => line.split(',')[2]);
     assert.deepEqual(
       ids,
       Array.from({ length: total }, (_, i) => `bulk-${total - 1 - i}`),
@@ -71,6 +72,20 @@ describe('dashboard Requests tab: exports, search by id, messages, empty state',
     assert.equal(rows[1]!.status, 400);
     assert.equal(rows[1]!.code, 'invalid_parameter');
     assert.match(String(rows[1]!.message), /limit/);
+    // The management API's export of the same rows: the same objects, field for field.
+    const token = await tokenHolder(t, ['acme'], { role: 'viewer', scope: 'read' });
+    const api = await t.request({
+      url: '/manage/v1/projects/acme/requests',
+      key: token.token,
+      headers: { accept: 'application/x-ndjson' },
+    });
+    assert.deepEqual(
+      api.body
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+      rows,
+    );
   });
 
   it('GET /requests.csv → cells starting with = + - @ are prefixed with a quote; commas and quotes quoted', async () => {

@@ -29,36 +29,44 @@ export async function* requestPagesOf(
   }
 }
 
-/** The columns of an export, in order: the CSV header and the NDJSON objects' keys. */
-const COLUMNS = [
-  'time',
-  'request_id',
+/**
+ * The columns of an export, in order: the CSV header and the NDJSON objects' keys, named as the
+ * management API names a logged request's fields (`LoggedRequest`), `count` included (a row standing
+ * for several refusals counts them all: every total of an export agrees with the charts).
+ */
+export const EXPORT_COLUMNS = [
+  'id',
+  'at',
+  'requestId',
+  'keyId',
+  'keyLabel',
+  'operation',
+  'method',
+  'path',
   'status',
   'code',
   'message',
-  'method',
-  'path',
-  'operation',
-  'key_id',
-  'key_label',
-  'latency_ms',
+  'count',
+  'latencyMs',
   'address',
 ] as const;
 
-type Exported = Record<(typeof COLUMNS)[number], string | number | null>;
+type Exported = Record<(typeof EXPORT_COLUMNS)[number], string | number | null>;
 
 const exported = (row: StoredRequest): Exported => ({
-  time: new Date(row.at).toISOString(),
-  request_id: row.requestId,
+  id: row.id,
+  at: new Date(row.at).toISOString(),
+  requestId: row.requestId,
+  keyId: row.keyId,
+  keyLabel: row.keyLabel,
+  operation: row.operation,
+  method: row.method,
+  path: row.path,
   status: row.status,
   code: row.code,
   message: row.message,
-  method: row.method,
-  path: row.path,
-  operation: row.operation,
-  key_id: row.keyId,
-  key_label: row.keyLabel,
-  latency_ms: row.latencyMs,
+  count: row.count ?? 1,
+  latencyMs: row.latencyMs,
   address: row.address,
 });
 
@@ -76,7 +84,7 @@ export function csvCell(value: string | number | null): string {
 
 /** CSV (RFC 4180, CRLF line ends), the header first, then a chunk per page. */
 export async function* requestsCsv(pages: AsyncIterable<StoredRequest[]>): AsyncGenerator<string> {
-  yield `${COLUMNS.join(',')}\r\n`;
+  yield `${EXPORT_COLUMNS.join(',')}\r\n`;
   for await (const page of pages) {
     yield page.map((row) => `${Object.values(exported(row)).map(csvCell).join(',')}\r\n`).join('');
   }
