@@ -129,6 +129,25 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.equal(over.status, 400);
     });
 
+    it(
+      'one pending invitation an address: the same address again → 409 naming it; after a revoke → 201',
+      { skip },
+      async () => {
+        const { slug, owner } = await project();
+        const first = await invite(slug, { email: 'twice@example.com', role: 'viewer' }, owner.token);
+        assert.equal(first.status, 201, first.body);
+        const again = await invite(slug, { email: 'Twice@Example.com', role: 'developer' }, owner.token);
+        assert.equal(again.status, 409, again.body);
+        assert.equal(json(again.body).param, 'email');
+        assert.match(String(json(again.body).message), /twice@example\.com has a pending invitation/);
+        const id = json(first.body).id as string;
+        const url = `/manage/v1/projects/${slug}/invitations/${id}`;
+        assert.equal((await app.request({ method: 'DELETE', url, key: owner.token })).status, 200);
+        const renewed = await invite(slug, { email: 'twice@example.com', role: 'developer' }, owner.token);
+        assert.equal(renewed.status, 201, renewed.body);
+      },
+    );
+
     it('DELETE …/invitations/{id} → 200; the link stops working; again → 404', { skip }, async () => {
       const { slug, owner } = await project();
       const created = json(

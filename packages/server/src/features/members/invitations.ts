@@ -87,7 +87,19 @@ export function invitationOperations(deps: InvitationDeps) {
     });
     const stored = await audited(actor, project.id, async (sql) => {
       await lockedAsOwner(sql, storage.kind, actor, project);
-      await createInvitationRecords(sql).createInvitation(made.invitation);
+      const records = createInvitationRecords(sql);
+      // One pending invitation an address: a second would be a second mail and a second link.
+      const pending = (await records.pendingInvitations(project.id, clock.now())).find(
+        (invitation) => invitation.email === email,
+      );
+      if (pending) {
+        throw new Refusal({
+          code: 'conflict',
+          message: `${email} has a pending invitation to ${project.slug} (${pending.id}, as ${pending.role}): resend or revoke it`,
+          param: 'email',
+        });
+      }
+      await records.createInvitation(made.invitation);
       if (mailer) made.invitation.delivery = await queueInvitationMail(sql, mailer, made, project);
       return { value: made, action: 'invitation_created', target: `${email} as ${role}` };
     });
