@@ -84,6 +84,20 @@ function select(name: string, label: string, current: string, options: [string, 
   >`;
 }
 
+/**
+ * The key filter's choices: each key by its label, told apart by its first characters when several
+ * keys share a label (four keys labelled "CI" are four choices a person can tell apart).
+ */
+export function keyChoices(keys: readonly ApiKeyRecord[]): [string, string][] {
+  const labels = new Map<string, number>();
+  for (const key of keys) if (key.label) labels.set(key.label, (labels.get(key.label) ?? 0) + 1);
+  return keys.map((key) => {
+    const prefix = key.prefix ? `${key.prefix}…` : key.id;
+    if (!key.label) return [key.id, prefix];
+    return [key.id, labels.get(key.label)! > 1 ? `${key.label} (${prefix})` : key.label];
+  });
+}
+
 function filterForm(view: RequestsView): Html {
   const { project, filters } = view;
   return html`<form
@@ -93,12 +107,7 @@ function filterForm(view: RequestsView): Html {
     role="search"
     aria-label="Filter requests"
   >
-    ${select(
-      'key',
-      'Key',
-      filters.key,
-      view.keys.map((key) => [key.id, key.label ?? key.prefix ?? key.id]),
-    )}
+    ${select('key', 'Key', filters.key, keyChoices(view.keys))}
     ${select('status', 'Status', filters.status, STATUSES)}
     ${select(
       'operation',
