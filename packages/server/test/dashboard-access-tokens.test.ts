@@ -54,12 +54,22 @@ describe('dashboard: Account → Access tokens', () => {
     }
   });
 
-  it('revokes a token: it stops at once, and the trail records both', async () => {
+  it('revokes a token after asking, naming it: it stops at once, and the trail records both', async () => {
     const page = await create({ name: 'short', scope: 'read', 'project:beta': 'on', expires: '7' });
     const secret = /<output id="new-secret">(ps_at_[A-Za-z0-9_-]{43})<\/output>/.exec(page.body)![1]!;
     assert.equal((await app.request({ url: '/manage/v1/projects/beta', key: secret })).status, 200);
     const [row] = await app.storage.sql.all("SELECT id FROM access_tokens WHERE name = 'short'");
-    const revoked = await browser.post(`${PAGE}/${String(row!.id)}/revoke`, { _csrf: csrfOf(page) });
+    const listed = await browser.get(PAGE);
+    assert.match(listed.body, new RegExp(`href="${PAGE}/${String(row!.id)}/revoke"`));
+    const asked = await browser.get(`${PAGE}/${String(row!.id)}/revoke`);
+    assert.equal(asked.status, 200);
+    assert.match(asked.body, /Revoke “short” \(<span class="mono">ps_at_.{4}…<\/span>\)\?/);
+    assert.equal(
+      (await app.request({ url: '/manage/v1/projects/beta', key: secret })).status,
+      200,
+      'asking revokes nothing',
+    );
+    const revoked = await browser.post(`${PAGE}/${String(row!.id)}/revoke`, { _csrf: csrfOf(asked) });
     assert.equal(revoked.status, 303);
     assert.match((await browser.get(PAGE)).body, /was revoked/);
     assert.equal((await app.request({ url: '/manage/v1/projects/beta', key: secret })).status, 401);
@@ -67,5 +77,7 @@ describe('dashboard: Account → Access tokens', () => {
       "SELECT action, via FROM audit_log WHERE action LIKE 'access_token%' ORDER BY id",
     );
     assert.ok(actions.some((event) => event.action === 'access_token_revoked' && event.via === 'dashboard'));
+    const gone = await browser.get(`${PAGE}/${String(row!.id)}/revoke`);
+    assert.equal(gone.status, 303, 'a token no longer active is not asked about');
   });
 });

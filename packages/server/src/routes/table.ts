@@ -377,6 +377,7 @@ export const NON_CONTRACT_ROUTES: readonly RouteSpec[] = [
   route('POST', '/dashboard/sign-in/two-factor/passkey', dashboard('twoFactorPasskeySignIn', 'public', true)),
   route('GET', '/dashboard/account/tokens', dashboard('accessTokensPage', 'session')),
   route('POST', '/dashboard/account/tokens', dashboard('createAccessToken', 'session', true)),
+  route('GET', '/dashboard/account/tokens/:tokenId/revoke', dashboard('revokeAccessTokenPage', 'session')),
   route('POST', '/dashboard/account/tokens/:tokenId/revoke', dashboard('revokeAccessToken', 'session', true)),
   route('GET', '/dashboard/projects/:slug', projectRoute('projectPage', 'viewer')),
   route('POST', '/dashboard/projects/:slug', projectRoute('renameProject', 'owner', true)),

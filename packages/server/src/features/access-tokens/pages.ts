@@ -3,7 +3,7 @@ import type { DashboardContext } from '../../dashboard/context.ts';
 import { urlFor } from '../../routes/urls.ts';
 import { field } from '../../web/form-body.ts';
 import type { Actor } from '../shared/actor.ts';
-import { accessTokensView } from './view.ts';
+import { accessTokensView, revokeTokenView } from './view.ts';
 
 const PAGE = () => urlFor('accessTokensPage');
 
@@ -52,6 +52,16 @@ export function accessTokenPages(context: DashboardContext): Record<string, Rout
         });
       }
       return context.back(reply, PAGE());
+    },
+    async revokeAccessTokenPage(request, reply) {
+      const { tokenId } = request.params as { tokenId: string };
+      const { account, csrfToken } = context.signedIn(request);
+      const token = (await tokens.active(account.id)).find((candidate) => candidate.id === tokenId);
+      if (!token) {
+        await flashes.put(request, PAGE(), { problem: 'That token is not active.' });
+        return context.back(reply, PAGE());
+      }
+      return context.page(request, reply, `Revoke ${token.name}`, revokeTokenView(token, csrfToken));
     },
     async revokeAccessToken(request, reply) {
       const { tokenId } = request.params as { tokenId: string };

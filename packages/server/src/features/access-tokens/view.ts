@@ -60,10 +60,9 @@ function tokenRow(token: AccessToken, view: AccessTokensView): Html {
     <td data-label="">
       ${
         active
-          ? html`<form method="post" action="${urlFor('revokeAccessToken', { tokenId: token.id })}">
-              <input type="hidden" name="_csrf" value="${view.csrfToken}" />
-              <button type="submit" class="danger">Revoke</button>
-            </form>`
+          ? html`<a href="${urlFor('revokeAccessTokenPage', { tokenId: token.id })}"
+              >Revoke<span class="visually-hidden"> ${token.name}</span></a
+            >`
           : ''
       }
     </td>
@@ -152,4 +151,20 @@ export function accessTokensView(view: AccessTokensView): Html {
             </div>`
       }
     </section>`;
+}
+
+/** Asks before a token is revoked, naming it, as the keys' page does. */
+export function revokeTokenView(token: AccessToken, csrfToken: string): Html {
+  return html`<section class="card" aria-labelledby="revoke-token">
+    <h2 id="revoke-token">Revoke “${token.name}” (<span class="mono">${token.prefix}…</span>)?</h2>
+    <p>
+      Requests with this token are refused with <code>401</code> from now on, on every server. This cannot be
+      undone.
+    </p>
+    <form class="inline" method="post" action="${urlFor('revokeAccessToken', { tokenId: token.id })}">
+      <input type="hidden" name="_csrf" value="${csrfToken}" />
+      <button type="submit" class="danger">Revoke token</button>
+      <a class="button secondary" href="${urlFor('accessTokensPage')}">Cancel</a>
+    </form>
+  </section>`;
 }
