@@ -55,8 +55,8 @@ test(
     );
     const listedJson = JSON.parse(await server.cli('keys', 'list', '--json')) as ListedKey[];
     const entry = listedJson.find((candidate) => candidate.id === id);
-    // --json prints the management API's Key object, whose state knows no bans: the table shows them.
-    assert.equal(entry?.state, 'active');
+    // --json prints the management API's Key object: the same state as the table, with its end.
+    assert.equal(entry?.state, 'banned');
 
     assert.equal((await server.cli('keys', 'unban', id)).trim(), `unbanned ${id}`);
     const after = await server.get('/v1/pets', key);
