@@ -1609,7 +1609,7 @@ export interface operations {
                 since?: components["parameters"]["Since"];
                 /** @description Only events before this instant (with `since`, a time range). */
                 until?: components["parameters"]["Until"];
-                /** @description Only the events of this actor: a member's email (in any case), `operator` for the command line or `service` for the background checks. */
+                /** @description Only the events of this actor: a member's email (in any case), `operator` for the command line or `service` for the background checks. No control character, `%` or U+FFFD: a value whose percent-encoding is no UTF-8 is refused rather than read as other text. */
                 actor?: string;
                 /** @description Only the events of this action (the values an event's `action` takes). */
                 action?: "sign_in" | "password_changed" | "password_reset" | "project_created" | "project_renamed" | "plan_changed" | "key_created" | "key_revoked" | "domain_added" | "domain_checked" | "domain_verified" | "domain_primary" | "domain_removed" | "member_added" | "member_removed" | "role_changed" | "invitation_created" | "invitation_revoked" | "invitation_resent" | "two_factor_enabled" | "two_factor_disabled" | "two_factor_required" | "invitation_accepted" | "key_rolled" | "key_updated" | "key_unbanned" | "access_token_created" | "access_token_revoked" | "account_created" | "account_removed" | "signed_out_everywhere" | "recovery_codes_regenerated" | "passkey_added" | "passkey_removed";

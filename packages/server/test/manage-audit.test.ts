@@ -145,6 +145,12 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       });
       assert.equal(refused.status, 400);
       assert.equal((JSON.parse(refused.body) as Json).code, 'invalid_parameter');
+      // Bytes that are no UTF-8 (a lone surrogate's) arrive as U+FFFD, which no actor holds: refused.
+      const garbled = await app.request({
+        url: '/manage/v1/projects/acme/audit?actor=ann%ED%A0%80',
+        key: holders.viewer.token,
+      });
+      assert.equal(garbled.status, 400, garbled.body);
     });
   });
 }
