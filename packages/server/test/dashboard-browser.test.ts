@@ -94,9 +94,12 @@ async function openBrowser(): Promise<void> {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('requestfailed', (request) =>
-    problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`),
-  );
+  page.on('requestfailed', (request) => {
+    const why = request.failure()?.errorText;
+    // ERR_ABORTED is the browser's own cancel (the page moved on while a script still loaded), never
+    // the server's failure: a refused or reset connection has errors of its own.
+    if (why !== 'net::ERR_ABORTED') problems.push(`request failed: ${request.url()} ${why}`);
+  });
 }
 
 /** axe-core's findings of any impact on every page `shot` took, by page. */

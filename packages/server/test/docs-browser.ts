@@ -140,9 +140,12 @@ export async function openBrowser(
     if (!apiAnswer) problems.push(`console error: ${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('requestfailed', (request) =>
-    problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`),
-  );
+  page.on('requestfailed', (request) => {
+    const why = request.failure()?.errorText;
+    // ERR_ABORTED is the browser's own cancel (the page moved on while a script still loaded), never
+    // the server's failure: a refused or reset connection has errors of its own.
+    if (why !== 'net::ERR_ABORTED') problems.push(`request failed: ${request.url()} ${why}`);
+  });
   page.on('request', (request) => {
     const url = request.url();
     if (!url.startsWith('data:') && !origins.some((origin) => url.startsWith(`${origin}/`))) {
