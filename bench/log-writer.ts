@@ -7,7 +7,7 @@ import pg from 'pg';
 import { createRequestIds } from '../packages/server/src/http/request-ids.ts';
 import type { ReversibleStorage } from '../packages/server/src/storage/migrations.ts';
 import { PostgresStorage } from '../packages/server/src/storage/postgres.ts';
-import type { LoggedRequest } from '../packages/server/src/storage/request-log-records.ts';
+import type { LoggedRequest } from '../packages/server/src/features/requests/request-log-records.ts';
 import { SqliteStorage } from '../packages/server/src/storage/sqlite.ts';
 
 const HELP = `node bench/log-writer.ts [--database sqlite|postgres] [--batches N] [--batch-size N] [--projects N] [--runs N]

@@ -3,9 +3,9 @@ import { Agent, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { accessTokenRecords } from '../packages/server/src/features/access-tokens/repository.ts';
 import { generateAccessToken } from '../packages/server/src/features/access-tokens/token-format.ts';
-import { REQUEST_LOG_DEFAULTS } from '../packages/server/src/insights/request-log-writer.ts';
+import { REQUEST_LOG_DEFAULTS } from '../packages/server/src/features/requests/request-log-writer.ts';
 import { openStorage } from '../packages/server/src/storage/open-storage.ts';
-import type { LoggedRequest } from '../packages/server/src/storage/request-log-records.ts';
+import type { LoggedRequest } from '../packages/server/src/features/requests/request-log-records.ts';
 import { type Database, type Harness, LOAD_CORE, SERVER_CORE } from './harness.ts';
 import type { Row } from './table.ts';
 

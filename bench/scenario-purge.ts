@@ -2,16 +2,20 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { PostgresStorage } from '../packages/server/src/storage/postgres.ts';
-import { BATCH_SLOTS, DAY_MS, encodeSlots } from '../packages/server/src/storage/request-log-batch.ts';
+import {
+  BATCH_SLOTS,
+  DAY_MS,
+  encodeSlots,
+} from '../packages/server/src/features/requests/request-log-batch.ts';
 import {
   partitionName,
   requestIdPartitionName,
-} from '../packages/server/src/storage/request-log-postgres.ts';
+} from '../packages/server/src/features/requests/request-log-postgres.ts';
 import {
   type LoggedRequest,
   type PurgeSlice,
   requestFields,
-} from '../packages/server/src/storage/request-log-records.ts';
+} from '../packages/server/src/features/requests/request-log-records.ts';
 import { SqliteStorage } from '../packages/server/src/storage/sqlite.ts';
 import { row, type Spec } from './compare.ts';
 import { type Harness, SERVER_CORE } from './harness.ts';

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LoggedRequest } from '../packages/server/src/storage/request-log-records.ts';
+import type { LoggedRequest } from '../packages/server/src/features/requests/request-log-records.ts';
 import { createRequestIds } from '../packages/server/src/http/request-ids.ts';
 import { openStorage } from '../packages/server/src/storage/open-storage.ts';
 import type { ReversibleStorage } from '../packages/server/src/storage/migrations.ts';

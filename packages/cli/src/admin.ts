@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createMemberService } from '@petstore/server/features/members/service.ts';
-import { createIdentityChanges } from '@petstore/server/accounts/identity-changes.ts';
-import { emailProblem, normalizeEmail } from '@petstore/server/accounts/email.ts';
-import { hashPassword, passwordProblem } from '@petstore/server/accounts/passwords.ts';
+import { createIdentityChanges } from '@petstore/server/features/identity/identity-changes.ts';
+import { emailProblem, normalizeEmail } from '@petstore/server/features/identity/email.ts';
+import { hashPassword, passwordProblem } from '@petstore/server/features/identity/passwords.ts';
 import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
 import type { Role } from '@petstore/server/features/members/member-records.ts';
 import type { Storage } from '@petstore/server/storage/repository.ts';

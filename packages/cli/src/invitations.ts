@@ -1,6 +1,6 @@
 import { createMemberService, INVITATION_PAGE } from '@petstore/server/features/members/service.ts';
 import { invitationUrl } from '@petstore/server/features/members/invitation-mail.ts';
-import { normalizeEmail } from '@petstore/server/accounts/email.ts';
+import { normalizeEmail } from '@petstore/server/features/identity/email.ts';
 import { invitationJson, pendingJson } from '@petstore/server/features/members/json.ts';
 import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
 import { systemClock } from '@petstore/server/time/clock.ts';

@@ -1,8 +1,8 @@
 import { createRequestService, type RequestFilters } from '@petstore/server/features/requests/service.ts';
 import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
-import { parseStatusFilter } from '@petstore/server/insights/filters.ts';
+import { parseStatusFilter } from '@petstore/server/features/requests/filters.ts';
 import { requestJson } from '@petstore/server/features/requests/json.ts';
-import type { StoredRequest } from '@petstore/server/storage/request-log-records.ts';
+import type { StoredRequest } from '@petstore/server/features/requests/request-log-records.ts';
 import type { Storage } from '@petstore/server/storage/repository.ts';
 import { systemClock } from '@petstore/server/time/clock.ts';
 import type { ManageComponents } from './api-client.ts';

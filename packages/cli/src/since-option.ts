@@ -1,4 +1,4 @@
-import { parseSince } from '@petstore/server/insights/filters.ts';
+import { parseSince } from '@petstore/server/features/requests/filters.ts';
 import { type ParsedCommand, stringOption, UsageError } from './usage.ts';
 
 /** `--since 30m|1h|7d|ISO`: the instant it names (epoch ms), or undefined when absent. */

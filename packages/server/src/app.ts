@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import type { HashingGate } from './accounts/hashing-gate.ts';
-import type { ScryptParams } from './accounts/passwords.ts';
+import type { HashingGate } from './features/identity/hashing-gate.ts';
+import type { ScryptParams } from './features/identity/passwords.ts';
 import { createAuthenticator } from './auth/authenticator.ts';
 import { createKeyUsage } from './auth/key-usage.ts';
 import type { KeyEnvironment } from './auth/keys.ts';
 import { createDashboardPlugin, isDashboardRoute } from './dashboard/plugin.ts';
-import { createManagePlugin } from './features/manage/plugin.ts';
+import { createManagePlugin } from './manage/plugin.ts';
 import { deferredDomains } from './features/domains/deferred.ts';
 import { type AccessTokenService, createAccessTokenService } from './features/access-tokens/service.ts';
-import { createIdentityChanges } from './accounts/identity-changes.ts';
+import { createIdentityChanges } from './features/identity/identity-changes.ts';
 import type { ChangeFeed } from './changes/feed.ts';
 import type { Limits } from './ratelimit/plans.ts';
 import type { ProbeAddress } from './features/domains/certificate.ts';
@@ -36,13 +36,13 @@ import { requestLine } from './http/request-log.ts';
 import { rewriteRequestTarget } from './http/request-target.ts';
 import { keepForwardedAddresses } from './http/client-origin.ts';
 import { trustedProxyMatcher } from './http/trusted-proxies.ts';
-import type { ServiceNames } from './hosts/service-names.ts';
-import { loggedRequest } from './insights/logged-request.ts';
+import type { ServiceNames } from './features/domains/service-names.ts';
+import { loggedRequest } from './features/requests/logged-request.ts';
 import {
   createRequestLogWriter,
   type RequestLogWriter,
   type RequestLogWriterOptions,
-} from './insights/request-log-writer.ts';
+} from './features/requests/request-log-writer.ts';
 import type { Family } from './metrics/exposition.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { publicContract } from './openapi/contract.ts';
@@ -53,7 +53,7 @@ import type { AreaRouterOptions } from './routes/area-router.ts';
 import { createInternalArea } from './routes/internal-plugin.ts';
 import { SERVICE_LINK } from './routes/service-link.ts';
 import { contractRoutes, NON_CONTRACT_ROUTES, type RouteSpec, withHandlers } from './routes/table.ts';
-import { createSitesArea } from './sites/plugin.ts';
+import { createSitesArea } from './features/domains/sites/plugin.ts';
 import type { Storage } from './storage/repository.ts';
 import { configuredOrigin } from './config.ts';
 import { createLogMailer } from './mail/log-mailer.ts';
@@ -61,7 +61,7 @@ import type { Mailer } from './mail/mailer.ts';
 import { createOutbox, OUTBOX_LEASE_TTL_MS, type Outbox } from './mail/outbox.ts';
 import { createLease } from './maintenance/lease.ts';
 import { DEFAULT_MAIL_FROM } from './mail/settings.ts';
-import { createExportSlots } from './insights/export-slots.ts';
+import { createExportSlots } from './features/requests/export-slots.ts';
 import type { Clock } from './time/clock.ts';
 import { sendErrorAsPage } from './web/error-page.ts';
 
@@ -316,7 +316,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.decorate('accessTokens', accessTokens);
   app.decorate('changeFeed', sites.feed);
   const identity = createIdentityChanges({ storage: deps.storage, clock: deps.clock, echo });
-  // One count of the exports streaming, whichever door they came by (insights/export-slots.ts).
+  // One count of the exports streaming, whichever door they came by (features/requests/export-slots.ts).
   const exports = createExportSlots();
   const dashboard = createDashboardPlugin({
     storage: deps.storage,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli } from '../../cli/test/run-cli.ts';
-import { createIdentityChanges } from '../src/accounts/identity-changes.ts';
+import { createIdentityChanges } from '../src/features/identity/identity-changes.ts';
 import { invite } from '../src/features/members/invitation-mail.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { makeTestApp, type TestApp } from './harness.ts';

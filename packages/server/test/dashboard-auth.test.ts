@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { THROTTLE_POLICIES } from '../src/accounts/sign-in-throttle.ts';
+import { THROTTLE_POLICIES } from '../src/features/identity/sign-in-throttle.ts';
 import { addAccount, assertPageHeaders, Browser, csrfOf, setCookies } from './dashboard-support.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
-import { createIdentityChanges } from '../src/accounts/identity-changes.ts';
+import { createIdentityChanges } from '../src/features/identity/identity-changes.ts';
 
 const PASSWORD = 'correct horse battery staple';
 

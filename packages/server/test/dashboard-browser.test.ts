@@ -7,7 +7,7 @@ import { OPERATOR } from '../src/features/shared/actor.ts';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { BrowserContext, Page } from 'playwright-core';
-import { hashPassword } from '../src/accounts/passwords.ts';
+import { hashPassword } from '../src/features/identity/passwords.ts';
 import { buildApp } from '../src/app.ts';
 import { createRateLimiter, type RateLimiter } from '../src/ratelimit/limiter.ts';
 import { createMemoryStore } from '../src/ratelimit/memory-store.ts';

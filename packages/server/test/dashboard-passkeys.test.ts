@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Secret, TOTP } from 'otpauth';
-import { TOTP_SETTINGS } from '../src/accounts/two-factor.ts';
-import { THROTTLE_POLICIES } from '../src/accounts/sign-in-throttle.ts';
+import { TOTP_SETTINGS } from '../src/features/identity/two-factor.ts';
+import { THROTTLE_POLICIES } from '../src/features/identity/sign-in-throttle.ts';
 import { addAccount, Browser, csrfOf } from './dashboard-support.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 import { SoftAuthenticator } from './passkey-authenticator.ts';

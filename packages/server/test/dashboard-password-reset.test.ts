@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { RESET_TTL_MS } from '../src/accounts/password-reset.ts';
+import { RESET_TTL_MS } from '../src/features/identity/password-reset.ts';
 import { addAccount, assertPageHeaders, Browser, csrfOf } from './dashboard-support.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 import { linkIn, type MailSink, startMailSink } from './mail-sink.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { invite } from '../src/features/members/invitation-mail.ts';
-import { THROTTLE_POLICIES } from '../src/accounts/sign-in-throttle.ts';
-import { normalizeEmail } from '../src/accounts/email.ts';
+import { THROTTLE_POLICIES } from '../src/features/identity/sign-in-throttle.ts';
+import { normalizeEmail } from '../src/features/identity/email.ts';
 import { addAccount, Browser, csrfOf } from './dashboard-support.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { createRequestIds } from '../src/http/request-ids.ts';
-import { EXPORT_PAGE_ROWS } from '../src/insights/request-export.ts';
+import { EXPORT_PAGE_ROWS } from '../src/features/requests/request-export.ts';
 import { tokenHolder } from './manage-support.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
 import { projectWithKey } from './request-log-support.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { createHashingGate } from '../src/accounts/hashing-gate.ts';
-import { THROTTLE_POLICIES } from '../src/accounts/sign-in-throttle.ts';
+import { createHashingGate } from '../src/features/identity/hashing-gate.ts';
+import { THROTTLE_POLICIES } from '../src/features/identity/sign-in-throttle.ts';
 import { addAccount, Browser, csrfOf, setCookies } from './dashboard-support.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 

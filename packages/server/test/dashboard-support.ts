@@ -107,7 +107,7 @@ export async function addAccount(
   password: string,
   slugs: string[],
 ): Promise<string> {
-  const { hashPassword } = await import('../src/accounts/passwords.ts');
+  const { hashPassword } = await import('../src/features/identity/passwords.ts');
   const { TEST_PASSWORD_PARAMS } = await import('./harness.ts');
   const id = `acc_${email.replace(/\W/g, '_')}`;
   await app.storage.accounts.create({

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Secret, TOTP } from 'otpauth';
 import { invite } from '../src/features/members/invitation-mail.ts';
-import { TOTP_SETTINGS } from '../src/accounts/two-factor.ts';
+import { TOTP_SETTINGS } from '../src/features/identity/two-factor.ts';
 import { addAccount, assertPageHeaders, Browser, csrfOf } from './dashboard-support.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createDnsResolver } from '../src/features/domains/dns.ts';
 import { UNSERVE_AFTER_MS, VERIFY_WINDOW_MS } from '../src/features/domains/rules.ts';
-import { parseHostHeader } from '../src/hosts/host-name.ts';
+import { parseHostHeader } from '../src/http/host-name.ts';
 import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
 import { service } from './services.ts';

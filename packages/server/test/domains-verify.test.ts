@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createDnsResolver } from '../src/features/domains/dns.ts';
-import { parseDomain } from '../src/hosts/hostname.ts';
+import { parseDomain } from '../src/features/domains/hostname.ts';
 import { verifyDomain } from '../src/features/domains/verify.ts';
 import { zoneResolver } from './zone-resolver.ts';
 import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';

@@ -8,7 +8,7 @@ import { makeTestApp, type TestApp } from './harness.ts';
 const visit = (app: TestApp, host: string, url = '/', key: string | null = null) =>
   app.request({ url, key, headers: { host }, unchecked: true });
 
-/** Hosts resolved by lookup, cached, and followed by the change feed (sites/host-directory.ts). */
+/** Hosts resolved by lookup, cached, and followed by the change feed (features/domains/sites/host-directory.ts). */
 describe('host routing by lookup: nothing read for every tenant, a failed lookup never routes nothing', () => {
   let app: TestApp;
   const bulkReads: string[] = [];

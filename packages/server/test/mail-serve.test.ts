@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { hashPassword } from '../src/accounts/passwords.ts';
+import { hashPassword } from '../src/features/identity/passwords.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { linkIn, type MailSink, startMailSink } from './mail-sink.ts';
 import { GUARD_MS, parseLogLine, spawnServe } from './serve-process.ts';

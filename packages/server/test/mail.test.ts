@@ -8,7 +8,7 @@ import { createLogMailer } from '../src/mail/log-mailer.ts';
 import { type Mail, type Mailer, PermanentMailError } from '../src/mail/mailer.ts';
 import { invitationMail } from '../src/mail/messages.ts';
 import { createOutbox, MAIL_CLAIM_MS, type OutboxLog, type OutboxOptions } from '../src/mail/outbox.ts';
-import { createOutboxRecords, OutboxFullError } from '../src/storage/outbox-records.ts';
+import { createOutboxRecords, OutboxFullError } from '../src/mail/outbox-records.ts';
 import { eventually } from './eventually.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { FakeClock } from '../src/time/clock.ts';

@@ -15,7 +15,7 @@ import {
 } from '../src/maintenance/scheduler.ts';
 import type { ReversibleStorage } from '../src/storage/migrations.ts';
 import { PostgresStorage } from '../src/storage/postgres.ts';
-import { PURGE_SLICE_BATCHES } from '../src/storage/request-log-sqlite.ts';
+import { PURGE_SLICE_BATCHES } from '../src/features/requests/request-log-sqlite.ts';
 import { SqliteStorage } from '../src/storage/sqlite.ts';
 import { FakeClock } from '../src/time/clock.ts';
 import { reusableSchema, type ReusableSchema } from './postgres-schema.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { makeTestApp, type TestApp } from './harness.ts';
 import { tokenHolder, type TokenHolder } from './manage-support.ts';
-import { projectNeeds } from '../src/features/manage/contract.ts';
+import { projectNeeds } from '../src/manage/contract.ts';
 import { manageContract } from '../src/openapi/contract.ts';
 import { ROLES, type Role } from '../src/features/members/member-records.ts';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { type IncomingMessage, request as httpRequest } from 'node:http';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { EXPORT_RETRY_AFTER_SECONDS, EXPORTS_PER_PROJECT } from '../src/insights/export-slots.ts';
-import { EXPORT_PAGE_ROWS } from '../src/insights/request-export.ts';
+import { EXPORT_RETRY_AFTER_SECONDS, EXPORTS_PER_PROJECT } from '../src/features/requests/export-slots.ts';
+import { EXPORT_PAGE_ROWS } from '../src/features/requests/request-export.ts';
 import { eventually } from './eventually.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
 import { tokenHolder, type TokenHolder } from './manage-support.ts';

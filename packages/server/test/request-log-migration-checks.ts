@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { StoredRequest } from '../src/storage/request-log-records.ts';
+import type { StoredRequest } from '../src/features/requests/request-log-records.ts';
 import type { ReversibleStorage } from '../src/storage/migrations.ts';
 import type { Storage } from '../src/storage/repository.ts';
 import { request, requestIdOf, T0 } from './storage-contract-request-log-generated.ts';

@@ -28,7 +28,7 @@ const loggedRows = (database: string): number => {
   const db = new DatabaseSync(database, { readOnly: true });
   try {
     // Requests as stored: each batch's rows, in the compact form (057) and the array form before it,
-    // its part of its page since 135 (header, part and a closing brace: storage/request-log-pages.ts).
+    // its part of its page since 135 (header, part and a closing brace: features/requests/request-log-pages.ts).
     const sql = `WITH texts AS (
         SELECT CASE WHEN b.page_id IS NULL THEN b.rows
           ELSE substr(p.rows, 1, p.header_length) || substr(p.rows, b.rows_from, b.rows_length) || '}' END AS rows

@@ -8,7 +8,7 @@ import {
   PURGE_SLICE_BATCHES,
   PURGE_SLICE_PAGES,
   PURGE_SLICE_REQUESTS,
-} from '../src/storage/request-log-sqlite.ts';
+} from '../src/features/requests/request-log-sqlite.ts';
 import { project } from './storage-contract-projects.ts';
 import { request, T0 } from './storage-contract-request-log-generated.ts';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { RESET_TTL_MS } from '../src/accounts/password-reset.ts';
+import { RESET_TTL_MS } from '../src/features/identity/password-reset.ts';
 import type { HostChange } from '../src/storage/change-records.ts';
 import { HOST_CHANGES_CHANNEL } from '../src/storage/postgres-listen.ts';
 import { FakeClock } from '../src/time/clock.ts';

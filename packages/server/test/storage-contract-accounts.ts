@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { createIdentityChanges } from '../src/accounts/identity-changes.ts';
+import { createIdentityChanges } from '../src/features/identity/identity-changes.ts';
 import { FakeClock } from '../src/time/clock.ts';
-import type { Account, Session } from '../src/storage/account-repository.ts';
+import type { Account, Session } from '../src/features/identity/account-repository.ts';
 import type { StorageFixture } from './storage-contract.ts';
 import { project } from './storage-contract-projects.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { createIdentityChanges } from '../src/accounts/identity-changes.ts';
+import { createIdentityChanges } from '../src/features/identity/identity-changes.ts';
 import { FakeClock } from '../src/time/clock.ts';
 import type { Invitation } from '../src/features/members/invitation-records.ts';
 import type { Role } from '../src/features/members/member-records.ts';

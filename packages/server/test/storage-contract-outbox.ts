@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { createOutboxRecords, type NewOutboxRow, OutboxFullError } from '../src/storage/outbox-records.ts';
+import { createOutboxRecords, type NewOutboxRow, OutboxFullError } from '../src/mail/outbox-records.ts';
 import type { Storage } from '../src/storage/repository.ts';
 import type { StorageFixture } from './storage-contract.ts';
 import { project } from './storage-contract-projects.ts';

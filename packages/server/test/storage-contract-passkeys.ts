@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { Passkey, PasskeyChallenge } from '../src/storage/passkey-records.ts';
+import type { Passkey, PasskeyChallenge } from '../src/features/identity/passkey-records.ts';
 import type { StorageFixture } from './storage-contract.ts';
 
 const T0 = Date.UTC(2026, 0, 1);

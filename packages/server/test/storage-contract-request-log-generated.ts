@@ -6,7 +6,7 @@ import type {
   RequestLogQuery,
   StatusFilter,
   StoredRequest,
-} from '../src/storage/request-log-records.ts';
+} from '../src/features/requests/request-log-records.ts';
 import type { StorageFixture } from './storage-contract.ts';
 
 export const T0 = Date.UTC(2026, 0, 10, 12);

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import fc from 'fast-check';
 import type { Plan } from '../src/storage/records.ts';
-import { batchReads } from '../src/storage/request-log-batch-reads.ts';
-import type { LoggedRequest, StoredRequest } from '../src/storage/request-log-records.ts';
+import { batchReads } from '../src/features/requests/request-log-batch-reads.ts';
+import type { LoggedRequest, StoredRequest } from '../src/features/requests/request-log-records.ts';
 import type { SqlExecutor } from '../src/storage/sql-executor.ts';
 import type { StorageFixture } from './storage-contract.ts';
 import { project } from './storage-contract-projects.ts';
@@ -16,7 +16,7 @@ const withoutId = ({ id: _id, message: _message, ...rest }: StoredRequest) => re
 const written = ({ message: _message, ...rest }: LoggedRequest) => rest;
 
 /**
- * A write's batches of many projects share a page (storage/request-log-pages.ts): a project lists,
+ * A write's batches of many projects share a page (features/requests/request-log-pages.ts): a project lists,
  * finds and gets its own requests and never another's, whatever the mix of projects, plans (pages by
  * expiry) and writes; a listing with a filter that matches nothing reads only the batches in its range.
  */

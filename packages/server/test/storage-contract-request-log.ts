@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { LoggedRequest, StoredRequest } from '../src/storage/request-log-records.ts';
+import type { LoggedRequest, StoredRequest } from '../src/features/requests/request-log-records.ts';
 import type { StorageFixture } from './storage-contract.ts';
 import { project } from './storage-contract-projects.ts';
-import { createUsageTally, rollUp } from '../src/storage/usage-records.ts';
+import { createUsageTally, rollUp } from '../src/features/requests/usage-records.ts';
 
 const T0 = Date.UTC(2026, 0, 10, 12);
 const HOUR = 3_600_000;

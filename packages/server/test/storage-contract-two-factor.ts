@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { createIdentityChanges } from '../src/accounts/identity-changes.ts';
+import { createIdentityChanges } from '../src/features/identity/identity-changes.ts';
 import { FakeClock } from '../src/time/clock.ts';
 import type { StorageFixture } from './storage-contract.ts';
 import { project } from './storage-contract-projects.ts';

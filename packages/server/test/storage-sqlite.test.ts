@@ -11,7 +11,7 @@ import {
   batchListing,
   REQUEST_ID_LOOKUP,
   REQUEST_TIME_LOOKUP,
-} from '../src/storage/request-log-batch-reads.ts';
+} from '../src/features/requests/request-log-batch-reads.ts';
 import { sqlitePlaceholders } from '../src/storage/sql-executor.ts';
 import { runStorageContract, type StorageFixture } from './storage-contract.ts';
 import { create } from './storage-contract-pets.ts';

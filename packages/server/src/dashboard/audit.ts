@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Account } from '../storage/account-repository.ts';
+import type { Account } from '../features/identity/account-repository.ts';
 import type { AuditAction } from '../features/audit/audit-records.ts';
 import type { Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
@@ -12,7 +12,7 @@ export interface AuditOptions {
 
 /**
  * Records a sign-in, an event rather than a change. The changes of an account (password, two-factor,
- * sessions ended) are recorded in their own transaction (accounts/identity-changes.ts).
+ * sessions ended) are recorded in their own transaction (features/identity/identity-changes.ts).
  */
 export type Audit = (
   request: FastifyRequest,

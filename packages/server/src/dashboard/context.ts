@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { memberOf } from './roles.ts';
-import { signedInOf } from './session-cookie.ts';
-import type { IdentityChanges } from '../accounts/identity-changes.ts';
-import type { Sessions } from '../accounts/sessions.ts';
+import { signedInOf } from '../features/identity/session-cookie.ts';
+import type { IdentityChanges } from '../features/identity/identity-changes.ts';
+import type { Sessions } from '../features/identity/sessions.ts';
 import type { AccessTokenService } from '../features/access-tokens/service.ts';
 import type { KeyEnvironment } from '../auth/keys.ts';
 import type { CertificateState } from '../features/domains/certificate.ts';
@@ -17,7 +17,7 @@ import { createProjectService, type ProjectService } from '../features/projects/
 import { createFlashes, type Flashes } from './flash.ts';
 import type { Html } from '../web/html.ts';
 import { sendPage } from './page.ts';
-import type { ExportSlots } from '../insights/export-slots.ts';
+import type { ExportSlots } from '../features/requests/export-slots.ts';
 
 export interface DashboardDeps {
   storage: Storage;
@@ -35,7 +35,7 @@ export interface DashboardDeps {
    * and of usage call it first, so they show the calls just answered here.
    */
   settleRequestLog(): Promise<void>;
-  /** The app's exports of the request log streaming at once (insights/export-slots.ts). */
+  /** The app's exports of the request log streaming at once (features/requests/export-slots.ts). */
   exports: ExportSlots;
   /** Where mails go (invitations, password resets), sent off the request path. */
   outbox: Outbox;

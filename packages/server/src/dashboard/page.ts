@@ -1,6 +1,6 @@
 import { urlFor } from '../routes/urls.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Account } from '../storage/account-repository.ts';
+import type { Account } from '../features/identity/account-repository.ts';
 import { type Html, html } from '../web/html.ts';
 import { pageSecurityHeaders } from '../web/page-headers.ts';
 import { pageShell } from '../web/page-shell.ts';

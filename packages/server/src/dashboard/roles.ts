@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { signedInOf } from './session-cookie.ts';
+import { signedInOf } from '../features/identity/session-cookie.ts';
 import { ApiError } from '../errors.ts';
 import type { Role } from '../features/members/member-records.ts';
 import type { Project, ProjectRepository } from '../features/projects/project-repository.ts';

@@ -1,7 +1,7 @@
-import type { HashingGate } from '../accounts/hashing-gate.ts';
-import type { ScryptParams } from '../accounts/passwords.ts';
-import type { IdentityChanges } from '../accounts/identity-changes.ts';
-import type { Sessions } from '../accounts/sessions.ts';
+import type { HashingGate } from '../features/identity/hashing-gate.ts';
+import type { ScryptParams } from '../features/identity/passwords.ts';
+import type { IdentityChanges } from '../features/identity/identity-changes.ts';
+import type { Sessions } from '../features/identity/sessions.ts';
 import type { AccessTokenService } from '../features/access-tokens/service.ts';
 import type { KeyEnvironment } from '../auth/keys.ts';
 import type { CertificateState, ProbeAddress } from '../features/domains/certificate.ts';
@@ -13,13 +13,13 @@ import type { RateLimiter } from '../ratelimit/limiter.ts';
 import { type AreaRouter, type AreaRouterOptions, createAreaRouter } from '../routes/area-router.ts';
 import { lazyHandlers } from '../routes/lazy-handlers.ts';
 import { type RouteSpec, withHandlers } from '../routes/table.ts';
-import { siteUrl } from '../sites/urls.ts';
+import { siteUrl } from '../features/domains/sites/urls.ts';
 import type { Storage } from '../storage/repository.ts';
 import type { Clock } from '../time/clock.ts';
 import { requireRole } from './roles.ts';
-import { checkCsrf, requireSession } from './session-cookie.ts';
-import { requireTwoFactorOf } from './two-factor-guard.ts';
-import type { ExportSlots } from '../insights/export-slots.ts';
+import { checkCsrf, requireSession } from '../features/identity/session-cookie.ts';
+import { requireTwoFactorOf } from '../features/identity/two-factor-guard.ts';
+import type { ExportSlots } from '../features/requests/export-slots.ts';
 
 export interface DashboardAreaDeps {
   storage: Storage;
@@ -76,7 +76,7 @@ export function createDashboardArea(
   // that needs them, like the pages; a failed import is tried again by the next.
   let loadingSessions: Promise<Sessions> | undefined;
   const sessions = () =>
-    (loadingSessions ??= import('../accounts/sessions.ts').then(
+    (loadingSessions ??= import('../features/identity/sessions.ts').then(
       ({ createSessions }) =>
         createSessions({
           accounts: deps.storage.accounts,

@@ -1,21 +1,21 @@
 import type { RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../errors.ts';
-import { accountPages } from './account-pages.ts';
+import { accountPages } from '../features/identity/account-pages.ts';
 import { accessTokenPages } from '../features/access-tokens/pages.ts';
 import { activityPages } from '../features/audit/pages.ts';
 import { dashboardAsset } from './assets.ts';
 import { dashboardContext, type DashboardDeps } from './context.ts';
 import { domainPages } from '../features/domains/pages.ts';
 import { invitationPages } from '../features/members/invitation-pages.ts';
-import { passkeyPages } from './passkey-pages.ts';
-import { passwordResetPages } from './password-reset-pages.ts';
+import { passkeyPages } from '../features/identity/passkey-pages.ts';
+import { passwordResetPages } from '../features/identity/password-reset-pages.ts';
 import { keyPages } from '../features/keys/pages.ts';
 import { memberPages } from '../features/members/pages.ts';
 import { projectPages } from '../features/projects/pages.ts';
-import { requestPages } from './request-pages.ts';
-import { usagePages } from './usage-pages.ts';
-import { signInPages } from './sign-in-pages.ts';
-import { twoFactorPages } from './two-factor-pages.ts';
+import { requestPages } from '../features/requests/pages.ts';
+import { usagePages } from '../features/requests/usage-pages.ts';
+import { signInPages } from '../features/identity/sign-in-pages.ts';
+import { twoFactorPages } from '../features/identity/two-factor-pages.ts';
 
 export type { DashboardDeps } from './context.ts';
 

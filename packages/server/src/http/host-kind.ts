@@ -1,13 +1,13 @@
 import type { IncomingMessage } from 'node:http';
-import { parseHostHeader } from '../hosts/host-name.ts';
+import { parseHostHeader } from './host-name.ts';
 import {
   classifyHost,
   type CustomHostKind,
   type HostKind,
   type ServiceNames,
-} from '../hosts/service-names.ts';
+} from '../features/domains/service-names.ts';
 
-export type { HostKind } from '../hosts/service-names.ts';
+export type { HostKind } from '../features/domains/service-names.ts';
 
 export interface HostRules {
   names: ServiceNames;

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors.ts';
-import { parseHostHeader } from '../hosts/host-name.ts';
+import { parseHostHeader } from './host-name.ts';
 import { MAX_URL_LENGTH } from './limits.ts';
 import { hasBadAuthority } from './request-target.ts';
 

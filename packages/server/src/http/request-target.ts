@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { parseHostHeader } from '../hosts/host-name.ts';
+import { parseHostHeader } from './host-name.ts';
 
 const BAD_AUTHORITY = Symbol('petstore.badAuthority');
 type Marked = IncomingMessage & { [BAD_AUTHORITY]?: true };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createOutboxRecords, type OutboxStats } from '../storage/outbox-records.ts';
+import { createOutboxRecords, type OutboxStats } from './outbox-records.ts';
 import type { Storage } from '../storage/repository.ts';
 import type { SqlExecutor } from '../storage/sql-executor.ts';
 import type { Clock } from '../time/clock.ts';
@@ -94,7 +94,7 @@ const KIND = 'mail';
 const summaryOf = (mail: Mail) => ({ to: mail.to, subject: mail.subject });
 
 /**
- * The durable outbox: each mail a row of the outbox table (storage/outbox-records.ts), written with
+ * The durable outbox: each mail a row of the outbox table (mail/outbox-records.ts), written with
  * the change that causes it, delivered by the one instance holding the `outbox` lease, a few at a
  * time, and marked sent only once the mail server accepted it (250 after DATA). A row's id is its
  * mail's Message-ID, so the rare repeat (an instance killed between the server's 250 and the mark)

@@ -1,14 +1,14 @@
-import { FORGET_FAILURES_AFTER_MS } from '../accounts/sign-in-throttle.ts';
+import { FORGET_FAILURES_AFTER_MS } from '../features/identity/sign-in-throttle.ts';
 import { CHECK_POLL_MS } from '../features/domains/background-checks.ts';
 import { IDEMPOTENCY_PURGE_INTERVAL_MS } from '../idempotency/policy.ts';
 import {
   AUDIT_RETENTION_MS,
   REQUEST_LOG_PURGE_INTERVAL_MS,
   USAGE_RETENTION_MS,
-} from '../insights/retention.ts';
-import { createOutboxRecords, OUTBOX_KEEP_MS } from '../storage/outbox-records.ts';
+} from '../features/requests/retention.ts';
+import { createOutboxRecords, OUTBOX_KEEP_MS } from '../mail/outbox-records.ts';
 import type { Storage } from '../storage/repository.ts';
-import type { PurgeSlice } from '../storage/request-log-records.ts';
+import type { PurgeSlice } from '../features/requests/request-log-records.ts';
 import type { MaintenanceJob } from './scheduler.ts';
 
 /** Rows a purge deletes per slice: a few milliseconds of SQLite's work, on the event loop. */

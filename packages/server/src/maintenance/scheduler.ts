@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { PurgeSlice } from '../storage/request-log-records.ts';
+import type { PurgeSlice } from '../features/requests/request-log-records.ts';
 import type { Clock } from '../time/clock.ts';
 import type { Lease } from './lease.ts';
 

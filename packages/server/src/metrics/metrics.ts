@@ -12,7 +12,7 @@ export interface ConnectionCounts {
   refused(): Record<string, number>;
 }
 
-/** What the request log's writer reports (insights/request-log-writer.ts). */
+/** What the request log's writer reports (features/requests/request-log-writer.ts). */
 export interface RequestLogCounts {
   written: number;
   dropped: { bufferFull: number; writeFailed: number };
@@ -63,7 +63,7 @@ export interface Metrics {
   observeConnections(gate: ConnectionCounts): void;
   /** Reports the request log's writes and drops from now on. */
   observeRequestLog(stats: () => RequestLogCounts): void;
-  /** Reports the host lookups that failed (sites/host-directory.ts) from now on. */
+  /** Reports the host lookups that failed (features/domains/sites/host-directory.ts) from now on. */
   observeHostLookups(failures: () => number): void;
   /** Reports the mail outbox's queue as its last poll read it (mail/outbox.ts) from now on. */
   observeOutbox(stats: () => OutboxCounts): void;

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Family } from '../metrics/exposition.ts';
-import type { HostDirectory } from '../sites/host-directory.ts';
+import type { HostDirectory } from '../features/domains/sites/host-directory.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { Storage } from '../storage/repository.ts';
 import { type Area, registerAreaRoutes } from './area.ts';

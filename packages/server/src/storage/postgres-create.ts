@@ -1,8 +1,8 @@
 import type { PoolClient } from 'pg';
 import { StorageUnavailableError } from './errors.ts';
-import type { PetBatchWriter } from './pet-group-commit.ts';
+import type { PetBatchWriter } from '../features/pets/pet-group-commit.ts';
 import type { CreateResult, IdempotencyRecord, NewPet } from './records.ts';
-import { CREATE_WITH_KEY, storeKeyValues } from './idempotency-sql.ts';
+import { CREATE_WITH_KEY, storeKeyValues } from '../idempotency/idempotency-sql.ts';
 import { PET_COLUMNS, type Row, toIdempotency, toPet } from './rows.ts';
 
 type Query = (sql: string, params: unknown[], name: string) => Promise<Row[]>;

@@ -7,9 +7,9 @@ import { createPool, mapPostgresError, type PoolSettings } from './postgres-pool
 import { sharedRead } from './shared-read.ts';
 import type { SqlExecutor, Transactions } from './sql-executor.ts';
 import type { IdempotencyRepository, KeyRepository, PetRepository, PoolStats } from './repository.ts';
-import { createIdempotencyRepository } from './idempotency-repository.ts';
+import { createIdempotencyRepository } from '../idempotency/idempotency-repository.ts';
 import { createKeyRepository } from '../features/keys/key-repository.ts';
-import { type AccountRepository, createAccountRepository } from './account-repository.ts';
+import { type AccountRepository, createAccountRepository } from '../features/identity/account-repository.ts';
 import { type AuditRecords, createAuditRecords } from '../features/audit/audit-records.ts';
 import {
   type ChangeHandlers,
@@ -21,7 +21,10 @@ import { listenForHostChanges } from './postgres-listen.ts';
 import { createDomainRepository, type DomainRepository } from '../features/domains/domain-repository.ts';
 import { createProjectRepository, type ProjectRepository } from '../features/projects/project-repository.ts';
 import type { MaintenanceLog } from './partition-analysis.ts';
-import { createPostgresRequestLog, type PostgresRequestLog } from './request-log-postgres.ts';
+import {
+  createPostgresRequestLog,
+  type PostgresRequestLog,
+} from '../features/requests/request-log-postgres.ts';
 import type { Row } from './rows.ts';
 import {
   enclosingTransaction,

@@ -1,11 +1,11 @@
-import type { AccountRepository } from './account-repository.ts';
+import type { AccountRepository } from '../features/identity/account-repository.ts';
 import type { AuditRecords } from '../features/audit/audit-records.ts';
 import type { ChangeHandlers, ChangeListener, ChangeRecords } from './change-records.ts';
-import type { IdempotencyRepository } from './idempotency-repository.ts';
+import type { IdempotencyRepository } from '../idempotency/idempotency-repository.ts';
 import type { KeyPage, KeyRepository, KeyUse } from '../features/keys/key-repository.ts';
 import type { DomainRepository } from '../features/domains/domain-repository.ts';
 import type { ProjectRepository } from '../features/projects/project-repository.ts';
-import type { RequestLogRecords } from './request-log-records.ts';
+import type { RequestLogRecords } from '../features/requests/request-log-records.ts';
 import type { PetRepository } from '../features/pets/repository.ts';
 import type { SqlExecutor, Transactions } from './sql-executor.ts';
 
@@ -26,7 +26,7 @@ export interface Storage extends Transactions {
   readonly projects: ProjectRepository;
   readonly accounts: AccountRepository;
   readonly domains: DomainRepository;
-  /** The API requests made with projects' keys (insights/). */
+  /** The API requests made with projects' keys (features/requests/). */
   readonly requestLog: RequestLogRecords;
   /** Who did what in the dashboard and from the command line. */
   readonly audit: AuditRecords;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { emailProblem, emailSkeleton, normalizeEmail } from '../accounts/email.ts';
+import { emailProblem, emailSkeleton, normalizeEmail } from '../features/identity/email.ts';
 import { unseenCharacter, withoutUnseen } from './unseen.ts';
 
 /** Characters nobody sees or that reorder what is shown: each must be found. */

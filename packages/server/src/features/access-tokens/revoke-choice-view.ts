@@ -1,4 +1,4 @@
-import { instant } from '../../dashboard/views/requests.ts';
+import { instant } from '../requests/view.ts';
 import { type Html, html } from '../../web/html.ts';
 import type { AccessToken } from './repository.ts';
 

@@ -3,7 +3,7 @@ import { boundedLru } from '../../cache/bounded-lru.ts';
 import type { ChangeFeed } from '../../changes/feed.ts';
 import { newestChangeOf } from '../../storage/change-records.ts';
 import type { Storage } from '../../storage/repository.ts';
-import { createTwoFactorRecords } from '../../storage/two-factor-records.ts';
+import { createTwoFactorRecords } from '../identity/two-factor-records.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type Actor, type TokenGrant } from '../shared/actor.ts';
 import { createAudited } from '../shared/audited.ts';

@@ -1,6 +1,6 @@
 import type { Flash } from '../../dashboard/flash.ts';
 import { noticeOf, problemOf } from '../../dashboard/views/messages.ts';
-import { instant } from '../../dashboard/views/requests.ts';
+import { instant } from '../requests/view.ts';
 import { urlFor } from '../../routes/urls.ts';
 import type { Project } from '../projects/project-repository.ts';
 import { type Html, html } from '../../web/html.ts';

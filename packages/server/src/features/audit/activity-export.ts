@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { csvCell } from '../../insights/request-export.ts';
+import { csvCell } from '../requests/request-export.ts';
 import type { AuditQuery, AuditRecords, StoredAuditEvent } from './audit-records.ts';
 
 /** Events read at a time while exporting: an export of any length holds one page in memory. */

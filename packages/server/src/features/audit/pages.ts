@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../../errors.ts';
-import { cursorOf, parseCursor } from '../../insights/filters.ts';
+import { cursorOf, parseCursor } from '../requests/filters.ts';
 import type { DashboardContext } from '../../dashboard/context.ts';
 import { memberOf } from '../../dashboard/roles.ts';
 import { securityHeaders } from '../../dashboard/page.ts';

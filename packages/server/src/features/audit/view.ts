@@ -4,7 +4,7 @@ import { AUDIT_ACTIONS, type AuditAction, type StoredAuditEvent } from './audit-
 import { activityFilterQuery, type ActivityFilters } from './activity-filters.ts';
 import { type Html, html } from '../../web/html.ts';
 import { projectHeader } from '../projects/view.ts';
-import { instant } from '../../dashboard/views/requests.ts';
+import { instant } from '../requests/view.ts';
 import { tokens } from '../../dashboard/views/tokens.ts';
 
 /** Each action as people say it. */

@@ -1,8 +1,8 @@
 import type { RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../../errors.ts';
-import { parseHostHeader } from '../../hosts/host-name.ts';
+import { parseHostHeader } from '../../http/host-name.ts';
 
-/** What the ask reads of the host directory (sites/host-directory.ts). */
+/** What the ask reads of the host directory (features/domains/sites/host-directory.ts). */
 export interface ServedHosts {
   isServiceOwn(hostname: string): boolean;
   resolve(hostname: string): Promise<{ kind: string }>;

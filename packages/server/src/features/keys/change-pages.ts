@@ -1,6 +1,6 @@
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { type DashboardContext } from '../../dashboard/context.ts';
-import { signedInOf } from '../../dashboard/session-cookie.ts';
+import { signedInOf } from '../identity/session-cookie.ts';
 import { ApiError } from '../../errors.ts';
 import { limitsFor } from '../../ratelimit/plans.ts';
 import { urlFor } from '../../routes/urls.ts';

@@ -1,6 +1,6 @@
 import { urlFor } from '../../routes/urls.ts';
 import { memberOf } from '../../dashboard/roles.ts';
-import { signedInOf } from '../../dashboard/session-cookie.ts';
+import { signedInOf } from '../identity/session-cookie.ts';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { limitsFor } from '../../ratelimit/plans.ts';
 import type { Project } from '../projects/project-repository.ts';
@@ -8,7 +8,7 @@ import { ApiError } from '../../errors.ts';
 import { type DashboardContext } from '../../dashboard/context.ts';
 import { field } from '../../web/form-body.ts';
 import { keyName, keysView, revokeView } from './view.ts';
-import { periodsByKey } from '../../insights/usage-series.ts';
+import { periodsByKey } from '../requests/usage-series.ts';
 import { createKeyService } from './service.ts';
 import type { Actor } from '../shared/actor.ts';
 import { valueOrThrow } from '../shared/outcome.ts';

@@ -9,7 +9,7 @@ import { KEY_PAGE, type KeyService } from './service.ts';
 
 /**
  * The management API's key operations (openapi/manage.yaml, tag Keys), on the keys service; their query
- * and body come checked by the contract (features/manage/area.ts).
+ * and body come checked by the contract (manage/area.ts).
  */
 export function keyRoutes(keys: KeyService, clock: Clock): Record<string, RouteHandlerMethod> {
   return {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { invitationMail } from '../../mail/messages.ts';
 import type { Outbox } from '../../mail/outbox.ts';
-import { type Delivery, OutboxFullError } from '../../storage/outbox-records.ts';
+import { type Delivery, OutboxFullError } from '../../mail/outbox-records.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 import { Refusal } from '../shared/outcome.ts';
 import type { Invitation } from './invitation-records.ts';
@@ -28,7 +28,7 @@ export const invitationUrl = (origin: string, token: string): string =>
 
 export interface NewInvitation {
   project: Project;
-  /** Already normalised (accounts/email.ts). */
+  /** Already normalised (features/identity/email.ts). */
   email: string;
   role: Role;
   invitedBy: string | null;

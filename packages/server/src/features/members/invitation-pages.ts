@@ -2,9 +2,9 @@ import { urlFor } from '../../routes/urls.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { pendingInvitation, invitationDigest } from './invitation-mail.ts';
-import { hashPassword, PASSWORD_CHECKS_BUSY, passwordProblem } from '../../accounts/passwords.ts';
-import { SESSION_TTL_MS } from '../../accounts/sessions.ts';
-import type { Account } from '../../storage/account-repository.ts';
+import { hashPassword, PASSWORD_CHECKS_BUSY, passwordProblem } from '../identity/passwords.ts';
+import { SESSION_TTL_MS } from '../identity/sessions.ts';
+import type { Account } from '../identity/account-repository.ts';
 import { createMemberService } from './service.ts';
 import type { Invitation } from './invitation-records.ts';
 import type { Project } from '../projects/project-repository.ts';
@@ -16,9 +16,9 @@ import {
   setDeviceCookie,
   setSessionCookie,
   signInCsrfToken,
-} from '../../dashboard/session-cookie.ts';
-import { logSignIn } from '../../dashboard/sign-in-log.ts';
-import { retryText } from '../../dashboard/sign-in-pages.ts';
+} from '../identity/session-cookie.ts';
+import { logSignIn } from '../identity/sign-in-log.ts';
+import { retryText } from '../identity/sign-in-pages.ts';
 import { invalidInvitationView, invitationView } from './invitation-view.ts';
 
 const capitalised = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}.`;

@@ -1,5 +1,5 @@
 import type { Role } from './member-records.ts';
-import { DELIVERY_ORDER, type Delivery } from '../../storage/outbox-records.ts';
+import { DELIVERY_ORDER, type Delivery } from '../../mail/outbox-records.ts';
 import type { Row } from '../../storage/rows.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 

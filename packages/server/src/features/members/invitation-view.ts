@@ -1,5 +1,5 @@
 import { urlFor } from '../../routes/urls.ts';
-import { MIN_PASSWORD_LENGTH } from '../../accounts/passwords.ts';
+import { MIN_PASSWORD_LENGTH } from '../identity/passwords.ts';
 import type { Invitation } from './invitation-records.ts';
 import type { Project } from '../projects/project-repository.ts';
 import { type Html, html } from '../../web/html.ts';

@@ -1,4 +1,4 @@
-import { emailProblem, emailSkeleton, normalizeEmail } from '../../accounts/email.ts';
+import { emailProblem, emailSkeleton, normalizeEmail } from '../identity/email.ts';
 import { quoted } from '../../errors.ts';
 import {
   INVITATION_LIMITS,
@@ -10,8 +10,8 @@ import {
 import type { Outbox } from '../../mail/outbox.ts';
 import type { RateLimiter } from '../../ratelimit/limiter.ts';
 import { createAuditRecords, invitationAcceptedRecord } from '../audit/audit-records.ts';
-import { createAccountRepository, type NewAccount } from '../../storage/account-repository.ts';
-import { createOutboxRecords } from '../../storage/outbox-records.ts';
+import { createAccountRepository, type NewAccount } from '../identity/account-repository.ts';
+import { createOutboxRecords } from '../../mail/outbox-records.ts';
 import { createInvitationRecords, type Invitation } from './invitation-records.ts';
 import type { Joined, Role } from './member-records.ts';
 import type { Project } from '../projects/project-repository.ts';

@@ -1,7 +1,7 @@
 import { urlFor } from '../../routes/urls.ts';
 import { memberOf } from '../../dashboard/roles.ts';
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { normalizeEmail } from '../../accounts/email.ts';
+import { normalizeEmail } from '../identity/email.ts';
 import { ApiError } from '../../errors.ts';
 import { createMemberService, isRole } from './service.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
@@ -10,7 +10,7 @@ import { dashboardActor } from '../../dashboard/actor.ts';
 import type { DashboardContext } from '../../dashboard/context.ts';
 
 import { field } from '../../web/form-body.ts';
-import { clearSessionCookie, signedInOf } from '../../dashboard/session-cookie.ts';
+import { clearSessionCookie, signedInOf } from '../identity/session-cookie.ts';
 import { membersView, removeMemberView } from './view.ts';
 
 /** A project's members: the list; owners invite members by mail, change roles and remove members. */

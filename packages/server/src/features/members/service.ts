@@ -1,7 +1,7 @@
 import type { Member, RevokedInvitation, Role } from './member-records.ts';
 import { ROLES } from './member-records.ts';
 import type { Project } from '../projects/project-repository.ts';
-import { createAccountRepository } from '../../storage/account-repository.ts';
+import { createAccountRepository } from '../identity/account-repository.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 import { type Actor, authorise } from '../shared/actor.ts';
 import { type AuditNote, createAudited } from '../shared/audited.ts';

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { createPetGroupCommit } from '../../storage/pet-group-commit.ts';
+import { createPetGroupCommit } from './pet-group-commit.ts';
 import { insertPetWithKey, petWriter } from '../../storage/postgres-create.ts';
 import type { CreateResult } from '../../storage/records.ts';
 import type { PetRepository } from './repository.ts';

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { createIdempotentCreate, type IdempotencyScope } from '../../idempotency/idempotent-create.ts';
+import { createIdempotentCreate, type IdempotencyScope } from './idempotent-create.ts';
 import type { Storage } from '../../storage/repository.ts';
 import type { NewPet, Pet, PetStatus } from '../../storage/records.ts';
 import type { Clock } from '../../time/clock.ts';

@@ -1,7 +1,7 @@
 import type { CreateOptions, CreateResult, NewPet, Pet } from '../../storage/records.ts';
 import type { PetRepository } from './repository.ts';
 import { PET_COLUMNS, toIdempotency, toPet } from '../../storage/rows.ts';
-import { CREATE_WITH_KEY, storeKeyValues } from '../../storage/idempotency-sql.ts';
+import { CREATE_WITH_KEY, storeKeyValues } from '../../idempotency/idempotency-sql.ts';
 import { sqlitePlaceholders } from '../../storage/sql-executor.ts';
 import type { SqliteConnection } from '../../storage/sqlite-connection.ts';
 import type { SqliteDatabase } from '../../storage/sqlite-database.ts';

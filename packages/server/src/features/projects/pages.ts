@@ -1,19 +1,19 @@
 import { urlFor } from '../../routes/urls.ts';
 import { memberOf } from '../../dashboard/roles.ts';
-import { signedInOf } from '../../dashboard/session-cookie.ts';
+import { signedInOf } from '../identity/session-cookie.ts';
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { isPaid } from './rules.ts';
 import { requestScheme } from '../../http/scheme.ts';
-import { portSuffix } from '../../sites/urls.ts';
+import { portSuffix } from '../domains/sites/urls.ts';
 import type { Project } from './project-repository.ts';
 import { dashboardActor } from '../../dashboard/actor.ts';
 import { type DashboardContext } from '../../dashboard/context.ts';
 import { apiOrigin } from '../../dashboard/page.ts';
 import { field } from '../../web/form-body.ts';
-import { usagePeriods } from '../../insights/usage-series.ts';
+import { usagePeriods } from '../requests/usage-series.ts';
 import { projectView } from './view.ts';
 import { projectsView } from './list-view.ts';
-import { requireTwoFactorSection } from '../../dashboard/views/two-factor.ts';
+import { requireTwoFactorSection } from '../identity/two-factor-view.ts';
 
 /** The list of the account's projects and a project's overview. */
 export function projectPages(context: DashboardContext): Record<string, RouteHandlerMethod> {

@@ -3,7 +3,7 @@ import { createMemberRecords, type MemberRecords, type Role } from '../members/m
 import type { Plan } from '../../storage/records.ts';
 import type { Row } from '../../storage/rows.ts';
 import type { SqlExecutor, Transactions } from '../../storage/sql-executor.ts';
-import { createTwoFactorRecords, type TwoFactorRecords } from '../../storage/two-factor-records.ts';
+import { createTwoFactorRecords, type TwoFactorRecords } from '../identity/two-factor-records.ts';
 
 /** A project: it owns API keys (its plan decides their limits) and a published docs site. */
 export interface Project {

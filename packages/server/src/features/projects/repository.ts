@@ -1,5 +1,5 @@
 import { createProjectRepository, type ProjectRepository } from './project-repository.ts';
-import { createTwoFactorRecords, type TwoFactorRecords } from '../../storage/two-factor-records.ts';
+import { createTwoFactorRecords, type TwoFactorRecords } from '../identity/two-factor-records.ts';
 import type { SqlExecutor, Transactions } from '../../storage/sql-executor.ts';
 
 const noTransaction: Transactions['transaction'] = () =>

@@ -7,7 +7,7 @@ import { type Actor, authorise } from '../shared/actor.ts';
 import { createAudited } from '../shared/audited.ts';
 import { done, type Outcome, type Problem, Refusal, refused } from '../shared/outcome.ts';
 import { projectRecords } from './repository.ts';
-import { createTwoFactorRecords } from '../../storage/two-factor-records.ts';
+import { createTwoFactorRecords } from '../identity/two-factor-records.ts';
 
 /** Projects an account may own that it created itself (the operator may add it to more). */
 export const MAX_OWNED_PROJECTS = 10;

@@ -6,9 +6,9 @@ import { type Html, html } from '../../web/html.ts';
 import type { Flash } from '../../dashboard/flash.ts';
 import { noticeOf, problemOf } from '../../dashboard/views/messages.ts';
 import { planLabel, plansTable } from '../../dashboard/views/plans.ts';
-import type { Period } from '../../insights/usage-series.ts';
-import { firstRequest } from '../../dashboard/views/first-request.ts';
-import { usageChart } from '../../dashboard/views/usage-chart.ts';
+import type { Period } from '../requests/usage-series.ts';
+import { firstRequest } from '../requests/first-request-view.ts';
+import { usageChart } from '../requests/usage-chart-view.ts';
 
 export type ProjectTab = 'overview' | 'keys' | 'requests' | 'activity' | 'domains' | 'members';
 

@@ -1,4 +1,4 @@
-import type { StoredRequest } from '../../storage/request-log-records.ts';
+import type { StoredRequest } from './request-log-records.ts';
 import { iso } from '../shared/iso.ts';
 
 /** A logged request as the management API (and `petstore logs --json`) shows it. */

@@ -1,5 +1,5 @@
 import type { RouteHandlerMethod } from 'fastify';
-import { exportBody } from '../../insights/request-export.ts';
+import { exportBody } from './request-export.ts';
 import { parseDateTime } from '../../validation/date-time.ts';
 import { ApiError } from '../../errors.ts';
 import { tokenActorOf } from '../access-tokens/check.ts';
@@ -7,7 +7,7 @@ import { iso, numberOf, sendJson } from '../shared/json.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
 import { requestJson } from './json.ts';
 import type { RequestFilters, RequestService } from './service.ts';
-import type { Step } from '../../insights/usage-series.ts';
+import type { Step } from './usage-series.ts';
 
 const NDJSON = 'application/x-ndjson';
 

@@ -1,10 +1,10 @@
-import { EXPORT_RETRY_AFTER_SECONDS, type ExportSlots } from '../../insights/export-slots.ts';
-import { parseStatusFilter } from '../../insights/filters.ts';
-import { requestPagesOf } from '../../insights/request-export.ts';
-import { retainedSince } from '../../insights/retention.ts';
-import { type Period, type Step, usagePeriods } from '../../insights/usage-series.ts';
+import { EXPORT_RETRY_AFTER_SECONDS, type ExportSlots } from './export-slots.ts';
+import { parseStatusFilter } from './filters.ts';
+import { requestPagesOf } from './request-export.ts';
+import { retainedSince } from './retention.ts';
+import { type Period, type Step, usagePeriods } from './usage-series.ts';
 import type { Storage } from '../../storage/repository.ts';
-import type { RequestLogQuery, StoredRequest } from '../../storage/request-log-records.ts';
+import type { RequestLogQuery, StoredRequest } from './request-log-records.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type Actor, authorise } from '../shared/actor.ts';
 import { decodeCursor, type Page, pageOf } from '../shared/cursor.ts';
@@ -29,7 +29,7 @@ export function createRequestService(deps: {
   storage: Pick<Storage, 'projects' | 'requestLog'>;
   clock: Clock;
   /**
-   * The app's exports streaming at once, shared with the dashboard's (insights/export-slots.ts); none
+   * The app's exports streaming at once, shared with the dashboard's (features/requests/export-slots.ts); none
    * for the command line, which exports from its own connection to the database.
    */
   exports?: ExportSlots;
@@ -98,7 +98,7 @@ export function createRequestService(deps: {
 
     /**
      * Every matching request, newest first, read a page at a time as the consumer asks for more (each
-     * page after the event loop was given back: insights/request-export.ts), once the export has a slot
+     * page after the event loop was given back: features/requests/request-export.ts), once the export has a slot
      * (EXPORTS_PER_PROJECT, EXPORTS_PER_HOLDER); `release` frees it when the export ends.
      */
     async export(

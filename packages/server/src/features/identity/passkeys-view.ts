@@ -1,0 +1,124 @@
+import { PASSKEY_NAME_MAX } from './passkeys.ts';
+import { urlFor } from '../../routes/urls.ts';
+import type { Passkey } from './passkey-records.ts';
+import { type Html, html } from '../../web/html.ts';
+import type { Flash } from '../../dashboard/flash.ts';
+import { problemOf } from '../../dashboard/views/messages.ts';
+import { instant } from '../requests/view.ts';
+
+/** The script that runs the browser's side (navigator.credentials); the forms stay hidden without it. */
+export const passkeyScript = (): Html =>
+  html`<script type="module" src="${urlFor('dashboardAsset', { name: 'passkeys.js' })}"></script>`;
+
+/** Where the script shows why the browser's side failed (cancelled, no authenticator); an alert once shown. */
+const scriptProblem = (id: string) =>
+  html`<p class="notice error" id="${id}" data-passkey-problem hidden></p>`;
+
+/** The account page's section: the passkeys (created, last used, remove) and adding one. */
+export function passkeySection(options: {
+  passkeys: readonly Passkey[];
+  csrfToken: string;
+  flash: Flash;
+}): Html {
+  const { passkeys, csrfToken, flash } = options;
+  return html`<section class="card" aria-labelledby="passkeys">
+    <h2 id="passkeys">Passkeys</h2>
+    <p>
+      A passkey signs you in with this device’s screen lock or a security key: alone (“Sign in with a
+      passkey”), or instead of the code from your app after the password.
+    </p>
+    ${problemOf({ problem: flash.passkeyProblem }, 'passkey-problem')}
+    ${
+      passkeys.length === 0
+        ? html`<p class="muted">No passkeys yet.</p>`
+        : html`<table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col"><span class="visually-hidden">Remove</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${passkeys.map(
+                (passkey) =>
+                  html`<tr>
+                    <td>${passkey.name}</td>
+                    <td>${instant(passkey.createdAt)}</td>
+                    <td>${passkey.lastUsedAt === null ? 'never' : instant(passkey.lastUsedAt)}</td>
+                    <td>
+                      <form method="post" action="${urlFor('removePasskey')}">
+                        <input type="hidden" name="_csrf" value="${csrfToken}" />
+                        <input type="hidden" name="passkey" value="${passkey.id}" />
+                        <button type="submit" class="danger">Remove “${passkey.name}”</button>
+                      </form>
+                    </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }
+    ${scriptProblem('passkey-create-problem')}
+    <form
+      class="stack"
+      method="post"
+      action="${urlFor('addPasskey')}"
+      data-passkey="create"
+      data-options="${urlFor('passkeyRegistrationOptions')}"
+      hidden
+    >
+      <input type="hidden" name="_csrf" value="${csrfToken}" />
+      <input type="hidden" name="credential" value="" />
+      <label
+        >Name of the new passkey
+        <input type="text" name="name" required maxlength="${PASSKEY_NAME_MAX}" placeholder="Work laptop"
+      /></label>
+      <label
+        >Your password (asked again before a new way in)
+        <input type="password" name="password" autocomplete="current-password" required
+      /></label>
+      <div><button type="submit">Add a passkey</button></div>
+    </form>
+    <p class="muted small" data-passkey-unsupported>
+      Adding a passkey needs a browser with JavaScript and passkeys.
+    </p>
+    ${passkeyScript()}
+  </section>`;
+}
+
+/** "Sign in with a passkey", under the password form: no email, the authenticator offers its own. */
+export function passkeySignInForm(options: { csrfToken: string; next?: string }): Html {
+  const { csrfToken, next } = options;
+  return html`${scriptProblem('passkey-sign-in-problem')}
+    <form
+      method="post"
+      action="${urlFor('passkeySignIn')}"
+      data-passkey="get"
+      data-options="${urlFor('passkeySignInOptions')}"
+      hidden
+    >
+      <input type="hidden" name="_csrf" value="${csrfToken}" />
+      <input type="hidden" name="credential" value="" />
+      ${next ? html`<input type="hidden" name="next" value="${next}" />` : ''}
+      <button type="submit" class="secondary">Sign in with a passkey</button>
+    </form>
+    ${passkeyScript()}`;
+}
+
+/** At the code step: a passkey of the account instead of the code. */
+export function passkeySecondFactorForm(csrfToken: string): Html {
+  return html`${scriptProblem('passkey-code-problem')}
+    <form
+      method="post"
+      action="${urlFor('twoFactorPasskeySignIn')}"
+      data-passkey="get"
+      data-options="${urlFor('twoFactorPasskeyOptions')}"
+      hidden
+    >
+      <input type="hidden" name="_csrf" value="${csrfToken}" />
+      <input type="hidden" name="credential" value="" />
+      <button type="submit" class="secondary">Use a passkey instead</button>
+    </form>
+    ${passkeyScript()}`;
+}
