@@ -1,10 +1,5 @@
 import pg from 'pg';
-import type {
-  ChangeHandlers,
-  ChangeListener,
-  NotifiedRange,
-  PeerMessage,
-} from './change-records.ts';
+import type { ChangeHandlers, ChangeListener, NotifiedRange, PeerMessage } from './change-records.ts';
 import type { PoolSettings } from './postgres-pool.ts';
 
 /**
