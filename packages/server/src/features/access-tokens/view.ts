@@ -1,7 +1,7 @@
-import type { Flash } from '../../dashboard/flash.ts';
-import { noticeOf, problemOf } from '../../dashboard/views/messages.ts';
+import type { Flash } from '../identity/flash.ts';
+import { noticeOf, problemOf } from '../shared/messages-view.ts';
 import { instant } from '../requests/view.ts';
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import type { Project } from '../projects/project-repository.ts';
 import { type Html, html } from '../../web/html.ts';
 import type { AccessToken } from './repository.ts';

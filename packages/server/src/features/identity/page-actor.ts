@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { Actor } from '../features/shared/actor.ts';
-import { signedInOf } from '../features/identity/session-cookie.ts';
+import type { Actor } from '../shared/actor.ts';
+import { signedInOf } from './session-cookie.ts';
 
 /** The signed-in account as the application services' actor, from the request's address. */
 export function dashboardActor(request: FastifyRequest): Actor {

@@ -1,16 +1,16 @@
-import type { ErrorPage } from '../../../http/error-handler.ts';
-import type { AreaChecks } from '../../../http/guard.ts';
-import type { ServiceNames } from '../service-names.ts';
-import { type Area, registerAreaRoutes } from '../../../routes/area.ts';
-import { lazyHandlers } from '../../../routes/lazy-handlers.ts';
-import { NON_CONTRACT_ROUTES } from '../../../routes/table.ts';
-import type { Storage } from '../../../storage/repository.ts';
-import type { Clock } from '../../../time/clock.ts';
-import { type ChangeFeed, createChangeFeed } from '../../../changes/feed.ts';
-import { createHostDirectory, type HostDirectory } from './host-directory.ts';
-import { createHostRouting, type HostRouting } from './host-routing.ts';
-import { sendSiteErrorPage } from './site-error-page.ts';
-import { requireSite } from './site-guard.ts';
+import type { ErrorPage } from '../http/error-handler.ts';
+import type { AreaChecks } from '../http/guard.ts';
+import type { ServiceNames } from '../http/service-names.ts';
+import { type Area, registerAreaRoutes } from './area.ts';
+import { lazyHandlers } from './lazy-handlers.ts';
+import { NON_CONTRACT_ROUTES } from './table.ts';
+import type { Storage } from '../storage/repository.ts';
+import type { Clock } from '../time/clock.ts';
+import { type ChangeFeed, createChangeFeed } from '../changes/feed.ts';
+import { createHostDirectory, type HostDirectory } from '../features/domains/sites/host-directory.ts';
+import { createHostRouting, type HostRouting } from '../features/domains/sites/host-routing.ts';
+import { sendSiteErrorPage } from '../features/domains/sites/site-error-page.ts';
+import { requireSite } from '../features/domains/sites/site-guard.ts';
 
 export interface SitesAreaDeps {
   storage: Pick<Storage, 'projects' | 'domains' | 'changes' | 'changeToken' | 'listenForChanges'>;

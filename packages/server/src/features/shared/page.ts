@@ -1,9 +1,9 @@
-import { urlFor } from '../routes/urls.ts';
+import { urlFor } from './urls.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Account } from '../features/identity/account-repository.ts';
-import { type Html, html } from '../web/html.ts';
-import { pageSecurityHeaders } from '../web/page-headers.ts';
-import { pageShell } from '../web/page-shell.ts';
+import type { Account } from '../identity/account-repository.ts';
+import { type Html, html } from '../../web/html.ts';
+import { pageSecurityHeaders } from '../../web/page-headers.ts';
+import { pageShell } from '../../web/page-shell.ts';
 
 /**
  * The dashboard's own pages and files only: no inline script or style, no framing, forms post back to

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import { signedInOf } from '../features/identity/session-cookie.ts';
-import { ApiError } from '../errors.ts';
-import type { Role } from '../features/members/member-records.ts';
-import type { Project, ProjectRepository } from '../features/projects/project-repository.ts';
-import { allows, ROLE_NAMES } from '../features/shared/roles.ts';
+import { signedInOf } from '../identity/session-cookie.ts';
+import { ApiError } from '../../errors.ts';
+import type { Role } from './member-records.ts';
+import type { Project, ProjectRepository } from '../projects/project-repository.ts';
+import { allows, ROLE_NAMES } from '../shared/roles.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,5 +1,6 @@
-import { publicContract } from '../openapi/contract.ts';
-import { contractOperations, NON_CONTRACT_ROUTES } from './table.ts';
+import { publicContract } from '../../openapi/contract.ts';
+import { contractOperations } from '../../http/contract-routes.ts';
+import { NON_CONTRACT_ROUTES } from './routes.ts';
 
 /** A value for a `:name` segment of a route's path. */
 export type UrlParams = Record<string, string | number | bigint>;

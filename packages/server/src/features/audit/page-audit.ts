@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import type { Account } from '../features/identity/account-repository.ts';
-import type { AuditAction } from '../features/audit/audit-records.ts';
-import type { Storage } from '../storage/repository.ts';
-import type { Clock } from '../time/clock.ts';
-import { createAudited } from '../features/shared/audited.ts';
+import type { Account } from '../identity/account-repository.ts';
+import type { AuditAction } from './audit-records.ts';
+import type { Storage } from '../../storage/repository.ts';
+import type { Clock } from '../../time/clock.ts';
+import { createAudited } from '../shared/audited.ts';
 
 export interface AuditOptions {
   /** The account whose action it is (a sign-in names its own before a session exists). */

@@ -1,4 +1,4 @@
-import { isIpLiteral } from '../../http/host-name.ts';
+import { isIpLiteral } from './host-name.ts';
 
 /** The names the service itself answers on, from configuration only. */
 export interface ServiceNames {

@@ -1,4 +1,4 @@
-import type { Deprecation } from '../http/route-config.ts';
+import type { Deprecation } from './route-config.ts';
 
 export interface DeprecatedOperation {
   operationId: string;

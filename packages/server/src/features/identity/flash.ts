@@ -1,8 +1,8 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { AccountRepository } from '../features/identity/account-repository.ts';
-import type { Clock } from '../time/clock.ts';
-import { sessionToken, signedInOf } from '../features/identity/session-cookie.ts';
+import type { AccountRepository } from './account-repository.ts';
+import type { Clock } from '../../time/clock.ts';
+import { sessionToken, signedInOf } from './session-cookie.ts';
 
 /**
  * What a page shows once after a form redirected to it (post/redirect/get): a new key's secret, a

@@ -1,8 +1,8 @@
 import { limitsFor, PLAN_LIMITS } from '../../ratelimit/plans.ts';
 import type { Plan } from '../../storage/records.ts';
-import type { Project } from '../../features/projects/project-repository.ts';
-import { KEYS_PER_PLAN } from '../../features/keys/caps.ts';
-import { PAID_PLANS } from '../../features/projects/rules.ts';
+import type { Project } from './project-repository.ts';
+import { KEYS_PER_PLAN } from '../keys/caps.ts';
+import { PAID_PLANS } from './rules.ts';
 import { type Html, html } from '../../web/html.ts';
 
 const LABELS: Record<Plan, string> = {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { parseDomain } from './hostname.ts';
-import { parseHostHeader } from '../../http/host-name.ts';
+import { parseDomain } from '../features/domains/hostname.ts';
+import { parseHostHeader } from './host-name.ts';
 import { classifyHost, type ServiceNames } from './service-names.ts';
 
 const NAMES: ServiceNames = { siteDomain: 'sites.example.test', apiHosts: ['api.example.test'] };

@@ -1,4 +1,4 @@
-import type { Flash } from '../flash.ts';
+import type { Flash } from '../identity/flash.ts';
 import { type Html, html } from '../../web/html.ts';
 
 /** A flash's success message, focused so that screen readers announce it. */

@@ -1,10 +1,10 @@
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { siteOf } from './site-guard.ts';
-import { docsPage } from '../../../docs/page.ts';
-import { ApiError } from '../../../errors.ts';
-import { getDocsAsset } from '../../../routes/docs.ts';
-import { sendStaticAsset } from '../../../web/static-asset.ts';
-import { apiOrigin } from './urls.ts';
+import { siteOf } from '../features/domains/sites/site-guard.ts';
+import { docsPage } from '../docs/page.ts';
+import { ApiError } from '../errors.ts';
+import { getDocsAsset } from './docs.ts';
+import { sendStaticAsset } from '../web/static-asset.ts';
+import { apiOrigin } from '../features/domains/sites/urls.ts';
 
 export interface SiteRouteDeps {
   publicBaseUrl: string | undefined;
