@@ -354,6 +354,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     outbox,
     linkOrigin: deps.linkOrigin ?? (() => configuredLinks),
     routing,
+    twoFactorKey: deps.twoFactorKey,
   });
 
   // Browsers may read the API from the configured origins and from the projects' docs sites (try-it).
