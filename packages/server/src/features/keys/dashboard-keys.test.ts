@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { postForm } from './dashboard-forms.ts';
-import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
+import { postForm } from '../../../test/dashboard-forms.ts';
+import { makeTestApp, type SignedIn, type TestApp } from '../../../test/harness.ts';
 
 /** Every key operation at the dashboard's door: create with expiry and own limits, edit, roll, unban, the cap. */
 describe('dashboard keys: create with expiry and own limits, edit, roll, unban, the plan’s cap', () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { makeTestApp, type TestApp } from './harness.ts';
-import { tokenHolder, type TokenHolder } from './manage-support.ts';
-import { service } from './services.ts';
-import { sharedStorage } from './shared-storage.ts';
+import { makeTestApp, type TestApp } from '../../../test/harness.ts';
+import { tokenHolder, type TokenHolder } from '../../../test/manage-support.ts';
+import { service } from '../../../test/services.ts';
+import { sharedStorage } from '../../../test/shared-storage.ts';
 
 type Json = Record<string, unknown>;
 const json = (body: string) => JSON.parse(body) as Json;

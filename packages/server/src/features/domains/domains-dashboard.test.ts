@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDnsResolver } from '../src/features/domains/dns.ts';
-import { CHECK_INTERVAL_MS } from '../src/features/domains/rules.ts';
-import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
-import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
+import { createDnsResolver } from './dns.ts';
+import { CHECK_INTERVAL_MS } from './rules.ts';
+import { startZoneServer, type ZoneServer } from '../../../test/dns-zone-server.ts';
+import { makeTestApp, type SignedIn, type TestApp } from '../../../test/harness.ts';
 
 const TARGET = 'acme.sites.localhost';
 const URL_ = '/dashboard/projects/acme/domains';

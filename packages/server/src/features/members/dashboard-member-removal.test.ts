@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { invite } from '../src/features/members/invitation-mail.ts';
-import type { Role } from '../src/features/members/member-records.ts';
-import { addAccount, Browser, csrfOf } from './dashboard-support.ts';
-import { makeTestApp, type TestApp } from './harness.ts';
+import { invite } from './invitation-mail.ts';
+import type { Role } from './member-records.ts';
+import { addAccount, Browser, csrfOf } from '../../../test/dashboard-support.ts';
+import { makeTestApp, type TestApp } from '../../../test/harness.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const ANN = 'acc_ann_example_com';

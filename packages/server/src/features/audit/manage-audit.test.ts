@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { AUDIT_ACTIONS } from '../src/features/audit/audit-records.ts';
-import { manageContract } from '../src/openapi/contract.ts';
-import { makeTestApp, type TestApp } from './harness.ts';
-import { tokenHolder, type TokenHolder } from './manage-support.ts';
-import { service } from './services.ts';
-import { sharedStorage } from './shared-storage.ts';
+import { AUDIT_ACTIONS } from './audit-records.ts';
+import { manageContract } from '../../openapi/contract.ts';
+import { makeTestApp, type TestApp } from '../../../test/harness.ts';
+import { tokenHolder, type TokenHolder } from '../../../test/manage-support.ts';
+import { service } from '../../../test/services.ts';
+import { sharedStorage } from '../../../test/shared-storage.ts';
 
 type Json = Record<string, unknown>;
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { invitationDigest, pendingInvitation } from '../src/features/members/invitation-mail.ts';
-import { makeTestApp, type TestApp } from './harness.ts';
-import { linkIn, type MailSink, startMailSink } from './mail-sink.ts';
-import { tokenHolder } from './manage-support.ts';
-import { service } from './services.ts';
-import { sharedStorage } from './shared-storage.ts';
+import { invitationDigest, pendingInvitation } from './invitation-mail.ts';
+import { makeTestApp, type TestApp } from '../../../test/harness.ts';
+import { linkIn, type MailSink, startMailSink } from '../../../test/mail-sink.ts';
+import { tokenHolder } from '../../../test/manage-support.ts';
+import { service } from '../../../test/services.ts';
+import { sharedStorage } from '../../../test/shared-storage.ts';
 
 type Json = Record<string, unknown>;
 const json = (body: string) => JSON.parse(body) as Json;

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { invite } from '../src/features/members/invitation-mail.ts';
-import { createMemberService, type MemberService } from '../src/features/members/service.ts';
-import { type Actor, OPERATOR } from '../src/features/shared/actor.ts';
-import type { Role } from '../src/features/members/member-records.ts';
-import type { Project } from '../src/features/projects/project-repository.ts';
-import type { Storage } from '../src/storage/repository.ts';
-import { FakeClock } from '../src/time/clock.ts';
-import { service } from './services.ts';
-import { sharedStorage } from './shared-storage.ts';
+import { invite } from './invitation-mail.ts';
+import { createMemberService, type MemberService } from './service.ts';
+import { type Actor, OPERATOR } from '../shared/actor.ts';
+import type { Role } from './member-records.ts';
+import type { Project } from '../projects/project-repository.ts';
+import type { Storage } from '../../storage/repository.ts';
+import { FakeClock } from '../../time/clock.ts';
+import { service } from '../../../test/services.ts';
+import { sharedStorage } from '../../../test/shared-storage.ts';
 
 /** The members service's rules, whatever the door, on SQLite and PostgreSQL. */
 for (const backend of ['sqlite', 'postgres'] as const) {

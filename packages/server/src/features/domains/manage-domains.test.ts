@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CHECK_INTERVAL_MS } from '../src/features/domains/rules.ts';
-import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
-import { makeTestApp, type TestApp } from './harness.ts';
-import { tokenHolder, type TokenHolder } from './manage-support.ts';
-import { service } from './services.ts';
-import { sharedStorage } from './shared-storage.ts';
-import { zoneResolver } from './zone-resolver.ts';
+import { CHECK_INTERVAL_MS } from './rules.ts';
+import { startZoneServer, type ZoneServer } from '../../../test/dns-zone-server.ts';
+import { makeTestApp, type TestApp } from '../../../test/harness.ts';
+import { tokenHolder, type TokenHolder } from '../../../test/manage-support.ts';
+import { service } from '../../../test/services.ts';
+import { sharedStorage } from '../../../test/shared-storage.ts';
+import { zoneResolver } from '../../../test/zone-resolver.ts';
 
 type Json = Record<string, unknown>;
 const json = (body: string) => JSON.parse(body) as Json;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { makeTestApp, type TestApp } from './harness.ts';
-import { addAccount, Browser, createKeyIn, csrfOf } from './dashboard-support.ts';
+import { makeTestApp, type TestApp } from '../../../test/harness.ts';
+import { addAccount, Browser, createKeyIn, csrfOf } from '../../../test/dashboard-support.ts';
 
 const PASSWORD = 'correct horse battery staple';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { INVITATION_TTL_MS } from '../src/features/members/invitation-mail.ts';
-import { addAccount, assertPageHeaders, Browser, csrfOf } from './dashboard-support.ts';
-import { makeTestApp, type TestApp } from './harness.ts';
-import { linkIn, type MailSink, startMailSink } from './mail-sink.ts';
+import { INVITATION_TTL_MS } from './invitation-mail.ts';
+import { addAccount, assertPageHeaders, Browser, csrfOf } from '../../../test/dashboard-support.ts';
+import { makeTestApp, type TestApp } from '../../../test/harness.ts';
+import { linkIn, type MailSink, startMailSink } from '../../../test/mail-sink.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const NEW_PASSWORD = 'quiet meadow lantern 42';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { makeTestApp, type TestApp } from './harness.ts';
-import { tokenHolder, type TokenHolder } from './manage-support.ts';
+import { makeTestApp, type TestApp } from '../../../test/harness.ts';
+import { tokenHolder, type TokenHolder } from '../../../test/manage-support.ts';
 
 type Json = Record<string, unknown>;
 

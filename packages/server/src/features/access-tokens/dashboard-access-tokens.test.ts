@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { addAccount, assertPageHeaders, Browser, csrfOf } from './dashboard-support.ts';
-import { makeTestApp, type TestApp } from './harness.ts';
+import { addAccount, assertPageHeaders, Browser, csrfOf } from '../../../test/dashboard-support.ts';
+import { makeTestApp, type TestApp } from '../../../test/harness.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const PAGE = '/dashboard/account/tokens';
