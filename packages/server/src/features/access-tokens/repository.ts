@@ -78,6 +78,13 @@ export function accessTokenRecords(sql: SqlExecutor) {
         );
       }),
     );
+  /** Lets the token reach one more project (one it created, say). */
+  const grantProject = async (tokenId: string, projectId: string): Promise<void> => {
+    await sql.run('INSERT INTO access_token_projects (token_id, project_id) VALUES ($1, $2)', [
+      tokenId,
+      projectId,
+    ]);
+  };
   return {
     async insert(token: NewAccessToken): Promise<void> {
       await sql.run(
@@ -96,13 +103,9 @@ export function accessTokenRecords(sql: SqlExecutor) {
           token.expiresAt,
         ],
       );
-      for (const projectId of token.projectIds) {
-        await sql.run('INSERT INTO access_token_projects (token_id, project_id) VALUES ($1, $2)', [
-          token.id,
-          projectId,
-        ]);
-      }
+      for (const projectId of token.projectIds) await grantProject(token.id, projectId);
     },
+    grantProject,
     async byDigest(digest: string): Promise<AccessToken | undefined> {
       const rows = await sql.all(`SELECT ${COLUMNS} FROM access_tokens t WHERE t.digest = $1`, [digest]);
       return (await withProjects(rows))[0];

@@ -1,3 +1,4 @@
+import { deleteUnacceptedInvitationsBy } from '../members/invitation-records.ts';
 import { createPasskeyRecords, type PasskeyRecords } from './passkey-records.ts';
 import { createPasswordResetRecords, type PasswordResetRecords } from './password-reset-records.ts';
 import type { Row } from '../../storage/rows.ts';
@@ -171,19 +172,11 @@ export function createAccountRepository(sql: SqlExecutor): AccountRepository {
       return rows.map((row) => row.slug as string);
     },
     async remove(accountId) {
-      const invitations = await sql.all(
-        `DELETE FROM invitations WHERE invited_by = $1 AND accepted_at IS NULL
-         RETURNING project_id, email, role`,
-        [accountId],
-      );
+      const invitations = await deleteUnacceptedInvitationsBy(sql, accountId);
       const removed = (await sql.run('DELETE FROM accounts WHERE id = $1', [accountId])) > 0;
       return {
         removed,
-        invitations: invitations.map((row) => ({
-          projectId: row.project_id as string,
-          email: row.email as string,
-          role: row.role as string,
-        })),
+        invitations,
       };
     },
     async purgeSessions(now, limit) {

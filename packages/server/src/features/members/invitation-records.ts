@@ -129,3 +129,39 @@ export function createInvitationRecords(sql: SqlExecutor): InvitationRecords {
     },
   };
 }
+
+/**
+ * Only owners invite: the pending invitations `accountId` made in the project go once it is no longer
+ * one of its owners (inside the caller's transaction, after the change of its role).
+ */
+export async function revokeInvitationsOfNonOwner(
+  sql: SqlExecutor,
+  accountId: string,
+  projectId: string,
+): Promise<{ id: string; email: string; role: Role }[]> {
+  const rows = await sql.all(
+    `DELETE FROM invitations WHERE project_id = $2 AND invited_by = $1
+     AND accepted_at IS NULL AND NOT EXISTS (SELECT 1 FROM memberships m
+       WHERE m.account_id = $1 AND m.project_id = $2 AND m.role = 'owner')
+     RETURNING id, email, role`,
+    [accountId, projectId],
+  );
+  return rows.map((row) => ({ id: row.id as string, email: row.email as string, role: row.role as Role }));
+}
+
+/** Deletes the invitations an account made that nobody accepted (before the account itself goes). */
+export async function deleteUnacceptedInvitationsBy(
+  sql: SqlExecutor,
+  accountId: string,
+): Promise<{ projectId: string; email: string; role: Role }[]> {
+  const rows = await sql.all(
+    `DELETE FROM invitations WHERE invited_by = $1 AND accepted_at IS NULL
+     RETURNING project_id, email, role`,
+    [accountId],
+  );
+  return rows.map((row) => ({
+    projectId: row.project_id as string,
+    email: row.email as string,
+    role: row.role as Role,
+  }));
+}

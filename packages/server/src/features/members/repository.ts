@@ -1,26 +1,34 @@
-import { DELIVERY_COLUMNS, deliveryOf, type Invitation } from './invitation-records.ts';
 import {
-  ANOTHER_OWNER,
+  DELIVERY_COLUMNS,
+  deliveryOf,
+  type Invitation,
+  revokeInvitationsOfNonOwner,
+} from './invitation-records.ts';
+import {
   type Member,
+  type MemberChange,
+  type MemberChanged,
+  type MemberRecords,
   type RevokedInvitation,
   type Role,
-  RANK,
-  REVOKE_IF_NOT_OWNER,
-  ROLE_NOW,
   lockProject,
 } from './member-records.ts';
-import type { Storage } from '../../storage/repository.ts';
-import type { SqlExecutor } from '../../storage/sql-executor.ts';
+import type { SqlExecutor, Transactions } from '../../storage/sql-executor.ts';
 
-/** Why a change of a member was not made: not a member, or the project's last owner. */
-export type MemberChange = 'done' | 'not_member' | 'last_owner';
+/** Keeps the row unless it is not an owner's or another owner remains (after the project's lock). */
+const ANOTHER_OWNER = `(role <> 'owner' OR EXISTS (SELECT 1 FROM memberships o
+  WHERE o.project_id = $2 AND o.role = 'owner' AND o.account_id <> $1))`;
+
+const ROLE_NOW = 'SELECT role FROM memberships WHERE account_id = $1 AND project_id = $2';
+
+const RANK = (column: string) => `CASE ${column} WHEN 'owner' THEN 0 WHEN 'developer' THEN 1 ELSE 2 END`;
 
 /**
  * The memberships table's writes of the members service, inside its transactions. Changes that could
  * leave a project without an owner first take the project's lock (`lockProject`), so of two owners
  * removing or demoting each other at the same moment one change sees the other's, whatever the database.
  */
-export function memberRecords(sql: SqlExecutor, kind: Storage['kind']) {
+export function memberRecords(sql: SqlExecutor, kind: 'sqlite' | 'postgres') {
   const roleNow = async (accountId: string, projectId: string): Promise<Role | undefined> =>
     (await sql.all(ROLE_NOW, [accountId, projectId]))[0]?.role as Role | undefined;
   /** The change, or why it was not made (read after it, under the project's lock). */
@@ -81,14 +89,61 @@ export function memberRecords(sql: SqlExecutor, kind: Storage['kind']) {
       );
     },
     /** Only owners invite: the pending invitations of an account that is no longer an owner go. */
-    async revokeInvitationsOfNonOwner(accountId: string, projectId: string): Promise<RevokedInvitation[]> {
-      const rows = await sql.all(REVOKE_IF_NOT_OWNER, [accountId, projectId]);
+    revokeInvitationsOfNonOwner: (accountId: string, projectId: string): Promise<RevokedInvitation[]> =>
+      revokeInvitationsOfNonOwner(sql, accountId, projectId),
+  };
+}
+
+/**
+ * The members' records outside the service's transactions (the operator's commands, tests): each change
+ * is its own transaction that locks the project first, on memberRecords, so memberships are written
+ * in this file only.
+ */
+export function createMemberRecords(
+  sql: SqlExecutor,
+  transaction: Transactions['transaction'],
+  kind: 'sqlite' | 'postgres',
+): MemberRecords {
+  const change = (
+    accountId: string,
+    projectId: string,
+    write: (members: ReturnType<typeof memberRecords>) => Promise<MemberChange>,
+  ): Promise<MemberChanged> =>
+    transaction(async (tx) => {
+      const members = memberRecords(tx, kind);
+      await members.lockProject(projectId);
+      const outcome = await write(members);
+      const revoked = await members.revokeInvitationsOfNonOwner(accountId, projectId);
+      return { outcome, revoked };
+    });
+  return {
+    roleOf: (accountId, projectId) => memberRecords(sql, kind).roleOf(accountId, projectId),
+    async members(projectId) {
+      const rows = await sql.all(
+        `SELECT m.account_id, a.email, m.role, m.created_at FROM memberships m
+         JOIN accounts a ON a.id = m.account_id WHERE m.project_id = $1
+         ORDER BY ${RANK('m.role')}, a.email`,
+        [projectId],
+      );
       return rows.map((row) => ({
-        id: row.id as string,
+        accountId: row.account_id as string,
         email: row.email as string,
         role: row.role as Role,
+        since: Number(row.created_at),
       }));
     },
+    setRole: (accountId, projectId, role) =>
+      change(accountId, projectId, (members) => members.setRole(accountId, projectId, role)),
+    removeMember: (accountId, projectId) =>
+      change(accountId, projectId, (members) => members.remove(accountId, projectId)),
+    joinByInvitation: (accountId, projectId, at, role) =>
+      transaction(async (tx) => {
+        const members = memberRecords(tx, kind);
+        await members.lockProject(projectId);
+        const before = await members.roleOf(accountId, projectId);
+        await members.join(accountId, projectId, at, role);
+        return { before, role: (await members.roleOf(accountId, projectId))! };
+      }),
   };
 }
 

@@ -1,5 +1,6 @@
 import { createInvitationRecords, type InvitationRecords } from '../members/invitation-records.ts';
-import { createMemberRecords, type MemberRecords, type Role } from '../members/member-records.ts';
+import type { MemberRecords, Role } from '../members/member-records.ts';
+import { createMemberRecords, memberRecords } from '../members/repository.ts';
 import type { Plan } from '../../storage/records.ts';
 import type { Row } from '../../storage/rows.ts';
 import type { SqlExecutor, Transactions } from '../../storage/sql-executor.ts';
@@ -129,10 +130,7 @@ export function createProjectRepository(
       return rows.length > 0;
     },
     async addMember(accountId, projectId, at, role = 'owner') {
-      await sql.run(
-        'INSERT INTO memberships (account_id, project_id, created_at, role) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
-        [accountId, projectId, at, role],
-      );
+      await memberRecords(sql, kind).add(accountId, projectId, at, role);
     },
   };
 }

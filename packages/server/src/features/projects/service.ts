@@ -7,6 +7,9 @@ import { type Actor, authorise } from '../shared/actor.ts';
 import { createAudited } from '../shared/audited.ts';
 import { done, type Outcome, type Problem, Refusal, refused } from '../shared/outcome.ts';
 import { projectRecords } from './repository.ts';
+import { accessTokenRecords } from '../access-tokens/repository.ts';
+import { memberRecords } from '../members/repository.ts';
+import { publishChange } from '../../storage/change-records.ts';
 import { createTwoFactorRecords } from '../identity/two-factor-records.ts';
 
 /** Projects an account may own that it created itself (the operator may add it to more). */
@@ -39,7 +42,7 @@ const operatorOnly = (what: string) =>
  * the operator's creation and plan changes, each written with its audit record in one transaction.
  */
 export function createProjectService(deps: {
-  storage: Pick<Storage, 'projects' | 'transaction' | 'sql'>;
+  storage: Pick<Storage, 'kind' | 'projects' | 'transaction' | 'sql'>;
   clock: Clock;
 }) {
   const { clock } = deps;
@@ -181,17 +184,16 @@ export function createProjectService(deps: {
             param: 'slug',
           });
         }
-        await sql.run(
-          'INSERT INTO memberships (account_id, project_id, created_at, role) VALUES ($1, $2, $3, $4)',
-          [actor.accountId, project.id, project.createdAt, 'owner'],
+        await memberRecords(sql, deps.storage.kind).add(
+          actor.accountId,
+          project.id,
+          project.createdAt,
+          'owner',
         );
         if (actor.token) {
-          await sql.run('INSERT INTO access_token_projects (token_id, project_id) VALUES ($1, $2)', [
-            actor.token.tokenId,
-            project.id,
-          ]);
+          await accessTokenRecords(sql).grantProject(actor.token.tokenId, project.id);
           // The token's grant changed: every instance drops its cached copy (migration 150's feed).
-          await sql.run('INSERT INTO host_changes (account_id) VALUES ($1)', [actor.accountId]);
+          await publishChange(sql, { accountId: actor.accountId });
         }
         return {
           value: { project: created, role: 'owner' as const, twoFactorRequired: false },
