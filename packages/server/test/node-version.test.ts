@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { describe, it } from 'node:test';
-import { checkNodeClosing } from '../src/http/node-behaviour.ts';
+import { createServer } from 'node:http';
+import { checkHalfOpen, checkNodeClosing } from '../src/http/node-behaviour.ts';
 
 const ROOT = new URL('../../../', import.meta.url);
 
@@ -38,5 +39,15 @@ describe('the Node version the server runs on', () => {
     const socket = new Socket();
     Object.assign(socket, { destroySoon: () => socket.destroy() });
     assert.throws(() => checkNodeClosing(socket), /destroySoon\(\).*http\/turns\.ts.*lockfile pins/s);
+  });
+
+  it("start-up check: this Node's HTTP server has httpAllowHalfOpen, which the edge sets", () => {
+    assert.doesNotThrow(() => checkHalfOpen(createServer()));
+  });
+
+  it('start-up check: a server without httpAllowHalfOpen fails it, naming what the edge relies on', () => {
+    const server = createServer();
+    delete (server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen;
+    assert.throws(() => checkHalfOpen(server), /httpAllowHalfOpen.*http\/edge\.ts.*lockfile pins/s);
   });
 });

@@ -9,7 +9,7 @@ import { type ConnectionGate, gateConnections } from './connection-gate.ts';
 import { type HttpLimits, MAX_HEADER_FIELDS } from './limits.ts';
 import { endAndLinger, rawErrorResponse } from './socket-answer.ts';
 import { ignoreUpgrades } from './ignored-upgrade.ts';
-import { checkNodeClosing } from './node-behaviour.ts';
+import { checkHalfOpen, checkNodeClosing } from './node-behaviour.ts';
 import { pendingAnswer } from './turns.ts';
 
 export interface EdgeOptions {
@@ -45,6 +45,7 @@ export function installEdge(app: FastifyInstance, options: EdgeOptions): Connect
   });
   // A client that half-closes after its last request still gets every answer (Node's default would
   // close at once, while requests already taken run unanswered); the connection closes after them.
+  checkHalfOpen(server);
   (server as typeof server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   ignoreUpgrades(server);
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { Socket } from 'node:net';
 
 /**
@@ -20,5 +21,20 @@ export function checkNodeClosing(socket: Socket = new Socket()): void {
     }
   } finally {
     socket.destroy();
+  }
+}
+
+/**
+ * The edge answers every request a client sent before half-closing (http/edge.ts) by setting the HTTP
+ * server's `httpAllowHalfOpen`, a property Node's server sets itself (false) but does not document:
+ * a Node whose server no longer has it would ignore the setting and close such connections early.
+ */
+export function checkHalfOpen(server: Server): void {
+  if (!Object.hasOwn(server, 'httpAllowHalfOpen')) {
+    throw new Error(
+      `Node ${process.version}'s HTTP server has no httpAllowHalfOpen, which the HTTP edge sets so that a ` +
+        'client that half-closes still gets every answer (http/edge.ts): run the Node version the lockfile ' +
+        'pins (package-lock.json, node_modules/node), or adapt the edge',
+    );
   }
 }
