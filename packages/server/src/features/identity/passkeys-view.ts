@@ -40,7 +40,9 @@ export function passkeySection(options: {
     <h2 id="passkeys">Passkeys</h2>
     <p>
       A passkey signs you in with this device’s screen lock or a security key: alone (“Sign in with a
-      passkey”), or instead of the code from your app after the password.
+      passkey”), or after the password (instead of the code from your app, if you use one). It is a second
+      factor: with one, the password alone no longer signs you in. A passkey has no recovery codes, so keep a
+      second one, or codes from an app as well.
     </p>
     ${problemOf({ problem: flash.passkeyProblem }, 'passkey-problem')}
     ${
