@@ -41,6 +41,28 @@ async function accounts(fixture: () => StorageFixture) {
 }
 
 export function passkeyContract(fixture: () => StorageFixture): void {
+  it('second factor → TOTP confirmed or a passkey counts; a factor left out is not counted', async () => {
+    const records = await accounts(fixture);
+    assert.equal(await records.hasSecondFactor('acc_1'), false);
+    await records.addPasskey(passkey('c1'));
+    assert.equal(await records.hasSecondFactor('acc_1'), true, 'a passkey alone');
+    assert.equal(await records.hasSecondFactor('acc_2'), false, 'another account’s passkey');
+    assert.equal(
+      await records.hasSecondFactor('acc_1', { passkey: 'c1' }),
+      false,
+      'its only passkey left out',
+    );
+    await records.addPasskey(passkey('c2'));
+    assert.equal(await records.hasSecondFactor('acc_1', { passkey: 'c1' }), true, 'another passkey remains');
+    assert.equal(await records.hasSecondFactor('acc_1', { totp: true }), true);
+    await records.beginTwoFactor('acc_2', 'v1.secret', T0);
+    assert.equal(await records.hasSecondFactor('acc_2'), false, 'an enrolment not confirmed');
+    await records.confirmTwoFactor('acc_2', 1, [], T0);
+    assert.equal(await records.hasSecondFactor('acc_2'), true, 'TOTP alone');
+    assert.equal(await records.hasSecondFactor('acc_2', { totp: true }), false, 'TOTP left out');
+    assert.equal(await records.hasSecondFactor('acc_2', { passkey: 'c1' }), true);
+  });
+
   it('passkeys → added once per credential id, listed per account oldest first, found by id; removed only by their account', async () => {
     const records = await accounts(fixture);
     assert.equal(await records.addPasskey(passkey('c2', 'acc_1', { createdAt: T0 + 5 })), true);

@@ -9,6 +9,7 @@ import { logPasswordChange } from './sign-in-log.ts';
 import { retryText } from './sign-in-pages.ts';
 import { accountView } from './account-view.ts';
 import { passkeySection } from './passkeys-view.ts';
+import { lockedOutBy } from './second-factor.ts';
 import { twoFactorSection } from './two-factor-view.ts';
 
 const ACCOUNT = urlFor('accountPage');
@@ -24,6 +25,7 @@ export function accountPages(context: DashboardContext): Record<string, RouteHan
     async accountPage(request, reply) {
       const { account, csrfToken } = context.signedIn(request);
       const flash = await flashes.take(request, ACCOUNT);
+      const passkeys = await storage.accounts.passkeys(account.id);
       const main = accountView({
         account,
         csrfToken,
@@ -35,9 +37,18 @@ export function accountPages(context: DashboardContext): Record<string, RouteHan
           recoveryCodesLeft: await sessions.twoFactor.recoveryCodesLeft(account.id),
           csrfToken,
           flash,
-          requiring: await storage.accounts.memberProjectsRequiringTwoFactor(account.id),
+          requiring: await lockedOutBy(storage.accounts, account.id, { totp: true }),
         }),
-        passkeys: passkeySection({ passkeys: await storage.accounts.passkeys(account.id), csrfToken, flash }),
+        passkeys: passkeySection({
+          passkeys,
+          csrfToken,
+          flash,
+          // Only the last passkey can be the last second factor (TOTP off): its form warns.
+          requiring:
+            passkeys.length === 1
+              ? await lockedOutBy(storage.accounts, account.id, { passkey: passkeys[0]!.id })
+              : [],
+        }),
       });
       return context.page(request, reply, 'Your account', main);
     },

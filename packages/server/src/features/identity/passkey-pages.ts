@@ -19,6 +19,8 @@ import { retryText, safeNext } from './sign-in-pages.ts';
 import { clearTwoFactorCookie, twoFactorCookie } from './two-factor-cookie.ts';
 import { signInView } from './sign-in-view.ts';
 import { twoFactorSignInView } from './two-factor-view.ts';
+import { lockedOutText } from './two-factor-pages.ts';
+import { lockedOutBy } from './second-factor.ts';
 
 const ACCOUNT = urlFor('accountPage');
 const REFUSED = 'That passkey did not sign you in: use your password, or try again.';
@@ -136,8 +138,15 @@ export function passkeyPages(context: DashboardContext): Record<string, RouteHan
     },
     async removePasskey(request, reply) {
       const { account } = signedInOf(request);
+      const id = field(request.body, 'passkey');
+      // The last second factor, in a project that requires one: warned first, like turning TOTP off.
+      const requiring = await lockedOutBy(storage.accounts, account.id, { passkey: id });
+      if (requiring.length > 0 && field(request.body, 'understood') !== 'yes') {
+        await flashes.put(request, ACCOUNT, { passkeyProblem: lockedOutText(requiring) });
+        return context.back(reply, ACCOUNT);
+      }
       const who = { kind: 'account' as const, account, address: request.ip };
-      const removed = await passkeys.remove(who, field(request.body, 'passkey'));
+      const removed = await passkeys.remove(who, id);
       await flashes.put(
         request,
         ACCOUNT,
@@ -207,12 +216,15 @@ export function passkeyPages(context: DashboardContext): Record<string, RouteHan
       const challenge = await sessions.twoFactor.challenged(token);
       if (!challenge) return signInPage(request, reply, EXPIRED, 400);
       const { accountId } = challenge;
-      const codeStep = (problem: string, status: number) =>
-        sendPage(request, reply, {
-          title: 'Enter your code',
-          main: twoFactorSignInView({ csrfToken: signInCsrfToken(request, reply), problem, passkeys: true }),
+      const codeStep = async (problem: string, status: number) => {
+        const totp = await sessions.twoFactor.enabled(accountId);
+        const csrfToken = signInCsrfToken(request, reply);
+        return sendPage(request, reply, {
+          title: totp ? 'Enter your code' : 'Use your passkey',
+          main: twoFactorSignInView({ csrfToken, problem, passkeys: true, totp }),
           status,
         });
+      };
       const wait = await throttle.waitSeconds('twoFactor', accountId);
       if (wait > 0) {
         reply.header('retry-after', String(wait));

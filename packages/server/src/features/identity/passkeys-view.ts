@@ -14,18 +14,35 @@ export const passkeyScript = (): Html =>
 const scriptProblem = (id: string) =>
   html`<p class="notice error" id="${id}" data-passkey-problem hidden></p>`;
 
+/** Removing the last second factor in projects that require one: said, and ticked to confirm. */
+const lockOutWarning = (requiring: readonly { name: string }[]) =>
+  html`<p class="notice info" id="passkey-required-by">
+      ${requiring.map((project) => project.name).join(', ')}
+      ${requiring.length === 1 ? 'requires' : 'require'} two-factor sign-in of
+      ${requiring.length === 1 ? 'its' : 'their'} members, and this passkey is your only second factor:
+      without it, you cannot reach ${requiring.length === 1 ? 'it' : 'them'} until you set one up again.
+    </p>
+    <label
+      ><input type="checkbox" name="understood" value="yes" required aria-describedby="passkey-required-by" />
+      Remove it all the same</label
+    >`;
+
 /** The account page's section: the passkeys (created, last used, remove) and adding one. */
 export function passkeySection(options: {
   passkeys: readonly Passkey[];
   csrfToken: string;
   flash: Flash;
+  /** The projects that removing a passkey would lock the account out of (its last second factor). */
+  requiring: readonly { name: string }[];
 }): Html {
-  const { passkeys, csrfToken, flash } = options;
+  const { passkeys, csrfToken, flash, requiring } = options;
   return html`<section class="card" aria-labelledby="passkeys">
     <h2 id="passkeys">Passkeys</h2>
     <p>
       A passkey signs you in with this device’s screen lock or a security key: alone (“Sign in with a
-      passkey”), or instead of the code from your app after the password.
+      passkey”), or after the password (instead of the code from your app, if you use one). It is a second
+      factor: with one, the password alone no longer signs you in. A passkey has no recovery codes, so keep a
+      second one, or codes from an app as well.
     </p>
     ${problemOf({ problem: flash.passkeyProblem }, 'passkey-problem')}
     ${
@@ -51,6 +68,7 @@ export function passkeySection(options: {
                       <form method="post" action="${urlFor('removePasskey')}">
                         <input type="hidden" name="_csrf" value="${csrfToken}" />
                         <input type="hidden" name="passkey" value="${passkey.id}" />
+                        ${requiring.length > 0 ? lockOutWarning(requiring) : ''}
                         <button type="submit" class="danger">Remove “${passkey.name}”</button>
                       </form>
                     </td>
@@ -107,7 +125,7 @@ export function passkeySignInForm(options: { csrfToken: string; next?: string })
 }
 
 /** At the code step: a passkey of the account instead of the code. */
-export function passkeySecondFactorForm(csrfToken: string): Html {
+export function passkeySecondFactorForm(csrfToken: string, label = 'Use a passkey instead'): Html {
   return html`${scriptProblem('passkey-code-problem')}
     <form
       method="post"
@@ -118,7 +136,7 @@ export function passkeySecondFactorForm(csrfToken: string): Html {
     >
       <input type="hidden" name="_csrf" value="${csrfToken}" />
       <input type="hidden" name="credential" value="" />
-      <button type="submit" class="secondary">Use a passkey instead</button>
+      <button type="submit" class="secondary">${label}</button>
     </form>
     ${passkeyScript()}`;
 }

@@ -210,7 +210,7 @@ export function createSessions(deps: SessionDeps): Sessions {
         device?.accountId === account.id ? throttle.succeeded('device', device.nonce) : undefined,
         throttle.succeeded('email', email),
       ]);
-      if (await twoFactor.enabled(account.id)) return { kind: 'two_factor', account, device: known };
+      if (await accounts.hasSecondFactor(account.id)) return { kind: 'two_factor', account, device: known };
       return { kind: 'signed_in', ...(await start(account)), account, device: known };
     },
     current: (token) => accounts.findSession(tokenDigest(token), clock.now()),

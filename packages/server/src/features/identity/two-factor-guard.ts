@@ -7,17 +7,16 @@ import { signedInOf } from './session-cookie.ts';
 
 /**
  * The guard's step after the role, for projects whose owners require two-factor sign-in: a member
- * without it is refused (403), and a page visit is sent to set it up (error-page.ts follows the
+ * without a second factor (TOTP or a passkey) is refused (403), and a page visit is sent to set it up (error-page.ts follows the
  * Location), to come back once it is on.
  */
 export async function requireTwoFactorOf(
   request: FastifyRequest,
-  accounts: Pick<AccountRepository, 'twoFactorRequired' | 'twoFactor'>,
+  accounts: Pick<AccountRepository, 'twoFactorRequired' | 'hasSecondFactor'>,
 ): Promise<void> {
   const { project } = memberOf(request);
   if (!(await accounts.twoFactorRequired(project.id))) return;
-  const state = await accounts.twoFactor(signedInOf(request).account.id);
-  if (state !== undefined && state.confirmedAt !== null) return;
+  if (await accounts.hasSecondFactor(signedInOf(request).account.id)) return;
   throw new ApiError(
     'forbidden',
     `${project.name} requires two-factor sign-in of its members: set it up on your account page first`,

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { SESSION_TTL_MS } from './sessions.ts';
 import type { CodeOutcome } from './two-factor.ts';
+import { lockedOutBy } from './second-factor.ts';
 import { urlFor } from '../shared/urls.ts';
 import { field } from '../../web/form-body.ts';
 import { Html } from '../../web/html.ts';
@@ -91,18 +92,18 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
     return sendPage(request, reply, { title: 'Sign in', main, status });
   };
 
-  const hasPasskeys = async (accountId: string) => (await storage.accounts.passkeys(accountId)).length > 0;
-
+  /** The second step for this account: its code, its passkeys, or both (whichever it has). */
   const signInStep = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    problem: string,
-    status: number,
     accountId: string,
+    problem?: string,
+    status = 200,
   ) => {
-    const passkeys = await hasPasskeys(accountId);
-    const main = twoFactorSignInView({ csrfToken: signInCsrfToken(request, reply), problem, passkeys });
-    return sendPage(request, reply, { title: 'Enter your code', main, status });
+    const passkeys = (await storage.accounts.passkeys(accountId)).length > 0;
+    const totp = await twoFactor.enabled(accountId);
+    const main = twoFactorSignInView({ csrfToken: signInCsrfToken(request, reply), problem, passkeys, totp });
+    return sendPage(request, reply, { title: totp ? 'Enter your code' : 'Use your passkey', main, status });
   };
 
   return {
@@ -127,9 +128,7 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
       return context.back(reply, ACCOUNT);
     },
     async disableTwoFactor(request, reply) {
-      const requiring = await storage.accounts.memberProjectsRequiringTwoFactor(
-        signedInOf(request).account.id,
-      );
+      const requiring = await lockedOutBy(storage.accounts, signedInOf(request).account.id, { totp: true });
       if (requiring.length > 0 && field(request.body, 'understood') !== 'yes') {
         await flashes.put(request, ACCOUNT, { twoFactorProblem: lockedOutText(requiring) });
         return context.back(reply, ACCOUNT);
@@ -156,9 +155,7 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
     async twoFactorSignInPage(request, reply) {
       const challenge = await twoFactor.challenged(twoFactorCookie(request));
       if (!challenge) return restart(request, reply, 200);
-      const passkeys = await hasPasskeys(challenge.accountId);
-      const main = twoFactorSignInView({ csrfToken: signInCsrfToken(request, reply), passkeys });
-      return sendPage(request, reply, { title: 'Enter your code', main });
+      return signInStep(request, reply, challenge.accountId);
     },
     async twoFactorSignIn(request, reply) {
       const token = twoFactorCookie(request);
@@ -169,7 +166,7 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
       if (outcome.kind === 'throttled') {
         request.log.warn({ event: 'sign_in.code_throttled', ...line }, 'two-factor code throttled');
         reply.header('retry-after', String(outcome.retryAfterSeconds));
-        return signInStep(request, reply, retryText(outcome.retryAfterSeconds), 429, challenge.accountId);
+        return signInStep(request, reply, challenge.accountId, retryText(outcome.retryAfterSeconds), 429);
       }
       if (outcome.kind !== 'ok') {
         request.log.warn(
@@ -179,9 +176,9 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
         return signInStep(
           request,
           reply,
+          challenge.accountId,
           outcome.kind === 'reused_code' ? REUSED_CODE : WRONG_CODE,
           400,
-          challenge.accountId,
         );
       }
       const account = await storage.accounts.byId(challenge.accountId);
@@ -201,7 +198,7 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
       const project = context.memberProject(request);
       const page = urlFor('projectPage', { slug: project.slug });
       const required = field(request.body, 'required') === 'yes';
-      if (required && !(await twoFactor.enabled(signedInOf(request).account.id))) {
+      if (required && !(await storage.accounts.hasSecondFactor(signedInOf(request).account.id))) {
         await flashes.put(request, page, {
           twoFactorProblem: 'Turn on two-factor sign-in for your own account first (on your account page).',
         });

@@ -19,9 +19,31 @@ export interface TwoFactorChallenge {
   expiresAt: number;
 }
 
+/** A factor left out of the question: the account's TOTP, or one of its passkeys (by credential id). */
+export type FactorLeftOut = { totp: true } | { passkey: string };
+
+/**
+ * Whether account `$1` has a second factor: TOTP confirmed, or a passkey (other than `$2` when a
+ * passkey is left out). The one definition, in SQL, so that a statement over projects
+ * (requiringTwoFactor) asks the same question as hasSecondFactor.
+ */
+const secondFactorSql = (leftOut?: FactorLeftOut) => {
+  const totp = `EXISTS (SELECT 1 FROM account_two_factor t WHERE t.account_id = $1 AND t.confirmed_at IS NOT NULL)`;
+  const passkey = `EXISTS (SELECT 1 FROM passkeys k WHERE k.account_id = $1${
+    leftOut && 'passkey' in leftOut ? ' AND k.id <> $2' : ''
+  })`;
+  return leftOut && 'totp' in leftOut ? `(${passkey})` : `(${totp} OR ${passkey})`;
+};
+
 /** What two-factor sign-in keeps in the database, shared by every instance. */
 export interface TwoFactorRecords {
   twoFactor(accountId: string): Promise<TwoFactorState | undefined>;
+  /**
+   * Whether the account signs in with a second factor: TOTP on, or at least one passkey. What sign-in,
+   * a project's requirement and the warnings about turning it off ask; with `leftOut`, whether it
+   * would still have one without that factor.
+   */
+  hasSecondFactor(accountId: string, leftOut?: FactorLeftOut): Promise<boolean>;
   /** Starts an enrolment with this secret (replacing an unconfirmed one); false when it is on already. */
   beginTwoFactor(accountId: string, sealedSecret: string, now: number): Promise<boolean>;
   /**
@@ -46,8 +68,8 @@ export interface TwoFactorRecords {
   setTwoFactorRequired(projectId: string, required: boolean, now: number): Promise<void>;
   twoFactorRequired(projectId: string): Promise<boolean>;
   /**
-   * The slugs of those of `projectIds` that require two-factor sign-in, when the account has it off
-   * (none when it is on): what an access token of the account may not reach (one statement).
+   * The slugs of those of `projectIds` that require two-factor sign-in, when the account has no second
+   * factor (none when it has one, see hasSecondFactor): what an access token of the account may not reach (one statement).
    */
   requiringTwoFactor(accountId: string, projectIds: readonly string[]): Promise<string[]>;
   /** The projects the account is a member of that require two-factor sign-in, by name. */
@@ -69,6 +91,11 @@ export function createTwoFactorRecords(sql: SqlExecutor): TwoFactorRecords {
           createdAt: Number(row.created_at),
         }
       );
+    },
+    async hasSecondFactor(accountId, leftOut) {
+      const params = leftOut && 'passkey' in leftOut ? [accountId, leftOut.passkey] : [accountId];
+      const [row] = await sql.all(`SELECT ${secondFactorSql(leftOut)} AS has`, params);
+      return row?.has === true || Number(row?.has) === 1;
     },
     async beginTwoFactor(accountId, sealedSecret, now) {
       const changed = await sql.run(
@@ -161,8 +188,7 @@ export function createTwoFactorRecords(sql: SqlExecutor): TwoFactorRecords {
       const list = projectIds.map((_, i) => `$${i + 2}`).join(', ');
       const rows = await sql.all(
         `SELECT p.slug FROM project_two_factor r JOIN projects p ON p.id = r.project_id
-         WHERE r.project_id IN (${list}) AND NOT EXISTS (SELECT 1 FROM account_two_factor t
-           WHERE t.account_id = $1 AND t.confirmed_at IS NOT NULL)
+         WHERE r.project_id IN (${list}) AND NOT ${secondFactorSql()}
          ORDER BY p.slug`,
         [accountId, ...projectIds],
       );

@@ -157,19 +157,33 @@ export function twoFactorEnrolView(options: {
     </section>`;
 }
 
-/** The second step of signing in. */
+/** The second step of signing in: the code (TOTP on), a passkey (the account has one), or both. */
 export function twoFactorSignInView(options: {
   csrfToken: string;
   problem?: string;
   /** The account has passkeys: one may stand in for the code. */
   passkeys?: boolean;
+  /** The account has TOTP on (false: its second factor is a passkey only, so no code is asked). */
+  totp?: boolean;
 }): Html {
-  const { csrfToken, problem, passkeys } = options;
+  const { csrfToken, problem, passkeys, totp = true } = options;
   const invalid = problem ? html`aria-invalid="true" aria-describedby="code-problem"` : '';
+  const alert = problem
+    ? html`<p class="notice error" role="alert" id="code-problem" tabindex="-1" data-focus>${problem}</p>`
+    : '';
+  if (!totp) {
+    return html`<div class="card auth-card">
+      <h1>Use your passkey</h1>
+      <p>This account signs in with a passkey after the password.</p>
+      ${alert} ${passkeySecondFactorForm(csrfToken, 'Use your passkey')}
+      <p class="muted small">Signing in with a passkey needs a browser with JavaScript and passkeys.</p>
+      <p class="muted small"><a href="${urlFor('signInPage')}">Start again</a></p>
+    </div>`;
+  }
   return html`<div class="card auth-card">
     <h1>Enter your code</h1>
     <p>Open your authenticator app and type the 6-digit code it shows for Petstore.</p>
-    ${problem ? html`<p class="notice error" role="alert" id="code-problem" tabindex="-1" data-focus>${problem}</p>` : ''}
+    ${alert}
     <form class="stack" method="post" action="${urlFor('twoFactorSignIn')}">
       <input type="hidden" name="_csrf" value="${csrfToken}" />
       <label>Code ${codeInput(invalid)}</label>

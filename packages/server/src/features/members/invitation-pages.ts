@@ -18,6 +18,7 @@ import {
   signInCsrfToken,
 } from '../identity/session-cookie.ts';
 import { logSignIn } from '../identity/sign-in-log.ts';
+import { setTwoFactorCookie } from '../identity/two-factor-cookie.ts';
 import { retryText } from '../identity/sign-in-pages.ts';
 import { invalidInvitationView, invitationView } from './invitation-view.ts';
 
@@ -55,14 +56,16 @@ export function invitationPages(context: DashboardContext): Record<string, Route
 
   /**
    * Joins by the link (through the members service; with the account made in the same transaction when
-   * `create` is given) and signs the browser in as `account`: the project's page.
+   * `create` is given) and signs the browser in as `account`: the project's page. Without `signedIn`
+   * (a passkey is the account's second factor), the browser gets the passkey step of a sign-in that
+   * goes on to the project instead of a session.
    */
   const join = async (
     request: FastifyRequest,
     reply: FastifyReply,
     account: Account,
     token: string,
-    signedIn: () => Promise<{ token: string; deviceCookie: string }>,
+    signedIn?: () => Promise<{ token: string; deviceCookie: string }>,
     create?: Account,
   ) => {
     const accepted = create
@@ -70,7 +73,8 @@ export function invitationPages(context: DashboardContext): Record<string, Route
       : await members.accept(account, token, request.ip);
     if (!accepted.ok) return undefined;
     const { project, joined } = accepted.value;
-    const session = await signedIn();
+    const page = urlFor('projectPage', { slug: project.slug });
+    const session = signedIn ? await signedIn() : undefined;
     request.log.info(
       {
         event: 'invitation.accepted',
@@ -81,10 +85,14 @@ export function invitationPages(context: DashboardContext): Record<string, Route
       },
       'invitation accepted',
     );
+    if (!session) {
+      setTwoFactorCookie(request, reply, await sessions.twoFactor.challenge(account.id, page));
+      return page;
+    }
     setSessionCookie(request, reply, session.token, SESSION_TTL_MS);
     setDeviceCookie(request, reply, session.deviceCookie);
     // The page to go to (not the reply: a reply is thenable, and awaiting it waits for the answer).
-    return urlFor('projectPage', { slug: project.slug });
+    return page;
   };
 
   return {
@@ -117,6 +125,12 @@ export function invitationPages(context: DashboardContext): Record<string, Route
         }
         let signedIn: { token: string; deviceCookie: string } | undefined =
           outcome.kind === 'signed_in' ? outcome : undefined;
+        if (outcome.kind === 'two_factor' && !(await sessions.twoFactor.enabled(outcome.account.id))) {
+          // Its second factor is a passkey, which this form cannot take: the password and the mailed
+          // link join, and the passkey step (no session before it) leads to the project.
+          const page = await join(request, reply, outcome.account, token);
+          return page ? reply.redirect(urlFor('twoFactorSignInPage'), 303) : invalid(request, reply);
+        }
         if (outcome.kind === 'two_factor') {
           // The account's second factor, typed on this form: the password alone does not join.
           const code = await sessions.twoFactor.verify(outcome.account.id, field(request.body, 'code'));

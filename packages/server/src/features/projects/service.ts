@@ -238,8 +238,7 @@ export function createProjectService(deps: {
         }
         if (change.twoFactorRequired !== undefined) {
           if (change.twoFactorRequired) {
-            const own = await createTwoFactorRecords(sql).twoFactor(actor.accountId);
-            if (!own?.confirmedAt) {
+            if (!(await createTwoFactorRecords(sql).hasSecondFactor(actor.accountId))) {
               throw new Refusal({
                 code: 'two_factor_required',
                 message: 'turn on two-factor sign-in for your own account first',
