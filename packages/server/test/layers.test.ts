@@ -24,7 +24,7 @@ const LAYERS: string[][] = [
 
 /**
  * Imports that still look up, each removed by the change that moves the last pieces: the dashboard's page
- * kit and the route paths under the features, the features' repositories out of the storage engine.
+ * kit and the route paths under the features, and what http/ still reads of the features.
  */
 const LOOKING_UP = new Set<string>([
   'features/access-tokens/pages.ts -> dashboard/context.ts',
@@ -125,33 +125,6 @@ const LOOKING_UP = new Set<string>([
   'features/requests/view.ts -> routes/urls.ts',
   'http/host-kind.ts -> features/domains/service-names.ts',
   'http/route-config.ts -> features/members/member-records.ts',
-  'storage/postgres-create.ts -> features/pets/pet-group-commit.ts',
-  'storage/postgres-create.ts -> idempotency/idempotency-sql.ts',
-  'storage/postgres.ts -> features/audit/audit-records.ts',
-  'storage/postgres.ts -> features/domains/domain-repository.ts',
-  'storage/postgres.ts -> features/identity/account-repository.ts',
-  'storage/postgres.ts -> features/keys/key-repository.ts',
-  'storage/postgres.ts -> features/pets/postgres.ts',
-  'storage/postgres.ts -> features/projects/project-repository.ts',
-  'storage/postgres.ts -> features/requests/request-log-postgres.ts',
-  'storage/postgres.ts -> idempotency/idempotency-repository.ts',
-  'storage/repository.ts -> features/audit/audit-records.ts',
-  'storage/repository.ts -> features/domains/domain-repository.ts',
-  'storage/repository.ts -> features/identity/account-repository.ts',
-  'storage/repository.ts -> features/keys/key-repository.ts',
-  'storage/repository.ts -> features/pets/repository.ts',
-  'storage/repository.ts -> features/projects/project-repository.ts',
-  'storage/repository.ts -> features/requests/request-log-records.ts',
-  'storage/repository.ts -> idempotency/idempotency-repository.ts',
-  'storage/sqlite.ts -> features/audit/audit-records.ts',
-  'storage/sqlite.ts -> features/domains/domain-repository.ts',
-  'storage/sqlite.ts -> features/identity/account-repository.ts',
-  'storage/sqlite.ts -> features/keys/key-repository.ts',
-  'storage/sqlite.ts -> features/pets/sqlite.ts',
-  'storage/sqlite.ts -> features/projects/project-repository.ts',
-  'storage/sqlite.ts -> features/requests/request-log-records.ts',
-  'storage/sqlite.ts -> features/requests/request-log-sqlite.ts',
-  'storage/sqlite.ts -> idempotency/idempotency-repository.ts',
 ]);
 
 const top = (file: string) => file.split('/')[0]!;

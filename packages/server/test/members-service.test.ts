@@ -5,7 +5,7 @@ import { createMemberService, type MemberService } from '../src/features/members
 import { type Actor, OPERATOR } from '../src/features/shared/actor.ts';
 import type { Role } from '../src/features/members/member-records.ts';
 import type { Project } from '../src/features/projects/project-repository.ts';
-import type { Storage } from '../src/storage/repository.ts';
+import type { Store } from '../src/features/store.ts';
 import { FakeClock } from '../src/time/clock.ts';
 import { service } from './services.ts';
 import { sharedStorage } from './shared-storage.ts';
@@ -16,7 +16,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     const postgres = backend === 'postgres' ? await service('postgres') : undefined;
     const skip = postgres && 'skip' in postgres ? postgres.skip : undefined;
     const clock = new FakeClock(Date.UTC(2026, 0, 1));
-    let storage: Storage;
+    let storage: Store;
     let members: MemberService;
     let cleanup: () => Promise<void> = async () => {};
     let count = 0;

@@ -9,7 +9,7 @@ import type { CertificateState } from '../features/domains/certificate.ts';
 import type { DomainsService } from '../features/domains/service.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { Project } from '../features/projects/project-repository.ts';
-import type { Storage } from '../storage/repository.ts';
+import type { Store as Storage } from '../features/store.ts';
 import type { Clock } from '../time/clock.ts';
 import type { Outbox } from '../mail/outbox.ts';
 import { type Audit, createAudit } from './audit.ts';

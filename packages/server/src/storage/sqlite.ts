@@ -2,18 +2,7 @@ import { statfs } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { type Clock, systemClock } from '../time/clock.ts';
 import type { ReversibleStorage } from './migrations.ts';
-import type { IdempotencyRepository, KeyRepository, PetRepository } from './repository.ts';
-import { createIdempotencyRepository } from '../idempotency/idempotency-repository.ts';
-import { createKeyRepository } from '../features/keys/key-repository.ts';
-import { createSqlitePets, insertPet } from '../features/pets/sqlite.ts';
-import { GroupCommit } from './sqlite-group-commit.ts';
-import { createAccountRepository, type AccountRepository } from '../features/identity/account-repository.ts';
-import { type AuditRecords, createAuditRecords } from '../features/audit/audit-records.ts';
 import { type ChangeRecords, createChangeRecords } from './change-records.ts';
-import { createDomainRepository, type DomainRepository } from '../features/domains/domain-repository.ts';
-import { createProjectRepository, type ProjectRepository } from '../features/projects/project-repository.ts';
-import type { RequestLogRecords } from '../features/requests/request-log-records.ts';
-import { createSqliteRequestLog } from '../features/requests/request-log-sqlite.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 import { type ConnectionLimits, SqliteConnection } from './sqlite-connection.ts';
 import { SqliteDatabase } from './sqlite-database.ts';
@@ -34,24 +23,18 @@ const PROBE_WRITE =
 
 /**
  * Storage in one SQLite file, on one connection that every statement reaches through its turn
- * (SqliteConnection); pet creates are group-committed (see GroupCommit).
+ * (SqliteConnection); the features' repositories reach it through `connection` (features/store.ts).
  */
 export class SqliteStorage implements ReversibleStorage {
   readonly kind = 'sqlite';
-  readonly pets: PetRepository;
-  readonly keys: KeyRepository;
-  readonly idempotency: IdempotencyRepository;
-  readonly projects: ProjectRepository;
-  readonly accounts: AccountRepository;
-  readonly domains: DomainRepository;
-  readonly requestLog: RequestLogRecords;
-  readonly audit: AuditRecords;
   readonly changes: ChangeRecords;
   readonly sql: SqlExecutor;
+  /** The one connection, for the repositories that work in its turns (pets, the request log). */
+  readonly connection: SqliteConnection;
   readonly #connection: SqliteConnection;
   readonly #path: string;
   readonly #clock: Clock;
-  readonly #writes: GroupCommit;
+  readonly #beforeClose: (() => void)[] = [];
   #dataVersion: number | undefined;
   /** Changes of keys' records made through this storage, added to the change token. */
   #keyWrites = 0;
@@ -63,27 +46,24 @@ export class SqliteStorage implements ReversibleStorage {
       options.limits,
       () => this.#keyWrites++,
     );
-    const { sql } = connection;
-    const transaction = connection.transaction.bind(connection);
+    this.connection = connection;
     this.#connection = connection;
-    this.sql = sql;
+    this.sql = connection.sql;
     this.#clock = options.clock ?? systemClock;
     this.#path = path;
-    this.#writes = new GroupCommit(connection, { create: insertPet });
-    this.pets = createSqlitePets(connection, this.#writes);
-    this.keys = createKeyRepository(sql, () => this.#keyWrites++);
-    this.idempotency = createIdempotencyRepository(sql);
-    // A project's plan is every key's plan: its changes count like key changes for the caches.
-    this.projects = createProjectRepository(sql, transaction, 'sqlite', () => this.#keyWrites++);
-    this.accounts = createAccountRepository(sql);
-    this.domains = createDomainRepository(sql, () => this.#keyWrites++);
-    this.requestLog = createSqliteRequestLog(connection);
-    this.audit = createAuditRecords(sql);
-    this.changes = createChangeRecords(sql);
+    this.changes = createChangeRecords(this.sql);
   }
 
   ownWrites(): number {
     return this.#keyWrites;
+  }
+
+  noteOwnWrite(): void {
+    this.#keyWrites++;
+  }
+
+  beforeClose(hook: () => void): void {
+    this.#beforeClose.push(hook);
   }
 
   transaction<T>(work: (sql: SqlExecutor) => Promise<T>): Promise<T> {
@@ -139,10 +119,10 @@ export class SqliteStorage implements ReversibleStorage {
     return this.#dataVersion + this.#keyWrites;
   }
 
-  /** Creates still queued commit first, then whatever else was waiting for the connection. */
+  /** The hooks first (creates still queued commit), then whatever else was waiting for the connection. */
   async close(): Promise<void> {
     if (!this.#connection.isOpen) return;
-    this.#writes.flush();
+    for (const hook of this.#beforeClose) hook();
     await this.#connection.close();
   }
 }

@@ -9,7 +9,7 @@ import {
   ROLE_NOW,
   lockProject,
 } from './member-records.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 
 /** Why a change of a member was not made: not a member, or the project's last owner. */
@@ -20,7 +20,7 @@ export type MemberChange = 'done' | 'not_member' | 'last_owner';
  * leave a project without an owner first take the project's lock (`lockProject`), so of two owners
  * removing or demoting each other at the same moment one change sees the other's, whatever the database.
  */
-export function memberRecords(sql: SqlExecutor, kind: Storage['kind']) {
+export function memberRecords(sql: SqlExecutor, kind: Store['kind']) {
   const roleNow = async (accountId: string, projectId: string): Promise<Role | undefined> =>
     (await sql.all(ROLE_NOW, [accountId, projectId]))[0]?.role as Role | undefined;
   /** The change, or why it was not made (read after it, under the project's lock). */

@@ -1,7 +1,7 @@
 import { nameProblem, type PlanChoice, planProblem, slugProblem } from './rules.ts';
 import type { Member, Role } from '../members/member-records.ts';
 import type { Project } from './project-repository.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type Actor, authorise } from '../shared/actor.ts';
 import { createAudited } from '../shared/audited.ts';
@@ -39,7 +39,7 @@ const operatorOnly = (what: string) =>
  * the operator's creation and plan changes, each written with its audit record in one transaction.
  */
 export function createProjectService(deps: {
-  storage: Pick<Storage, 'projects' | 'transaction' | 'sql'>;
+  storage: Pick<Store, 'projects' | 'transaction' | 'sql'>;
   clock: Clock;
 }) {
   const { clock } = deps;

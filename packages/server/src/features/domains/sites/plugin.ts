@@ -4,7 +4,7 @@ import type { ServiceNames } from '../service-names.ts';
 import { type Area, registerAreaRoutes } from '../../../routes/area.ts';
 import { lazyHandlers } from '../../../routes/lazy-handlers.ts';
 import { NON_CONTRACT_ROUTES } from '../../../routes/table.ts';
-import type { Storage } from '../../../storage/repository.ts';
+import type { Store } from '../../store.ts';
 import type { Clock } from '../../../time/clock.ts';
 import { type ChangeFeed, createChangeFeed } from '../../../changes/feed.ts';
 import { createHostDirectory, type HostDirectory } from './host-directory.ts';
@@ -13,7 +13,7 @@ import { sendSiteErrorPage } from './site-error-page.ts';
 import { requireSite } from './site-guard.ts';
 
 export interface SitesAreaDeps {
-  storage: Pick<Storage, 'projects' | 'domains' | 'changes' | 'changeToken' | 'listenForChanges'>;
+  storage: Pick<Store, 'projects' | 'domains' | 'changes' | 'changeToken' | 'listenForChanges'>;
   names: ServiceNames;
   clock: Clock;
   log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
