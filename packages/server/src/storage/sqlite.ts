@@ -31,7 +31,6 @@ export class SqliteStorage implements ReversibleStorage {
   readonly sql: SqlExecutor;
   /** The one connection, for the repositories that work in its turns (pets, the request log). */
   readonly connection: SqliteConnection;
-  readonly #connection: SqliteConnection;
   readonly #path: string;
   readonly #clock: Clock;
   readonly #beforeClose: (() => void)[] = [];
@@ -47,7 +46,6 @@ export class SqliteStorage implements ReversibleStorage {
       () => this.#keyWrites++,
     );
     this.connection = connection;
-    this.#connection = connection;
     this.sql = connection.sql;
     this.#clock = options.clock ?? systemClock;
     this.#path = path;
@@ -67,19 +65,19 @@ export class SqliteStorage implements ReversibleStorage {
   }
 
   transaction<T>(work: (sql: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.#connection.transaction(work);
+    return this.connection.transaction(work);
   }
 
   migrate(): Promise<string[]> {
-    return this.#connection.turn((db) => migrateUp(db, this.#clock));
+    return this.connection.turn((db) => migrateUp(db, this.#clock));
   }
 
   rollback(): Promise<string | undefined> {
-    return this.#connection.turn((db) => migrateDown(db));
+    return this.connection.turn((db) => migrateDown(db));
   }
 
   hasSchema(): Promise<boolean> {
-    return this.#connection.turn(
+    return this.connection.turn(
       (db) =>
         db.get("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") !==
           undefined && db.get('SELECT 1 AS found FROM schema_migrations LIMIT 1') !== undefined,
@@ -87,12 +85,12 @@ export class SqliteStorage implements ReversibleStorage {
   }
 
   async ping(): Promise<void> {
-    await this.#connection.turn((db) => db.get('SELECT 1'));
+    await this.connection.turn((db) => db.get('SELECT 1'));
   }
 
   /** One committed (fsynced) write; waits at most PROBE_BUSY_TIMEOUT_MS for another writer's lock. */
   async probeWrite(): Promise<void> {
-    await this.#connection.turn((db) =>
+    await this.connection.turn((db) =>
       db.withBusyTimeout(PROBE_BUSY_TIMEOUT_MS, () =>
         db.transaction(() => db.run(PROBE_WRITE, this.#clock.now())),
       ),
@@ -111,7 +109,7 @@ export class SqliteStorage implements ReversibleStorage {
    */
   changeToken(): number {
     if (this.#dataVersion === undefined) {
-      this.#dataVersion = this.#connection.dataVersion();
+      this.#dataVersion = this.connection.dataVersion();
       setImmediate(() => {
         this.#dataVersion = undefined;
       });
@@ -121,8 +119,8 @@ export class SqliteStorage implements ReversibleStorage {
 
   /** The hooks first (creates still queued commit), then whatever else was waiting for the connection. */
   async close(): Promise<void> {
-    if (!this.#connection.isOpen) return;
+    if (!this.connection.isOpen) return;
     for (const hook of this.#beforeClose) hook();
-    await this.#connection.close();
+    await this.connection.close();
   }
 }
