@@ -1,6 +1,6 @@
 import { createMemberService } from '@petstore/server/features/members/service.ts';
 import { invitationUrl } from '@petstore/server/features/members/invitation-mail.ts';
-import { type Config, configuredOrigin } from '@petstore/server/config.ts';
+import { type Config, publicOrigin } from '@petstore/server/config.ts';
 import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
 import type { Problem } from '@petstore/server/features/shared/outcome.ts';
 import { type Role, ROLES } from '@petstore/server/features/members/member-records.ts';
@@ -27,8 +27,8 @@ export function roleOption(value: string | boolean | undefined, fallback: Role):
 }
 
 /**
- * Where the dashboard is reached: `--base-url`, else the origin of PUBLIC_BASE_URL, else
- * PETSTORE_API_HOST over HTTPS, else this machine's port.
+ * Where the dashboard is reached: `--base-url`, else the origin the server's own links start with
+ * (publicOrigin: PUBLIC_BASE_URL's, else https://PETSTORE_API_HOST, else http://localhost:PORT).
  */
 export function dashboardOrigin(flag: string | undefined, config: Config): string {
   const text = flag;
@@ -41,7 +41,7 @@ export function dashboardOrigin(flag: string | undefined, config: Config): strin
     }
     throw new UsageError(`--base-url must be an http(s) URL, got "${text}"`);
   }
-  return configuredOrigin(config) ?? `http://localhost:${config.port}`;
+  return publicOrigin(config);
 }
 
 /** `admin invite`: a single-use link to join the project with a role, valid 7 days; printed, never mailed. */

@@ -65,7 +65,7 @@ export interface paths {
         put?: never;
         /**
          * Create a key
-         * @description Creates a key of the project, held to the project's plan and, when given, to limits of its own below the plan's. The secret is in this answer only. Needs a write token and a developer or an owner. Every field of the body is optional, and so is the body: without one (no body at all, as `curl -X POST` sends) the key has no label, no expiry and the plan's limits. A project holds as many keys in use (neither revoked nor expired) as its plan allows: Free 10, Pro 50, Business 200, Enterprise 1,000; beyond that the answer is `409 key_limit_reached` (revoke one first). Rolling a key is a replacement and is not counted against it.
+         * @description Creates a key of the project, held to the project's plan and, when given, to limits of its own below the plan's. The secret is in this answer only. Needs a write token and a developer or an owner. Every field of the body is optional, and so is the body: without one (no body at all, as `curl -X POST` sends) the key has no label, no expiry and the plan's limits. A project holds as many keys in use (neither revoked nor expired) as its plan allows: Free 10, Pro 50, Business 200, Enterprise 1,000; beyond that the answer is `409 key_limit_reached` (revoke one first). Rolling a key is a replacement and is not counted against it. With an `Idempotency-Key`, a retry with the same key and body within 24 hours answers the first `201` again, secret and all (with `Idempotent-Replayed: true`), instead of creating a second key: see Idempotent creation.
          */
         post: operations["createKey"];
         delete?: never;
@@ -113,7 +113,7 @@ export interface paths {
         put?: never;
         /**
          * Roll a key
-         * @description Replaces a key, as Stripe rolls keys: a new key with the same label, expiry and own limits is created, and the old one keeps working for `overlapSeconds` (default one day, at most seven) and then expires. A key is rolled once: a second roll, even at the same moment from another client, and a roll of a revoked or expired key are `409 conflict`. Needs a write token and a developer or an owner.
+         * @description Replaces a key, as Stripe rolls keys: a new key with the same label, expiry and own limits is created, and the old one keeps working for `overlapSeconds` (default one day, at most seven) and then expires. A key is rolled once: a second roll, even at the same moment from another client, and a roll of a revoked or expired key are `409 conflict`. Needs a write token and a developer or an owner. With an `Idempotency-Key`, a retry with the same key and body within 24 hours answers the first `201` again, secret and all (with `Idempotent-Replayed: true`), instead of a `409 conflict`: see Idempotent creation.
          */
         post: operations["rollKey"];
         delete?: never;
@@ -425,7 +425,7 @@ export interface paths {
         put?: never;
         /**
          * Make an access token
-         * @description Makes an access token of the account, never reaching more than the token that asks: its projects among that token's, read only through a read token, expiring no later than it. Only through a token made to manage tokens (`managesTokens`), else `403 insufficient_scope`. The secret is in this answer only. An account holds at most 50 active tokens (`409 conflict`); a project that requires two-factor sign-in refuses a token for an account without it (`403 two_factor_required`).
+         * @description Makes an access token of the account, never reaching more than the token that asks: its projects among that token's, read only through a read token, expiring no later than it. Only through a token made to manage tokens (`managesTokens`), else `403 insufficient_scope`. The secret is in this answer only. An account holds at most 50 active tokens (`409 conflict`); a project that requires two-factor sign-in refuses a token for an account without it (`403 two_factor_required`). With an `Idempotency-Key`, a retry with the same key and body within 24 hours answers the first `201` again, secret and all (with `Idempotent-Replayed: true`), instead of making a second token: see Idempotent creation.
          */
         post: operations["createToken"];
         delete?: never;
@@ -928,8 +928,26 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The change conflicts with the current state (`conflict`): a key already rolled, revoked or expired; the project's plan's number of keys in use reached (`key_limit_reached`); the last owner of a project; an address that is a member already; a domain not verified yet; the project has the domain already (`domain_exists`). */
+        /** @description The change conflicts with the current state (`conflict`): a key already rolled, revoked or expired; the project's plan's number of keys in use reached (`key_limit_reached`); the last owner of a project; an address that is a member already; a domain not verified yet; the project has the domain already (`domain_exists`); a request with the same `Idempotency-Key` still being processed (`idempotency_in_progress`). */
         Conflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Vary: components["headers"]["Vary"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The `Idempotency-Key` was already used by this access token with another request: another body, another operation or another key or project (`idempotency_key_reused`). */
+        IdempotencyKeyReused: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1061,6 +1079,11 @@ export interface components {
         MemberId: string;
         /** @description The invitation's id. */
         InvitationId: string;
+        /**
+         * @description A unique value chosen by the client (a UUID is a good choice) that makes retrying this request safe for 24 hours. 1 to 255 printable ASCII characters, no spaces; anything else is `400 invalid_parameter`.
+         * @example 5f0c7a1e-3c2d-4b8e-9a41-7d2f0e6b1c55
+         */
+        IdempotencyKey: string;
     };
     requestBodies: never;
     headers: {
@@ -1119,6 +1142,11 @@ export interface components {
          * @example X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Retry-After, Link, Location, X-Request-Id, Idempotent-Replayed, Deprecation, Sunset
          */
         "Access-Control-Expose-Headers": "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Retry-After, Link, Location, X-Request-Id, Idempotent-Replayed, Deprecation, Sunset";
+        /**
+         * @description Present, with the value `true`, only when this response replays an earlier one.
+         * @example true
+         */
+        "Idempotent-Replayed": "true";
     };
     pathItems: never;
 }
@@ -1331,7 +1359,13 @@ export interface operations {
     createKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value chosen by the client (a UUID is a good choice) that makes retrying this request safe for 24 hours. 1 to 255 printable ASCII characters, no spaces; anything else is `400 invalid_parameter`.
+                 * @example 5f0c7a1e-3c2d-4b8e-9a41-7d2f0e6b1c55
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The project's slug. */
                 slug: components["parameters"]["Slug"];
@@ -1347,6 +1381,7 @@ export interface operations {
             /** @description The key and its secret, shown once. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1369,6 +1404,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1509,7 +1545,13 @@ export interface operations {
     rollKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value chosen by the client (a UUID is a good choice) that makes retrying this request safe for 24 hours. 1 to 255 printable ASCII characters, no spaces; anything else is `400 invalid_parameter`.
+                 * @example 5f0c7a1e-3c2d-4b8e-9a41-7d2f0e6b1c55
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The project's slug. */
                 slug: components["parameters"]["Slug"];
@@ -1527,6 +1569,7 @@ export interface operations {
             /** @description The new key with its secret, shown once, and the old key with its new expiry. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1549,6 +1592,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2323,7 +2367,13 @@ export interface operations {
     createToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value chosen by the client (a UUID is a good choice) that makes retrying this request safe for 24 hours. 1 to 255 printable ASCII characters, no spaces; anything else is `400 invalid_parameter`.
+                 * @example 5f0c7a1e-3c2d-4b8e-9a41-7d2f0e6b1c55
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2336,6 +2386,7 @@ export interface operations {
             /** @description The token and its secret, shown once. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2357,6 +2408,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

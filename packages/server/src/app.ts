@@ -36,7 +36,7 @@ import { requestLine } from './http/request-log.ts';
 import { rewriteRequestTarget } from './http/request-target.ts';
 import { keepForwardedAddresses } from './http/client-origin.ts';
 import { trustedProxyMatcher } from './http/trusted-proxies.ts';
-import type { ServiceNames } from './features/domains/service-names.ts';
+import type { ServiceNames } from './http/service-names.ts';
 import { loggedRequest } from './features/requests/logged-request.ts';
 import {
   createRequestLogWriter,
@@ -53,7 +53,7 @@ import type { AreaRouterOptions } from './routes/area-router.ts';
 import { createInternalArea } from './routes/internal-plugin.ts';
 import { SERVICE_LINK } from './routes/service-link.ts';
 import { contractRoutes, NON_CONTRACT_ROUTES, type RouteSpec, withHandlers } from './routes/table.ts';
-import { createSitesArea } from './features/domains/sites/plugin.ts';
+import { createSitesArea } from './routes/sites-plugin.ts';
 import type { Store } from './features/store.ts';
 import { configuredOrigin } from './config.ts';
 import { createLogMailer } from './mail/log-mailer.ts';
@@ -354,6 +354,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     outbox,
     linkOrigin: deps.linkOrigin ?? (() => configuredLinks),
     routing,
+    twoFactorKey: deps.twoFactorKey,
   });
 
   // Browsers may read the API from the configured origins and from the projects' docs sites (try-it).

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkServingConfig, ConfigError, loadConfig } from './config.ts';
+import { checkServingConfig, ConfigError, loadConfig, publicOrigin } from './config.ts';
 
 const corsOrigins = (value: string | undefined) => loadConfig({ PETSTORE_CORS_ORIGINS: value }).corsOrigins;
 
@@ -128,5 +128,23 @@ describe('loadConfig', () => {
     );
     checkServingConfig(loadConfig({ PETSTORE_ENV: 'production', PETSTORE_API_HOST: 'api.example.com' }));
     checkServingConfig(loadConfig({ PETSTORE_ENV: 'staging' }));
+  });
+});
+
+describe('publicOrigin', () => {
+  it('one origin for every link: PUBLIC_BASE_URL, else https://PETSTORE_API_HOST, else localhost for a loopback or wildcard bind', () => {
+    const origin = (env: Record<string, string>, port?: number) => publicOrigin(loadConfig(env), port);
+    assert.equal(
+      origin({ PUBLIC_BASE_URL: 'https://dash.example.com/app', PETSTORE_API_HOST: 'api.example.com' }),
+      'https://dash.example.com',
+    );
+    assert.equal(origin({ PETSTORE_API_HOST: 'api.example.com' }), 'https://api.example.com');
+    for (const host of ['127.0.0.1', '127.0.1.1', '::1', '0.0.0.0', '::', 'localhost'])
+      assert.equal(origin({ HOST: host, PORT: '3000' }), 'http://localhost:3000', host);
+    assert.equal(origin({}), 'http://localhost:8080');
+    assert.equal(origin({ PORT: '0' }, 41_234), 'http://localhost:41234', 'the port listened on');
+    assert.equal(origin({ HOST: '10.1.2.3', PORT: '80' }), 'http://10.1.2.3:80');
+    assert.equal(origin({ HOST: 'fd00::5' }), 'http://[fd00::5]:8080');
+    assert.equal(origin({ HOST: 'petstore-1' }), 'http://petstore-1:8080');
   });
 });

@@ -346,6 +346,29 @@ export function configuredOrigin(config: Pick<Config, 'publicBaseUrl' | 'apiHost
   return config.apiHost === undefined ? undefined : `https://${config.apiHost}`;
 }
 
+/** Addresses that reach this machine's listener as `localhost` does: loopback, and every address. */
+const LOCAL_BINDS = /^(127\.\d+\.\d+\.\d+|::1|0\.0\.0\.0|::|localhost)$/;
+
+/**
+ * The one origin every link the service mails and the command line prints starts with: the configured
+ * origin (configuredOrigin), else `http://localhost:PORT` for a server bound to a loopback or every
+ * address (a WebAuthn relying party must be a name, never an IP address), else its own address.
+ * `port` is the one the server listens on, when it differs from the configured one (`--port 0`).
+ */
+export function publicOrigin(
+  config: Pick<Config, 'publicBaseUrl' | 'apiHost' | 'host' | 'port'>,
+  port = config.port,
+): string {
+  const configured = configuredOrigin(config);
+  if (configured !== undefined) return configured;
+  const host = LOCAL_BINDS.test(config.host)
+    ? 'localhost'
+    : isIP(config.host) === 6
+      ? `[${config.host}]`
+      : config.host;
+  return `http://${host}:${port}`;
+}
+
 /**
  * What serving needs beyond each setting being valid: in production the API must have its own host
  * name, so that no other name (a tenant's domain, a stray DNS record) ever reaches its pages.

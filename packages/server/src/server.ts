@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from './app.ts';
-import { checkServingConfig, type Config, configuredOrigin, keyEnvironmentOf } from './config.ts';
+import {
+  checkServingConfig,
+  type Config,
+  configuredOrigin,
+  keyEnvironmentOf,
+  publicOrigin,
+} from './config.ts';
 import { mailerFromConfig } from './mail/from-config.ts';
 import { corsPolicy } from './http/cors.ts';
 import { workerMetrics } from './metrics/cluster-metrics.ts';
@@ -172,9 +179,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const connectionCap = connectionsWithinFileLimit(config.http.maxConnections);
   const cluster = workerSlot === undefined ? undefined : workerMetrics(workerSlot, metrics.families);
   const mailer = await mailerFromConfig(config.mail);
-  // Links in mails start with the configured origin, else with where this server listens (known below).
-  let listeningOrigin: string | undefined;
-  const linkOrigin = configuredOrigin(config);
+  // Links in mails start with the public origin, which needs the port this server listens on (below).
+  let links = configuredOrigin(config);
   const app = buildApp({
     storage: migrated ? storage : untilReady(storage, () => migrated),
     limiter: limiter.limiter,
@@ -199,7 +205,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     changePollMs: config.changePollMs,
     mailer,
     mailFrom: config.mail.from,
-    linkOrigin: () => linkOrigin ?? listeningOrigin,
+    linkOrigin: () => links,
   });
   limiter.attachLogger(app.log);
   storage.attachLogger?.(app.log);
@@ -247,7 +253,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let url: string;
   try {
     url = await app.listen({ port: config.port, host: config.host });
-    listeningOrigin = url.replace(/^(https?:\/\/)(0\.0\.0\.0|\[::\])(?=:|$)/, '$1localhost');
+    links = publicOrigin(config, (app.server.address() as AddressInfo).port);
     internal = config.internal && (await listenInternal(app, config.internal));
     // After listen, never a start-up step: one instance at a time runs it, in slices.
     maintenance = startMaintenance(maintenanceJobs(storage, domains.round), {
@@ -283,13 +289,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         event: 'mail.ready',
         via: app.outbox.describe,
         from: config.mail.from,
-        links: linkOrigin ?? listeningOrigin,
+        links,
       },
       `mail is sent through ${app.outbox.describe} as ${config.mail.from}`,
     );
   } else {
     app.log[config.environment === 'production' ? 'warn' : 'info'](
-      { event: 'mail.ready', via: 'log', links: linkOrigin ?? listeningOrigin },
+      { event: 'mail.ready', via: 'log', links },
       'no PETSTORE_SMTP_URL: mails (invitations, password resets) are written to this log as JSON lines ("event":"mail.outbox"), with their single-use links',
     );
   }

@@ -286,7 +286,23 @@ test(
           seen.push(...(await layoutProblems(page)).map((problem) => `${width} keys, a new key: ${problem}`));
           await shot(`9-${width}-keys`);
           const newest = (await storage.keys.list('prj_acme')).find((k) => k.label === label)!;
-          for (const path of [...pages, `/dashboard/projects/acme/keys/${newest.id}/revoke`]) {
+          await page.goto(`${base}/dashboard/account/tokens`);
+          await page.getByLabel('Name', { exact: true }).fill(`Deploy script, ${width}`);
+          await page.getByLabel('Read and write').check();
+          await page.getByLabel(/Acme Docs/).check();
+          await page.getByRole('button', { name: 'Create token' }).click();
+          await page.locator('#new-secret').waitFor();
+          seen.push(
+            ...(await layoutProblems(page)).map((problem) => `${width} tokens, a new token: ${problem}`),
+          );
+          await shot(`9-${width}-tokens-created`);
+          const token = (await app.accessTokens.list(account!.id)).find((t) => t.name.endsWith(width))!;
+          for (const path of [
+            ...pages,
+            `/dashboard/projects/acme/keys/${newest.id}/revoke`,
+            '/dashboard/account/tokens',
+            `/dashboard/account/tokens/${token.id}/revoke`,
+          ]) {
             await page.goto(`${base}${path}`);
             seen.push(...(await layoutProblems(page)).map((problem) => `${width} ${path}: ${problem}`));
             await shot(`9-${width}-${path.split('/').slice(-2).join('-')}`);

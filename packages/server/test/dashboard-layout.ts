@@ -12,7 +12,10 @@ declare const document: {
     getClientRects(): Iterable<Rect>;
   };
 };
-declare const window: { innerWidth: number; getComputedStyle(element: DomElement): Record<string, string> };
+declare const window: {
+  innerWidth: number;
+  getComputedStyle(element: DomElement, pseudo?: string): Record<string, string>;
+};
 interface Rect {
   left: number;
   right: number;
@@ -30,6 +33,7 @@ interface DomElement {
   clientWidth: number;
   getBoundingClientRect(): Rect;
   contains(other: unknown): boolean;
+  getAttribute(name: string): string | null;
   closest(selector: string): DomElement | null;
   querySelector(selector: string): DomElement | null;
   parentElement: DomElement | null;
@@ -43,8 +47,9 @@ interface DomText {
  * What is wrong with the page's layout at the current viewport: the document wider than the window,
  * a scroller whose content is wider than itself (a hidden column; a table may scroll inside its card
  * when its first column stays in view), text cut off by its box, a token broken across lines though
- * its box could hold it, and a control lying over text that is not its own. Empty when the layout is
- * right.
+ * its box could hold it, a control lying over text that is not its own, a radio button or check box
+ * not beside the text of its label, and a cell's label drawn though it is empty (a stray ":"). Empty
+ * when the layout is right.
  */
 export async function layoutProblems(page: Page): Promise<string[]> {
   // A page reached by a form's submission may still be fetching its style sheet when the element the
@@ -125,6 +130,31 @@ export async function layoutProblems(page: Page): Promise<string[]> {
           break;
         }
       }
+    }
+    // A radio button or check box sits on the line of its label's first words, before them.
+    for (const control of document.querySelectorAll(
+      'label input[type="radio"], label input[type="checkbox"]',
+    )) {
+      const label = control.closest('label')!;
+      if (hidden(label)) continue;
+      const box = control.getBoundingClientRect();
+      const words = document.createTreeWalker(label, 4);
+      let first: Rect | undefined;
+      for (let node = words.nextNode(); node && !first; node = words.nextNode()) {
+        if (!node.textContent?.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        first = [...range.getClientRects()].find((rect) => rect.width > 0);
+      }
+      if (first && (first.top >= box.bottom || first.bottom <= box.top || first.left < box.right))
+        problems.push(`${name(label)}: its ${control.getAttribute('type')} is not beside its text`);
+    }
+    // A table cell shown as a labelled line (table.stacked on a phone) whose label is empty.
+    for (const cell of document.querySelectorAll('[data-label]')) {
+      if (hidden(cell) || (cell.getAttribute('data-label') ?? '').trim() !== '') continue;
+      const before = window.getComputedStyle(cell, '::before');
+      if (before.display !== 'none' && !['none', 'normal'].includes(before.content ?? 'none'))
+        problems.push(`${name(cell)} shows a label with no name (${before.content})`);
     }
     return problems;
   });

@@ -50,6 +50,14 @@ describe('the docs page in Chromium', { skip: skipWithoutBrowser }, () => {
     assert.equal(await text(page.locator('h1')), 'Pet Store API');
   });
 
+  it("Base URLs: this copy's own, on the origin the page was asked on, alone: none of the contract's other deployments (production, staging); the samples use it", async () => {
+    const panel = page.locator('#section\\/Servers');
+    assert.deepEqual(await panel.locator('code.url').allTextContents(), [`${server.base}/v1`]);
+    assert.doesNotMatch(await text(panel), /petstore\.example|Production|Staging/);
+    const curl = await text(operation('listPets').locator('[role="tabpanel"]:not([hidden]) pre'));
+    assert.match(curl, new RegExp(`'${server.base.replaceAll('.', '\\.')}/v1/pets\\?limit=20'`));
+  });
+
   it('operations are listed under their tags, schemas after them', async () => {
     for (const id of ['listPets', 'createPet', 'getPet']) {
       assert.equal(await page.locator(`[data-operation-id="${id}"]`).count(), 1, id);

@@ -22,111 +22,6 @@ const LAYERS: string[][] = [
   ['app.ts', 'server.ts', 'cluster.ts', 'index.ts'],
 ];
 
-/**
- * Imports that still look up, each removed by the change that moves the last pieces: the dashboard's page
- * kit and the route paths under the features, and what http/ still reads of the features.
- */
-const LOOKING_UP = new Set<string>([
-  'features/access-tokens/pages.ts -> dashboard/context.ts',
-  'features/access-tokens/pages.ts -> routes/urls.ts',
-  'features/access-tokens/view.ts -> dashboard/flash.ts',
-  'features/access-tokens/view.ts -> dashboard/views/messages.ts',
-  'features/access-tokens/view.ts -> routes/urls.ts',
-  'features/audit/pages.ts -> dashboard/context.ts',
-  'features/audit/pages.ts -> dashboard/page.ts',
-  'features/audit/pages.ts -> dashboard/roles.ts',
-  'features/audit/view.ts -> dashboard/views/tokens.ts',
-  'features/audit/view.ts -> routes/urls.ts',
-  'features/domains/pages.ts -> dashboard/context.ts',
-  'features/domains/pages.ts -> routes/urls.ts',
-  'features/domains/sites/plugin.ts -> routes/area.ts',
-  'features/domains/sites/plugin.ts -> routes/lazy-handlers.ts',
-  'features/domains/sites/plugin.ts -> routes/table.ts',
-  'features/domains/sites/site-routes.ts -> routes/docs.ts',
-  'features/domains/view.ts -> dashboard/views/plans.ts',
-  'features/domains/view.ts -> routes/urls.ts',
-  'features/identity/account-pages.ts -> dashboard/context.ts',
-  'features/identity/account-pages.ts -> routes/urls.ts',
-  'features/identity/account-view.ts -> dashboard/flash.ts',
-  'features/identity/account-view.ts -> dashboard/views/messages.ts',
-  'features/identity/account-view.ts -> routes/urls.ts',
-  'features/identity/passkey-pages.ts -> dashboard/context.ts',
-  'features/identity/passkey-pages.ts -> dashboard/cookies.ts',
-  'features/identity/passkey-pages.ts -> dashboard/page.ts',
-  'features/identity/passkey-pages.ts -> routes/urls.ts',
-  'features/identity/passkeys-view.ts -> dashboard/flash.ts',
-  'features/identity/passkeys-view.ts -> dashboard/views/messages.ts',
-  'features/identity/passkeys-view.ts -> routes/urls.ts',
-  'features/identity/password-reset-pages.ts -> dashboard/context.ts',
-  'features/identity/password-reset-pages.ts -> dashboard/page.ts',
-  'features/identity/password-reset-pages.ts -> routes/urls.ts',
-  'features/identity/password-reset-view.ts -> routes/urls.ts',
-  'features/identity/session-cookie.ts -> dashboard/cookies.ts',
-  'features/identity/session-cookie.ts -> routes/urls.ts',
-  'features/identity/sign-in-pages.ts -> dashboard/context.ts',
-  'features/identity/sign-in-pages.ts -> dashboard/page.ts',
-  'features/identity/sign-in-pages.ts -> routes/urls.ts',
-  'features/identity/sign-in-view.ts -> routes/urls.ts',
-  'features/identity/two-factor-cookie.ts -> dashboard/cookies.ts',
-  'features/identity/two-factor-cookie.ts -> routes/urls.ts',
-  'features/identity/two-factor-guard.ts -> dashboard/roles.ts',
-  'features/identity/two-factor-guard.ts -> routes/urls.ts',
-  'features/identity/two-factor-pages.ts -> dashboard/actor.ts',
-  'features/identity/two-factor-pages.ts -> dashboard/context.ts',
-  'features/identity/two-factor-pages.ts -> dashboard/page.ts',
-  'features/identity/two-factor-pages.ts -> routes/urls.ts',
-  'features/identity/two-factor-view.ts -> dashboard/flash.ts',
-  'features/identity/two-factor-view.ts -> dashboard/views/messages.ts',
-  'features/identity/two-factor-view.ts -> routes/urls.ts',
-  'features/keys/change-pages.ts -> dashboard/context.ts',
-  'features/keys/change-pages.ts -> routes/urls.ts',
-  'features/keys/change-view.ts -> dashboard/flash.ts',
-  'features/keys/change-view.ts -> dashboard/views/messages.ts',
-  'features/keys/change-view.ts -> dashboard/views/tokens.ts',
-  'features/keys/change-view.ts -> routes/urls.ts',
-  'features/keys/pages.ts -> dashboard/context.ts',
-  'features/keys/pages.ts -> dashboard/roles.ts',
-  'features/keys/pages.ts -> routes/urls.ts',
-  'features/keys/view.ts -> dashboard/flash.ts',
-  'features/keys/view.ts -> dashboard/views/messages.ts',
-  'features/keys/view.ts -> dashboard/views/plans.ts',
-  'features/keys/view.ts -> dashboard/views/tokens.ts',
-  'features/keys/view.ts -> routes/urls.ts',
-  'features/members/invitation-pages.ts -> dashboard/context.ts',
-  'features/members/invitation-pages.ts -> dashboard/page.ts',
-  'features/members/invitation-pages.ts -> routes/urls.ts',
-  'features/members/invitation-view.ts -> routes/urls.ts',
-  'features/members/pages.ts -> dashboard/actor.ts',
-  'features/members/pages.ts -> dashboard/context.ts',
-  'features/members/pages.ts -> dashboard/roles.ts',
-  'features/members/pages.ts -> routes/urls.ts',
-  'features/members/view.ts -> dashboard/flash.ts',
-  'features/members/view.ts -> dashboard/views/messages.ts',
-  'features/members/view.ts -> routes/urls.ts',
-  'features/pets/create-route.ts -> routes/urls.ts',
-  'features/pets/lane.ts -> routes/urls.ts',
-  'features/pets/list-route.ts -> routes/urls.ts',
-  'features/projects/list-view.ts -> dashboard/views/plans.ts',
-  'features/projects/list-view.ts -> routes/urls.ts',
-  'features/projects/pages.ts -> dashboard/actor.ts',
-  'features/projects/pages.ts -> dashboard/context.ts',
-  'features/projects/pages.ts -> dashboard/page.ts',
-  'features/projects/pages.ts -> dashboard/roles.ts',
-  'features/projects/pages.ts -> routes/urls.ts',
-  'features/projects/view.ts -> dashboard/flash.ts',
-  'features/projects/view.ts -> dashboard/views/messages.ts',
-  'features/projects/view.ts -> dashboard/views/plans.ts',
-  'features/projects/view.ts -> routes/urls.ts',
-  'features/requests/pages.ts -> dashboard/context.ts',
-  'features/requests/pages.ts -> dashboard/page.ts',
-  'features/requests/pages.ts -> routes/table.ts',
-  'features/requests/usage-pages.ts -> dashboard/context.ts',
-  'features/requests/usage-pages.ts -> dashboard/page.ts',
-  'features/requests/view.ts -> routes/urls.ts',
-  'http/host-kind.ts -> features/domains/service-names.ts',
-  'http/route-config.ts -> features/members/member-records.ts',
-]);
-
 const top = (file: string) => file.split('/')[0]!;
 
 const layerOf = (file: string) => {
@@ -154,17 +49,8 @@ describe('layers', () => {
   it('every import looks down or sideways, never up (docs/architecture.md, Layers)', () => {
     const up = imports()
       .filter(([from, to]) => layerOf(to) > layerOf(from))
-      .map(([from, to]) => `${from} -> ${to}`)
-      .filter((edge) => !LOOKING_UP.has(edge));
+      .map(([from, to]) => `${from} -> ${to}`);
     assert.deepEqual(up, []);
-  });
-
-  it('the imports that still look up are still there (remove an entry once it is gone)', () => {
-    const edges = new Set(imports().map(([from, to]) => `${from} -> ${to}`));
-    assert.deepEqual(
-      [...LOOKING_UP].filter((edge) => !edges.has(edge)),
-      [],
-    );
   });
 
   it('no two files import each other, directly or round a circle', () => {

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { cli } from '../../cli/test/run-cli.ts';
 import { hashPassword } from '../src/features/identity/passwords.ts';
 import { linkIn, type MailSink, startMailSink } from './mail-sink.ts';
 import { GUARD_MS, parseLogLine, spawnServe } from './serve-process.ts';
@@ -46,7 +47,11 @@ async function resetThrough(base: string, email: string, link: () => Promise<URL
   const asked = await asker.send('/dashboard/forgot-password', { _csrf: asker.csrf(page.body), email });
   assert.equal(asked.status, 200);
   const url = await link();
-  assert.equal(url.origin, new URL(base).origin, 'the link starts with where the server listens');
+  assert.equal(
+    url.origin,
+    `http://localhost:${new URL(base).port}`,
+    'the link starts with the public origin: localhost on the port the server listens on',
+  );
   const owner = browser(base);
   const form = await owner.send(`${url.pathname}${url.search}`);
   assert.equal(form.status, 200);
@@ -84,6 +89,15 @@ describe('petstore serve with and without PETSTORE_SMTP_URL', () => {
         createdAt: Date.now(),
       });
     }
+    await storage.projects.create({
+      id: 'prj_acme',
+      slug: 'acme',
+      name: 'Acme',
+      plan: 'free',
+      perMinute: null,
+      perDay: null,
+      createdAt: Date.now(),
+    });
     await storage.close();
     sink = await startMailSink({ auth: { user: 'petstore', pass: 'mail pass' } });
   });
@@ -136,6 +150,15 @@ describe('petstore serve with and without PETSTORE_SMTP_URL', () => {
         assert.equal(mail.subject, 'Reset your Petstore password');
         return new URL(/https?:\/\/\S+/.exec(String(mail.text))![0]);
       });
+      // The command line, with the same settings, prints its links on the same origin as the mails.
+      const { port } = new URL(base);
+      const invited = await cli(['admin', 'invite', '--email', 'dee@example.com', '--project', 'acme'], {
+        cwd: dir,
+        env: { DATABASE_URL: database, PORT: port },
+      });
+      assert.equal(invited.code, 0, invited.stderr);
+      assert.equal(new URL(invited.stdout.trim()).origin, `http://localhost:${port}`);
+      assert.equal(ready.links, `http://localhost:${port}`, 'start-up names the origin of the links');
     } finally {
       await server.stop();
     }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { sendStaticAsset, type StaticAsset, staticAsset } from '../web/static-asset.ts';
-import { DASHBOARD_CSP } from './page.ts';
+import { DASHBOARD_CSP } from '../features/shared/page.ts';
 
 const PUBLIC_DIR = path.join(import.meta.dirname, 'public');
 

@@ -1,7 +1,7 @@
-import { urlFor } from '../routes/urls.ts';
+import { urlFor } from '../features/shared/urls.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError } from '../errors.ts';
-import { sendPage } from './page.ts';
+import { sendPage } from '../features/shared/page.ts';
 import { errorTitle } from '../web/error-page.ts';
 import { errorView } from './views/error.ts';
 

@@ -5,7 +5,7 @@ import type { AreaRouterOptions } from '../routes/area-router.ts';
 import type { Area } from '../routes/area.ts';
 import { lazyArea } from '../routes/lazy-area.ts';
 import { NON_CONTRACT_ROUTES, type RouteSpec } from '../routes/table.ts';
-import { urlFor } from '../routes/urls.ts';
+import { urlFor } from '../features/shared/urls.ts';
 import { installFormBody } from '../web/form-body.ts';
 import { sendErrorPage } from './error-page.ts';
 import type { DashboardArea, DashboardAreaDeps } from './router.ts';

@@ -16,7 +16,7 @@ import { type RouteSpec, withHandlers } from '../routes/table.ts';
 import { siteUrl } from '../features/domains/sites/urls.ts';
 import type { Store as Storage } from '../features/store.ts';
 import type { Clock } from '../time/clock.ts';
-import { requireRole } from './roles.ts';
+import { requireRole } from '../features/members/page-roles.ts';
 import { checkCsrf, requireSession } from '../features/identity/session-cookie.ts';
 import { requireTwoFactorOf } from '../features/identity/two-factor-guard.ts';
 import type { ExportSlots } from '../features/requests/export-slots.ts';

@@ -4,7 +4,7 @@ import { accountPages } from '../features/identity/account-pages.ts';
 import { accessTokenPages } from '../features/access-tokens/pages.ts';
 import { activityPages } from '../features/audit/pages.ts';
 import { dashboardAsset } from './assets.ts';
-import { dashboardContext, type DashboardDeps } from './context.ts';
+import { dashboardContext, type DashboardDeps } from '../features/shared/dashboard-context.ts';
 import { domainPages } from '../features/domains/pages.ts';
 import { invitationPages } from '../features/members/invitation-pages.ts';
 import { passkeyPages } from '../features/identity/passkey-pages.ts';
@@ -17,7 +17,7 @@ import { usagePages } from '../features/requests/usage-pages.ts';
 import { signInPages } from '../features/identity/sign-in-pages.ts';
 import { twoFactorPages } from '../features/identity/two-factor-pages.ts';
 
-export type { DashboardDeps } from './context.ts';
+export type { DashboardDeps } from '../features/shared/dashboard-context.ts';
 
 /** The dashboard's handlers, by the operationId its routes have in routes/table.ts. */
 export function dashboardHandlers(deps: DashboardDeps): Record<string, RouteHandlerMethod> {

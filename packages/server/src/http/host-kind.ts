@@ -1,13 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { parseHostHeader } from './host-name.ts';
-import {
-  classifyHost,
-  type CustomHostKind,
-  type HostKind,
-  type ServiceNames,
-} from '../features/domains/service-names.ts';
+import { classifyHost, type CustomHostKind, type HostKind, type ServiceNames } from './service-names.ts';
 
-export type { HostKind } from '../features/domains/service-names.ts';
+export type { HostKind } from './service-names.ts';
 
 export interface HostRules {
   names: ServiceNames;

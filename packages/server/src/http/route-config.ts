@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { AddressBudget } from '../ratelimit/address-budgets.ts';
-import type { Role } from '../features/members/member-records.ts';
+
+/** A member's role in a project, from the most to the least trusted: what a route may require. */
+export type Role = 'owner' | 'developer' | 'viewer';
 
 /**
  * Who may call a route: anyone, a caller with a valid API key, an account signed in to the dashboard,

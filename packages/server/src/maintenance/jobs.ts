@@ -6,6 +6,7 @@ import {
   REQUEST_LOG_PURGE_INTERVAL_MS,
   USAGE_RETENTION_MS,
 } from '../features/requests/retention.ts';
+import { idempotentResponseRecords } from '../idempotency/idempotent-response-records.ts';
 import { createOutboxRecords, OUTBOX_KEEP_MS } from '../mail/outbox-records.ts';
 import type { Store } from '../features/store.ts';
 import type { PurgeSlice } from '../features/requests/request-log-records.ts';
@@ -38,6 +39,11 @@ export function maintenanceJobs(
       what: 'expired idempotency records purged',
       intervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS,
       run: sliced((now, limit) => storage.idempotency.purge(now, limit)),
+    },
+    {
+      what: 'expired idempotent management answers purged',
+      intervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS,
+      run: sliced((now, limit) => idempotentResponseRecords(storage.sql).purge(now, limit)),
     },
     {
       what: 'expired sessions purged',

@@ -30,6 +30,8 @@ import { routeConfig } from '../http/route-config.ts';
 import { authorise } from '../features/shared/actor.ts';
 import { valueOrThrow } from '../features/shared/outcome.ts';
 import { tokenActorOf } from '../features/access-tokens/check.ts';
+import { createSecretBox } from '../features/identity/two-factor-secrets.ts';
+import { createIdempotentAnswers, sealingKey } from '../idempotency/sealed-answers.ts';
 import { manageRouteSpecs, projectNeeds, readingDeclaredInput } from './contract.ts';
 
 export interface ManageAreaDeps {
@@ -57,6 +59,8 @@ export interface ManageAreaDeps {
   domains: DomainsService;
   /** How the area's router matches and answers (the application router's options, its 404). */
   routing: AreaRouterOptions;
+  /** The operator's PETSTORE_TWO_FACTOR_KEY: the key sealing kept idempotent answers derives from it. */
+  twoFactorKey?: Buffer;
 }
 
 /** The management API once loaded: its router, and the guard's check of its routes. */
@@ -93,11 +97,19 @@ export function createManageArea(deps: ManageAreaDeps): ManageArea {
     const allowed = valueOrThrow(await authorise(storage.projects, actor, slug, need.role, need.write));
     request.tokenActor = { ...actor, checked: { ...allowed, slug } };
   };
+  const answersKey = sealingKey(deps.twoFactorKey, storage.accounts, clock);
+  const answers = createIdempotentAnswers({
+    sql: storage.sql,
+    clock,
+    key: answersKey,
+    box: createSecretBox(answersKey),
+  });
   const handlers: Record<string, RouteHandlerMethod> = {
     ...projectRoutes(createProjectService({ storage, clock })),
     ...keyRoutes(
       createKeyService({ storage, clock, keyEnvironment: deps.keyEnvironment, echo: deps.echo }),
       clock,
+      answers,
     ),
     ...auditRoutes(createAuditService({ storage })),
     ...memberRoutes(
@@ -114,6 +126,7 @@ export function createManageArea(deps: ManageAreaDeps): ManageArea {
         new Map(
           (await storage.projects.listForAccount(accountId)).map((project) => [project.id, project.slug]),
         ),
+      answers,
     ),
     getManageDocument: async (_request, reply) =>
       reply

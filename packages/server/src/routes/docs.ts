@@ -5,7 +5,7 @@ import { docsPage } from '../docs/page.ts';
 import { ApiError } from '../errors.ts';
 import { publicContract } from '../openapi/contract.ts';
 import { sendStaticAsset } from '../web/static-asset.ts';
-import { urlFor } from './urls.ts';
+import { urlFor } from '../features/shared/urls.ts';
 
 /** getDocs: the API reference page (public, not rate limited), titled as the contract, calling its own origin. */
 export const getDocs: RouteHandlerMethod = async (request, reply) =>

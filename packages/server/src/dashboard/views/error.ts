@@ -1,4 +1,4 @@
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../../features/shared/urls.ts';
 import { errorTitle, sentence } from '../../web/error-page.ts';
 import { type Html, html } from '../../web/html.ts';
 

@@ -5,14 +5,14 @@ import { addCopyButtons, copyable } from './copy.js';
 import { h, html, markdown, markdownInline } from './dom.js';
 import { guideExamples } from './guide-examples.js';
 import { keyField } from './key-store.js';
+import { baseUrls } from './operations.js';
 
-/** The servers, the first (this deployment, a relative URL) on the API's origin. */
+/** The base URLs: this deployment's first, on the API's origin; the others only where it is one of them. */
 function servers(spec, context) {
   if (!spec.servers?.length) return null;
-  const items = spec.servers.map((server) => {
-    const url = server.url.startsWith('/') ? `${context.apiOrigin}${server.url}` : server.url;
-    return h('li', {}, h('code', { class: 'url' }, url), markdownInline(server));
-  });
+  const items = baseUrls(spec.servers, context.apiOrigin).map(({ url, server }) =>
+    h('li', {}, h('code', { class: 'url' }, url), markdownInline(server)),
+  );
   return h(
     'div',
     { class: 'panel', id: 'section/Servers' },

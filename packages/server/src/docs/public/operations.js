@@ -7,6 +7,25 @@ export function basePath(serverUrl) {
   return new URL(serverUrl ?? '/', 'http://localhost/').pathname.replace(/\/$/, '');
 }
 
+/**
+ * The base URLs the page lists, each `{ url, server }`: this deployment's first (the contract's
+ * relative server on the API's origin, or the contract's entry of that URL), then the contract's other
+ * deployments, but only when this one is among them. A copy running anywhere else (locally, say) lists
+ * its own alone: its keys work nowhere else, and the others' keys not on it.
+ */
+export function baseUrls(servers = [], apiOrigin) {
+  const trimmed = (url) => url.replace(/\/$/, '');
+  const listed = servers.map((server) => ({
+    url: trimmed(server.url.startsWith('/') ? `${apiOrigin}${server.url}` : server.url),
+    server,
+  }));
+  const own = listed.find(({ server }) => server.url.startsWith('/'));
+  if (!own) return listed;
+  const others = listed.filter((entry) => entry !== own);
+  const named = others.find(({ url }) => url === own.url);
+  return named ? [named, ...others.filter((entry) => entry !== named)] : [own];
+}
+
 /** Path-level parameters, overridden by operation-level ones with the same name and location. */
 function parameters(spec, pathLevel = [], operationLevel = []) {
   const merged = new Map();

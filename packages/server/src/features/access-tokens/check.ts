@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.ts';
 import { ADDRESS_BUDGETS } from '../../ratelimit/address-budgets.ts';
+import type { IdempotentRequest } from '../../idempotency/sealed-answers.ts';
 import type { Limits } from '../../ratelimit/plans.ts';
 import type { LimitSubject, RateLimitDecision, RateLimiter } from '../../ratelimit/limiter.ts';
 import type { AccessTokenService, TokenActor } from './service.ts';
@@ -86,4 +87,23 @@ export function accessTokenCheck(deps: {
 export function tokenActorOf(request: FastifyRequest): TokenActor {
   if (!request.tokenActor) throw new Error('a management route ran without the guard’s token check');
   return request.tokenActor;
+}
+
+/**
+ * A create's request under its Idempotency-Key (idempotency/sealed-answers.ts): kept for the token
+ * that sent it, and for this operation and `input` (its path parameters and checked body) only.
+ */
+export function idempotentRequest(
+  request: FastifyRequest,
+  operation: string,
+  input: unknown,
+): IdempotentRequest {
+  const actor = tokenActorOf(request);
+  return {
+    accountId: actor.accountId,
+    tokenId: actor.token.tokenId,
+    header: request.headers['idempotency-key'],
+    operation,
+    input,
+  };
 }

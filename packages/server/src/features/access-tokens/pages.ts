@@ -1,6 +1,6 @@
 import type { RouteHandlerMethod } from 'fastify';
-import type { DashboardContext } from '../../dashboard/context.ts';
-import { urlFor } from '../../routes/urls.ts';
+import type { DashboardContext } from '../shared/dashboard-context.ts';
+import { urlFor } from '../shared/urls.ts';
 import { field } from '../../web/form-body.ts';
 import type { Actor } from '../shared/actor.ts';
 import { accessTokensView, revokeTokenView } from './view.ts';

@@ -1,8 +1,9 @@
 import type { RouteHandlerMethod } from 'fastify';
-import { sendJson } from '../shared/json.ts';
+import type { IdempotentAnswers } from '../../idempotency/sealed-answers.ts';
+import { sendCreated, sendJson } from '../shared/json.ts';
 import { iso } from '../shared/iso.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
-import { tokenActorOf } from './check.ts';
+import { idempotentRequest, tokenActorOf } from './check.ts';
 import type { AccessToken } from './repository.ts';
 import type { AccessTokenService } from './service.ts';
 
@@ -29,6 +30,7 @@ function accessTokenJson(token: AccessToken, slugOf: (projectId: string) => stri
 export function accessTokenRoutes(
   tokens: AccessTokenService,
   projectSlugs: (accountId: string) => Promise<Map<string, string>>,
+  answers: IdempotentAnswers,
 ): Record<string, RouteHandlerMethod> {
   return {
     async listTokens(request, reply) {
@@ -48,15 +50,22 @@ export function accessTokenRoutes(
         expiresInDays: number | bigint;
         managesTokens?: boolean;
       };
-      // The contract's check has run; integers arrive exact (bigint).
-      const created = valueOrThrow(
-        await tokens.create(actor, { ...body, expiresInDays: Number(body.expiresInDays) }),
-      );
+      // Read before the create: its answer is made (and, with an Idempotency-Key, kept) in its transaction.
       const slugs = await projectSlugs(actor.accountId);
-      return sendJson(reply, 201, {
-        token: accessTokenJson(created.token, (id) => slugs.get(id)),
-        secret: created.secret,
-      });
+      const answer = await answers<{ token: AccessToken; secret: string }>(
+        idempotentRequest(request, 'createToken', body),
+        // The contract's check has run; integers arrive exact (bigint).
+        async (alongside) =>
+          valueOrThrow(
+            await tokens.create(actor, { ...body, expiresInDays: Number(body.expiresInDays) }, alongside),
+          ),
+        (created) =>
+          JSON.stringify({
+            token: accessTokenJson(created.token, (id) => slugs.get(id)),
+            secret: created.secret,
+          }),
+      );
+      return sendCreated(reply, answer);
     },
     async revokeToken(request, reply) {
       const actor = tokenActorOf(request);

@@ -3,6 +3,7 @@ import { boundedLru } from '../../cache/bounded-lru.ts';
 import type { ChangeFeed } from '../../changes/feed.ts';
 import { newestChangeOf } from '../../storage/change-records.ts';
 import type { Store } from '../store.ts';
+import type { SqlExecutor } from '../../storage/sql-executor.ts';
 import { createTwoFactorRecords } from '../identity/two-factor-records.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type Actor, type TokenGrant } from '../shared/actor.ts';
@@ -84,9 +85,11 @@ export function createAccessTokenService(deps: AccessTokenDeps) {
     /** The account's tokens that work now: what a password change or two-factor may keep. */
     active: (accountId: string): Promise<AccessToken[]> => reads.active(accountId, clock.now()),
 
+    /** `alongside` writes in the same transaction (the management API's Idempotency-Key answer). */
     async create(
       actor: Extract<Actor, { kind: 'account' }>,
       input: NewTokenInput,
+      alongside?: (sql: SqlExecutor, created: { token: AccessToken; secret: string }) => Promise<void>,
     ): Promise<Outcome<{ token: AccessToken; secret: string }>> {
       const grant = (actor as Partial<TokenActor>).token;
       if (grant && !grant.managesTokens) return cannotManage();
@@ -163,6 +166,7 @@ export function createAccessTokenService(deps: AccessTokenDeps) {
           });
         }
         await records.insert(token);
+        await alongside?.(sql, { token, secret: generated.secret });
         return {
           value: token,
           action: 'access_token_created',

@@ -1,7 +1,7 @@
-import type { Flash } from '../../dashboard/flash.ts';
-import { noticeOf, problemOf } from '../../dashboard/views/messages.ts';
+import type { Flash } from '../identity/flash.ts';
+import { noticeOf, problemOf } from '../shared/messages-view.ts';
 import { instant } from '../requests/view.ts';
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import type { Project } from '../projects/project-repository.ts';
 import { type Html, html } from '../../web/html.ts';
 import type { AccessToken } from './repository.ts';
@@ -111,13 +111,18 @@ function createForm(view: AccessTokensView): Html {
   </section>`;
 }
 
-/** Account → Access tokens: the account's tokens of the management API, create and revoke. */
-export function accessTokensView(view: AccessTokensView): Html {
+/** The breadcrumbs and the heading of the access tokens' pages. */
+function header(): Html {
   return html`<nav class="breadcrumbs" aria-label="Breadcrumbs">
       <a href="${urlFor('projectsPage')}">Projects</a> / <a href="${urlFor('accountPage')}">account</a> /
       access tokens
     </nav>
-    <h1>Access tokens</h1>
+    <h1>Access tokens</h1>`;
+}
+
+/** Account → Access tokens: the account's tokens of the management API, create and revoke. */
+export function accessTokensView(view: AccessTokensView): Html {
+  return html`${header()}
     ${view.flash.accessToken ? createdNotice(view.flash.accessToken) : noticeOf(view.flash)}
     <p class="muted small">
       Tokens let scripts and the <code>petstore</code> command line use the management API (<a
@@ -131,7 +136,7 @@ export function accessTokensView(view: AccessTokensView): Html {
       ${
         view.tokens.length === 0
           ? html`<p class="empty">No tokens yet.</p>`
-          : html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="tokens">
+          : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Tokens table">
               <table class="stacked">
                 <thead>
                   <tr>
@@ -155,16 +160,17 @@ export function accessTokensView(view: AccessTokensView): Html {
 
 /** Asks before a token is revoked, naming it, as the keys' page does. */
 export function revokeTokenView(token: AccessToken, csrfToken: string): Html {
-  return html`<section class="card" aria-labelledby="revoke-token">
-    <h2 id="revoke-token">Revoke “${token.name}” (<span class="mono">${token.prefix}…</span>)?</h2>
-    <p>
-      Requests with this token are refused with <code>401</code> from now on, on every server. This cannot be
-      undone.
-    </p>
-    <form class="inline" method="post" action="${urlFor('revokeAccessToken', { tokenId: token.id })}">
-      <input type="hidden" name="_csrf" value="${csrfToken}" />
-      <button type="submit" class="danger">Revoke token</button>
-      <a class="button secondary" href="${urlFor('accessTokensPage')}">Cancel</a>
-    </form>
-  </section>`;
+  return html`${header()}
+    <section class="card" aria-labelledby="revoke-token">
+      <h2 id="revoke-token">Revoke “${token.name}” (<span class="mono">${token.prefix}…</span>)?</h2>
+      <p>
+        Requests with this token are refused with <code>401</code> from now on, on every server. This cannot
+        be undone.
+      </p>
+      <form class="inline" method="post" action="${urlFor('revokeAccessToken', { tokenId: token.id })}">
+        <input type="hidden" name="_csrf" value="${csrfToken}" />
+        <button type="submit" class="danger">Revoke token</button>
+        <a class="button secondary" href="${urlFor('accessTokensPage')}">Cancel</a>
+      </form>
+    </section>`;
 }

@@ -1,11 +1,11 @@
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import type { Project } from '../projects/project-repository.ts';
 import { AUDIT_ACTIONS, type AuditAction, type StoredAuditEvent } from './audit-records.ts';
 import { activityFilterQuery, type ActivityFilters } from './activity-filters.ts';
 import { type Html, html } from '../../web/html.ts';
 import { projectHeader } from '../projects/view.ts';
 import { instant } from '../requests/view.ts';
-import { tokens } from '../../dashboard/views/tokens.ts';
+import { tokens } from '../shared/tokens-view.ts';
 
 /** Each action as people say it. */
 export const ACTION_LABELS: Record<AuditAction, string> = {

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { getDomain, getPublicSuffix } from 'tldts';
 import { isIpLiteral } from '../../http/host-name.ts';
-import { isServiceName } from './service-names.ts';
+import { isServiceName } from '../../http/service-names.ts';
 
 export interface DomainName {
   /** Lower case, punycode, no trailing dot: `docs.example.com`, `xn--bcher-kva.example`. */

@@ -3,9 +3,9 @@ import { sentence } from './rules.ts';
 import { isPaid } from '../projects/rules.ts';
 import type { Actor } from '../shared/actor.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import type { Project } from '../projects/project-repository.ts';
-import type { DashboardContext } from '../../dashboard/context.ts';
+import type { DashboardContext } from '../shared/dashboard-context.ts';
 import { field } from '../../web/form-body.ts';
 import { checkedNotice, type DomainNotice, domainNotice, domainsView, removeDomainView } from './view.ts';
 

@@ -1,4 +1,4 @@
-import { type UrlParams, urlFor } from '../../routes/urls.ts';
+import { type UrlParams, urlFor } from '../shared/urls.ts';
 import type { CertificateState } from './certificate.ts';
 import type { DomainView } from './rules.ts';
 import { isPaid } from '../projects/rules.ts';
@@ -6,7 +6,7 @@ import { providerName } from './records.ts';
 import type { Project } from '../projects/project-repository.ts';
 import { type Html, html } from '../../web/html.ts';
 import { minute } from '../keys/view.ts';
-import { planLabel } from '../../dashboard/views/plans.ts';
+import { planLabel } from '../projects/plans-view.ts';
 import { projectHeader } from '../projects/view.ts';
 
 export interface DomainsView {

@@ -1,8 +1,8 @@
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import type { RouteHandlerMethod } from 'fastify';
 import { changePassword } from './password-change.ts';
 import { keptTokens } from '../access-tokens/revoke-choice.ts';
-import type { DashboardContext } from '../../dashboard/context.ts';
+import type { DashboardContext } from '../shared/dashboard-context.ts';
 import { field } from '../../web/form-body.ts';
 import { clearSessionCookie, setDeviceCookie, signedInOf } from './session-cookie.ts';
 import { logPasswordChange } from './sign-in-log.ts';

@@ -1,8 +1,8 @@
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import type { Account } from './account-repository.ts';
 import { type Html, html } from '../../web/html.ts';
-import type { Flash } from '../../dashboard/flash.ts';
-import { noticeOf, problemOf } from '../../dashboard/views/messages.ts';
+import type { Flash } from './flash.ts';
+import { noticeOf, problemOf } from '../shared/messages-view.ts';
 import { MIN_PASSWORD_LENGTH } from './passwords.ts';
 import type { AccessToken } from '../access-tokens/repository.ts';
 import { revokeChoiceView } from '../access-tokens/revoke-choice-view.ts';

@@ -2,12 +2,12 @@ import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { bindingOf, createPasskeys, parseCredential, type RelyingParty, relyingPartyOf } from './passkeys.ts';
 import { verifyPassword } from './passwords.ts';
 import { BUSY_RETRY_SECONDS, SESSION_TTL_MS, SIGN_IN_LIMITS } from './sessions.ts';
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import type { Account } from './account-repository.ts';
 import { field } from '../../web/form-body.ts';
-import { readCookie } from '../../dashboard/cookies.ts';
-import type { DashboardContext } from '../../dashboard/context.ts';
-import { sendPage } from '../../dashboard/page.ts';
+import { readCookie } from '../../web/cookies.ts';
+import type { DashboardContext } from '../shared/dashboard-context.ts';
+import { sendPage } from '../shared/page.ts';
 import {
   setDeviceCookie,
   setSessionCookie,

@@ -1,9 +1,9 @@
 import { PASSKEY_NAME_MAX } from './passkeys.ts';
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import type { Passkey } from './passkey-records.ts';
 import { type Html, html } from '../../web/html.ts';
-import type { Flash } from '../../dashboard/flash.ts';
-import { problemOf } from '../../dashboard/views/messages.ts';
+import type { Flash } from './flash.ts';
+import { problemOf } from '../shared/messages-view.ts';
 import { instant } from '../requests/view.ts';
 
 /** The script that runs the browser's side (navigator.credentials); the forms stay hidden without it. */

@@ -6,10 +6,10 @@ import {
   RESET_TTL_MS,
   resetPassword,
 } from './password-reset.ts';
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import { field } from '../../web/form-body.ts';
-import type { DashboardContext } from '../../dashboard/context.ts';
-import { sendPage } from '../../dashboard/page.ts';
+import type { DashboardContext } from '../shared/dashboard-context.ts';
+import { sendPage } from '../shared/page.ts';
 import { signInCsrfToken } from './session-cookie.ts';
 import { emailDigest } from './sign-in-log.ts';
 import { forgotPasswordView, invalidResetView, resetPasswordView } from './password-reset-view.ts';

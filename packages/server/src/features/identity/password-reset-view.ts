@@ -1,4 +1,4 @@
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import { MIN_PASSWORD_LENGTH } from './passwords.ts';
 import { type Html, html } from '../../web/html.ts';
 

@@ -3,10 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Sessions } from './sessions.ts';
 import { ApiError } from '../../errors.ts';
 import type { Account, Session } from './account-repository.ts';
-import { readCookie, serializeCookie } from '../../dashboard/cookies.ts';
+import { readCookie, serializeCookie } from '../../web/cookies.ts';
 import { field } from '../../web/form-body.ts';
 import { requestScheme } from '../../http/scheme.ts';
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

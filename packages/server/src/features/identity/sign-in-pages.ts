@@ -1,9 +1,9 @@
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import type { RouteHandlerMethod } from 'fastify';
 import { SESSION_TTL_MS } from './sessions.ts';
-import type { DashboardContext } from '../../dashboard/context.ts';
+import type { DashboardContext } from '../shared/dashboard-context.ts';
 import { field } from '../../web/form-body.ts';
-import { sendPage } from '../../dashboard/page.ts';
+import { sendPage } from '../shared/page.ts';
 import {
   clearSessionCookie,
   deviceCookie,

@@ -1,4 +1,4 @@
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import { type Html, html } from '../../web/html.ts';
 import { passkeySignInForm } from './passkeys-view.ts';
 

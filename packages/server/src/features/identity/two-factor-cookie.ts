@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CHALLENGE_TTL_MS } from './two-factor.ts';
-import { urlFor } from '../../routes/urls.ts';
-import { readCookie, serializeCookie } from '../../dashboard/cookies.ts';
+import { urlFor } from '../shared/urls.ts';
+import { readCookie, serializeCookie } from '../../web/cookies.ts';
 
 /** A sign-in between its password and its code holds the challenge's token in this cookie. */
 export const TWO_FACTOR_COOKIE = 'petstore_two_factor';

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.ts';
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import type { AccountRepository } from './account-repository.ts';
-import { memberOf } from '../../dashboard/roles.ts';
+import { memberOf } from '../members/page-roles.ts';
 import { signedInOf } from './session-cookie.ts';
 
 /**

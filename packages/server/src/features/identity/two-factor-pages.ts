@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { SESSION_TTL_MS } from './sessions.ts';
 import type { CodeOutcome } from './two-factor.ts';
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import { field } from '../../web/form-body.ts';
 import { Html } from '../../web/html.ts';
-import { dashboardActor } from '../../dashboard/actor.ts';
-import type { DashboardContext } from '../../dashboard/context.ts';
-import { sendPage } from '../../dashboard/page.ts';
+import { dashboardActor } from './page-actor.ts';
+import type { DashboardContext } from '../shared/dashboard-context.ts';
+import { sendPage } from '../shared/page.ts';
 import { setDeviceCookie, setSessionCookie, signedInOf, signInCsrfToken } from './session-cookie.ts';
 import { retryText } from './sign-in-pages.ts';
 import { revokedText } from './account-pages.ts';

@@ -1,8 +1,8 @@
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import type { Project } from '../projects/project-repository.ts';
 import { type Html, html } from '../../web/html.ts';
-import type { Flash } from '../../dashboard/flash.ts';
-import { problemOf } from '../../dashboard/views/messages.ts';
+import type { Flash } from './flash.ts';
+import { problemOf } from '../shared/messages-view.ts';
 import { passkeySecondFactorForm } from './passkeys-view.ts';
 import type { AccessToken } from '../access-tokens/repository.ts';
 import { revokeChoiceView } from '../access-tokens/revoke-choice-view.ts';

@@ -1,9 +1,9 @@
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { type DashboardContext } from '../../dashboard/context.ts';
+import { type DashboardContext } from '../shared/dashboard-context.ts';
 import { signedInOf } from '../identity/session-cookie.ts';
 import { ApiError } from '../../errors.ts';
 import { limitsFor } from '../../ratelimit/plans.ts';
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import type { ApiKeyRecord } from '../../storage/records.ts';
 import type { Actor } from '../shared/actor.ts';
 import type { Problem } from '../shared/outcome.ts';

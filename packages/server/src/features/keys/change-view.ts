@@ -1,7 +1,7 @@
-import { urlFor } from '../../routes/urls.ts';
-import type { Flash } from '../../dashboard/flash.ts';
-import { problemOf } from '../../dashboard/views/messages.ts';
-import { tokens } from '../../dashboard/views/tokens.ts';
+import { urlFor } from '../shared/urls.ts';
+import type { Flash } from '../identity/flash.ts';
+import { problemOf } from '../shared/messages-view.ts';
+import { tokens } from '../shared/tokens-view.ts';
 import type { Limits } from '../../ratelimit/plans.ts';
 import type { ApiKeyRecord } from '../../storage/records.ts';
 import { type Html, html } from '../../web/html.ts';

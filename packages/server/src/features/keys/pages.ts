@@ -1,11 +1,11 @@
-import { urlFor } from '../../routes/urls.ts';
-import { memberOf } from '../../dashboard/roles.ts';
+import { urlFor } from '../shared/urls.ts';
+import { memberOf } from '../members/page-roles.ts';
 import { signedInOf } from '../identity/session-cookie.ts';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { limitsFor } from '../../ratelimit/plans.ts';
 import type { Project } from '../projects/project-repository.ts';
 import { ApiError } from '../../errors.ts';
-import { type DashboardContext } from '../../dashboard/context.ts';
+import { type DashboardContext } from '../shared/dashboard-context.ts';
 import { field } from '../../web/form-body.ts';
 import { keyName, keysView, revokeView } from './view.ts';
 import { periodsByKey } from '../requests/usage-series.ts';

@@ -1,17 +1,22 @@
 import type { RouteHandlerMethod } from 'fastify';
 import { parseDateTime } from '../../validation/date-time.ts';
 import type { Clock } from '../../time/clock.ts';
-import { tokenActorOf } from '../access-tokens/check.ts';
-import { numberOf, pageQuery, sendJson } from '../shared/json.ts';
+import { idempotentRequest, tokenActorOf } from '../access-tokens/check.ts';
+import type { IdempotentAnswers } from '../../idempotency/sealed-answers.ts';
+import { numberOf, pageQuery, sendCreated, sendJson } from '../shared/json.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
 import { keyJson } from './json.ts';
-import { KEY_PAGE, type KeyService } from './service.ts';
+import { type CreatedKey, KEY_PAGE, type KeyService, type RolledKey } from './service.ts';
 
 /**
  * The management API's key operations (openapi/manage.yaml, tag Keys), on the keys service; their query
  * and body come checked by the contract (manage/area.ts).
  */
-export function keyRoutes(keys: KeyService, clock: Clock): Record<string, RouteHandlerMethod> {
+export function keyRoutes(
+  keys: KeyService,
+  clock: Clock,
+  answers: IdempotentAnswers,
+): Record<string, RouteHandlerMethod> {
   return {
     async listKeys(request, reply) {
       const { slug } = request.params as { slug: string };
@@ -23,16 +28,20 @@ export function keyRoutes(keys: KeyService, clock: Clock): Record<string, RouteH
     async createKey(request, reply) {
       const { slug } = request.params as { slug: string };
       const input = request.body as Record<string, unknown>;
-      const created = valueOrThrow(
-        await keys.create(tokenActorOf(request), slug, {
-          label: (input.label as string | undefined) ?? null,
-          // The contract's check has run: a date-time.
-          expiresAt: input.expiresAt === undefined ? null : parseDateTime(input.expiresAt as string)!,
-          perMinute: numberOf(input.perMinute) ?? null,
-          perDay: numberOf(input.perDay) ?? null,
-        }),
+      const actor = tokenActorOf(request);
+      const fields = {
+        label: (input.label as string | undefined) ?? null,
+        // The contract's check has run: a date-time.
+        expiresAt: input.expiresAt === undefined ? null : parseDateTime(input.expiresAt as string)!,
+        perMinute: numberOf(input.perMinute) ?? null,
+        perDay: numberOf(input.perDay) ?? null,
+      };
+      const answer = await answers<CreatedKey>(
+        idempotentRequest(request, 'createKey', { slug, input }),
+        async (alongside) => valueOrThrow(await keys.create(actor, slug, fields, alongside)),
+        (created) => JSON.stringify({ key: keyJson(created.key, clock.now()), secret: created.secret }),
       );
-      return sendJson(reply, 201, { key: keyJson(created.key, clock.now()), secret: created.secret });
+      return sendCreated(reply, answer);
     },
     async getKey(request, reply) {
       const { slug, keyId } = request.params as { slug: string; keyId: string };
@@ -64,14 +73,22 @@ export function keyRoutes(keys: KeyService, clock: Clock): Record<string, RouteH
     },
     async rollKey(request, reply) {
       const { slug, keyId } = request.params as { slug: string; keyId: string };
-      const overlap = numberOf((request.body as Record<string, unknown>).overlapSeconds);
-      const rolled = valueOrThrow(await keys.roll(tokenActorOf(request), slug, keyId, overlap));
-      const now = clock.now();
-      return sendJson(reply, 201, {
-        key: keyJson(rolled.key, now),
-        secret: rolled.secret,
-        previous: keyJson(rolled.previous, now),
-      });
+      const input = request.body as Record<string, unknown>;
+      const overlap = numberOf(input.overlapSeconds);
+      const actor = tokenActorOf(request);
+      const answer = await answers<RolledKey>(
+        idempotentRequest(request, 'rollKey', { slug, keyId, input }),
+        async (alongside) => valueOrThrow(await keys.roll(actor, slug, keyId, overlap, alongside)),
+        (rolled) => {
+          const now = clock.now();
+          return JSON.stringify({
+            key: keyJson(rolled.key, now),
+            secret: rolled.secret,
+            previous: keyJson(rolled.previous, now),
+          });
+        },
+      );
+      return sendCreated(reply, answer);
     },
   };
 }

@@ -43,6 +43,9 @@ export interface CreatedKey {
   secret: string;
 }
 
+/** A rolled key: the new one with its secret, and the old one with its new expiry. */
+export type RolledKey = CreatedKey & { previous: ApiKeyRecord };
+
 /** How people name a key in the audit trail: its label and the start of its secret. */
 export const keyTarget = (key: { label: string | null; prefix?: string | null; id: string }): string =>
   `${key.label ? `“${key.label}”` : 'no label'} (${key.prefix ?? key.id}…)`;
@@ -152,7 +155,13 @@ export function createKeyService(deps: KeyServiceDeps) {
 
   return {
     /** A key of the project, held to its plan (and to its own lower limits, when given). */
-    async create(actor: Actor, slug: string, input: NewKeyInput): Promise<Outcome<CreatedKey>> {
+    /** `alongside` writes in the same transaction (the management API's Idempotency-Key answer). */
+    async create(
+      actor: Actor,
+      slug: string,
+      input: NewKeyInput,
+      alongside?: (sql: SqlExecutor, created: CreatedKey) => Promise<void>,
+    ): Promise<Outcome<CreatedKey>> {
       const allowed = await authorise(storage.projects, actor, slug, 'developer', true);
       if (!allowed.ok) return allowed;
       const { project } = allowed.value;
@@ -169,8 +178,10 @@ export function createKeyService(deps: KeyServiceDeps) {
           });
         }
         await keyRecords(sql).insert(record);
+        const value = { key: (await keyRecords(sql).get(record.id))!, secret };
+        await alongside?.(sql, value);
         return {
-          value: { key: (await keyRecords(sql).get(record.id))!, secret },
+          value,
           action: 'key_created',
           target: keyTarget(record),
         };
@@ -321,13 +332,15 @@ export function createKeyService(deps: KeyServiceDeps) {
      * A new key with the old one's label, expiry and own limits; the old one keeps working for
      * `overlapSeconds` more (never longer than it would have), then expires. A key is rolled once:
      * the second of two concurrent rolls, or a roll of a revoked or expired key, is 409 conflict.
+     * `alongside` writes in the same transaction (the management API's Idempotency-Key answer).
      */
     async roll(
       actor: Actor,
       slug: string,
       keyId: string,
       overlapSeconds: number = ROLL_OVERLAP.defaultSeconds,
-    ): Promise<Outcome<CreatedKey & { previous: ApiKeyRecord }>> {
+      alongside?: (sql: SqlExecutor, rolled: RolledKey) => Promise<void>,
+    ): Promise<Outcome<RolledKey>> {
       const allowed = await authorise(storage.projects, actor, slug, 'developer', true);
       if (!allowed.ok) return allowed;
       const { project } = allowed.value;
@@ -350,6 +363,7 @@ export function createKeyService(deps: KeyServiceDeps) {
         await keyRecords(sql).insert(record);
         const key = (await keyRecords(sql).get(record.id))!;
         const previous = (await keyRecords(sql).get(old.id))!;
+        await alongside?.(sql, { key, secret, previous });
         return {
           value: { key, secret, previous },
           action: 'key_rolled',

@@ -1,4 +1,4 @@
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { pendingInvitation, invitationDigest } from './invitation-mail.ts';
@@ -8,9 +8,9 @@ import type { Account } from '../identity/account-repository.ts';
 import { createMemberService } from './service.ts';
 import type { Invitation } from './invitation-records.ts';
 import type { Project } from '../projects/project-repository.ts';
-import { type DashboardContext } from '../../dashboard/context.ts';
+import { type DashboardContext } from '../shared/dashboard-context.ts';
 import { field } from '../../web/form-body.ts';
-import { sendPage } from '../../dashboard/page.ts';
+import { sendPage } from '../shared/page.ts';
 import {
   deviceCookie,
   setDeviceCookie,

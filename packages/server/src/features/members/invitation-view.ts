@@ -1,4 +1,4 @@
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import { MIN_PASSWORD_LENGTH } from '../identity/passwords.ts';
 import type { Invitation } from './invitation-records.ts';
 import type { Project } from '../projects/project-repository.ts';

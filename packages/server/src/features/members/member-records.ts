@@ -1,7 +1,8 @@
+import type { Role } from '../../http/route-config.ts';
 import type { SqlExecutor, Transactions } from '../../storage/sql-executor.ts';
 
 /** What a member may do in a project: everything, keys and logs, or only read. */
-export type Role = 'owner' | 'developer' | 'viewer';
+export type { Role };
 export const ROLES: readonly Role[] = ['owner', 'developer', 'viewer'];
 
 export interface Member {

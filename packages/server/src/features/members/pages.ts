@@ -1,13 +1,13 @@
-import { urlFor } from '../../routes/urls.ts';
-import { memberOf } from '../../dashboard/roles.ts';
+import { urlFor } from '../shared/urls.ts';
+import { memberOf } from './page-roles.ts';
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { normalizeEmail } from '../identity/email.ts';
 import { ApiError } from '../../errors.ts';
 import { createMemberService, isRole } from './service.ts';
 import { valueOrThrow } from '../shared/outcome.ts';
 import type { RevokedInvitation } from './member-records.ts';
-import { dashboardActor } from '../../dashboard/actor.ts';
-import type { DashboardContext } from '../../dashboard/context.ts';
+import { dashboardActor } from '../identity/page-actor.ts';
+import type { DashboardContext } from '../shared/dashboard-context.ts';
 
 import { field } from '../../web/form-body.ts';
 import { clearSessionCookie, signedInOf } from '../identity/session-cookie.ts';

@@ -1,10 +1,10 @@
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import type { Invitation } from './invitation-records.ts';
 import { type Member, type Role, ROLES } from './member-records.ts';
 import type { Project } from '../projects/project-repository.ts';
-import type { Flash } from '../../dashboard/flash.ts';
+import type { Flash } from '../identity/flash.ts';
 import { type Html, html } from '../../web/html.ts';
-import { noticeOf, problemOf } from '../../dashboard/views/messages.ts';
+import { noticeOf, problemOf } from '../shared/messages-view.ts';
 import { projectHeader } from '../projects/view.ts';
 
 export interface MembersView {

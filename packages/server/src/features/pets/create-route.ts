@@ -1,5 +1,5 @@
 import type { RouteHandlerMethod } from 'fastify';
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import { apiKeyOf } from '../../http/guard.ts';
 import { ApiError } from '../../errors.ts';
 import { JSON_CONTENT_TYPE } from '../../http/send-error.ts';

@@ -15,7 +15,7 @@ import { type HostRules, requestHostKind } from '../../http/host-kind.ts';
 import type { PetCreator } from './create-route.ts';
 import type { PetFinder } from './get-route.ts';
 import type { PetLister } from './list-route.ts';
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import type { RouteConfig } from '../../http/route-config.ts';
 
 export interface PetsLaneDeps {

@@ -5,7 +5,7 @@ import type { PetService } from './service.ts';
 import type { PetStatus } from '../../storage/records.ts';
 import type { OpenApiDocument } from '../../openapi/contract.ts';
 import { queryReader } from '../../validation/query.ts';
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 
 let listUrl: string | undefined;
 

@@ -1,7 +1,7 @@
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import type { Project } from './project-repository.ts';
 import { type Html, html } from '../../web/html.ts';
-import { planLabel } from '../../dashboard/views/plans.ts';
+import { planLabel } from './plans-view.ts';
 
 /** `siteUrl(index)`: where the project at `index` publishes its docs (its primary domain first). */
 export function projectsView(projects: readonly Project[], siteUrl: (index: number) => string): Html {

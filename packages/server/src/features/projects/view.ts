@@ -1,11 +1,11 @@
 import { KEYS_PER_PLAN } from '../keys/caps.ts';
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import { limitsFor } from '../../ratelimit/plans.ts';
 import type { Project } from './project-repository.ts';
 import { type Html, html } from '../../web/html.ts';
-import type { Flash } from '../../dashboard/flash.ts';
-import { noticeOf, problemOf } from '../../dashboard/views/messages.ts';
-import { planLabel, plansTable } from '../../dashboard/views/plans.ts';
+import type { Flash } from '../identity/flash.ts';
+import { noticeOf, problemOf } from '../shared/messages-view.ts';
+import { planLabel, plansTable } from './plans-view.ts';
 import type { Period } from '../requests/usage-series.ts';
 import { firstRequest } from '../requests/first-request-view.ts';
 import { usageChart } from '../requests/usage-chart-view.ts';

@@ -4,12 +4,12 @@ import { cursorOf, parseCursor, parseStatusFilter, requestIdSearch, searchesByPr
 import { EXPORT_RETRY_AFTER_SECONDS } from './export-slots.ts';
 import { EXPORT_FORMATS, exportBody, requestPagesOf } from './request-export.ts';
 import { retainedSince } from './retention.ts';
-import { contractOperations } from '../../routes/table.ts';
+import { contractOperations } from '../../http/contract-routes.ts';
 import { publicContract } from '../../openapi/contract.ts';
 import type { Project } from '../projects/project-repository.ts';
 import type { RequestLogQuery } from './request-log-records.ts';
-import type { DashboardContext } from '../../dashboard/context.ts';
-import { apiOrigin, securityHeaders } from '../../dashboard/page.ts';
+import type { DashboardContext } from '../shared/dashboard-context.ts';
+import { apiOrigin, securityHeaders } from '../shared/page.ts';
 import { signedInOf } from '../identity/session-cookie.ts';
 import {
   RANGES,

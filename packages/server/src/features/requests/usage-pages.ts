@@ -1,8 +1,8 @@
 import type { RouteHandlerMethod } from 'fastify';
 import { ApiError } from '../../errors.ts';
 import { periodsCsv, type Step, usagePeriods } from './usage-series.ts';
-import type { DashboardContext } from '../../dashboard/context.ts';
-import { securityHeaders } from '../../dashboard/page.ts';
+import type { DashboardContext } from '../shared/dashboard-context.ts';
+import { securityHeaders } from '../shared/page.ts';
 
 /** The numbers behind the usage charts, as CSV: the project's, or one of its keys'. */
 export function usagePages(context: DashboardContext): Record<string, RouteHandlerMethod> {

@@ -1,4 +1,4 @@
-import { urlFor } from '../../routes/urls.ts';
+import { urlFor } from '../shared/urls.ts';
 import { REQUEST_LOG_RETENTION_DAYS } from './retention.ts';
 import type { Project } from '../projects/project-repository.ts';
 import type { ApiKeyRecord } from '../../storage/records.ts';

@@ -13,6 +13,19 @@ export function sendJson(reply: FastifyReply, status: number, body: unknown): Fa
     .send(JSON.stringify(body));
 }
 
+/**
+ * A create's 201 under the management API's Idempotency-Key (idempotency/sealed-answers.ts): its body
+ * as first answered, marked `Idempotent-Replayed: true` when this answer is a replay.
+ */
+export function sendCreated(reply: FastifyReply, answer: { body: string; replayed: boolean }): FastifyReply {
+  if (answer.replayed) reply.header('idempotent-replayed', 'true');
+  return reply
+    .status(201)
+    .header('content-type', JSON_CONTENT_TYPE)
+    .header('cache-control', 'no-store')
+    .send(answer.body);
+}
+
 /** An integer query or body value (the contract's checks have run) as a number. */
 export const numberOf = (value: unknown): number | undefined =>
   value === undefined || value === null ? undefined : Number(value as number | bigint);

@@ -1,6 +1,6 @@
 import { boundedLru } from '../../../cache/bounded-lru.ts';
 import type { ChangeBatch, ChangeFeed } from '../../../changes/feed.ts';
-import { ownNameKind, type ServiceNames } from '../service-names.ts';
+import { ownNameKind, type ServiceNames } from '../../../http/service-names.ts';
 import { isPaid, SLUG } from '../../projects/rules.ts';
 import type { DomainRepository } from '../domain-repository.ts';
 import type { Project, ProjectRepository } from '../../projects/project-repository.ts';

@@ -3,7 +3,7 @@ import { ApiError } from '../../../errors.ts';
 import { markHostLookupFailed, normalizeHost } from '../../../http/host-kind.ts';
 import { targetHostHeader } from '../../../http/request-target.ts';
 import { parseHostHeader } from '../../../http/host-name.ts';
-import { type CustomHostKind, ownNameKind, type ServiceNames } from '../service-names.ts';
+import { type CustomHostKind, ownNameKind, type ServiceNames } from '../../../http/service-names.ts';
 import type { HostAnswer, HostDirectory } from './host-directory.ts';
 
 const ANSWER = Symbol('petstore.hostAnswer');
