@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createRequestIds } from '../packages/server/src/http/request-ids.ts';
-import type { ReversibleStorage } from '../packages/server/src/storage/migrations.ts';
+import { openStore, type ReversibleStore } from '../packages/server/src/features/store.ts';
 import { PostgresStorage } from '../packages/server/src/storage/postgres.ts';
 import type { LoggedRequest } from '../packages/server/src/features/requests/request-log-records.ts';
 import { SqliteStorage } from '../packages/server/src/storage/sqlite.ts';
@@ -98,7 +98,7 @@ const request = (i: number): LoggedRequest => ({
 const batchOf = () => Array.from({ length: batchSize }, (_, i) => request(i));
 
 interface Opened {
-  storage: ReversibleStorage;
+  storage: ReversibleStore;
   /** Bytes the request log takes on disk. */
   bytes: () => Promise<number>;
   dispose: () => Promise<void>;
@@ -108,7 +108,7 @@ async function open(): Promise<Opened> {
   if (database === 'sqlite') {
     const dir = await mkdtemp(join(tmpdir(), 'petstore-log-writer-'));
     const path = join(dir, 'log.db');
-    const storage = new SqliteStorage(path);
+    const storage = openStore(new SqliteStorage(path));
     // The pages in use, those still in the WAL included.
     const bytes = async () => {
       const count = async (pragma: string) =>
@@ -120,7 +120,7 @@ async function open(): Promise<Opened> {
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   await admin.connect();
   await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
-  const storage = new PostgresStorage({ url: POSTGRES_URL, schema: SCHEMA, poolSize: 4 });
+  const storage = openStore(new PostgresStorage({ url: POSTGRES_URL, schema: SCHEMA, poolSize: 4 }));
   const bytes = async () => {
     const { rows } = await admin.query(
       `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint AS n FROM pg_class c

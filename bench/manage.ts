@@ -41,13 +41,13 @@ if (values.help) {
 }
 
 async function serve(dir: string): Promise<void> {
-  const { openStorage } = await import('../packages/server/src/storage/open-storage.ts');
+  const { openStoreAt } = await import('../packages/server/src/features/store.ts');
   const { buildApp } = await import('../packages/server/src/app.ts');
   const { createRateLimiter } = await import('../packages/server/src/ratelimit/limiter.ts');
   const { createMemoryStore } = await import('../packages/server/src/ratelimit/memory-store.ts');
   const { systemClock } = await import('../packages/server/src/time/clock.ts');
   const { createKeyService } = await import('../packages/server/src/features/keys/service.ts');
-  const storage = await openStorage(join(dir, 'bench.db'));
+  const storage = await openStoreAt(join(dir, 'bench.db'));
   await storage.migrate();
   const clock = systemClock;
   const now = clock.now();

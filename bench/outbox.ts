@@ -8,8 +8,7 @@ import type { Mailer } from '../packages/server/src/mail/mailer.ts';
 import { invitationMail } from '../packages/server/src/mail/messages.ts';
 import { createOutbox, OUTBOX_LEASE_TTL_MS } from '../packages/server/src/mail/outbox.ts';
 import { createLease } from '../packages/server/src/maintenance/lease.ts';
-import { openStorage } from '../packages/server/src/storage/open-storage.ts';
-import type { Storage } from '../packages/server/src/storage/repository.ts';
+import { openStoreAt, type Store } from '../packages/server/src/features/store.ts';
 import { systemClock } from '../packages/server/src/time/clock.ts';
 import { startMailSink } from '../packages/server/test/mail-sink.ts';
 
@@ -48,10 +47,10 @@ if (!Number.isInteger(mails) || mails < 1) {
 const postgresUrl = process.env.PETSTORE_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const schema = `petstore_bench_outbox_${process.pid}`;
 const dir = await mkdtemp(join(tmpdir(), 'petstore-bench-outbox-'));
-const storage: Storage =
+const storage: Store =
   values.database === 'postgres'
-    ? await openStorage(postgresUrl, { schema, poolSize: 5 })
-    : await openStorage(join(dir, 'petstore.db'));
+    ? await openStoreAt(postgresUrl, { schema, poolSize: 5 })
+    : await openStoreAt(join(dir, 'petstore.db'));
 await storage.migrate();
 const sink = values.mailer === 'smtp' ? await startMailSink() : undefined;
 const mailer: Mailer = sink ? sink.mailer() : createLogMailer({ info: () => {} }, 'bench@example.test');

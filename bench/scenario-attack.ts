@@ -1,13 +1,13 @@
 import { request } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { invite } from '../packages/server/src/features/members/invitation-mail.ts';
-import { openStorage } from '../packages/server/src/storage/open-storage.ts';
 import { median } from './compare.ts';
 import { type Harness, LOAD_CORE, SERVER_CORE } from './harness.ts';
 import { type LoadResult, runLoad } from './load.ts';
 import { exportAttack } from './scenario-export.ts';
 import { floodScenario } from './scenario-flood.ts';
 import type { Row } from './table.ts';
+import { openStoreAt } from '../packages/server/src/features/store.ts';
 
 /** The target: the other tenant's p99 while the attack runs. */
 const P99_LIMIT_MS = 50;
@@ -127,7 +127,7 @@ export async function attackScenario(harness: Harness): Promise<Row[]> {
 
 async function passwordAttack(harness: Harness): Promise<Row[]> {
   const db = await harness.sqlite(10_000);
-  const storage = await openStorage(db.url);
+  const storage = await openStoreAt(db.url);
   const tokens: string[] = [];
   try {
     const now = Date.now();

@@ -4,10 +4,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { accessTokenRecords } from '../packages/server/src/features/access-tokens/repository.ts';
 import { generateAccessToken } from '../packages/server/src/features/access-tokens/token-format.ts';
 import { REQUEST_LOG_DEFAULTS } from '../packages/server/src/features/requests/request-log-writer.ts';
-import { openStorage } from '../packages/server/src/storage/open-storage.ts';
 import type { LoggedRequest } from '../packages/server/src/features/requests/request-log-records.ts';
 import { type Database, type Harness, LOAD_CORE, SERVER_CORE } from './harness.ts';
 import type { Row } from './table.ts';
+import { openStoreAt } from '../packages/server/src/features/store.ts';
 
 /** The exported project's log: a day of requests, seeded through the storage (not through HTTP). */
 const EXPORT_ROWS = 1_000_000;
@@ -48,7 +48,7 @@ function logged(projectId: string, now: number, i: number): LoggedRequest {
 
 /** A business project with EXPORT_ROWS logged requests and a viewer's read token for it. */
 async function seedExport(db: Database): Promise<{ token: string; seedSeconds: number }> {
-  const storage = await openStorage(db.url);
+  const storage = await openStoreAt(db.url);
   try {
     const now = Date.now();
     await storage.accounts.create({

@@ -21,6 +21,7 @@ import { row, type Spec } from './compare.ts';
 import { type Harness, SERVER_CORE } from './harness.ts';
 import { createKey, seedPostgres } from './seed.ts';
 import type { Row } from './table.ts';
+import { openStore, type StoreOf } from '../packages/server/src/features/store.ts';
 
 /** Projects the seeded and written traffic is spread over. */
 const PROJECTS = 10_000;
@@ -89,7 +90,7 @@ async function seedExpired(client: pg.Client, requests: number, perBatch: number
   await client.query('CHECKPOINT');
 }
 
-async function timedPurge(storage: PostgresStorage, expected: number): Promise<number> {
+async function timedPurge(storage: StoreOf<PostgresStorage>, expected: number): Promise<number> {
   const started = performance.now();
   const removed = await storage.requestLog.purge(PURGE_AT);
   const ms = performance.now() - started;
@@ -103,7 +104,7 @@ async function postgresPurge(harness: Harness): Promise<Row[]> {
   const db = { url, key: createKey(url) };
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const storage = new PostgresStorage({ url, poolSize: 2 });
+  const storage = openStore(new PostgresStorage({ url, poolSize: 2 }));
   const rows: Row[] = [];
   try {
     const ms = new Map<number, number>();
@@ -179,7 +180,7 @@ const SQLITE_DAYS = 8;
  */
 async function sqliteSteady(harness: Harness): Promise<Row[]> {
   const path = join(harness.workDir, 'purge-steady.db');
-  const storage = new SqliteStorage(path);
+  const storage = openStore(new SqliteStorage(path));
   await storage.migrate();
   for (let p = 0; p < 100; p++)
     await storage.projects.create({

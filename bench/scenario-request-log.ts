@@ -3,14 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoggedRequest } from '../packages/server/src/features/requests/request-log-records.ts';
 import { createRequestIds } from '../packages/server/src/http/request-ids.ts';
-import { openStorage } from '../packages/server/src/storage/open-storage.ts';
-import type { ReversibleStorage } from '../packages/server/src/storage/migrations.ts';
 import type { PostgresStorage } from '../packages/server/src/storage/postgres.ts';
 import { SqliteStorage } from '../packages/server/src/storage/sqlite.ts';
 import { makeTestApp } from '../packages/server/test/harness.ts';
 import type { Harness } from './harness.ts';
 import { seedPostgres } from './seed.ts';
 import type { Row } from './table.ts';
+import {
+  openStore,
+  openStoreAt,
+  type ReversibleStore,
+  type StoreOf,
+} from '../packages/server/src/features/store.ts';
 
 const ROWS = 1_000_000;
 const BATCH = 10_000;
@@ -69,18 +73,18 @@ const POSTGRES_URL =
 export async function requestLogScenario(_harness?: Harness): Promise<Row[]> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-request-log-'));
   try {
-    const rows = await viewsOver('sqlite', new SqliteStorage(join(dir, 'petstore.db')));
-    let postgres: ReversibleStorage | undefined;
+    const rows = await viewsOver('sqlite', openStore(new SqliteStorage(join(dir, 'petstore.db'))));
+    let postgres: ReversibleStore | undefined;
     try {
       await seedPostgres(POSTGRES_URL, 0);
-      postgres = await openStorage(POSTGRES_URL);
+      postgres = await openStoreAt(POSTGRES_URL);
     } catch (error) {
       console.error(`request-log: PostgreSQL skipped (${(error as Error).message})`);
     }
     if (postgres) {
       // Timed once the analyses the storage starts as the new day partitions fill have finished: no
       // ANALYZE of the scenario's own, so a freshly loaded day is measured as the server leaves it.
-      const analysed = (postgres as PostgresStorage).requestLog.analysis;
+      const analysed = (postgres as StoreOf<PostgresStorage>).requestLog.analysis;
       rows.push(...(await viewsOver('postgres', postgres, () => analysed.idle())));
     }
     return rows;
@@ -91,7 +95,7 @@ export async function requestLogScenario(_harness?: Harness): Promise<Row[]> {
 
 async function viewsOver(
   kind: string,
-  storage: ReversibleStorage,
+  storage: ReversibleStore,
   afterFill: () => Promise<void> = async () => {},
 ): Promise<Row[]> {
   await storage.migrate();

@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateKey } from '../packages/server/src/auth/keys.ts';
-import { openStorage } from '../packages/server/src/storage/open-storage.ts';
 import { freePort, startPinned, stop } from './processes.ts';
 import { CLI, startNodeFlags } from './seed.ts';
+import { openStoreAt } from '../packages/server/src/features/store.ts';
 
 const HELP = `npm run soak -- [--seconds 120] [--keys 40] [--database postgres://…]
 
@@ -63,7 +63,7 @@ const EXPECTED: Record<string, number[]> = {
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-soak-'));
 const database = options.database ?? join(dir, 'petstore.db');
-const storage = await openStorage(database);
+const storage = await openStoreAt(database);
 await storage.migrate();
 const keys: string[] = [];
 for (let i = 0; i < KEYS; i++) {

@@ -4,7 +4,7 @@ import { type Config, publicOrigin } from '@petstore/server/config.ts';
 import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
 import type { Problem } from '@petstore/server/features/shared/outcome.ts';
 import { type Role, ROLES } from '@petstore/server/features/members/member-records.ts';
-import type { Storage } from '@petstore/server/storage/repository.ts';
+import type { Store } from '@petstore/server/features/store.ts';
 import { systemClock } from '@petstore/server/time/clock.ts';
 import { type CliIo, note, say } from './io.ts';
 import { NotFoundError, refusalError } from './exit.ts';
@@ -47,7 +47,7 @@ export function dashboardOrigin(flag: string | undefined, config: Config): strin
 /** `admin invite`: a single-use link to join the project with a role, valid 7 days; printed, never mailed. */
 export async function inviteMember(
   io: CliIo,
-  storage: Storage,
+  storage: Store,
   options: { email: string; slug: string | boolean | undefined; role: Role; origin: string; json: boolean },
 ): Promise<void> {
   if (typeof options.slug !== 'string') throw new UsageError('--project is required');

@@ -5,7 +5,7 @@ import { emailProblem, normalizeEmail } from '@petstore/server/features/identity
 import { hashPassword, passwordProblem } from '@petstore/server/features/identity/passwords.ts';
 import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
 import type { Role } from '@petstore/server/features/members/member-records.ts';
-import type { Storage } from '@petstore/server/storage/repository.ts';
+import type { Store } from '@petstore/server/features/store.ts';
 import { systemClock } from '@petstore/server/time/clock.ts';
 import { dashboardOrigin, inviteMember, refusalOf, roleOption } from './admin-invite.ts';
 import { openServerDatabase } from './database.ts';
@@ -68,7 +68,7 @@ function newEmail(address: string): string {
 const accountExists = (address: string) =>
   new CliError(`an account for ${address} already exists`, EXIT.conflict);
 
-async function create(io: CliIo, storage: Storage, address: string): Promise<void> {
+async function create(io: CliIo, storage: Store, address: string): Promise<void> {
   if (await storage.accounts.byEmail(address)) throw accountExists(address);
   const password = await readNewPassword(io);
   const problem = await passwordProblem(password, { email: address });
@@ -87,7 +87,7 @@ async function create(io: CliIo, storage: Storage, address: string): Promise<voi
 
 async function addMember(
   io: CliIo,
-  storage: Storage,
+  storage: Store,
   address: string,
   slug: string | boolean | undefined,
   role: Role,
@@ -106,7 +106,7 @@ async function addMember(
   say(io, `${address} is ${role === 'owner' ? 'an' : 'a'} ${role} of ${slug}`);
 }
 
-async function remove(io: CliIo, storage: Storage, address: string): Promise<void> {
+async function remove(io: CliIo, storage: Store, address: string): Promise<void> {
   const account = await storage.accounts.byEmail(address);
   if (!account) throw new NotFoundError(`no account for ${address}`);
   const identity = createIdentityChanges({ storage, clock: systemClock });

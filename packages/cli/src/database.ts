@@ -4,11 +4,10 @@ import { type Config, type ConfigFlags, loadConfig } from '@petstore/server/conf
 import {
   DEFAULT_DATABASE,
   describeDatabase,
-  openStorage,
   sqliteFile,
   sqlitePath,
 } from '@petstore/server/storage/open-storage.ts';
-import type { ReversibleStorage } from '@petstore/server/storage/migrations.ts';
+import { openStoreAt, type ReversibleStore } from '@petstore/server/features/store.ts';
 import { EXIT, CliError } from './exit.ts';
 import { type CliIo, note } from './io.ts';
 
@@ -45,10 +44,10 @@ async function openExistingDatabase(
   io: CliIo,
   databaseUrl: string | undefined,
   source: DatabaseSource,
-): Promise<ReversibleStorage> {
+): Promise<ReversibleStore> {
   const file = sqliteFile(databaseUrl);
   if (file !== undefined && file !== ':memory:' && !existsSync(file)) throw missing(io, file, source);
-  const storage = await openStorage(databaseUrl);
+  const storage = await openStoreAt(databaseUrl);
   try {
     if (!(await storage.hasSchema())) {
       throw new CliError(
@@ -71,8 +70,8 @@ async function openExistingDatabase(
 export async function openOrCreateDatabase(
   io: CliIo,
   databaseUrl: string | undefined,
-): Promise<{ storage: ReversibleStorage; created: boolean }> {
-  const storage = await openStorage(databaseUrl);
+): Promise<{ storage: ReversibleStore; created: boolean }> {
+  const storage = await openStoreAt(databaseUrl);
   try {
     const created = !(await storage.hasSchema());
     announce(io, databaseUrl);
@@ -99,7 +98,7 @@ export function commandConfig(io: CliIo, flags: ConfigFlags = {}): Config {
 export async function openServerDatabase(
   io: CliIo,
   flag: string | undefined,
-): Promise<{ config: Config; storage: ReversibleStorage }> {
+): Promise<{ config: Config; storage: ReversibleStore }> {
   const config = commandConfig(io, { database: flag });
   const storage = await openExistingDatabase(io, config.databaseUrl, databaseSource(flag, io.env));
   return { config, storage };

@@ -1,4 +1,4 @@
-import type { Storage } from '@petstore/server/storage/repository.ts';
+import type { Store } from '@petstore/server/features/store.ts';
 import { systemClock } from '@petstore/server/time/clock.ts';
 import { createDnsResolver } from '@petstore/server/features/domains/dns.ts';
 import { createDomainsService } from '@petstore/server/features/domains/service.ts';
@@ -188,7 +188,7 @@ export async function runDomains(args: string[], io: CliIo): Promise<number> {
 }
 
 /** The project that claims the name; a name two projects claim must be named with --project. */
-async function projectOfDomain(storage: Storage, hostname: string): Promise<string> {
+async function projectOfDomain(storage: Store, hostname: string): Promise<string> {
   const claims = await domainClaims(storage.sql).projectsOf(hostname);
   if (claims.length === 0) {
     throw new NotFoundError(

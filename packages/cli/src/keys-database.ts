@@ -3,7 +3,7 @@ import { createKeyService } from '@petstore/server/features/keys/service.ts';
 import { limitsFor } from '@petstore/server/ratelimit/plans.ts';
 import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
 import type { Project } from '@petstore/server/features/projects/project-repository.ts';
-import type { Storage } from '@petstore/server/storage/repository.ts';
+import type { Store } from '@petstore/server/features/store.ts';
 import { systemClock } from '@petstore/server/time/clock.ts';
 import { CliError, EXIT, NotFoundError, refusalError, UsageError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
@@ -53,19 +53,19 @@ export function checkOwnLimits(
   }
 }
 
-async function projectOf(storage: Storage, slug: string): Promise<Project> {
+async function projectOf(storage: Store, slug: string): Promise<Project> {
   const project = await storage.projects.bySlug(slug);
   if (!project) throw new NotFoundError(`no project with slug ${slug}; "petstore projects list" shows them`);
   return project;
 }
 
-const keyService = (storage: Storage, key: Pick<ApiKeyRecord, 'environment'>) =>
+const keyService = (storage: Store, key: Pick<ApiKeyRecord, 'environment'>) =>
   createKeyService({ storage, clock: systemClock, keyEnvironment: key.environment });
 
 /** Creates the key through the keys service, as the dashboard and the management API do. */
 export async function createKey(
   io: CliIo,
-  storage: Storage,
+  storage: Store,
   choice: NewKeyChoice,
   environment: 'live' | 'test',
   json: boolean,
@@ -109,7 +109,7 @@ export async function createKey(
 }
 
 /** The key an id names: an unknown one is status 3. */
-async function keyNamed(storage: Storage, id: string): Promise<ApiKeyRecord> {
+async function keyNamed(storage: Store, id: string): Promise<ApiKeyRecord> {
   const key = await storage.keys.get(id);
   if (!key) throw new NotFoundError(`no key with id ${id}; "petstore keys list" shows them`);
   return key;
@@ -117,7 +117,7 @@ async function keyNamed(storage: Storage, id: string): Promise<ApiKeyRecord> {
 
 /** The project a key action works in: `--project` (which must hold the key), else the key's own. */
 async function projectOfKey(
-  storage: Storage,
+  storage: Store,
   key: ApiKeyRecord,
   slug: string | undefined,
 ): Promise<Project | undefined> {
@@ -131,7 +131,7 @@ async function projectOfKey(
  */
 export async function revokeKey(
   io: CliIo,
-  storage: Storage,
+  storage: Store,
   id: string,
   slug: string | undefined,
 ): Promise<void> {
@@ -149,7 +149,7 @@ export async function revokeKey(
 /** `keys roll`: through the keys service, as the management API rolls keys (a second roll: status 6). */
 export async function rollKey(
   io: CliIo,
-  storage: Storage,
+  storage: Store,
   id: string,
   options: { slug: string | undefined; overlapSeconds: number | undefined; json: boolean },
 ): Promise<void> {
@@ -169,7 +169,7 @@ export async function rollKey(
 }
 
 /** A key the operator's own actions change: a revoked one is a conflict (status 6), as a roll of it is. */
-async function changeableKey(storage: Storage, id: string): Promise<ApiKeyRecord> {
+async function changeableKey(storage: Store, id: string): Promise<ApiKeyRecord> {
   const key = await keyNamed(storage, id);
   if (key.revokedAt !== null) {
     throw new CliError(
@@ -183,7 +183,7 @@ async function changeableKey(storage: Storage, id: string): Promise<ApiKeyRecord
 /** `keys unban`, `keys set-plan` and `keys set-limits`: the operator's own, on the database alone. */
 export async function changeKey(
   io: CliIo,
-  storage: Storage,
+  storage: Store,
   id: string,
   change: { unban: true } | { plan: PlanChoice } | { own: OwnLimits },
 ): Promise<void> {

@@ -3,7 +3,7 @@ import { createKeyService } from '@petstore/server/features/keys/service.ts';
 import { keyJson } from '@petstore/server/features/keys/json.ts';
 import { type KeyStatus, keyStatus, keyStatusText } from '@petstore/server/features/keys/state.ts';
 import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
-import type { Storage } from '@petstore/server/storage/repository.ts';
+import type { Store } from '@petstore/server/features/store.ts';
 import { systemClock } from '@petstore/server/time/clock.ts';
 import { NotFoundError, refusalError } from './exit.ts';
 import type { CliIo } from './io.ts';
@@ -48,7 +48,7 @@ export const KEY_COLUMNS: Column[] = [
 ];
 
 /** One project's keys, through the keys service (its cursors are the management API's). */
-function projectPager(storage: Storage, slug: string): Pager<ApiKeyRecord> {
+function projectPager(storage: Store, slug: string): Pager<ApiKeyRecord> {
   // Listing makes no key: the environment new keys would get does not matter here.
   const keys = createKeyService({ storage, clock: systemClock, keyEnvironment: 'test' });
   return async (cursor, limit) => {
@@ -82,7 +82,7 @@ export function readKeysCursor(text: string | undefined): KeysCursor | undefined
  */
 export async function listKeys(
   io: CliIo,
-  storage: Storage,
+  storage: Store,
   options: PageOptions & { project?: string },
 ): Promise<void> {
   const now = Date.now();

@@ -3,7 +3,7 @@ import { createKeyService, type KeyChange } from '@petstore/server/features/keys
 import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
 import { keyStatus } from '@petstore/server/features/keys/state.ts';
 import type { ApiKeyRecord } from '@petstore/server/storage/records.ts';
-import type { Storage } from '@petstore/server/storage/repository.ts';
+import type { Store } from '@petstore/server/features/store.ts';
 import { systemClock } from '@petstore/server/time/clock.ts';
 import { refusalError } from './exit.ts';
 import { type CliIo, say } from './io.ts';
@@ -26,7 +26,7 @@ export function printKey(io: CliIo, key: ApiKeyRecord, json: boolean): void {
  */
 export async function projectKeyAction(
   io: CliIo,
-  storage: Storage,
+  storage: Store,
   slug: string,
   id: string,
   action: ProjectKeyAction,

@@ -3,7 +3,7 @@ import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
 import { parseStatusFilter } from '@petstore/server/features/requests/filters.ts';
 import { requestJson } from '@petstore/server/features/requests/json.ts';
 import type { StoredRequest } from '@petstore/server/features/requests/request-log-records.ts';
-import type { Storage } from '@petstore/server/storage/repository.ts';
+import type { Store } from '@petstore/server/features/store.ts';
 import { systemClock } from '@petstore/server/time/clock.ts';
 import type { ManageComponents } from './api-client.ts';
 import { openServerDatabase } from './database.ts';
@@ -60,7 +60,7 @@ type LogRow = ManageComponents['schemas']['LoggedRequest'];
 
 const storedRow = (row: StoredRequest): LogRow => requestJson(row);
 
-function databasePager(storage: Storage, slug: string, filters: RequestFilters, all: boolean): Pager<LogRow> {
+function databasePager(storage: Store, slug: string, filters: RequestFilters, all: boolean): Pager<LogRow> {
   const requests = createRequestService({ storage, clock: systemClock });
   const refused = (problem: { code: string; message: string }) =>
     problem.code === 'not_found'

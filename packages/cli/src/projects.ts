@@ -2,7 +2,7 @@ import { createProjectService } from '@petstore/server/features/projects/service
 import { nameProblem, planProblem, slugProblem } from '@petstore/server/features/projects/rules.ts';
 import { OPERATOR } from '@petstore/server/features/shared/actor.ts';
 import type { Plan } from '@petstore/server/storage/records.ts';
-import type { Storage } from '@petstore/server/storage/repository.ts';
+import type { Store } from '@petstore/server/features/store.ts';
 import { systemClock } from '@petstore/server/time/clock.ts';
 import { projectJson } from '@petstore/server/features/projects/json.ts';
 import type { Project } from '@petstore/server/features/projects/project-repository.ts';
@@ -102,9 +102,9 @@ function readNewProject(values: Values): NewProject {
 /** A project as the operator sees it: an owner of every project, as the projects service says. */
 const operatorView = (project: Project): ProjectView => projectJson({ project, role: 'owner' });
 
-const service = (storage: Storage) => createProjectService({ storage, clock: systemClock });
+const service = (storage: Store) => createProjectService({ storage, clock: systemClock });
 
-async function create(io: CliIo, storage: Storage, input: NewProject, json: boolean): Promise<void> {
+async function create(io: CliIo, storage: Store, input: NewProject, json: boolean): Promise<void> {
   const outcome = await service(storage).create(OPERATOR, input);
   if (!outcome.ok) throw refusalError(outcome.problem);
   const project = outcome.value;
@@ -113,7 +113,7 @@ async function create(io: CliIo, storage: Storage, input: NewProject, json: bool
 }
 
 /** `projects list`: one page by slug, or with --all every project in constant memory (printPages). */
-async function list(io: CliIo, storage: Storage, options: PageOptions): Promise<void> {
+async function list(io: CliIo, storage: Store, options: PageOptions): Promise<void> {
   await printProjects(
     io,
     databasePager(
@@ -126,7 +126,7 @@ async function list(io: CliIo, storage: Storage, options: PageOptions): Promise<
   );
 }
 
-async function get(io: CliIo, storage: Storage, slug: string, json: boolean): Promise<void> {
+async function get(io: CliIo, storage: Store, slug: string, json: boolean): Promise<void> {
   const outcome = await service(storage).get(OPERATOR, slug);
   if (!outcome.ok) throw refusalError({ ...outcome.problem, message: `no project with slug ${slug}` });
   await printProject(io, projectJson(outcome.value), json);
@@ -134,7 +134,7 @@ async function get(io: CliIo, storage: Storage, slug: string, json: boolean): Pr
 
 async function setPlan(
   io: CliIo,
-  storage: Storage,
+  storage: Store,
   slug: string,
   choice: ReturnType<typeof readPlanChoice>,
 ): Promise<void> {

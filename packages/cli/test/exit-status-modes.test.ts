@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { serviceSettings } from '../../server/src/features/domains/settings.ts';
-import { openStorage } from '../../server/src/storage/open-storage.ts';
 import { makeTestApp, type TestApp } from '../../server/test/harness.ts';
 import { tokenHolder, type TokenHolder } from '../../server/test/manage-support.ts';
 import { EXIT } from '../src/exit.ts';
 import { cli, type CliResult } from './run-cli.ts';
+import { openStoreAt } from '../../server/src/features/store.ts';
 
 type Mode = 'database' | 'api';
 
@@ -52,7 +52,7 @@ describe('petstore exit statuses by outcome: the same in both modes', { concurre
     dir = await mkdtemp(join(tmpdir(), 'petstore-exit-modes-'));
     await mkdir(join(dir, 'empty'));
     database = join(dir, 'petstore.db');
-    app = await makeTestApp({ storage: await openStorage(database) });
+    app = await makeTestApp({ storage: await openStoreAt(database) });
     await app.app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
     owner = await tokenHolder(app, ['acme']);

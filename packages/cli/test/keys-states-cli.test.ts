@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openStorage } from '../../server/src/storage/open-storage.ts';
 import { makeTestApp, type TestApp } from '../../server/test/harness.ts';
 import { tokenHolder, type TokenHolder } from '../../server/test/manage-support.ts';
 import { formatInstant } from '../src/table.ts';
 import { cli, type CliResult } from './run-cli.ts';
+import { openStoreAt } from '../../server/src/features/store.ts';
 
 type Mode = 'database' | 'api';
 
@@ -36,7 +36,7 @@ describe('petstore keys: one vocabulary of states in both modes', { concurrency:
     dir = await mkdtemp(join(tmpdir(), 'petstore-key-states-'));
     await mkdir(join(dir, 'empty'));
     database = join(dir, 'petstore.db');
-    app = await makeTestApp({ storage: await openStorage(database) });
+    app = await makeTestApp({ storage: await openStoreAt(database) });
     await app.app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
     owner = await tokenHolder(app, ['acme']);

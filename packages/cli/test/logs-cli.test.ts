@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openStorage } from '@petstore/server';
+import { openStoreAt } from '@petstore/server';
 import { cli as runCli } from './run-cli.ts';
 
 describe('petstore logs and audit', () => {
@@ -19,7 +19,7 @@ describe('petstore logs and audit', () => {
       (await cli(['projects', 'create', '--name', 'Acme', '--slug', 'acme', '--plan', 'pro'])).code,
       0,
     );
-    const storage = await openStorage(database);
+    const storage = await openStoreAt(database);
     const project = (await storage.projects.bySlug('acme'))!;
     const now = Date.now();
     const row = (requestId: string, at: number, status: number, code: string | null) => ({

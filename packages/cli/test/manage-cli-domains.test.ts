@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { serviceSettings } from '../../server/src/features/domains/settings.ts';
-import { openStorage } from '../../server/src/storage/open-storage.ts';
 import { startZoneServer, type ZoneServer } from '../../server/test/dns-zone-server.ts';
 import { makeTestApp, type TestApp } from '../../server/test/harness.ts';
 import { tokenHolder, type TokenHolder } from '../../server/test/manage-support.ts';
 import { zoneResolver } from '../../server/test/zone-resolver.ts';
 import { cli } from './run-cli.ts';
+import { openStoreAt } from '../../server/src/features/store.ts';
 
 type Json = Record<string, unknown>;
 const TARGET = 'acme.sites.localhost';
@@ -49,7 +49,7 @@ describe(
       zone = await startZoneServer();
       zone.set(TARGET, [{ type: 'A', value: '198.51.100.7' }]);
       app = await makeTestApp({
-        storage: await openStorage(database),
+        storage: await openStoreAt(database),
         dns: zoneResolver(zone),
         hosts: { siteDomain: 'sites.localhost', apiHost: 'api.localhost' },
       });

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Mail, Mailer } from '../../server/src/mail/mailer.ts';
-import { openStorage } from '../../server/src/storage/open-storage.ts';
 import { FakeClock } from '../../server/src/time/clock.ts';
 import { makeTestApp, type TestApp } from '../../server/test/harness.ts';
 import { tokenHolder, type TokenHolder } from '../../server/test/manage-support.ts';
 import { cli } from './run-cli.ts';
+import { openStoreAt } from '../../server/src/features/store.ts';
 
 type Json = Record<string, unknown>;
 
@@ -45,7 +45,7 @@ describe('petstore members and invitations, through the API and on the database'
     // The server's clock is the real one's now: the command line on the database reads what is expired
     // by the real clock, and both modes must list the same invitations whatever the day.
     app = await makeTestApp({
-      storage: await openStorage(database),
+      storage: await openStoreAt(database),
       mailer,
       clock: new FakeClock(Date.now()),
     });

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openStorage } from '@petstore/server';
+import { openStoreAt } from '@petstore/server';
 import { cli as runCli } from './run-cli.ts';
 
 type Json = Record<string, unknown>;
@@ -27,7 +27,7 @@ describe(
         (await cli(['projects', 'create', '--name', 'Acme', '--slug', 'acme', '--plan', 'free'])).code,
         0,
       );
-      const storage = await openStorage(database);
+      const storage = await openStoreAt(database);
       const project = (await storage.projects.bySlug('acme'))!;
       const now = Date.now();
       await storage.requestLog.write(

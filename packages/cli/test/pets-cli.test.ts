@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildApp, generateKey, openStorage, type Storage, systemClock } from '@petstore/server';
+import { buildApp, generateKey, openStoreAt, type Store, systemClock } from '@petstore/server';
 import { createMemoryStore, createRateLimiter, type RateLimiter } from '@petstore/server/ratelimit';
 import type { FastifyInstance } from 'fastify';
 import { deprecationNotice } from '../src/deprecation-notice.ts';
@@ -23,7 +23,7 @@ const besideMode = (stderr: string): string[] =>
 
 describe('petstore pets (the API from the command line)', () => {
   let dir: string;
-  let storage: Storage;
+  let storage: Store;
   let limiter: RateLimiter;
   let app: FastifyInstance;
   let env: NodeJS.ProcessEnv;
@@ -33,7 +33,7 @@ describe('petstore pets (the API from the command line)', () => {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'petstore-pets-cli-'));
-    storage = await openStorage(join(dir, 'petstore.db'));
+    storage = await openStoreAt(join(dir, 'petstore.db'));
     await storage.migrate();
     limiter = createRateLimiter({ store: createMemoryStore(), clock: systemClock });
     app = buildApp({ storage, limiter, clock: systemClock, keyEnvironment: 'test' });

@@ -54,7 +54,7 @@ import { createInternalArea } from './routes/internal-plugin.ts';
 import { SERVICE_LINK } from './routes/service-link.ts';
 import { contractRoutes, NON_CONTRACT_ROUTES, type RouteSpec, withHandlers } from './routes/table.ts';
 import { createSitesArea } from './routes/sites-plugin.ts';
-import type { Storage } from './storage/repository.ts';
+import type { Store } from './features/store.ts';
 import { configuredOrigin } from './config.ts';
 import { createLogMailer } from './mail/log-mailer.ts';
 import type { Mailer } from './mail/mailer.ts';
@@ -77,7 +77,7 @@ declare module 'fastify' {
 }
 
 export interface AppDeps {
-  storage: Storage;
+  storage: Store;
   limiter: RateLimiter;
   clock: Clock;
   /** Which keys are accepted: `live` in production, `test` elsewhere. */

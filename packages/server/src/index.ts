@@ -3,9 +3,11 @@ export { ConfigError, loadConfig, keyEnvironmentOf, type Config, type ConfigFlag
 export { closeOnSignals, startServer, type RunningServer, type StartOptions } from './server.ts';
 export { runPrimary, WORKER_MIGRATE_ENV, WORKER_SLOT_ENV, type PrimaryOptions } from './cluster.ts';
 export { DEFAULT_DATABASE, describeDatabase, openStorage, sqliteFile } from './storage/open-storage.ts';
+export { openStore, openStoreAt } from './features/store.ts';
 export type { ReversibleStorage } from './storage/migrations.ts';
 export { generateKey } from './auth/keys.ts';
 export { type Storage } from './storage/repository.ts';
+export { type Store } from './features/store.ts';
 export { PLANS, type ApiKeyRecord, type Plan } from './storage/records.ts';
 export { systemClock, FakeClock, type Clock } from './time/clock.ts';
 export { hashPassword, passwordProblem } from './features/identity/passwords.ts';

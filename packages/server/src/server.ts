@@ -18,13 +18,13 @@ import { workerMetrics } from './metrics/cluster-metrics.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { createLimiterFromConfig } from './ratelimit/from-config.ts';
 import { StorageUnavailableError } from './storage/errors.ts';
-import { describeDatabase, openStorage } from './storage/open-storage.ts';
+import { describeDatabase } from './storage/open-storage.ts';
 import { domainChecks } from './features/domains/background-checks.ts';
 import { maintenanceJobs } from './maintenance/jobs.ts';
 import { createLease } from './maintenance/lease.ts';
 import { LEASE_TTL_MS, type Maintenance, startMaintenance } from './maintenance/scheduler.ts';
 import { createDnsResolver } from './features/domains/dns.ts';
-import type { Storage } from './storage/repository.ts';
+import { openStoreAt, type Store } from './features/store.ts';
 import { untilReady } from './storage/until-ready.ts';
 import { systemClock } from './time/clock.ts';
 import { type InternalListener, listenInternal } from './http/internal-listener.ts';
@@ -107,7 +107,7 @@ export const MIGRATION_RETRY_MS = 2_000;
  * permission restored, space freed, PostgreSQL started) needs no restart.
  */
 function retryMigrations(
-  storage: Storage,
+  storage: Store,
   log: FastifyBaseLogger,
   first: StorageUnavailableError,
   done: () => void,
@@ -162,7 +162,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       ? {}
       : { base: { pid: process.pid, hostname: hostname(), worker: workerSlot } }),
   };
-  const storage = await openStorage(config.databaseUrl);
+  const storage = await openStoreAt(config.databaseUrl);
   let migrated = !(options.migrate ?? true);
   let notMigrated: StorageUnavailableError | undefined;
   if (!migrated) {

@@ -6,11 +6,11 @@ import { after, before, describe, it } from 'node:test';
 import { cli } from '../../cli/test/run-cli.ts';
 import { createIdentityChanges } from '../src/features/identity/identity-changes.ts';
 import { invite } from '../src/features/members/invitation-mail.ts';
-import { openStorage } from '../src/storage/open-storage.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 import { tokenHolder } from './manage-support.ts';
 import { service } from './services.ts';
 import { sharedStorage } from './shared-storage.ts';
+import { openStoreAt } from '../src/features/store.ts';
 
 const OPERATOR = { kind: 'operator' as const };
 
@@ -165,7 +165,7 @@ describe('petstore admin remove: the last owner of a project stays', () => {
     const refused = await cli(['admin', 'remove', '--email', 'ann@example.com'], { cwd: dir });
     assert.equal(refused.code, 6, refused.stderr);
     assert.match(refused.stderr, /ann@example\.com is the last owner of acme, beta/);
-    const storage = await openStorage(database);
+    const storage = await openStoreAt(database);
     try {
       const ann = (await storage.accounts.byEmail('ann@example.com'))!;
       for (const slug of ['acme', 'beta']) {

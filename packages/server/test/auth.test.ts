@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { generateKey } from '../src/auth/keys.ts';
-import { openStorage } from '../src/storage/open-storage.ts';
 import { makeTestApp, type TestApp, type TestResponse } from './harness.ts';
+import { openStoreAt } from '../src/features/store.ts';
 
 interface ErrorJson {
   code: string;
@@ -134,8 +134,8 @@ describe('authentication', () => {
   it('GET /v1/pets → 401 at the next request when a key in use is revoked by another process', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'petstore-auth-'));
     const file = join(dir, 'petstore.db');
-    const served = await makeTestApp({ storage: await openStorage(file) });
-    const operator = await openStorage(file);
+    const served = await makeTestApp({ storage: await openStoreAt(file) });
+    const operator = await openStoreAt(file);
     try {
       const key = await served.createKey('pro');
       assert.equal((await served.request({ url: '/v1/pets', key: key.secret })).status, 200);

@@ -7,7 +7,7 @@ import { makeTestApp, type TestApp } from './harness.ts';
 import { tokenHolder } from './manage-support.ts';
 import { service } from './services.ts';
 import { sharedStorage } from './shared-storage.ts';
-import type { Storage } from '../src/storage/repository.ts';
+import type { Store } from '../src/features/store.ts';
 
 const pets = (app: TestApp, key: string) => app.request({ url: '/v1/pets', key }).then((r) => r.status);
 const visit = (app: TestApp, host: string) =>
@@ -26,7 +26,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     const clock = new FakeClock(Date.UTC(2026, 10, 22, 12, 0, 0));
     let one: TestApp;
     let two: TestApp;
-    let cli: Storage;
+    let cli: Store;
     let cleanup: () => Promise<void> = async () => {};
     /** On SQLite the other instance's next request sees the change; on PostgreSQL soon after. */
     const seenBy = async (app: TestApp, check: () => Promise<boolean>) => {

@@ -11,8 +11,7 @@ import { hashPassword } from '../src/features/identity/passwords.ts';
 import { buildApp } from '../src/app.ts';
 import { createRateLimiter, type RateLimiter } from '../src/ratelimit/limiter.ts';
 import { createMemoryStore } from '../src/ratelimit/memory-store.ts';
-import { openStorage } from '../src/storage/open-storage.ts';
-import type { Storage } from '../src/storage/repository.ts';
+import { openStoreAt, type Store } from '../src/features/store.ts';
 import { systemClock } from '../src/time/clock.ts';
 import { createDnsResolver } from '../src/features/domains/dns.ts';
 import { accessibility } from './accessibility.ts';
@@ -27,7 +26,7 @@ const PASSWORD = 'correct horse battery staple';
 
 let dir: string;
 let shots: string;
-let storage: Storage;
+let storage: Store;
 let limiter: RateLimiter;
 let app: FastifyInstance;
 let port: number;
@@ -41,7 +40,7 @@ before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'petstore-dashboard-'));
   shots = join(tmpdir(), 'petstore-dashboard-screenshots');
   await mkdir(shots, { recursive: true });
-  storage = await openStorage(join(dir, 'petstore.db'));
+  storage = await openStoreAt(join(dir, 'petstore.db'));
   await storage.migrate();
   limiter = createRateLimiter({ store: createMemoryStore(), clock: systemClock });
   zone = await startZoneServer();

@@ -12,8 +12,7 @@ import { TOTP_SETTINGS } from '../src/features/identity/two-factor.ts';
 import { buildApp } from '../src/app.ts';
 import { createRateLimiter, type RateLimiter } from '../src/ratelimit/limiter.ts';
 import { createMemoryStore } from '../src/ratelimit/memory-store.ts';
-import { openStorage } from '../src/storage/open-storage.ts';
-import type { Storage } from '../src/storage/repository.ts';
+import { openStoreAt, type Store } from '../src/features/store.ts';
 import { systemClock } from '../src/time/clock.ts';
 import { launchChromium, skipWithoutBrowser } from './docs-browser.ts';
 import { TEST_PASSWORD_PARAMS } from './harness.ts';
@@ -21,7 +20,7 @@ import { TEST_PASSWORD_PARAMS } from './harness.ts';
 const PASSWORD = 'correct horse battery staple';
 
 let dir: string;
-let storage: Storage;
+let storage: Store;
 let limiter: RateLimiter;
 let app: FastifyInstance;
 let port: number;
@@ -32,7 +31,7 @@ const problems: string[] = [];
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'petstore-passkeys-browser-'));
-  storage = await openStorage(join(dir, 'petstore.db'));
+  storage = await openStoreAt(join(dir, 'petstore.db'));
   await storage.migrate();
   limiter = createRateLimiter({ store: createMemoryStore(), clock: systemClock });
   app = buildApp({

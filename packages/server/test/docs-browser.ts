@@ -9,8 +9,7 @@ import { buildApp } from '../src/app.ts';
 import { generateKey } from '../src/auth/keys.ts';
 import { createRateLimiter, type RateLimiter } from '../src/ratelimit/limiter.ts';
 import { createMemoryStore } from '../src/ratelimit/memory-store.ts';
-import { openStorage } from '../src/storage/open-storage.ts';
-import type { Storage } from '../src/storage/repository.ts';
+import { openStoreAt, type Store } from '../src/features/store.ts';
 import type { Plan } from '../src/storage/records.ts';
 import { systemClock } from '../src/time/clock.ts';
 
@@ -31,7 +30,7 @@ export const VIEWPORTS = {
 /** The real app on a port (SQLite file, in-memory limiter, real clock), as the docs page meets it. */
 export interface DocsServer {
   app: FastifyInstance;
-  storage: Storage;
+  storage: Store;
   base: string;
   dir: string;
   createKey(plan?: Plan, limits?: { perMinute: number; perDay: number }): Promise<string>;
@@ -40,7 +39,7 @@ export interface DocsServer {
 
 export async function startDocsServer(): Promise<DocsServer> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-docs-'));
-  const storage: Storage = await openStorage(join(dir, 'petstore.db'));
+  const storage: Store = await openStoreAt(join(dir, 'petstore.db'));
   await storage.migrate();
   const limiter: RateLimiter = createRateLimiter({ store: createMemoryStore(), clock: systemClock });
   const app = buildApp({ storage, limiter, clock: systemClock, keyEnvironment: 'test' });

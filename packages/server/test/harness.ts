@@ -11,8 +11,7 @@ import type { CorsPolicy } from '../src/http/cors.ts';
 import { parseJson, stringifyJson as toJson } from '@petstore/json';
 import { createRateLimiter, type RateLimiter } from '../src/ratelimit/limiter.ts';
 import { createMemoryStore } from '../src/ratelimit/memory-store.ts';
-import { openStorage } from '../src/storage/open-storage.ts';
-import type { Storage } from '../src/storage/repository.ts';
+import { openStoreAt, type Store } from '../src/features/store.ts';
 import type { Plan } from '../src/storage/records.ts';
 import { FakeClock } from '../src/time/clock.ts';
 import { assertMatchesContract } from './openapi-validator.ts';
@@ -40,7 +39,7 @@ export interface RequestOptions {
 
 export interface TestApp {
   app: FastifyInstance;
-  storage: Storage;
+  storage: Store;
   clock: FakeClock;
   limiter: RateLimiter;
   /** A business-plan key created at start (1,000 requests a minute: tests rarely meet its limit). */
@@ -83,7 +82,7 @@ export const concretePath = (url: string): string =>
 export async function makeTestApp(
   options: {
     clock?: FakeClock;
-    storage?: Storage;
+    storage?: Store;
     banThreshold?: number;
     trustProxy?: boolean;
     hosts?: AppDeps['hosts'];
@@ -114,7 +113,7 @@ export async function makeTestApp(
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-test-'));
-  const storage = options.storage ?? (await openStorage(join(dir, 'petstore.db')));
+  const storage = options.storage ?? (await openStoreAt(join(dir, 'petstore.db')));
   await storage.migrate();
   const clock = options.clock ?? new FakeClock(Date.UTC(2026, 10, 22, 12, 0, 0));
   const limiter = createRateLimiter({

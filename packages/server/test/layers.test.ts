@@ -22,40 +22,6 @@ const LAYERS: string[][] = [
   ['app.ts', 'server.ts', 'cluster.ts', 'index.ts'],
 ];
 
-/**
- * Imports that still look up, each removed by the change that takes the features' repositories out of the
- * storage engine.
- */
-const LOOKING_UP = new Set<string>([
-  'storage/postgres-create.ts -> features/pets/pet-group-commit.ts',
-  'storage/postgres-create.ts -> idempotency/idempotency-sql.ts',
-  'storage/postgres.ts -> features/audit/audit-records.ts',
-  'storage/postgres.ts -> features/domains/domain-repository.ts',
-  'storage/postgres.ts -> features/identity/account-repository.ts',
-  'storage/postgres.ts -> features/keys/key-repository.ts',
-  'storage/postgres.ts -> features/pets/postgres.ts',
-  'storage/postgres.ts -> features/projects/project-repository.ts',
-  'storage/postgres.ts -> features/requests/request-log-postgres.ts',
-  'storage/postgres.ts -> idempotency/idempotency-repository.ts',
-  'storage/repository.ts -> features/audit/audit-records.ts',
-  'storage/repository.ts -> features/domains/domain-repository.ts',
-  'storage/repository.ts -> features/identity/account-repository.ts',
-  'storage/repository.ts -> features/keys/key-repository.ts',
-  'storage/repository.ts -> features/pets/repository.ts',
-  'storage/repository.ts -> features/projects/project-repository.ts',
-  'storage/repository.ts -> features/requests/request-log-records.ts',
-  'storage/repository.ts -> idempotency/idempotency-repository.ts',
-  'storage/sqlite.ts -> features/audit/audit-records.ts',
-  'storage/sqlite.ts -> features/domains/domain-repository.ts',
-  'storage/sqlite.ts -> features/identity/account-repository.ts',
-  'storage/sqlite.ts -> features/keys/key-repository.ts',
-  'storage/sqlite.ts -> features/pets/sqlite.ts',
-  'storage/sqlite.ts -> features/projects/project-repository.ts',
-  'storage/sqlite.ts -> features/requests/request-log-records.ts',
-  'storage/sqlite.ts -> features/requests/request-log-sqlite.ts',
-  'storage/sqlite.ts -> idempotency/idempotency-repository.ts',
-]);
-
 const top = (file: string) => file.split('/')[0]!;
 
 const layerOf = (file: string) => {
@@ -83,17 +49,8 @@ describe('layers', () => {
   it('every import looks down or sideways, never up (docs/architecture.md, Layers)', () => {
     const up = imports()
       .filter(([from, to]) => layerOf(to) > layerOf(from))
-      .map(([from, to]) => `${from} -> ${to}`)
-      .filter((edge) => !LOOKING_UP.has(edge));
+      .map(([from, to]) => `${from} -> ${to}`);
     assert.deepEqual(up, []);
-  });
-
-  it('the imports that still look up are still there (remove an entry once it is gone)', () => {
-    const edges = new Set(imports().map(([from, to]) => `${from} -> ${to}`));
-    assert.deepEqual(
-      [...LOOKING_UP].filter((edge) => !edges.has(edge)),
-      [],
-    );
   });
 
   it('no two files import each other, directly or round a circle', () => {

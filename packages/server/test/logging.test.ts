@@ -8,8 +8,7 @@ import { buildApp } from '../src/app.ts';
 import { generateKey } from '../src/auth/keys.ts';
 import { createRateLimiter } from '../src/ratelimit/limiter.ts';
 import { createMemoryStore } from '../src/ratelimit/memory-store.ts';
-import { openStorage } from '../src/storage/open-storage.ts';
-import type { Storage } from '../src/storage/repository.ts';
+import { openStoreAt, type Store } from '../src/features/store.ts';
 import { FakeClock } from '../src/time/clock.ts';
 import { assertMatchesContract } from './openapi-validator.ts';
 
@@ -20,11 +19,11 @@ import { assertMatchesContract } from './openapi-validator.ts';
  */
 async function loggedApp(lines: string[]) {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-logging-'));
-  const storage = await openStorage(join(dir, 'petstore.db'));
+  const storage = await openStoreAt(join(dir, 'petstore.db'));
   await storage.migrate();
   const clock = new FakeClock(Date.UTC(2026, 10, 22, 12, 0, 0));
   const limiter = createRateLimiter({ store: createMemoryStore(), clock });
-  const getPet: Storage['pets']['get'] = async (id) => {
+  const getPet: Store['pets']['get'] = async (id) => {
     if (id === 500n) throw new Error('database exploded at /var/lib/petstore/secret-path');
     return storage.pets.get(id);
   };

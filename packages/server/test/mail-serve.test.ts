@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli } from '../../cli/test/run-cli.ts';
 import { hashPassword } from '../src/features/identity/passwords.ts';
-import { openStorage } from '../src/storage/open-storage.ts';
 import { linkIn, type MailSink, startMailSink } from './mail-sink.ts';
 import { GUARD_MS, parseLogLine, spawnServe } from './serve-process.ts';
+import { openStoreAt } from '../src/features/store.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const NEW_PASSWORD = 'quiet meadow lantern 42';
@@ -79,7 +79,7 @@ describe('petstore serve with and without PETSTORE_SMTP_URL', () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'petstore-mail-'));
     database = join(dir, 'petstore.db');
-    const storage = await openStorage(database);
+    const storage = await openStoreAt(database);
     await storage.migrate();
     for (const email of ['ann@example.com', 'bob@example.com', 'cy@example.com']) {
       await storage.accounts.create({
@@ -201,7 +201,7 @@ describe('petstore serve with and without PETSTORE_SMTP_URL', () => {
       assert.match(linkIn(mail).pathname, /reset-password/);
       await second.waitForLine((line) => line.includes('"event":"mail.sent"'));
       await second.stop();
-      const storage = await openStorage(database);
+      const storage = await openStoreAt(database);
       try {
         const rows = await storage.sql.all("SELECT state FROM outbox WHERE payload LIKE '%cy@example.com%'");
         assert.deepEqual(

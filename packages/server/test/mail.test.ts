@@ -10,7 +10,6 @@ import { invitationMail } from '../src/mail/messages.ts';
 import { createOutbox, MAIL_CLAIM_MS, type OutboxLog, type OutboxOptions } from '../src/mail/outbox.ts';
 import { createOutboxRecords, OutboxFullError } from '../src/mail/outbox-records.ts';
 import { eventually } from './eventually.ts';
-import { openStorage } from '../src/storage/open-storage.ts';
 import { FakeClock } from '../src/time/clock.ts';
 import { createLease } from '../src/maintenance/lease.ts';
 import { mailSettings } from '../src/mail/settings.ts';
@@ -18,6 +17,7 @@ import { createSmtpMailer, isLoopbackHost, SMTP_TIMEOUTS } from '../src/mail/smt
 import { addAccount, Browser, csrfOf } from './dashboard-support.ts';
 import { makeTestApp } from './harness.ts';
 import { type MailSink, SINK_CA, startMailSink } from './mail-sink.ts';
+import { openStoreAt } from '../src/features/store.ts';
 
 const LINK = 'http://localhost:8080/dashboard/invitation?token=AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde';
 const sample = (to: string): Mail =>
@@ -177,7 +177,7 @@ function outboxLog() {
 /** An outbox over a fresh SQLite database (the table of migration 170), on a fake clock. */
 async function outboxOn(options: Omit<OutboxOptions, 'storage' | 'clock' | 'log' | 'lease'>) {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-outbox-'));
-  const storage = await openStorage(join(dir, 'petstore.db'));
+  const storage = await openStoreAt(join(dir, 'petstore.db'));
   await storage.migrate();
   const clock = new FakeClock(Date.UTC(2026, 10, 22, 12));
   const { log, events, lines } = outboxLog();

@@ -13,7 +13,7 @@ import {
   type MaintenanceJob,
   startMaintenance,
 } from '../src/maintenance/scheduler.ts';
-import type { ReversibleStorage } from '../src/storage/migrations.ts';
+import { openStore, type ReversibleStore } from '../src/features/store.ts';
 import { PostgresStorage } from '../src/storage/postgres.ts';
 import { PURGE_SLICE_BATCHES } from '../src/features/requests/request-log-sqlite.ts';
 import { SqliteStorage } from '../src/storage/sqlite.ts';
@@ -30,13 +30,13 @@ const DAY = 86_400_000;
 const quiet = { info: () => {}, warn: () => {} };
 
 interface Instance {
-  storage: ReversibleStorage;
+  storage: ReversibleStore;
   runs: Map<string, number>;
   maintenance: ReturnType<typeof startMaintenance>;
 }
 
 /** The same two jobs in each instance, each counting its runs there. */
-function instance(storage: ReversibleStorage, clock: FakeClock, owner: string): Instance {
+function instance(storage: ReversibleStore, clock: FakeClock, owner: string): Instance {
   const runs = new Map<string, number>();
   const job = (what: string, intervalMs: number): MaintenanceJob => ({
     what,
@@ -58,9 +58,9 @@ function instance(storage: ReversibleStorage, clock: FakeClock, owner: string): 
 
 const runsOf = (one: Instance, what: string) => one.runs.get(what) ?? 0;
 
-function ownerContract(name: string, open: () => Promise<ReversibleStorage>, reset: () => Promise<void>) {
+function ownerContract(name: string, open: () => Promise<ReversibleStore>, reset: () => Promise<void>) {
   describe(`maintenance on ${name}: one owner at a time`, () => {
-    const opened: ReversibleStorage[] = [];
+    const opened: ReversibleStore[] = [];
     const two = async (clock: FakeClock) => {
       const a = await open();
       const b = await open();
@@ -143,7 +143,7 @@ function ownerContract(name: string, open: () => Promise<ReversibleStorage>, res
       const storage = await open();
       const other = await open();
       opened.push(storage, other);
-      const lease = (sql: ReversibleStorage['sql'], owner: string) =>
+      const lease = (sql: ReversibleStore['sql'], owner: string) =>
         createLease({ sql, clock, name: 'maintenance', owner, ttlMs: LEASE_TTL_MS });
       let slices = 0;
       const long: MaintenanceJob = {
@@ -219,7 +219,7 @@ let path = join(dir, `${file}.db`);
 ownerContract(
   'SQLite',
   async () => {
-    const storage = new SqliteStorage(path);
+    const storage = openStore(new SqliteStorage(path));
     await storage.migrate();
     return storage;
   },
@@ -243,7 +243,7 @@ describe('maintenance on PostgreSQL', { skip: 'skip' in postgres ? postgres.skip
   ownerContract(
     'PostgreSQL',
     async () => {
-      const storage = new PostgresStorage({ url, schema: shared.name, poolSize: 3 });
+      const storage = openStore(new PostgresStorage({ url, schema: shared.name, poolSize: 3 }));
       await storage.migrate();
       return storage;
     },

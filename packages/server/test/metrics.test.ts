@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import pg from 'pg';
-import { openStorage } from '../src/storage/open-storage.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 import { service } from './services.ts';
+import { openStoreAt } from '../src/features/store.ts';
 
 const SAMPLE =
   /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\[\\"n])*",?)*\})? (\S+)$/;
@@ -109,7 +109,7 @@ describe('GET /metrics on PostgreSQL', { skip: 'skip' in postgres ? postgres.ski
   it('GET /metrics → petstore_db_pool_connections by state', async () => {
     const url = 'url' in postgres ? postgres.url : '';
     const schema = `petstore_test_${randomBytes(6).toString('hex')}`;
-    const app = await makeTestApp({ storage: await openStorage(url, { schema, poolSize: 3 }) });
+    const app = await makeTestApp({ storage: await openStoreAt(url, { schema, poolSize: 3 }) });
     try {
       await app.request({ url: '/v1/pets' });
       const values = await scrape(app);

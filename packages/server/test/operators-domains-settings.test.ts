@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createDnsResolver } from '../src/features/domains/dns.ts';
 import { deferredDomains } from '../src/features/domains/deferred.ts';
-import { openStorage } from '../src/storage/open-storage.ts';
 import { systemClock } from '../src/time/clock.ts';
 import { cleanEnv, runCli } from './blackbox-process.ts';
 import { startZoneServer, type ZoneServer } from './dns-zone-server.ts';
+import { openStoreAt } from '../src/features/store.ts';
 
 const SITE = 'sites.service.test';
 
@@ -24,7 +24,7 @@ describe("petstore domains: the service's settings from the database, never the 
 
   /** What a service started on the database records (server.ts, as it starts: deferredDomains.recordSettings). */
   const serviceStarts = async () => {
-    const storage = await openStorage(file);
+    const storage = await openStoreAt(file);
     try {
       await deferredDomains({
         storage,

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { invite } from '../src/features/members/invitation-mail.ts';
-import { openStorage } from '../src/storage/open-storage.ts';
 import { cleanEnv, runCli } from './blackbox-process.ts';
 import { makeTestApp } from './harness.ts';
+import { openStoreAt } from '../src/features/store.ts';
 
 const PASSWORD = 'a long enough password';
 
@@ -100,7 +100,7 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
     assert.equal(key.plan, 'free');
     const moved = await cli('projects', 'set-plan', 'acme', '--plan', 'business');
     assert.equal(moved.code, 0, moved.stderr);
-    const storage = await openStorage(env.DATABASE_URL);
+    const storage = await openStoreAt(env.DATABASE_URL);
     try {
       const record = await storage.keys.get(key.id);
       assert.deepEqual(
@@ -159,7 +159,7 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
       3,
       'no such account',
     );
-    const storage = await openStorage(env.DATABASE_URL);
+    const storage = await openStoreAt(env.DATABASE_URL);
     try {
       const account = await storage.accounts.byEmail('ann@example.com');
       assert.match(account!.passwordHash, /^scrypt\$131072\$8\$1\$/);
@@ -194,7 +194,7 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
     );
     const removed = await cli('admin', 'remove', '--email', 'ann@example.com');
     assert.equal(removed.code, 0, removed.stderr);
-    const reopened = await openStorage(env.DATABASE_URL);
+    const reopened = await openStoreAt(env.DATABASE_URL);
     try {
       const acme = (await reopened.projects.bySlug('acme'))!;
       assert.deepEqual(
@@ -298,7 +298,7 @@ describe('petstore projects, admin and keys --project, as an operator runs them'
       ],
       'what each add-member did: a member added, then a role changed',
     );
-    const storage = await openStorage(env.DATABASE_URL);
+    const storage = await openStoreAt(env.DATABASE_URL);
     try {
       const carl = (await storage.accounts.byEmail('carl@example.com'))!;
       const acme = (await storage.projects.bySlug('acme'))!;

@@ -7,7 +7,6 @@ import { invitationMail } from '../src/mail/messages.ts';
 import { OUTBOX_LEASE_TTL_MS } from '../src/mail/outbox.ts';
 import { mailSettings } from '../src/mail/settings.ts';
 import { createSmtpMailer } from '../src/mail/smtp-mailer.ts';
-import { openStorage } from '../src/storage/open-storage.ts';
 import { FakeClock } from '../src/time/clock.ts';
 import { addAccount, Browser, csrfOf } from './dashboard-support.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
@@ -15,6 +14,7 @@ import { linkIn, type MailSink, SINK_CA, startMailSink } from './mail-sink.ts';
 import { tokenHolder } from './manage-support.ts';
 import { service } from './services.ts';
 import { sharedStorage } from './shared-storage.ts';
+import { openStoreAt } from '../src/features/store.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const T0 = Date.UTC(2026, 10, 22, 12);
@@ -74,7 +74,7 @@ describe('the durable outbox: mail survives a stop, is sent once, and is shown w
     let second: TestApp | undefined;
     try {
       const first = await makeTestApp({
-        storage: await openStorage(database),
+        storage: await openStoreAt(database),
         clock: new FakeClock(T0),
         mailer: mailerFor(port),
       });
@@ -98,7 +98,7 @@ describe('the durable outbox: mail survives a stop, is sent once, and is shown w
 
       sink = await startMailSink({ port });
       second = await makeTestApp({
-        storage: await openStorage(database),
+        storage: await openStoreAt(database),
         clock: new FakeClock(T0 + 10_000 + 5_000),
         mailer: mailerFor(port),
       });

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { SqliteStorage } from '../src/storage/sqlite.ts';
 import { project } from './storage-contract-projects.ts';
+import { openStore } from '../src/features/store.ts';
 
 const ROUNDS = 50;
 const T0 = Date.UTC(2026, 0, 1);
@@ -21,7 +22,7 @@ describe('sqlite: the last-owner rule across connections running at once', () =>
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'petstore-owner-race-'));
     path = join(dir, 'race.db');
-    const storage = new SqliteStorage(path);
+    const storage = openStore(new SqliteStorage(path));
     await storage.migrate();
     for (const name of ['ann', 'bob']) {
       await storage.accounts.create({
@@ -51,7 +52,7 @@ describe('sqlite: the last-owner rule across connections running at once', () =>
         worker.once('error', reject);
       });
     const [ann, bob] = await Promise.all([side(0, 'acc_bob'), side(1, 'acc_ann')]);
-    const storage = new SqliteStorage(path);
+    const storage = openStore(new SqliteStorage(path));
     try {
       for (let round = 0; round < ROUNDS; round++) {
         const owners = (await storage.projects.members(`prj_race-${round}`)).filter(

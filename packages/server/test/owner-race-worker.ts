@@ -3,6 +3,7 @@
 // barrier, then removes or demotes the other owner of that round's project.
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteStorage } from '../src/storage/sqlite.ts';
+import { openStore } from '../src/features/store.ts';
 
 const { path, rounds, me, other, barrier } = workerData as {
   path: string;
@@ -12,7 +13,7 @@ const { path, rounds, me, other, barrier } = workerData as {
   barrier: SharedArrayBuffer;
 };
 const arrived = new Int32Array(barrier);
-const storage = new SqliteStorage(path);
+const storage = openStore(new SqliteStorage(path));
 const outcomes: string[] = [];
 for (let round = 0; round < rounds; round++) {
   Atomics.add(arrived, round, 1);

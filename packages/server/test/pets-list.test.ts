@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Storage } from '../src/storage/repository.ts';
+import type { Store } from '../src/features/store.ts';
 import type { PetStatus } from '../src/storage/records.ts';
 import { makeTestApp, type TestApp, type TestResponse } from './harness.ts';
 
@@ -15,7 +15,7 @@ const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 const STATUSES: readonly (PetStatus | undefined)[] = ['available', 'pending', 'sold', undefined];
 
 /** Seeds `count` pets straight into storage, cycling through the statuses (and "none"). */
-async function seed(storage: Storage, count: number, from = 0): Promise<bigint[]> {
+async function seed(storage: Store, count: number, from = 0): Promise<bigint[]> {
   const ids: bigint[] = [];
   for (let i = from; i < from + count; i++) {
     const status = STATUSES[i % STATUSES.length];

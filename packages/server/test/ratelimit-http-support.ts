@@ -3,8 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
-import { openStorage } from '../src/storage/open-storage.ts';
-import type { Storage } from '../src/storage/repository.ts';
+import { openStoreAt, type Store } from '../src/features/store.ts';
 import { FakeClock } from '../src/time/clock.ts';
 import { makeTestApp, type RequestOptions, type TestApp, type TestResponse } from './harness.ts';
 
@@ -76,7 +75,7 @@ export interface FileApp extends TestApp {
   /** The SQLite file the app uses. */
   path: string;
   /** Another connection to the same file, as `petstore keys` opens it; closed with the test. */
-  otherConnection(): Promise<Storage>;
+  otherConnection(): Promise<Store>;
 }
 
 /**
@@ -99,7 +98,7 @@ export async function openFileApp(
     path = join(dir, 'petstore.db');
   }
   const app = await makeTestApp({
-    storage: await openStorage(path),
+    storage: await openStoreAt(path),
     clock: new FakeClock(options.start ?? NOON),
     banThreshold: options.banThreshold,
   });
@@ -110,7 +109,7 @@ export async function openFileApp(
   };
   cleanups.push(close);
   const otherConnection = async () => {
-    const storage = await openStorage(path);
+    const storage = await openStoreAt(path);
     await storage.migrate();
     cleanups.push(() => storage.close());
     return storage;

@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createReadCache } from '../src/features/pets/read-cache.ts';
-import { openStorage } from '../src/storage/open-storage.ts';
-import type { Storage } from '../src/storage/repository.ts';
+import { openStoreAt, type Store } from '../src/features/store.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 import { service } from './services.ts';
 
@@ -15,14 +14,14 @@ const ids = (body: unknown) => (body as { id: bigint }[]).map((pet) => pet.id);
 
 /** A database that two storages (this process's and "another process's") open, and how to remove it. */
 interface SharedDatabase {
-  open(): Promise<Storage>;
+  open(): Promise<Store>;
   dispose(): Promise<void>;
 }
 
 async function sqliteDatabase(): Promise<SharedDatabase> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-read-cache-'));
   return {
-    open: () => openStorage(join(dir, 'petstore.db')),
+    open: () => openStoreAt(join(dir, 'petstore.db')),
     dispose: () => rm(dir, { recursive: true, force: true }),
   };
 }
@@ -34,7 +33,7 @@ async function postgresDatabase(): Promise<SharedDatabase> {
   const schema = `petstore_test_${randomBytes(6).toString('hex')}`;
   return {
     open: async () => {
-      const storage = await openStorage(url, { schema, poolSize: 4 });
+      const storage = await openStoreAt(url, { schema, poolSize: 4 });
       await storage.migrate();
       return storage;
     },
@@ -54,7 +53,7 @@ for (const [name, makeDatabase, skip] of [
   describe(`read cache on ${name}: reads stay exactly consistent with acknowledged writes`, { skip }, () => {
     let database: SharedDatabase;
     let app: TestApp;
-    let otherProcess: Storage;
+    let otherProcess: Store;
 
     let pageQueries = 0;
 

@@ -11,8 +11,7 @@ import { createRateLimiter } from '../src/ratelimit/limiter.ts';
 import { createMemoryStore } from '../src/ratelimit/memory-store.ts';
 import { createRedisStore } from '../src/ratelimit/redis-store.ts';
 import type { RateLimitStore } from '../src/ratelimit/store.ts';
-import { openStorage } from '../src/storage/open-storage.ts';
-import type { Storage } from '../src/storage/repository.ts';
+import { openStoreAt, type Store } from '../src/features/store.ts';
 import { systemClock } from '../src/time/clock.ts';
 import { assertMatchesContract } from './openapi-validator.ts';
 import { service } from './services.ts';
@@ -38,7 +37,7 @@ async function hungServer(): Promise<{ port: number; close(): Promise<void> }> {
   };
 }
 
-async function readyz(storage: Storage, store: RateLimitStore) {
+async function readyz(storage: Store, store: RateLimitStore) {
   const limiter = createRateLimiter({ store, clock: systemClock, onStoreError: () => {} });
   const app = buildApp({ storage, limiter, clock: systemClock, keyEnvironment: 'test' });
   try {
@@ -74,7 +73,7 @@ describe('GET /readyz with a dependency that hangs', () => {
   });
 
   it('GET /readyz → 503 service_unavailable within 3 s when PostgreSQL accepts connections but never answers', async () => {
-    const storage = await openStorage(`postgres://postgres@127.0.0.1:${hung.port}/test`);
+    const storage = await openStoreAt(`postgres://postgres@127.0.0.1:${hung.port}/test`);
     try {
       const answer = await readyz(storage, createMemoryStore());
       assert.equal(answer.status, 503);
@@ -87,7 +86,7 @@ describe('GET /readyz with a dependency that hangs', () => {
   });
 
   it('GET /readyz → 503 service_unavailable within 3 s when Redis accepts connections but never answers', async () => {
-    const storage = await openStorage(join(dir, 'petstore.db'));
+    const storage = await openStoreAt(join(dir, 'petstore.db'));
     await storage.migrate();
     const store = createRedisStore({ url: `redis://127.0.0.1:${hung.port}` });
     try {
@@ -109,7 +108,7 @@ describe('GET /readyz with PostgreSQL and Redis answering', { skip }, () => {
   it('GET /readyz → 200 with database and rateLimitStore ok', async () => {
     const url = 'url' in postgres ? postgres.url : '';
     const schema = `petstore_test_${randomBytes(6).toString('hex')}`;
-    const storage = await openStorage(url, { schema, poolSize: 2 });
+    const storage = await openStoreAt(url, { schema, poolSize: 2 });
     const store = createRedisStore({
       url: 'url' in redis ? redis.url : '',
       prefix: `petstore_test_${randomBytes(6).toString('hex')}:`,

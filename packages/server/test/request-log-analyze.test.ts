@@ -9,6 +9,7 @@ import { partitionName } from '../src/features/requests/request-log-postgres.ts'
 import { reusableSchema, type ReusableSchema } from './postgres-schema.ts';
 import { service } from './services.ts';
 import { logged } from './storage-contract-request-log.ts';
+import { openStore, type StoreOf } from '../src/features/store.ts';
 
 const postgres = await service('postgres');
 const skip = 'skip' in postgres ? postgres.skip : false;
@@ -29,13 +30,13 @@ async function statistics(admin: pg.Pool, schema: string, table: string) {
 describe('request log on PostgreSQL: a new day partition is analysed by the server', { skip }, () => {
   let admin: pg.Pool;
   let shared: ReusableSchema;
-  let storage: PostgresStorage;
+  let storage: StoreOf<PostgresStorage>;
   const warnings: object[] = [];
 
   before(async () => {
     admin = new pg.Pool({ connectionString: url, max: 2 });
     shared = reusableSchema(admin);
-    storage = new PostgresStorage({ url, schema: shared.name, poolSize: 3 });
+    storage = openStore(new PostgresStorage({ url, schema: shared.name, poolSize: 3 }));
     await storage.migrate();
     storage.attachLogger({ warn: (obj) => void warnings.push(obj) });
   });

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import type { StoredRequest } from '../src/features/requests/request-log-records.ts';
-import type { ReversibleStorage } from '../src/storage/migrations.ts';
-import type { Storage } from '../src/storage/repository.ts';
+import type { ReversibleStore, Store } from '../src/features/store.ts';
 import { request, requestIdOf, T0 } from './storage-contract-request-log-generated.ts';
 
 /**
  * Undoes the migrations after `name` (those of other areas, whatever their number), then `name`.
  * `migrate()` applies them all again; `requestLogOnly` keeps the request log's among its answer.
  */
-export async function undoThrough(storage: ReversibleStorage, name: string): Promise<void> {
+export async function undoThrough(storage: ReversibleStore, name: string): Promise<void> {
   for (;;) {
     const undone = await storage.rollback();
     assert.ok(undone, `${name} was never applied`);
@@ -37,7 +36,7 @@ const asColumns = (row: StoredRequest): LogColumns => ({
 });
 
 /** A project's requests as the storage lists them, newest first, as columns. */
-export const listedColumns = async (storage: Pick<Storage, 'requestLog'>, projectId: string) =>
+export const listedColumns = async (storage: Pick<Store, 'requestLog'>, projectId: string) =>
   (await storage.requestLog.list({ projectId, limit: 1_000 })).map(asColumns);
 
 /**
@@ -47,7 +46,7 @@ export const listedColumns = async (storage: Pick<Storage, 'requestLog'>, projec
  * request, and new writes getting ids above every migrated one. Writes req-9997 to prj_a.
  */
 export async function assertMovedIntoBatches(
-  storage: Pick<Storage, 'requestLog'>,
+  storage: Pick<Store, 'requestLog'>,
   before: { a: LogColumns[]; b: LogColumns[] },
 ): Promise<void> {
   assert.deepEqual(await listedColumns(storage, 'prj_a'), before.a);
@@ -90,7 +89,7 @@ export async function assertMovedIntoBatches(
  * only once every migration is applied again).
  */
 export async function assertCompactRowsUndone(
-  storage: ReversibleStorage,
+  storage: ReversibleStore,
   storedRows: () => Promise<string[]>,
 ): Promise<void> {
   const written = Array.from({ length: 300 }, (_, n) => ({
@@ -121,7 +120,7 @@ const DAY = 86_400_000;
  * longer there: the longest retention), so the next purge goes by plan. Writes to prj_e_free and
  * prj_e_pro, which the caller has created on those plans.
  */
-export async function assertExpiryMigrated(storage: ReversibleStorage): Promise<void> {
+export async function assertExpiryMigrated(storage: ReversibleStore): Promise<void> {
   const day = Math.floor(T0 / DAY) * DAY;
   const written = ['prj_e_free', 'prj_e_pro', 'prj_e_gone'].flatMap((projectId) =>
     Array.from({ length: 300 }, (_, n) => request(projectId, n, day + n * 1_000, n)),

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
-import { openStorage } from '../src/storage/open-storage.ts';
 import { systemClock } from '../src/time/clock.ts';
 import type { TestApp } from './harness.ts';
 import { projectWithKey } from './request-log-support.ts';
 import { GUARD_MS, parseLogLine, spawnServe } from './serve-process.ts';
+import { openStoreAt } from '../src/features/store.ts';
 
 const REQUESTS = 300;
 
@@ -61,7 +61,7 @@ describe('the request log and the log lines through the end of the process', () 
 
   const prepare = async (name: string) => {
     const database = join(dir, `${name}.db`);
-    const storage = await openStorage(database);
+    const storage = await openStoreAt(database);
     await storage.migrate();
     ({ secret } = await projectWithKey({ storage, clock: systemClock } as unknown as TestApp, 'acme'));
     await storage.close();

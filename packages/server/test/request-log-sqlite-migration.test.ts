@@ -14,6 +14,7 @@ import {
 } from './request-log-migration-checks.ts';
 import { project } from './storage-contract-projects.ts';
 import { request, T0 } from './storage-contract-request-log-generated.ts';
+import { openStore } from '../src/features/store.ts';
 
 describe('request log in SQLite batches', () => {
   let dir: string;
@@ -26,7 +27,7 @@ describe('request log in SQLite batches', () => {
 
   it('migration 054 → requests kept as rows become batches: same requests, same order, found by id; undone → rows again', async () => {
     const path = join(dir, 'migrated.db');
-    const storage = new SqliteStorage(path);
+    const storage = openStore(new SqliteStorage(path));
     await storage.migrate();
     await undoThrough(storage, '057_request_log_compact_rows');
     assert.equal(await storage.rollback(), '054_request_log_batches');
@@ -88,7 +89,7 @@ describe('request log in SQLite batches', () => {
   });
   it('migration 057 → batches written compact; undone → the array form, the same requests', async () => {
     const path = join(dir, 'compact.db');
-    const storage = new SqliteStorage(path);
+    const storage = openStore(new SqliteStorage(path));
     await storage.migrate();
     const raw = new DatabaseSync(path);
     try {
@@ -105,7 +106,7 @@ describe('request log in SQLite batches', () => {
   });
 
   it('migration 115 → each batch expires by its project’s plan; undone and applied again, the same requests', async () => {
-    const storage = new SqliteStorage(join(dir, 'expiry.db'));
+    const storage = openStore(new SqliteStorage(join(dir, 'expiry.db')));
     try {
       await storage.migrate();
       await storage.projects.create(project('e_free', { plan: 'free' }));

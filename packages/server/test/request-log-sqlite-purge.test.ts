@@ -11,6 +11,7 @@ import {
 } from '../src/features/requests/request-log-sqlite.ts';
 import { project } from './storage-contract-projects.ts';
 import { request, T0 } from './storage-contract-request-log-generated.ts';
+import { openStore } from '../src/features/store.ts';
 
 const DAY = 86_400_000;
 
@@ -24,7 +25,7 @@ describe('request log purge in SQLite', () => {
   });
 
   it('a slice → at most PURGE_SLICE_REQUESTS requests of full batches, PURGE_SLICE_BATCHES rows of small ones, then the pages', async () => {
-    const storage = new SqliteStorage(join(dir, 'purge.db'));
+    const storage = openStore(new SqliteStorage(join(dir, 'purge.db')));
     try {
       await storage.migrate();
       await storage.projects.create(project('full', { plan: 'free' }));

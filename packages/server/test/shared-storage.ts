@@ -3,8 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openStorage } from '../src/storage/open-storage.ts';
-import type { Storage } from '../src/storage/repository.ts';
+import { openStoreAt, type Store } from '../src/features/store.ts';
 
 /**
  * One database that several instances of the service open, as processes sharing it would: a SQLite
@@ -12,7 +11,7 @@ import type { Storage } from '../src/storage/repository.ts';
  */
 export interface SharedStorage {
   /** Another connection to the same database (each instance opens its own). */
-  open(): Promise<Storage>;
+  open(): Promise<Store>;
   /** Removes the database (the file, or the schema). */
   cleanup(): Promise<void>;
 }
@@ -21,7 +20,7 @@ export async function sharedStorage(postgresUrl: string | undefined, prefix: str
   if (postgresUrl) {
     const schema = `petstore_test_${randomBytes(6).toString('hex')}`;
     return {
-      open: () => openStorage(postgresUrl, { schema, poolSize: 2 }),
+      open: () => openStoreAt(postgresUrl, { schema, poolSize: 2 }),
       async cleanup() {
         const admin = new pg.Client({ connectionString: postgresUrl });
         await admin.connect();
@@ -32,7 +31,7 @@ export async function sharedStorage(postgresUrl: string | undefined, prefix: str
   }
   const dir = await mkdtemp(join(tmpdir(), prefix));
   return {
-    open: () => openStorage(join(dir, 'shared.db')),
+    open: () => openStoreAt(join(dir, 'shared.db')),
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };
 }

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { generateKey } from '../src/auth/keys.ts';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
-import { openStorage } from '../src/storage/open-storage.ts';
+import { openStoreAt } from '../src/features/store.ts';
 
 const SERVER_MODULE = fileURLToPath(new URL('../src/server.ts', import.meta.url));
 
@@ -43,7 +43,7 @@ describe('graceful shutdown', () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'petstore-shutdown-'));
     database = join(dir, 'petstore.db');
-    const storage = await openStorage(database);
+    const storage = await openStoreAt(database);
     await storage.migrate();
     const { secret, id, digest } = generateKey('test');
     await storage.keys.create({
@@ -92,7 +92,7 @@ describe('graceful shutdown', () => {
     assert.equal(JSON.parse(readiness!.split('\r\n\r\n')[1]!).message, 'not ready: shutting down');
 
     await assert.rejects(collect(http.get({ port, path: '/healthz', agent: false })), /ECONNREFUSED/);
-    const storage = await openStorage(database);
+    const storage = await openStoreAt(database);
     try {
       const id = BigInt(JSON.parse(created!.split('\r\n\r\n')[1]!).id);
       assert.equal((await storage.pets.get(id))?.name, 'Drained');

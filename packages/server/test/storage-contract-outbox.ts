@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { createOutboxRecords, type NewOutboxRow, OutboxFullError } from '../src/mail/outbox-records.ts';
-import type { Storage } from '../src/storage/repository.ts';
+import type { Store } from '../src/features/store.ts';
 import type { StorageFixture } from './storage-contract.ts';
 import { project } from './storage-contract-projects.ts';
 
@@ -18,7 +18,7 @@ const row = (id: string, extra: Partial<NewOutboxRow> = {}): NewOutboxRow => ({
   ...extra,
 });
 
-const records = (storage: Storage) => createOutboxRecords(storage.sql, storage.kind);
+const records = (storage: Store) => createOutboxRecords(storage.sql, storage.kind);
 
 export function outboxContract(fixture: () => StorageFixture): void {
   it('outbox → a row is claimed once while its lease holds, its payload as written; once the lease ran out another claims it, and the first can record nothing', async () => {

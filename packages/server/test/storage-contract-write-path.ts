@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { projectRecords } from '../src/features/projects/repository.ts';
-import type { Storage } from '../src/storage/repository.ts';
+import type { Store } from '../src/features/store.ts';
 import type { StorageFixture } from './storage-contract.ts';
 import { project } from './storage-contract-projects.ts';
 import { logged } from './storage-contract-request-log.ts';
@@ -50,7 +50,7 @@ interface Expected {
 class Undone extends Error {}
 
 /** Runs one operation; resolves when it was acknowledged, rejects when it was refused. */
-async function perform(storage: Storage, op: Operation, name: string, expected: Expected): Promise<void> {
+async function perform(storage: Store, op: Operation, name: string, expected: Expected): Promise<void> {
   await wait(op.start);
   switch (op.kind) {
     case 'write':

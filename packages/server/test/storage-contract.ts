@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe } from 'node:test';
-import type { ReversibleStorage } from '../src/storage/migrations.ts';
+import type { ReversibleStore } from '../src/features/store.ts';
 import { accountContract } from './storage-contract-accounts.ts';
 import { auditContract } from './storage-contract-audit.ts';
 import { changeContract } from './storage-contract-changes.ts';
@@ -20,9 +20,9 @@ import { writePathContract } from './storage-contract-write-path.ts';
 
 export interface StorageFixture {
   /** A migrated storage over a fresh, empty database. */
-  storage: ReversibleStorage;
+  storage: ReversibleStore;
   /** Another instance over the same database, as a second process or a restart would open it. */
-  open(): Promise<ReversibleStorage>;
+  open(): Promise<ReversibleStore>;
   /** Closes every instance and removes the database. */
   dispose(): Promise<void>;
 }

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { StorageUnavailableError } from '../src/storage/errors.ts';
-import { loadMigrations, type ReversibleStorage } from '../src/storage/migrations.ts';
+import { loadMigrations } from '../src/storage/migrations.ts';
+import { openStore, type ReversibleStore } from '../src/features/store.ts';
 import { PostgresStorage } from '../src/storage/postgres.ts';
 import { service } from './services.ts';
 import { reusableSchema, type ReusableSchema } from './postgres-schema.ts';
@@ -38,9 +39,9 @@ describe('postgres storage', { skip }, () => {
 
   /** Every test starts on an empty, migrated schema of this file's own, so suites sharing the database never meet. */
   async function postgresFixture(): Promise<StorageFixture & { schema: string }> {
-    const opened: ReversibleStorage[] = [];
+    const opened: ReversibleStore[] = [];
     const open = async () => {
-      const storage = new PostgresStorage({ url, schema: shared.name, poolSize: 5 });
+      const storage = openStore(new PostgresStorage({ url, schema: shared.name, poolSize: 5 }));
       opened.push(storage);
       await storage.migrate();
       return storage;
@@ -60,7 +61,9 @@ describe('postgres storage', { skip }, () => {
 
   it('migrate → instances starting together apply each migration exactly once', async () => {
     const schema = `petstore_test_${randomBytes(6).toString('hex')}`;
-    const instances = Array.from({ length: 4 }, () => new PostgresStorage({ url, schema, poolSize: 2 }));
+    const instances = Array.from({ length: 4 }, () =>
+      openStore(new PostgresStorage({ url, schema, poolSize: 2 })),
+    );
     try {
       const applied = await Promise.all(instances.map((storage) => storage.migrate()));
       assert.deepEqual(
@@ -75,7 +78,7 @@ describe('postgres storage', { skip }, () => {
 
   it('migrate → an instance starting while another holds the migration lock past the statement and read timeouts (5 s, 6 s) waits, then migrates', async () => {
     const schema = `petstore_test_${randomBytes(6).toString('hex')}`;
-    const storage = new PostgresStorage({ url, schema, poolSize: 2 });
+    const storage = openStore(new PostgresStorage({ url, schema, poolSize: 2 }));
     const holder = await admin.connect();
     try {
       await holder.query('BEGIN');
@@ -105,7 +108,7 @@ describe('postgres storage', { skip }, () => {
       await holder.query("SELECT pg_advisory_xact_lock(hashtext('petstore.migrate:' || $1))", [
         fixture.schema,
       ]);
-      const storage = new PostgresStorage({ url, schema: fixture.schema, poolSize: 2 });
+      const storage = openStore(new PostgresStorage({ url, schema: fixture.schema, poolSize: 2 }));
       try {
         const outcome = await Promise.race([
           storage.migrate(),
@@ -124,7 +127,7 @@ describe('postgres storage', { skip }, () => {
 
   it('a server that drops idle connections → no crash, and the next query reconnects', async () => {
     const applicationName = `petstore_test_${randomBytes(6).toString('hex')}`;
-    const storage = new PostgresStorage({ url, applicationName });
+    const storage = openStore(new PostgresStorage({ url, applicationName }));
     try {
       await storage.ping();
       const { rows } = await admin.query(
@@ -435,7 +438,7 @@ describe('postgres storage', { skip }, () => {
 
 describe('postgres storage when the server is unreachable', () => {
   it('ping and pets.create → StorageUnavailableError within a few seconds, not a hang', async () => {
-    const storage = new PostgresStorage({ url: 'postgres://postgres@127.0.0.1:1/test' });
+    const storage = openStore(new PostgresStorage({ url: 'postgres://postgres@127.0.0.1:1/test' }));
     const started = performance.now();
     try {
       await assert.rejects(storage.ping(), StorageUnavailableError);

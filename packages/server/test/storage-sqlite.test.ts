@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { StorageUnavailableError } from '../src/storage/errors.ts';
-import type { ReversibleStorage } from '../src/storage/migrations.ts';
+import { openStore, type ReversibleStore } from '../src/features/store.ts';
 import { SqliteStorage, type SqliteOptions } from '../src/storage/sqlite.ts';
 import {
   batchListing,
@@ -17,13 +17,13 @@ import { runStorageContract, type StorageFixture } from './storage-contract.ts';
 import { create } from './storage-contract-pets.ts';
 
 async function sqliteFixture(): Promise<
-  StorageFixture & { path: string; open(options?: SqliteOptions): Promise<ReversibleStorage> }
+  StorageFixture & { path: string; open(options?: SqliteOptions): Promise<ReversibleStore> }
 > {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-storage-'));
   const path = join(dir, 'nested', 'petstore.db');
-  const opened: ReversibleStorage[] = [];
+  const opened: ReversibleStore[] = [];
   const open = async (options?: SqliteOptions) => {
-    const storage = new SqliteStorage(path, options);
+    const storage = openStore(new SqliteStorage(path, options));
     opened.push(storage);
     await storage.migrate();
     return storage;

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { SqliteStorage } from '../src/storage/sqlite.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
+import { openStore } from '../src/features/store.ts';
 
 /** A transaction of the storage held open until `release` (as one awaiting something slow would be). */
 function heldTransaction(app: TestApp, fail: boolean) {
@@ -27,7 +28,7 @@ describe('the SQLite write path over HTTP', () => {
   after(() => rm(dir, { recursive: true, force: true }));
 
   it('POST /v1/pets while another transaction is open → waits, then 201; the transaction’s rollback leaves the pet', async () => {
-    const app = await makeTestApp({ storage: new SqliteStorage(join(dir, 'wait.db')) });
+    const app = await makeTestApp({ storage: openStore(new SqliteStorage(join(dir, 'wait.db'))) });
     try {
       const held = heldTransaction(app, true);
       let answered = false;
@@ -48,7 +49,7 @@ describe('the SQLite write path over HTTP', () => {
 
   it('POST /v1/pets while the connection’s line is full → 503 service_unavailable with Retry-After: 1, nothing written; 201 once it frees', async () => {
     const app = await makeTestApp({
-      storage: new SqliteStorage(join(dir, 'full.db'), { limits: { waiting: 0 } }),
+      storage: openStore(new SqliteStorage(join(dir, 'full.db'), { limits: { waiting: 0 } })),
     });
     try {
       await app.request({ url: '/v1/pets' });

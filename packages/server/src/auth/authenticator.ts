@@ -1,13 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import { boundedLru } from '../cache/bounded-lru.ts';
 import { type ChangeBatch, type ChangeFeed, feedFollower } from '../changes/feed.ts';
-import type { KeyRepository } from '../storage/repository.ts';
 import type { ApiKeyRecord } from '../storage/records.ts';
 import type { Clock } from '../time/clock.ts';
 import { bearerToken, digestKey, type KeyEnvironment, keyEnvironment } from './keys.ts';
 
 export interface AuthenticatorOptions {
-  keys: Pick<KeyRepository, 'findByDigest'>;
+  keys: { findByDigest(digest: string): Promise<ApiKeyRecord | undefined> };
   clock: Clock;
   /** Keys of the other environment are refused (a test key never works in production). */
   environment: KeyEnvironment;

@@ -1,8 +1,12 @@
 import { boundedLru } from '../cache/bounded-lru.ts';
-import type { KeyRepository } from '../storage/repository.ts';
+
+/** Where keys' last uses are recorded (the keys' repository): each unless a later one is recorded. */
+export interface KeyTouches {
+  touch(uses: readonly { id: string; at: number }[]): Promise<void>;
+}
 
 export interface KeyUsageOptions {
-  keys: Pick<KeyRepository, 'touch'>;
+  keys: KeyTouches;
   /** A key's use is written at most this often by one process. */
   intervalMs?: number;
   /** How long uses wait before they are written together. */

@@ -14,7 +14,7 @@ import { type AreaRouter, type AreaRouterOptions, createAreaRouter } from '../ro
 import { lazyHandlers } from '../routes/lazy-handlers.ts';
 import { type RouteSpec, withHandlers } from '../routes/table.ts';
 import { siteUrl } from '../features/domains/sites/urls.ts';
-import type { Storage } from '../storage/repository.ts';
+import type { Store as Storage } from '../features/store.ts';
 import type { Clock } from '../time/clock.ts';
 import { requireRole } from '../features/members/page-roles.ts';
 import { checkCsrf, requireSession } from '../features/identity/session-cookie.ts';

@@ -8,7 +8,6 @@ import { ADDRESS_BUDGETS } from '../ratelimit/address-budgets.ts';
 import { keySubject } from '../ratelimit/plans.ts';
 import type { LimitSubject, RateLimitDecision, RateLimiter } from '../ratelimit/limiter.ts';
 import { matchRoute, type RouteConfig, routeConfig } from './route-config.ts';
-import type { KeyRepository } from '../storage/repository.ts';
 import type { ApiKeyRecord } from '../storage/records.ts';
 import type { Clock } from '../time/clock.ts';
 import { requestShapeProblem } from './request-shape.ts';
@@ -41,7 +40,8 @@ export interface AreaChecks {
 export interface GuardDeps {
   authenticator: Authenticator;
   limiter: RateLimiter;
-  keys: Pick<KeyRepository, 'ban'>;
+  /** Records a ban until the given instant (the keys' repository). */
+  keys: { ban(id: string, until: number): Promise<boolean> };
   usage: KeyUsage;
   clock: Clock;
   /** What the product areas check, for the routes that declare it (wired by app.ts). */

@@ -8,7 +8,7 @@ import {
 } from '../features/requests/retention.ts';
 import { idempotentResponseRecords } from '../idempotency/idempotent-response-records.ts';
 import { createOutboxRecords, OUTBOX_KEEP_MS } from '../mail/outbox-records.ts';
-import type { Storage } from '../storage/repository.ts';
+import type { Store } from '../features/store.ts';
 import type { PurgeSlice } from '../features/requests/request-log-records.ts';
 import type { MaintenanceJob } from './scheduler.ts';
 
@@ -31,7 +31,7 @@ const sliced =
 
 /** Everything the maintenance owner runs: the purges, and the custom domains' re-checks. */
 export function maintenanceJobs(
-  storage: Storage,
+  storage: Store,
   domainChecks: (() => Promise<number>) | undefined,
 ): MaintenanceJob[] {
   const jobs: MaintenanceJob[] = [

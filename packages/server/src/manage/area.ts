@@ -5,7 +5,7 @@ import type { Limits } from '../ratelimit/plans.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
 import { type AreaRouter, type AreaRouterOptions, createAreaRouter } from '../routes/area-router.ts';
 import { withHandlers } from '../routes/table.ts';
-import type { Storage } from '../storage/repository.ts';
+import type { Store } from '../features/store.ts';
 import type { Clock } from '../time/clock.ts';
 import { accessTokenCheck } from '../features/access-tokens/check.ts';
 import type { AccessTokenService } from '../features/access-tokens/service.ts';
@@ -35,7 +35,7 @@ import { createIdempotentAnswers, sealingKey } from '../idempotency/sealed-answe
 import { manageRouteSpecs, projectNeeds, readingDeclaredInput } from './contract.ts';
 
 export interface ManageAreaDeps {
-  storage: Storage;
+  storage: Store;
   limiter: RateLimiter;
   clock: Clock;
   keyEnvironment: KeyEnvironment;

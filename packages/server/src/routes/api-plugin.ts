@@ -7,7 +7,7 @@ import type { AdmitDeps } from '../http/guard.ts';
 import type { HostRules } from '../http/host-kind.ts';
 import { installLane } from '../http/lane.ts';
 import { createPetService, type PetService } from '../features/pets/service.ts';
-import type { Storage } from '../storage/repository.ts';
+import type { Store as Storage } from '../features/store.ts';
 import type { Clock } from '../time/clock.ts';
 import { type Area, registerAreaRoutes, type RouteTable } from './area.ts';
 import { lazyHandlers } from './lazy-handlers.ts';

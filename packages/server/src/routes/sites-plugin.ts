@@ -4,7 +4,7 @@ import type { ServiceNames } from '../http/service-names.ts';
 import { type Area, registerAreaRoutes } from './area.ts';
 import { lazyHandlers } from './lazy-handlers.ts';
 import { NON_CONTRACT_ROUTES } from './table.ts';
-import type { Storage } from '../storage/repository.ts';
+import type { Store } from '../features/store.ts';
 import type { Clock } from '../time/clock.ts';
 import { type ChangeFeed, createChangeFeed } from '../changes/feed.ts';
 import { createHostDirectory, type HostDirectory } from '../features/domains/sites/host-directory.ts';
@@ -13,7 +13,7 @@ import { sendSiteErrorPage } from '../features/domains/sites/site-error-page.ts'
 import { requireSite } from '../features/domains/sites/site-guard.ts';
 
 export interface SitesAreaDeps {
-  storage: Pick<Storage, 'projects' | 'domains' | 'changes' | 'changeToken' | 'listenForChanges'>;
+  storage: Pick<Store, 'projects' | 'domains' | 'changes' | 'changeToken' | 'listenForChanges'>;
   names: ServiceNames;
   clock: Clock;
   log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };

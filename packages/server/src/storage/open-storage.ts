@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Clock } from '../time/clock.ts';
-import type { ReversibleStorage } from './migrations.ts';
+import type { PostgresStorage } from './postgres.ts';
+import type { SqliteStorage } from './sqlite.ts';
 
 export const DEFAULT_DATABASE = './data/petstore.db';
 
@@ -24,12 +25,13 @@ export function sqlitePath(url: string): string {
 
 /**
  * `postgres://` or `postgresql://` opens PostgreSQL; anything else is a SQLite file path. Nothing is
- * migrated here: call `migrate()` before use.
+ * migrated here: call `migrate()` before use. The features' repositories are built on it by
+ * features/store.ts (openStore).
  */
 export async function openStorage(
   databaseUrl: string | undefined,
   options: OpenStorageOptions = {},
-): Promise<ReversibleStorage> {
+): Promise<SqliteStorage | PostgresStorage> {
   const url = databaseUrl ?? DEFAULT_DATABASE;
   if (isPostgres(url)) {
     // Loaded on demand: the embedded default never pays for the PostgreSQL driver at start-up.

@@ -1,16 +1,11 @@
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import { type Clock, systemClock } from '../time/clock.ts';
 import { type ReversibleStorage, upToDate } from './migrations.ts';
-import { createPostgresPets } from '../features/pets/postgres.ts';
 import { migrateDown, migrateUp } from './postgres-migrate.ts';
 import { createPool, mapPostgresError, type PoolSettings } from './postgres-pool.ts';
 import { sharedRead } from './shared-read.ts';
-import type { SqlExecutor, Transactions } from './sql-executor.ts';
-import type { IdempotencyRepository, KeyRepository, PetRepository, PoolStats } from './repository.ts';
-import { createIdempotencyRepository } from '../idempotency/idempotency-repository.ts';
-import { createKeyRepository } from '../features/keys/key-repository.ts';
-import { type AccountRepository, createAccountRepository } from '../features/identity/account-repository.ts';
-import { type AuditRecords, createAuditRecords } from '../features/audit/audit-records.ts';
+import type { SqlExecutor } from './sql-executor.ts';
+import type { PoolStats } from './repository.ts';
 import {
   type ChangeHandlers,
   type ChangeListener,
@@ -18,13 +13,7 @@ import {
   createChangeRecords,
 } from './change-records.ts';
 import { listenForHostChanges } from './postgres-listen.ts';
-import { createDomainRepository, type DomainRepository } from '../features/domains/domain-repository.ts';
-import { createProjectRepository, type ProjectRepository } from '../features/projects/project-repository.ts';
 import type { MaintenanceLog } from './partition-analysis.ts';
-import {
-  createPostgresRequestLog,
-  type PostgresRequestLog,
-} from '../features/requests/request-log-postgres.ts';
 import type { Row } from './rows.ts';
 import {
   enclosingTransaction,
@@ -47,14 +36,6 @@ const PROBE_WRITE =
  */
 export class PostgresStorage implements ReversibleStorage {
   readonly kind = 'postgres';
-  readonly pets: PetRepository;
-  readonly keys: KeyRepository;
-  readonly idempotency: IdempotencyRepository;
-  readonly projects: ProjectRepository;
-  readonly accounts: AccountRepository;
-  readonly domains: DomainRepository;
-  readonly requestLog: PostgresRequestLog;
-  readonly audit: AuditRecords;
   readonly changes: ChangeRecords;
   readonly #settings: PostgresOptions;
   readonly sql: SqlExecutor;
@@ -66,6 +47,7 @@ export class PostgresStorage implements ReversibleStorage {
   /** Writes through this storage that caches must see (keys, projects, domains, transactions). */
   #ownWrites = 0;
   #log: MaintenanceLog = consoleLog;
+  readonly #beforeClose: (() => void)[] = [];
 
   constructor(options: PostgresOptions) {
     const pool = createPool(options);
@@ -77,28 +59,12 @@ export class PostgresStorage implements ReversibleStorage {
     this.#pool = pool;
     this.#schema = options.schema;
     this.#clock = options.clock ?? systemClock;
-    const transaction: Transactions['transaction'] = (work) => this.transaction(work);
-    this.keys = createKeyRepository(sql, () => this.#ownWrites++);
-    this.idempotency = createIdempotencyRepository(sql);
-    this.projects = createProjectRepository(sql, transaction, 'postgres', () => this.#ownWrites++);
-    this.accounts = createAccountRepository(sql);
-    this.domains = createDomainRepository(sql, () => this.#ownWrites++);
-    this.audit = createAuditRecords(sql);
     this.changes = createChangeRecords(sql);
     this.#settings = options;
-    this.requestLog = createPostgresRequestLog({
-      sql,
-      transaction: (work) => this.#transaction(work),
-      log: () => this.#log,
-    });
     this.#newestPetId = sharedRead(async () => {
       const [row] = await this.#query('SELECT max(id) AS id FROM pets', [], 'petstore_newest_pet');
       return row!.id === null ? 0n : BigInt(row!.id as bigint);
     });
-    this.pets = createPostgresPets(
-      (sql, params, name) => this.#query(sql, params, name),
-      (work, keep) => this.#transaction(work, keep),
-    );
   }
 
   /** An up-to-date schema is told by two reads, without the migration lock or any SQL file. */
@@ -140,6 +106,14 @@ export class PostgresStorage implements ReversibleStorage {
     return this.#ownWrites;
   }
 
+  noteOwnWrite(): void {
+    this.#ownWrites++;
+  }
+
+  beforeClose(hook: () => void): void {
+    this.#beforeClose.push(hook);
+  }
+
   changeToken(): undefined {
     return undefined;
   }
@@ -164,11 +138,28 @@ export class PostgresStorage implements ReversibleStorage {
     this.#log = log;
   }
 
+  /** Where background work logs its failures: stderr until attachLogger is called. */
+  maintenanceLog(): MaintenanceLog {
+    return this.#log;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.requestLog.analysis.stop();
+    for (const hook of this.#beforeClose) hook();
     await this.#pool.end();
+  }
+
+  /**
+   * For the features' repositories (features/store.ts): a statement on a connection of the pool (`name`
+   * makes it prepared), and `work` on one checked-out connection in a transaction (see #transaction).
+   */
+  query(sql: string, params?: unknown[], name?: string): Promise<Row[]> {
+    return this.#query(sql, params, name);
+  }
+
+  clientTransaction<T>(work: (client: PoolClient) => Promise<T>, keep?: (result: T) => boolean): Promise<T> {
+    return this.#transaction(work, keep);
   }
 
   /**

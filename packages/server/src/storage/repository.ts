@@ -1,16 +1,10 @@
-import type { AccountRepository } from '../features/identity/account-repository.ts';
-import type { AuditRecords } from '../features/audit/audit-records.ts';
 import type { ChangeHandlers, ChangeListener, ChangeRecords } from './change-records.ts';
-import type { IdempotencyRepository } from '../idempotency/idempotency-repository.ts';
-import type { KeyPage, KeyRepository, KeyUse } from '../features/keys/key-repository.ts';
-import type { DomainRepository } from '../features/domains/domain-repository.ts';
-import type { ProjectRepository } from '../features/projects/project-repository.ts';
-import type { RequestLogRecords } from '../features/requests/request-log-records.ts';
-import type { PetRepository } from '../features/pets/repository.ts';
 import type { SqlExecutor, Transactions } from './sql-executor.ts';
 
-export type { IdempotencyRepository, KeyPage, KeyRepository, KeyUse, PetRepository };
-
+/**
+ * The database engine: statements, transactions, migrations, health, the change feed and the signals
+ * caches follow. The features' repositories are built on it (features/store.ts) and belong to them.
+ */
 export interface Storage extends Transactions {
   readonly kind: 'sqlite' | 'postgres';
   /**
@@ -19,17 +13,6 @@ export interface Storage extends Transactions {
    * is refused (ReachedPastTransactionError): that work uses the executor its transaction gives it.
    */
   readonly sql: SqlExecutor;
-  readonly pets: PetRepository;
-  /** API keys; a change of one counts in ownWrites (and SQLite's changeToken), a use does not. */
-  readonly keys: KeyRepository;
-  readonly idempotency: IdempotencyRepository;
-  readonly projects: ProjectRepository;
-  readonly accounts: AccountRepository;
-  readonly domains: DomainRepository;
-  /** The API requests made with projects' keys (features/requests/). */
-  readonly requestLog: RequestLogRecords;
-  /** Who did what in the dashboard and from the command line. */
-  readonly audit: AuditRecords;
   /** The change feed of projects and custom domains (migration 090): what every instance's host cache follows. */
   readonly changes: ChangeRecords;
   /**
@@ -63,6 +46,13 @@ export interface Storage extends Transactions {
    * changeToken moves with it too).
    */
   ownWrites(): number;
+  /**
+   * Counts one committed write that caches must see (a change of a key, a project's plan, a domain) in
+   * ownWrites, and on SQLite in changeToken: the features' repositories call it after such a change.
+   */
+  noteOwnWrite(): void;
+  /** Runs `hook` when closing, before the connections end (e.g. committing pets still queued). */
+  beforeClose(hook: () => void): void;
   /**
    * Where changeToken() has no signal (PostgreSQL): resolves to a value that differs from every
    * earlier one once a pet was committed before this call, read by a query sent after the call

@@ -6,12 +6,13 @@ import { after, test } from 'node:test';
 import { StorageUnavailableError } from './errors.ts';
 import { SqliteStorage } from './sqlite.ts';
 import { untilReady } from './until-ready.ts';
+import { openStore } from '../features/store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-until-ready-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('untilReady: the pets, keys and idempotency repositories → StorageUnavailableError until ready, then the database', async () => {
-  const storage = new SqliteStorage(join(dir, 'petstore.db'));
+  const storage = openStore(new SqliteStorage(join(dir, 'petstore.db')));
   let ready = false;
   const guarded = untilReady(storage, () => ready);
   try {

@@ -2,7 +2,7 @@ import { bearerToken, digestKey } from '../../auth/keys.ts';
 import { boundedLru } from '../../cache/bounded-lru.ts';
 import type { ChangeFeed } from '../../changes/feed.ts';
 import { newestChangeOf } from '../../storage/change-records.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 import { createTwoFactorRecords } from '../identity/two-factor-records.ts';
 import type { Clock } from '../../time/clock.ts';
@@ -39,7 +39,7 @@ export interface NewTokenInput {
 export type TokenActor = Extract<Actor, { kind: 'account' }> & { token: TokenGrant };
 
 export interface AccessTokenDeps {
-  storage: Storage;
+  storage: Store;
   clock: Clock;
   /**
    * The change feed: the tokens' cache follows it (a change of an account's tokens drops them), and a

@@ -1,5 +1,5 @@
 import type { AuditAction, StoredAuditEvent } from './audit-records.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import { type Actor, authorise } from '../shared/actor.ts';
 import { decodeCursor, type Page, pageOf } from '../shared/cursor.ts';
 import { done, type Outcome, refused } from '../shared/outcome.ts';
@@ -13,7 +13,7 @@ export type VisibleAuditEvent = Omit<StoredAuditEvent, 'address'> & { address?: 
  * The audit trail as the doors read it: a project's events, newest first, in pages. Addresses are
  * for owners (and the operator), as on the dashboard's Activity tab: other roles get events without.
  */
-export function createAuditService(deps: { storage: Pick<Storage, 'projects' | 'audit'> }) {
+export function createAuditService(deps: { storage: Pick<Store, 'projects' | 'audit'> }) {
   const { storage } = deps;
   return {
     async list(

@@ -8,7 +8,7 @@ import {
 import { checkRecord, settleCheck, storeCheck } from './settle-check.ts';
 import { createDomainRepository, type CustomDomain } from './domain-repository.ts';
 import type { Project } from '../projects/project-repository.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 import { type Actor, authorise, SERVICE } from '../shared/actor.ts';
 import { createAudited } from '../shared/audited.ts';
@@ -20,7 +20,7 @@ import { domainPages } from './repository.ts';
 export const DOMAIN_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
 
 export interface DomainsServiceDeps extends DomainRulesDeps {
-  storage: Storage;
+  storage: Store;
   /** Awaited after every change: this instance routes by it from its answer on (the change feed). */
   changed?: () => Promise<void>;
 }

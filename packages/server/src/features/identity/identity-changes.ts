@@ -8,7 +8,7 @@ import {
   type NewAccount,
 } from './account-repository.ts';
 import { newestChangeOf } from '../../storage/change-records.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 import type { Clock } from '../../time/clock.ts';
 
@@ -46,7 +46,7 @@ export interface Changed<T> {
 }
 
 export interface IdentityDeps {
-  storage: Pick<Storage, 'transaction' | 'kind'>;
+  storage: Pick<Store, 'transaction' | 'kind'>;
   clock: Clock;
   /**
    * Resolves once a committed change of the feed has been applied by this instance and its

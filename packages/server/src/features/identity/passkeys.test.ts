@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { SoftAuthenticator } from '../../../test/passkey-authenticator.ts';
-import { openStorage } from '../../storage/open-storage.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import { FakeClock } from '../../time/clock.ts';
 import { createIdentityChanges } from './identity-changes.ts';
 import {
@@ -19,6 +18,7 @@ import {
   type Passkeys,
   relyingPartyOf,
 } from './passkeys.ts';
+import { openStoreAt } from '../store.ts';
 
 const ORIGIN = 'https://dash.example.com';
 const rp = relyingPartyOf(ORIGIN);
@@ -27,7 +27,7 @@ const asAssertion = (value: unknown) => value as AuthenticationResponseJSON;
 
 describe('passkeys (WebAuthn)', () => {
   let dir: string;
-  let storage: Storage;
+  let storage: Store;
   let passkeys: Passkeys;
   let n = 0;
   let id: string;
@@ -36,7 +36,7 @@ describe('passkeys (WebAuthn)', () => {
   const session = bindingOf('session', 'the-session-token');
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'petstore-passkeys-'));
-    storage = await openStorage(join(dir, 'petstore.db'));
+    storage = await openStoreAt(join(dir, 'petstore.db'));
     await storage.migrate();
     passkeys = createPasskeys({
       accounts: storage.accounts,

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { passwordResetMail } from '../../mail/messages.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import { createPasswordResetRecords } from './password-reset-records.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import type { RateLimiter } from '../../ratelimit/limiter.ts';
 import type { Account, AccountRepository } from './account-repository.ts';
 import type { Clock } from '../../time/clock.ts';
@@ -30,7 +30,7 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 export interface PasswordResetDeps {
   accounts: AccountRepository;
   /** Where a reset link and its mail are stored together, in one transaction. */
-  storage: Pick<Storage, 'transaction'>;
+  storage: Pick<Store, 'transaction'>;
   sessions: Sessions;
   limiter: RateLimiter;
   clock: Clock;

@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createRateLimiter } from '../../ratelimit/limiter.ts';
 import { createMemoryStore } from '../../ratelimit/memory-store.ts';
-import { openStorage } from '../../storage/open-storage.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import { FakeClock } from '../../time/clock.ts';
 import { createHashingGate, type HashingGate } from './hashing-gate.ts';
 import { createIdentityChanges } from './identity-changes.ts';
@@ -14,6 +13,7 @@ import { changePassword } from './password-change.ts';
 import { hashPassword } from './passwords.ts';
 import { createSessions, SESSION_TTL_MS, SIGN_IN_LIMITS } from './sessions.ts';
 import { THROTTLE_POLICIES, waitAfter } from './sign-in-throttle.ts';
+import { openStoreAt } from '../store.ts';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -21,7 +21,7 @@ const PASSWORD = 'correct horse battery';
 
 describe('sessions', () => {
   let dir: string;
-  let storage: Storage;
+  let storage: Store;
   let email: string;
   let n = 0;
   const clock = new FakeClock(Date.UTC(2026, 10, 23, 12));
@@ -44,7 +44,7 @@ describe('sessions', () => {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'petstore-sessions-'));
-    storage = await openStorage(join(dir, 'petstore.db'));
+    storage = await openStoreAt(join(dir, 'petstore.db'));
     await storage.migrate();
   });
   // Each test has its own account, so no test's failures throttle another's.

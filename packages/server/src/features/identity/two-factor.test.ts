@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { Secret, TOTP } from 'otpauth';
-import { openStorage } from '../../storage/open-storage.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import { FakeClock } from '../../time/clock.ts';
 import { createIdentityChanges } from './identity-changes.ts';
 import { createSignInThrottle, THROTTLE_POLICIES } from './sign-in-throttle.ts';
 import { createTwoFactor, RECOVERY_CODE_COUNT, type TwoFactor, TOTP_SETTINGS } from './two-factor.ts';
 import { createSecretBox } from './two-factor-secrets.ts';
+import { openStoreAt } from '../store.ts';
 
 /** The code an authenticator app shows for `secret` at `at`, by the same library. */
 const codeAt = (secret: string, at: number) =>
@@ -19,7 +19,7 @@ const codeAt = (secret: string, at: number) =>
 
 describe('two-factor sign-in (TOTP)', () => {
   let dir: string;
-  let storage: Storage;
+  let storage: Store;
   let twoFactor: TwoFactor;
   let n = 0;
   let id: string;
@@ -27,7 +27,7 @@ describe('two-factor sign-in (TOTP)', () => {
   const key = randomBytes(32);
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'petstore-totp-'));
-    storage = await openStorage(join(dir, 'petstore.db'));
+    storage = await openStoreAt(join(dir, 'petstore.db'));
     await storage.migrate();
     twoFactor = createTwoFactor({
       accounts: storage.accounts,

@@ -3,7 +3,7 @@ import { limitsFor } from '../../ratelimit/plans.ts';
 import type { Project } from '../projects/project-repository.ts';
 import type { ApiKeyRecord, Plan } from '../../storage/records.ts';
 import { newestChangeOf } from '../../storage/change-records.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type Actor, authorise } from '../shared/actor.ts';
@@ -51,7 +51,7 @@ export const keyTarget = (key: { label: string | null; prefix?: string | null; i
   `${key.label ? `“${key.label}”` : 'no label'} (${key.prefix ?? key.id}…)`;
 
 export interface KeyServiceDeps {
-  storage: Storage;
+  storage: Store;
   clock: Clock;
   keyEnvironment: KeyEnvironment;
   /**

@@ -15,7 +15,7 @@ import { createOutboxRecords } from '../../mail/outbox-records.ts';
 import { createInvitationRecords, type Invitation } from './invitation-records.ts';
 import type { Joined, Role } from './member-records.ts';
 import type { Project } from '../projects/project-repository.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type Actor, auditActor, authorise } from '../shared/actor.ts';
 import { createAudited } from '../shared/audited.ts';
@@ -27,7 +27,7 @@ import { invitationRecords, memberRecords, type PendingInvitation } from './repo
 export const INVITATION_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
 
 export interface InvitationDeps {
-  storage: Storage;
+  storage: Store;
   clock: Clock;
   /** Where invitation mails go; needed by `invite`. */
   outbox?: Outbox;

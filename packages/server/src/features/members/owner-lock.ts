@@ -1,5 +1,5 @@
 import type { Project } from '../projects/project-repository.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 import type { Actor } from '../shared/actor.ts';
 import { Refusal } from '../shared/outcome.ts';
@@ -10,7 +10,7 @@ import { memberRecords } from './repository.ts';
  * then the actor's role read again under it. An owner demoted or removed by a change that committed
  * meanwhile is refused (403), so two owners removing each other make exactly one change.
  */
-export async function lockedAsOwner(sql: SqlExecutor, kind: Storage['kind'], actor: Actor, project: Project) {
+export async function lockedAsOwner(sql: SqlExecutor, kind: Store['kind'], actor: Actor, project: Project) {
   const members = memberRecords(sql, kind);
   await members.lockProject(project.id);
   if (actor.kind === 'account' && (await members.roleOf(actor.accountId, project.id)) !== 'owner') {

@@ -5,7 +5,7 @@ import { createMemberService, type MemberService } from './service.ts';
 import { type Actor, OPERATOR } from '../shared/actor.ts';
 import type { Role } from './member-records.ts';
 import type { Project } from '../projects/project-repository.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import { FakeClock } from '../../time/clock.ts';
 import { service } from '../../../test/services.ts';
 import { sharedStorage } from '../../../test/shared-storage.ts';
@@ -16,7 +16,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     const postgres = backend === 'postgres' ? await service('postgres') : undefined;
     const skip = postgres && 'skip' in postgres ? postgres.skip : undefined;
     const clock = new FakeClock(Date.UTC(2026, 0, 1));
-    let storage: Storage;
+    let storage: Store;
     let members: MemberService;
     let cleanup: () => Promise<void> = async () => {};
     let count = 0;

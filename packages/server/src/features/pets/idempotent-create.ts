@@ -1,4 +1,4 @@
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import type { IdempotencyRecord, NewPet, Pet } from '../../storage/records.ts';
 import type { Clock } from '../../time/clock.ts';
 import { IDEMPOTENCY_TTL_MS, requestHash } from '../../idempotency/policy.ts';
@@ -16,7 +16,7 @@ export type IdempotentOutcome =
   | { kind: 'key_reused' };
 
 export interface IdempotentCreateDeps {
-  storage: Pick<Storage, 'pets' | 'idempotency'>;
+  storage: Pick<Store, 'pets' | 'idempotency'>;
   clock: Clock;
   ttlMs?: number;
 }

@@ -7,9 +7,9 @@ import fc from 'fast-check';
 import { createPetArena } from './pet-arena.ts';
 import { petJson } from './pet-json.ts';
 import { createPetService } from './service.ts';
-import { openStorage } from '../../storage/open-storage.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import { systemClock } from '../../time/clock.ts';
+import { openStoreAt } from '../store.ts';
 
 describe('createPetArena', () => {
   it('get → exactly the JSON that was put, multi-byte characters included', () => {
@@ -97,11 +97,11 @@ describe('createPetArena', () => {
 
 describe('PetService.warm: existing pets are read into memory and answered from it', () => {
   let dir: string;
-  let storage: Storage;
+  let storage: Store;
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'petstore-arena-'));
-    storage = await openStorage(join(dir, 'petstore.db'));
+    storage = await openStoreAt(join(dir, 'petstore.db'));
     await storage.migrate();
     for (let i = 0; i < 600; i++) {
       await storage.pets.create({

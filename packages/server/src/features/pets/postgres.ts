@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import { createPetGroupCommit } from './pet-group-commit.ts';
-import { insertPetWithKey, petWriter } from '../../storage/postgres-create.ts';
+import { insertPetWithKey, petWriter } from './postgres-create.ts';
 import type { CreateResult } from '../../storage/records.ts';
 import type { PetRepository } from './repository.ts';
 import { PET_COLUMNS, type Row, toPet } from '../../storage/rows.ts';

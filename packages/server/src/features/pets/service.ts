@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createIdempotentCreate, type IdempotencyScope } from './idempotent-create.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import type { NewPet, Pet, PetStatus } from '../../storage/records.ts';
 import type { Clock } from '../../time/clock.ts';
 import { encodeCursor } from './cursor.ts';
@@ -40,7 +40,7 @@ export interface PetService {
 const WARM_BATCH = 256;
 
 export function createPetService(deps: {
-  storage: Storage;
+  storage: Store;
   clock: Clock;
   events?: PetEvents;
   idempotencyTtlMs?: number;

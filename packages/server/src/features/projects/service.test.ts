@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { service } from '../../../test/services.ts';
 import { sharedStorage } from '../../../test/shared-storage.ts';
-import type { ReversibleStorage } from '../../storage/migrations.ts';
+import type { ReversibleStore } from '../store.ts';
 import { FakeClock } from '../../time/clock.ts';
 import { OPERATOR } from '../shared/actor.ts';
 import { createProjectService } from './service.ts';
@@ -15,7 +15,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     const postgres = backend === 'postgres' ? await service('postgres') : undefined;
     const skip = postgres && 'skip' in postgres ? postgres.skip : undefined;
     const clock = new FakeClock();
-    let storage: ReversibleStorage;
+    let storage: ReversibleStore;
     let cleanup: () => Promise<void> = async () => {};
     const projects = () => createProjectService({ storage, clock });
     const trail = async (projectId: string) =>
@@ -32,7 +32,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         'petstore-projects-',
       );
       cleanup = shared.cleanup;
-      storage = (await shared.open()) as ReversibleStorage;
+      storage = (await shared.open()) as ReversibleStore;
       await storage.migrate();
     });
     after(async () => {

@@ -1,7 +1,7 @@
 import { nameProblem, type PlanChoice, planProblem, slugProblem } from './rules.ts';
 import type { Member, Role } from '../members/member-records.ts';
 import type { Project } from './project-repository.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type Actor, authorise } from '../shared/actor.ts';
 import { createAudited } from '../shared/audited.ts';
@@ -42,7 +42,7 @@ const operatorOnly = (what: string) =>
  * the operator's creation and plan changes, each written with its audit record in one transaction.
  */
 export function createProjectService(deps: {
-  storage: Pick<Storage, 'kind' | 'projects' | 'transaction' | 'sql'>;
+  storage: Pick<Store, 'kind' | 'projects' | 'transaction' | 'sql'>;
   clock: Clock;
 }) {
   const { clock } = deps;

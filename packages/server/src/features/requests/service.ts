@@ -3,7 +3,7 @@ import { parseStatusFilter } from './filters.ts';
 import { requestPagesOf } from './request-export.ts';
 import { retainedSince } from './retention.ts';
 import { type Period, type Step, usagePeriods } from './usage-series.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import type { RequestLogQuery, StoredRequest } from './request-log-records.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type Actor, authorise } from '../shared/actor.ts';
@@ -26,7 +26,7 @@ export interface RequestFilters {
 
 /** The request log as the doors read it: a project's requests within its plan's retention. */
 export function createRequestService(deps: {
-  storage: Pick<Storage, 'projects' | 'requestLog'>;
+  storage: Pick<Store, 'projects' | 'requestLog'>;
   clock: Clock;
   /**
    * The app's exports streaming at once, shared with the dashboard's (features/requests/export-slots.ts); none

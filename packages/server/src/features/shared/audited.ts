@@ -1,5 +1,5 @@
 import { type AuditAction, createAuditRecords } from '../audit/audit-records.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type Actor, auditActor } from './actor.ts';
@@ -25,7 +25,7 @@ export interface AuditNote {
  * The one way a service writes a change: `work` and its audit record in one transaction, so the trail
  * records exactly what was stored. A Refusal thrown by `work` undoes it and becomes the outcome.
  */
-export function createAudited(storage: Pick<Storage, 'transaction'>, clock: Clock) {
+export function createAudited(storage: Pick<Store, 'transaction'>, clock: Clock) {
   return async <T>(
     actor: Actor,
     projectId: string | null,

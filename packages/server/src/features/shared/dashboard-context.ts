@@ -9,7 +9,7 @@ import type { CertificateState } from '../domains/certificate.ts';
 import type { DomainsService } from '../domains/service.ts';
 import type { RateLimiter } from '../../ratelimit/limiter.ts';
 import type { Project } from '../projects/project-repository.ts';
-import type { Storage } from '../../storage/repository.ts';
+import type { Store } from '../store.ts';
 import type { Clock } from '../../time/clock.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import { type Audit, createAudit } from '../audit/page-audit.ts';
@@ -20,7 +20,7 @@ import { sendPage } from './page.ts';
 import type { ExportSlots } from '../requests/export-slots.ts';
 
 export interface DashboardDeps {
-  storage: Storage;
+  storage: Store;
   sessions: Sessions;
   limiter: RateLimiter;
   clock: Clock;

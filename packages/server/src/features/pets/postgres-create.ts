@@ -1,9 +1,9 @@
 import type { PoolClient } from 'pg';
-import { StorageUnavailableError } from './errors.ts';
-import type { PetBatchWriter } from '../features/pets/pet-group-commit.ts';
-import type { CreateResult, IdempotencyRecord, NewPet } from './records.ts';
-import { CREATE_WITH_KEY, storeKeyValues } from '../idempotency/idempotency-sql.ts';
-import { PET_COLUMNS, type Row, toIdempotency, toPet } from './rows.ts';
+import { StorageUnavailableError } from '../../storage/errors.ts';
+import type { PetBatchWriter } from './pet-group-commit.ts';
+import type { CreateResult, IdempotencyRecord, NewPet } from '../../storage/records.ts';
+import { CREATE_WITH_KEY, storeKeyValues } from '../../idempotency/idempotency-sql.ts';
+import { PET_COLUMNS, type Row, toIdempotency, toPet } from '../../storage/rows.ts';
 
 type Query = (sql: string, params: unknown[], name: string) => Promise<Row[]>;
 
