@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { projectRecords } from '../src/features/projects/repository.ts';
+import { projectRecords } from '../src/features/projects/project-repository.ts';
 import { ReachedPastTransactionError } from '../src/storage/transaction-context.ts';
 import type { SqlExecutor } from '../src/storage/sql-executor.ts';
 import type { StorageFixture } from './storage-contract.ts';

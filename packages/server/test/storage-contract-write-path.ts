@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
-import { projectRecords } from '../src/features/projects/repository.ts';
+import { projectRecords } from '../src/features/projects/project-repository.ts';
 import type { Store } from '../src/features/store.ts';
 import type { StorageFixture } from './storage-contract.ts';
 import { project } from './storage-contract-projects.ts';

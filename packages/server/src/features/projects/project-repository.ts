@@ -58,13 +58,12 @@ function toProject(row: Row): Project {
   };
 }
 
-/** One implementation for SQLite and PostgreSQL; `changed` is told of every write (caches listen). */
-export function createProjectRepository(
-  sql: SqlExecutor,
-  transaction: Transactions['transaction'],
-  kind: 'sqlite' | 'postgres',
-  changed: () => void,
-): ProjectRepository {
+/**
+ * The projects table's statements that need no transaction of their own: what the projects service
+ * runs on its transaction's executor (the transaction tells the caches on commit), and what the
+ * storage-bound repository below runs on the storage's, telling `changed` of every write.
+ */
+function projectStatements(sql: SqlExecutor, changed: () => void) {
   const one = async (query: string, params: unknown[]) => {
     const [row] = await sql.all(query, params);
     return row && toProject(row);
@@ -75,10 +74,8 @@ export function createProjectRepository(
     return count > 0;
   };
   return {
-    ...createMemberRecords(sql, transaction, kind),
-    ...createInvitationRecords(sql),
-    requiringTwoFactor: createTwoFactorRecords(sql).requiringTwoFactor,
-    async create(project) {
+    /** The project, or undefined when its slug is taken. */
+    async create(project: NewProject): Promise<Project | undefined> {
       const [row] = await sql.all(
         `INSERT INTO projects (id, slug, name, plan, per_minute, per_day, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING
@@ -96,8 +93,44 @@ export function createProjectRepository(
       if (row) changed();
       return row && toProject(row);
     },
-    bySlug: (slug) => one(`SELECT ${COLUMNS} FROM projects p WHERE p.slug = $1`, [slug]),
-    byId: (id) => one(`SELECT ${COLUMNS} FROM projects p WHERE p.id = $1`, [id]),
+    bySlug: (slug: string) => one(`SELECT ${COLUMNS} FROM projects p WHERE p.slug = $1`, [slug]),
+    byId: (id: string) => one(`SELECT ${COLUMNS} FROM projects p WHERE p.id = $1`, [id]),
+    setPlan: (slug: string, plan: Plan, perMinute: number | null, perDay: number | null) =>
+      write('UPDATE projects SET plan = $2, per_minute = $3, per_day = $4 WHERE slug = $1', [
+        slug,
+        plan,
+        perMinute,
+        perDay,
+      ]),
+    rename: (slug: string, name: string) =>
+      write('UPDATE projects SET name = $2 WHERE slug = $1', [slug, name]),
+  };
+}
+
+/** The projects service's writes, on its transaction's executor, and the two-factor requirement's. */
+export function projectRecords(sql: SqlExecutor) {
+  const { create, setPlan, bySlug, rename } = projectStatements(sql, () => {});
+  return {
+    create,
+    setPlan,
+    bySlug,
+    rename,
+    setTwoFactorRequired: createTwoFactorRecords(sql).setTwoFactorRequired,
+  };
+}
+
+/** One implementation for SQLite and PostgreSQL; `changed` is told of every write (caches listen). */
+export function createProjectRepository(
+  sql: SqlExecutor,
+  transaction: Transactions['transaction'],
+  kind: 'sqlite' | 'postgres',
+  changed: () => void,
+): ProjectRepository {
+  return {
+    ...createMemberRecords(sql, transaction, kind),
+    ...createInvitationRecords(sql),
+    requiringTwoFactor: createTwoFactorRecords(sql).requiringTwoFactor,
+    ...projectStatements(sql, changed),
     list: async () => (await sql.all(`SELECT ${COLUMNS} FROM projects p ORDER BY p.slug`)).map(toProject),
     listPage: async (afterSlug, limit) =>
       (
@@ -114,14 +147,6 @@ export function createProjectRepository(
           [accountId],
         )
       ).map(toProject),
-    setPlan: (slug, plan, perMinute, perDay) =>
-      write('UPDATE projects SET plan = $2, per_minute = $3, per_day = $4 WHERE slug = $1', [
-        slug,
-        plan,
-        perMinute,
-        perDay,
-      ]),
-    rename: (slug, name) => write('UPDATE projects SET name = $2 WHERE slug = $1', [slug, name]),
     async isMember(accountId, projectId) {
       const rows = await sql.all(
         'SELECT 1 AS one FROM memberships WHERE account_id = $1 AND project_id = $2',

@@ -6,7 +6,7 @@ import type { Clock } from '../../time/clock.ts';
 import { type Actor, authorise } from '../shared/actor.ts';
 import { createAudited } from '../shared/audited.ts';
 import { done, type Outcome, type Problem, Refusal, refused } from '../shared/outcome.ts';
-import { projectRecords } from './repository.ts';
+import { projectRecords } from './project-repository.ts';
 import { accessTokenRecords } from '../access-tokens/repository.ts';
 import { memberRecords } from '../members/repository.ts';
 import { publishChange } from '../../storage/change-records.ts';
