@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { whenReady } from '../../ratelimit/redis-store.ts';
 import type { ExportSlotStore, SlotLease } from './export-slot-store.ts';
 
 /**
@@ -59,6 +60,11 @@ export function createRedisSlotStore(options: { client: Redis; prefix?: string }
   client.defineCommand('petstoreTakeSlot', { numberOfKeys: 2, lua: TAKE_SCRIPT });
   client.defineCommand('petstoreRenewSlot', { numberOfKeys: 2, lua: RENEW_SCRIPT });
   const commands = client as unknown as SlotCommands;
+  // A client still connecting (at start-up, or back after a blip) refuses commands at once: a take waits
+  // for it (within the caller's timeout), as the limiter's checks do.
+  const connected = async () => {
+    if (client.status === 'connecting' || client.status === 'connect') await whenReady(client);
+  };
   const keysOf = (lease: SlotLease) => [
     `${prefix}{exports}:project:${lease.projectId}`,
     `${prefix}{exports}:holder:${lease.holder}`,
@@ -67,6 +73,7 @@ export function createRedisSlotStore(options: { client: Redis; prefix?: string }
   return {
     name: 'redis',
     async take(input) {
+      await connected();
       const refused = await commands.petstoreTakeSlot(
         ...keysOf(input),
         String(input.now),
