@@ -66,15 +66,20 @@ describe('export slots on the configured Redis', { skip }, () => {
     for (const configured of [one, two]) {
       configured.attachLogger({ warn: (_obj, msg) => warnings.push(msg), info: () => {} });
     }
+    // The configured prefix is production's: names of their own keep this test apart from any other.
     const projectId = `prj_${crypto.randomUUID()}`;
-    const first = await one.slots.take({ projectId, holder: 'token:a' });
-    const second = await two.slots.take({ projectId, holder: 'token:b' });
+    const holder = (name: string) => `token:${name}-${projectId}`;
+    const first = await one.slots.take({ projectId, holder: holder('a') });
+    const second = await two.slots.take({ projectId, holder: holder('b') });
     t.after(async () => {
       for (const slot of [first, second]) if (slot.ok) slot.release();
       await Promise.all([one.close(), two.close()]);
     });
     assert.ok(first.ok && second.ok);
-    assert.deepEqual(await two.slots.take({ projectId, holder: 'token:c' }), { ok: false, cap: 'project' });
+    assert.deepEqual(await two.slots.take({ projectId, holder: holder('c') }), {
+      ok: false,
+      cap: 'project',
+    });
     assert.deepEqual(warnings, []);
   });
 });
