@@ -61,7 +61,7 @@ import type { Mailer } from './mail/mailer.ts';
 import { createOutbox, OUTBOX_LEASE_TTL_MS, type Outbox } from './mail/outbox.ts';
 import { createLease } from './maintenance/lease.ts';
 import { DEFAULT_MAIL_FROM } from './mail/settings.ts';
-import { createExportSlots } from './features/requests/export-slots.ts';
+import { createExportSlots, type ExportSlots } from './features/requests/export-slots.ts';
 import type { Clock } from './time/clock.ts';
 import { sendErrorAsPage } from './web/error-page.ts';
 
@@ -134,6 +134,11 @@ export interface AppDeps {
    * the request's own (only where neither is configured: development and tests).
    */
   linkOrigin?: () => string | undefined;
+  /**
+   * The caps of exports streaming at once (server.ts shares them through REDIS_URL); by default this
+   * instance's alone.
+   */
+  exportSlots?: ExportSlots;
   /** Each management API access token's rate limits (default MANAGE_TOKEN_LIMITS). */
   manageTokenLimits?: Limits;
   /** Each account's ceiling across all its access tokens (default MANAGE_ACCOUNT_LIMITS). */
@@ -317,7 +322,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.decorate('changeFeed', sites.feed);
   const identity = createIdentityChanges({ storage: deps.storage, clock: deps.clock, echo });
   // One count of the exports streaming, whichever door they came by (features/requests/export-slots.ts).
-  const exports = createExportSlots();
+  const exports = deps.exportSlots ?? createExportSlots({ clock: deps.clock });
+  if (!deps.exportSlots) app.addHook('onClose', async () => exports.close());
   const dashboard = createDashboardPlugin({
     storage: deps.storage,
     limiter: deps.limiter,

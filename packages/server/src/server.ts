@@ -17,6 +17,7 @@ import { corsPolicy } from './http/cors.ts';
 import { workerMetrics } from './metrics/cluster-metrics.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { createLimiterFromConfig } from './ratelimit/from-config.ts';
+import { createExportSlotsFromConfig } from './features/requests/export-slots-from-config.ts';
 import { StorageUnavailableError } from './storage/errors.ts';
 import { describeDatabase } from './storage/open-storage.ts';
 import { domainChecks } from './features/domains/background-checks.ts';
@@ -175,6 +176,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     }
   }
   const limiter = await createLimiterFromConfig(config, clock);
+  const exportSlots = await createExportSlotsFromConfig(config, clock);
   const metrics = createMetrics({ storage, limiter: limiter.limiter });
   const connectionCap = connectionsWithinFileLimit(config.http.maxConnections);
   const cluster = workerSlot === undefined ? undefined : workerMetrics(workerSlot, metrics.families);
@@ -206,8 +208,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     mailer,
     mailFrom: config.mail.from,
     linkOrigin: () => links,
+    exportSlots: exportSlots.slots,
   });
   limiter.attachLogger(app.log);
+  exportSlots.attachLogger(app.log);
   storage.attachLogger?.(app.log);
   // Loads the areas' plugins (the API's dispatch is a decoration of its own).
   await app.ready();
@@ -244,6 +248,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       }
       cluster?.close();
       await limiter.limiter.close();
+      await exportSlots.close();
       await storage.close();
       log.close();
     })();

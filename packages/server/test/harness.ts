@@ -110,6 +110,8 @@ export async function makeTestApp(
     manageTokenLimits?: AppDeps['manageTokenLimits'];
     /** Each account's ceiling across its access tokens (default: production's). */
     manageAccountLimits?: AppDeps['manageAccountLimits'];
+    /** The caps of exports streaming at once (default: this app's alone). */
+    exportSlots?: AppDeps['exportSlots'];
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-test-'));
@@ -142,6 +144,7 @@ export async function makeTestApp(
     mailPollMs: options.mailPollMs,
     manageTokenLimits: options.manageTokenLimits,
     manageAccountLimits: options.manageAccountLimits,
+    exportSlots: options.exportSlots,
     logger: options.logLines && {
       level: options.logLevel ?? 'info',
       stream: { write: (line: string) => void options.logLines!.push(line) },

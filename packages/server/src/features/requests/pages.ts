@@ -134,7 +134,7 @@ export function requestPages(context: DashboardContext): Record<string, RouteHan
       const now = clock.now();
       const { listing } = requestQuery(project, request.query as Record<string, unknown>, now);
       await context.settleRequestLog();
-      const slot = context.exports.take({
+      const slot = await context.exports.take({
         projectId: project.id,
         holder: `session:${signedInOf(request).session.idDigest}`,
       });

@@ -111,7 +111,7 @@ export function createRequestService(deps: {
       const query = found.value;
       const holder =
         actor.kind === 'account' && actor.token ? `token:${actor.token.tokenId}` : actorName(actor);
-      const slot = deps.exports?.take({ projectId: query.projectId, holder }) ?? UNCAPPED;
+      const slot = (await deps.exports?.take({ projectId: query.projectId, holder })) ?? UNCAPPED;
       if (!slot.ok) {
         const message =
           slot.cap === 'holder'
