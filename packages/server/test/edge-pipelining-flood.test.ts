@@ -135,7 +135,7 @@ describe('HTTP/1.1 edge over raw sockets: pipelining floods, with and without th
       );
     });
 
-    it(`${path}: GET /healthz pipelined by a client that never reads → the requests waiting for their turn share the edge's listeners (no function of their own: one read queues some 1,500)`, async () => {
+    it(`${path}: GET /healthz pipelined by a client that never reads → the requests waiting for their turn share the edge's listeners and come with their bodies ended (no function or stream event of their own: one read queues some 1,500)`, async () => {
       const client = await flood(pair.ports[path], Buffer.from(HEALTHZ.repeat(4_000), 'latin1'), [
         READ_BYTES,
       ]);
@@ -152,6 +152,8 @@ describe('HTTP/1.1 edge over raw sockets: pipelining floods, with and without th
       // 'finish' listener is one per answer.
       assert.equal(distinct('socket'), 1);
       assert.ok(distinct('finish') <= RECENT + 1, `${distinct('finish')} 'finish' listeners`);
+      // Without a body, each request came with its stream already ended: no stream events to run.
+      assert.ok(waiting.every((answer) => answer.req.readableEnded));
       client.destroy();
       await closed(socket);
     });
