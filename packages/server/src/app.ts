@@ -209,6 +209,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       // a doubled Authorization is no valid key) instead of a bare 400 or a silent "first one wins".
       requireHostHeader: false,
       joinDuplicateHeaders: true,
+      // A request without Content-Length or Transfer-Encoding has no body: it comes with its stream
+      // already ended, so Node runs no stream events for it ('end' and 'close' are never emitted; a
+      // pipelining flood makes some 1,500 of them from one read). Nothing here listens to a request's
+      // own stream but the lane's body reader, for creates with a Content-Length.
+      optimizeEmptyRequests: true,
     },
     clientErrorHandler: clientErrorHandler(metrics.http),
     // Inputs are checked against the contract by validation/ and answers are written by the handlers, so

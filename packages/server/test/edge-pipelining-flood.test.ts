@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import net, { type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -28,20 +28,29 @@ const listing = (key: string) =>
   `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`;
 const list = (key: string) => listing(key).replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n');
 
-/** The server's side of each connection, by the client's port, and the requests emitted on it. */
+/** Answers kept per connection by watchServer: the latest ones. */
+const RECENT = 8;
+
+/** The server's side of each connection, by the client's port, the requests emitted on it and the latest answers. */
 function watchServer(server: Server) {
   const sockets = new Map<number, Socket>();
   const emitted = new Map<Socket, number>();
+  const recent = new WeakMap<Socket, ServerResponse[]>();
   server.on('connection', (socket: Socket) => sockets.set(socket.remotePort!, socket));
-  server.on('request', (request: IncomingMessage) =>
-    emitted.set(request.socket, (emitted.get(request.socket) ?? 0) + 1),
-  );
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    emitted.set(request.socket, (emitted.get(request.socket) ?? 0) + 1);
+    const answers = recent.get(request.socket) ?? [];
+    answers.push(response);
+    if (answers.length > RECENT) answers.shift();
+    recent.set(request.socket, answers);
+  });
   return {
     async of(client: Socket): Promise<Socket> {
       await eventually(async () => sockets.has(client.localPort!));
       return sockets.get(client.localPort!)!;
     },
     emitted: (socket: Socket) => emitted.get(socket) ?? 0,
+    recent: (socket: Socket) => recent.get(socket) ?? [],
   };
 }
 
@@ -124,6 +133,29 @@ describe('HTTP/1.1 edge over raw sockets: pipelining floods, with and without th
         }),
         { numRuns: 6 },
       );
+    });
+
+    it(`${path}: GET /healthz pipelined by a client that never reads → the requests waiting for their turn share the edge's listeners and come with their bodies ended (no function or stream event of their own: one read queues some 1,500)`, async () => {
+      const client = await flood(pair.ports[path], Buffer.from(HEALTHZ.repeat(4_000), 'latin1'), [
+        READ_BYTES,
+      ]);
+      const socket = await watched[path].of(client);
+      await eventually(async () => turnsOf(socket).held && turnsOf(socket).waiting >= RECENT);
+      const waiting = watched[path].recent(socket);
+      assert.equal(waiting.length, RECENT);
+      assert.ok(
+        waiting.every((answer) => answer.socket === null),
+        'the latest answers wait for their turn',
+      );
+      const distinct = (event: string) => new Set(waiting.flatMap((answer) => answer.listeners(event))).size;
+      // The edge waits for a turn with one function shared by every waiting answer; Node's own
+      // 'finish' listener is one per answer.
+      assert.equal(distinct('socket'), 1);
+      assert.ok(distinct('finish') <= RECENT + 1, `${distinct('finish')} 'finish' listeners`);
+      // Without a body, each request came with its stream already ended: no stream events to run.
+      assert.ok(waiting.every((answer) => answer.req.readableEnded));
+      client.destroy();
+      await closed(socket);
     });
 
     it(`${path}: GET /v1/pets pipelined ${MAX_WAITING_REQUESTS * 20} times by a client that reads, in any chunking → every one answered 200`, async () => {
