@@ -67,6 +67,9 @@ const SLOW: Record<string, number> = {
   'packages/server/test/cursors.test.ts': 4,
   'packages/server/test/text-rules.test.ts': 4,
   'packages/server/test/account-removal.test.ts': 4,
+  'packages/server/test/edge-pipelining-flood.test.ts': 7,
+  'packages/server/src/features/identity/password-bounds.test.ts': 5,
+  'packages/server/test/request-exports.test.ts': 6,
 };
 
 const flags = ['--all', '--isolate'];

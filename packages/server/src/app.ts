@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { HashingGate } from './features/identity/hashing-gate.ts';
 import type { ScryptParams } from './features/identity/passwords.ts';
+import type { StrengthPool } from './features/identity/strength-pool.ts';
 import { createAuthenticator } from './auth/authenticator.ts';
 import { createKeyUsage } from './auth/key-usage.ts';
 import type { KeyEnvironment } from './auth/keys.ts';
@@ -97,6 +98,8 @@ export interface AppDeps {
   publicBaseUrl?: string;
   /** Password hashing cost; tests lower it, production keeps the default. */
   passwordParams?: ScryptParams;
+  /** Where new passwords' strength is checked (default: a worker thread at the lowest priority). */
+  passwordStrength?: Pick<StrengthPool, 'check'>;
   /** Bounds and orders the password checks (default: HASHING_LIMITS); tests hold its slots. */
   hashingGate?: HashingGate;
   /** The key sealing TOTP secrets (PETSTORE_TWO_FACTOR_KEY); by default one kept in the database. */
@@ -335,6 +338,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     clock: deps.clock,
     keyEnvironment: deps.keyEnvironment,
     passwordParams: deps.passwordParams,
+    passwordStrength: deps.passwordStrength,
     hashingGate: deps.hashingGate,
     twoFactorKey: deps.twoFactorKey,
     siteDomain,

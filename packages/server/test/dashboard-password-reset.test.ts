@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { RESET_TTL_MS } from '../src/features/identity/password-reset.ts';
 import { addAccount, assertPageHeaders, Browser, csrfOf } from './dashboard-support.ts';
-import { makeTestApp, type TestApp } from './harness.ts';
+import { makeTestApp, TEST_PASSWORD_STRENGTH, type TestApp } from './harness.ts';
 import { linkIn, type MailSink, startMailSink } from './mail-sink.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -15,9 +15,20 @@ describe('password reset by a mailed single-use link', () => {
   let app: TestApp;
   let mailbox: MailSink;
   const lines: string[] = [];
+  /** The new passwords whose strength the app asked about, through the checker it was given. */
+  const judged: string[] = [];
   before(async () => {
     mailbox = await startMailSink();
-    app = await makeTestApp({ logLines: lines, mailer: mailbox.mailer() });
+    app = await makeTestApp({
+      logLines: lines,
+      mailer: mailbox.mailer(),
+      passwordStrength: {
+        check: (password, ...rest) => {
+          judged.push(password);
+          return TEST_PASSWORD_STRENGTH.check(password, ...rest);
+        },
+      },
+    });
     await addAccount(app, 'ann@example.com', PASSWORD, ['acme']);
   });
   after(async () => {
@@ -68,6 +79,7 @@ describe('password reset by a mailed single-use link', () => {
     });
     assert.equal(weak.status, 400);
     assert.match(message(weak.body, 'alert') ?? '', /too easy to guess/);
+    assert.deepEqual(judged, ['password1234']);
     const differ = await browser.post('/dashboard/reset-password', {
       _csrf: csrfOf(form),
       token,

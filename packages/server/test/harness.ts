@@ -2,11 +2,12 @@ import { inject } from 'light-my-request';
 import { request as httpRequest } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { type AppDeps, buildApp } from '../src/app.ts';
 import { generateKey } from '../src/auth/keys.ts';
+import { createStrengthPool, STRENGTH_LIMITS } from '../src/features/identity/strength-pool.ts';
 import type { CorsPolicy } from '../src/http/cors.ts';
 import { parseJson, stringifyJson as toJson } from '@petstore/json';
 import { createRateLimiter, type RateLimiter } from '../src/ratelimit/limiter.ts';
@@ -67,6 +68,13 @@ export interface SignedIn {
 /** Password hashing cost for tests: the real code path, a fraction of production's memory and time. */
 export const TEST_PASSWORD_PARAMS = { N: 2 ** 10, r: 8, p: 1 };
 
+/**
+ * The strength check of the test apps: production's worker (zxcvbn-ts) and limits, one for the
+ * process as in production, but at the process's own priority rather than the lowest, so that a busy
+ * machine does not starve it (password-bounds.test.ts checks production's priority).
+ */
+export const TEST_PASSWORD_STRENGTH = createStrengthPool(STRENGTH_LIMITS, getPriority());
+
 export { stringifyJson as toJson } from '@petstore/json';
 
 /** A concrete path for a route of the table: parameters filled with values that exist. */
@@ -90,6 +98,8 @@ export async function makeTestApp(
     cors?: CorsPolicy;
     /** Where custom domains are looked up: a test zone server (default: the system's resolvers). */
     dns?: AppDeps['dns'];
+    /** Where new passwords' strength is checked (default: `TEST_PASSWORD_STRENGTH`). */
+    passwordStrength?: AppDeps['passwordStrength'];
     /** The password checks' gate (default: the production limits). */
     hashingGate?: AppDeps['hashingGate'];
     /** Collects the app's JSON log lines (info and above, unless `logLevel` says otherwise). */
@@ -129,6 +139,7 @@ export async function makeTestApp(
     clock,
     keyEnvironment: 'test',
     passwordParams: TEST_PASSWORD_PARAMS,
+    passwordStrength: options.passwordStrength ?? TEST_PASSWORD_STRENGTH,
     trustProxy: options.trustProxy,
     hosts: options.hosts,
     publicBaseUrl: options.publicBaseUrl,

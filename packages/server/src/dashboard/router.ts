@@ -2,6 +2,7 @@ import type { HashingGate } from '../features/identity/hashing-gate.ts';
 import type { ScryptParams } from '../features/identity/passwords.ts';
 import type { IdentityChanges } from '../features/identity/identity-changes.ts';
 import type { Sessions } from '../features/identity/sessions.ts';
+import type { StrengthPool } from '../features/identity/strength-pool.ts';
 import type { AccessTokenService } from '../features/access-tokens/service.ts';
 import type { KeyEnvironment } from '../auth/keys.ts';
 import type { CertificateState, ProbeAddress } from '../features/domains/certificate.ts';
@@ -27,6 +28,7 @@ export interface DashboardAreaDeps {
   clock: Clock;
   keyEnvironment: KeyEnvironment;
   passwordParams?: ScryptParams;
+  passwordStrength?: Pick<StrengthPool, 'check'>;
   hashingGate?: HashingGate;
   /** The key sealing TOTP secrets (PETSTORE_TWO_FACTOR_KEY); default: one kept in the database. */
   twoFactorKey?: Buffer;
@@ -83,6 +85,7 @@ export function createDashboardArea(
           limiter: deps.limiter,
           clock: deps.clock,
           passwordParams: deps.passwordParams,
+          passwordStrength: deps.passwordStrength,
           hashingGate: deps.hashingGate,
           twoFactorKey: deps.twoFactorKey,
           identity: deps.identity,

@@ -52,7 +52,11 @@ export async function changePassword(
   if (newPassword === currentPassword) {
     return { kind: 'refused', problem: 'the new password must differ from the current one' };
   }
-  const problem = await passwordProblem(newPassword, { email: account.email, ticket });
+  const problem = await passwordProblem(newPassword, {
+    email: account.email,
+    ticket,
+    strength: sessions.strength,
+  });
   if (problem === PASSWORD_CHECKS_BUSY) return { kind: 'throttled', retryAfterSeconds: BUSY_RETRY_SECONDS };
   if (problem) {
     // A refused new password costs a check: counted per account and per client like a wrong one.

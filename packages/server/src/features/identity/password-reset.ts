@@ -118,7 +118,11 @@ export async function resetPassword(
   const account = await pendingReset(deps, token);
   if (!account) return { kind: 'invalid_link' };
   const ticket = { lane: `address:${clientAddress}`, priority: false };
-  const problem = await passwordProblem(password, { email: account.email, ticket });
+  const problem = await passwordProblem(password, {
+    email: account.email,
+    ticket,
+    strength: deps.sessions.strength,
+  });
   if (problem === PASSWORD_CHECKS_BUSY) return { kind: 'throttled', retryAfterSeconds: BUSY_RETRY_SECONDS };
   if (problem) return { kind: 'refused', problem };
   const { gate, passwordParams } = deps.sessions;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createRateLimiter } from '../../ratelimit/limiter.ts';
@@ -12,6 +12,7 @@ import { createIdentityChanges } from './identity-changes.ts';
 import { changePassword } from './password-change.ts';
 import { hashPassword } from './passwords.ts';
 import { createSessions, SESSION_TTL_MS, SIGN_IN_LIMITS } from './sessions.ts';
+import { createStrengthPool, STRENGTH_LIMITS } from './strength-pool.ts';
 import { THROTTLE_POLICIES, waitAfter } from './sign-in-throttle.ts';
 import { openStoreAt } from '../store.ts';
 
@@ -25,12 +26,15 @@ describe('sessions', () => {
   let email: string;
   let n = 0;
   const clock = new FakeClock(Date.UTC(2026, 10, 23, 12));
+  // Production's strength worker at the process's priority: at the lowest, a busy machine starves it.
+  const strength = createStrengthPool(STRENGTH_LIMITS, getPriority());
   const make = (hashingGate?: HashingGate) =>
     createSessions({
       accounts: storage.accounts,
       limiter: createRateLimiter({ store: createMemoryStore(), clock }),
       clock,
       passwordParams: FAST,
+      passwordStrength: strength,
       hashingGate,
       identity: createIdentityChanges({ storage, clock }),
     });
@@ -58,6 +62,7 @@ describe('sessions', () => {
     });
   });
   after(async () => {
+    await strength.close();
     await storage.close();
     await rm(dir, { recursive: true, force: true });
   });

@@ -7,6 +7,7 @@ import { normalizeEmail } from './email.ts';
 import type { IdentityChanges } from './identity-changes.ts';
 import { createHashingGate, type HashingGate } from './hashing-gate.ts';
 import { decoyHash, hashPassword, PASSWORD_PARAMS, type ScryptParams, verifyPassword } from './passwords.ts';
+import type { StrengthPool } from './strength-pool.ts';
 import { createSignInThrottle, type SignInThrottle } from './sign-in-throttle.ts';
 import { createTwoFactor, type TwoFactor } from './two-factor.ts';
 import { createSecretBox } from './two-factor-secrets.ts';
@@ -72,6 +73,8 @@ export interface Sessions {
   throttle: SignInThrottle;
   gate: HashingGate;
   passwordParams: ScryptParams;
+  /** Where new passwords' strength is checked (undefined: the process's one worker thread). */
+  strength: Pick<StrengthPool, 'check'> | undefined;
   twoFactor: TwoFactor;
 }
 
@@ -80,6 +83,8 @@ export interface SessionDeps {
   limiter: RateLimiter;
   clock: Clock;
   passwordParams?: ScryptParams;
+  /** Where new passwords' strength is checked (default: the process's one worker thread). */
+  passwordStrength?: Pick<StrengthPool, 'check'>;
   /** Bounds and orders the password checks in flight (default: `HASHING_LIMITS`). */
   hashingGate?: HashingGate;
   /** The key sealing TOTP secrets (32 bytes; default: one kept in `server_secrets`, two-factor-secrets.ts). */
@@ -220,6 +225,7 @@ export function createSessions(deps: SessionDeps): Sessions {
     throttle,
     gate,
     passwordParams: params,
+    strength: deps.passwordStrength,
     twoFactor,
   };
 }

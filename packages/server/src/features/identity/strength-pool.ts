@@ -43,7 +43,15 @@ const LOCAL: GateTicket = { lane: 'local', priority: false };
 
 type Reply = { id: number; strength: Strength } | { id: number; error: string };
 
-export function createStrengthPool(limits: HashingLimits = STRENGTH_LIMITS): StrengthPool {
+/**
+ * `nice` is the worker thread's nice value: production's lowest priority by default; a test whose
+ * subject is not the worker's priority passes the process's own (`os.getPriority()`), so that its
+ * checks are not starved by whatever else keeps the machine busy.
+ */
+export function createStrengthPool(
+  limits: HashingLimits = STRENGTH_LIMITS,
+  nice: number = STRENGTH_NICE,
+): StrengthPool {
   const gate = createHashingGate(limits);
   const pending = new Map<number, { resolve(strength: Strength): void; reject(error: Error): void }>();
   let worker: Worker | undefined;
@@ -63,7 +71,7 @@ export function createStrengthPool(limits: HashingLimits = STRENGTH_LIMITS): Str
         import.meta.resolve('@zxcvbn-ts/language-en'),
       ],
       maxLength: STRENGTH_PREFIX_CHARACTERS * 2,
-      nice: STRENGTH_NICE,
+      nice,
     };
     const thread = new Worker(STRENGTH_WORKER_SOURCE, { eval: true, workerData });
     thread.on('message', (reply: Reply) => {

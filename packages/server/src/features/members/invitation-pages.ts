@@ -177,7 +177,7 @@ export function invitationPages(context: DashboardContext): Record<string, Route
         );
       }
       const ticket = { lane: `address:${request.ip}`, priority: false };
-      const problem = await passwordProblem(password, { email, ticket });
+      const problem = await passwordProblem(password, { email, ticket, strength: sessions.strength });
       if (problem === PASSWORD_CHECKS_BUSY) {
         reply.header('retry-after', '1');
         return show(request, reply, token, found, retryText(1), 429);
