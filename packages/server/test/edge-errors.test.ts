@@ -245,6 +245,9 @@ describe('answers given before any route: one Error shape over raw sockets', { t
     for (let i = 0; i < 10; i++) {
       outcomes.push(
         await new Promise<string>((resolve) => {
+          // The next request starts once this one's connection is closed (the request's 'close'): one
+          // connection at a time, as the per-address cap counts a connection still sending its body.
+          let status = '';
           const request = httpRequest(
             {
               host: '127.0.0.1',
@@ -259,10 +262,15 @@ describe('answers given before any route: one Error shape over raw sockets', { t
             },
             (response) => {
               response.resume();
-              response.on('end', () => resolve(String(response.statusCode)));
+              response.on('end', () => {
+                status = String(response.statusCode);
+              });
             },
           );
-          request.on('error', (error) => resolve(error.message));
+          request.on('error', (error) => {
+            status ||= error.message;
+          });
+          request.on('close', () => resolve(status || 'closed without an answer'));
           request.end(Buffer.alloc(5_000_000, 'a'));
         }),
       );
