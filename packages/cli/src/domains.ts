@@ -2,7 +2,7 @@ import type { Store } from '@petstore/server/features/store.ts';
 import { systemClock } from '@petstore/server/time/clock.ts';
 import { createDnsResolver } from '@petstore/server/features/domains/dns.ts';
 import { createDomainsService } from '@petstore/server/features/domains/service.ts';
-import { domainClaims } from '@petstore/server/features/domains/repository.ts';
+import { domainClaims } from '@petstore/server/features/domains/domain-repository.ts';
 import { domainJson } from '@petstore/server/features/domains/json.ts';
 import { ERROR_STATUS } from '@petstore/server/errors.ts';
 import { OPERATOR } from '@petstore/server/features/shared/actor.ts';

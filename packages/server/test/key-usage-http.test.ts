@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { KeyUse } from '../src/features/keys/repository.ts';
+import type { KeyUse } from '../src/features/keys/key-repository.ts';
 import { eventually } from './eventually.ts';
 import { makeTestApp, type TestApp } from './harness.ts';
 

@@ -1,4 +1,4 @@
-import type { DomainPosition } from './repository.ts';
+import type { DomainPosition } from './domain-repository.ts';
 
 /** A page of domains ends at a domain: when it was added and its name, opaque to clients (base64url). */
 export const encodeDomainCursor = ({ at, hostname }: DomainPosition): string =>

@@ -50,6 +50,12 @@ export interface CheckResult {
   endedReason?: string;
 }
 
+/** Where a page of a project's domains starts: after this domain, in the order they were added. */
+export interface DomainPosition {
+  at: number;
+  hostname: string;
+}
+
 export interface DomainRepository {
   /**
    * The domain, or undefined when this project already has the hostname. Other projects may claim the
@@ -102,7 +108,7 @@ export interface DomainRepository {
   primaryOf(projectId: string): Promise<string | undefined>;
 }
 
-export const DOMAIN_COLUMNS =
+const DOMAIN_COLUMNS =
   'd.hostname, d.project_id, d.apex, d.token, d.state, d.reason, d.is_primary, d.checks, d.created_at, d.verified_at, d.checked_at, d.next_check_at, d.check_error, d.check_failures, d.wrong_since, d.proof_txt, d.failed_at';
 const PAID = "('pro', 'business', 'enterprise')";
 
@@ -116,7 +122,7 @@ const bool = (value: unknown): boolean => value === true || Number(value) === 1;
 const nullableNumber = (value: unknown): number | null =>
   value === null || value === undefined ? null : Number(value);
 
-export function toDomain(row: Row): CustomDomain {
+function toDomain(row: Row): CustomDomain {
   return {
     hostname: row.hostname as string,
     projectId: row.project_id as string,
@@ -348,5 +354,43 @@ export function createDomainRepository(sql: SqlExecutor, changed: () => void): D
            WHERE d.state = 'verified' AND p.plan IN ${PAID}`,
         )
       ).map((row) => row.hostname as string),
+  };
+}
+
+/**
+ * The custom domains' reads of the domains service beyond storage.domains: a project's domains by
+ * page, in the order they were added (the order the dashboard shows), for SQLite and PostgreSQL.
+ */
+export function domainPages(sql: SqlExecutor) {
+  return {
+    async page(projectId: string, after: DomainPosition | undefined, limit: number): Promise<CustomDomain[]> {
+      const rows = after
+        ? await sql.all(
+            `SELECT ${DOMAIN_COLUMNS} FROM custom_domains d WHERE d.project_id = $1
+               AND (d.created_at > $2 OR (d.created_at = $2 AND d.hostname > $3))
+             ORDER BY d.created_at, d.hostname LIMIT $4`,
+            [projectId, after.at, after.hostname, limit],
+          )
+        : await sql.all(
+            `SELECT ${DOMAIN_COLUMNS} FROM custom_domains d WHERE d.project_id = $1
+             ORDER BY d.created_at, d.hostname LIMIT $2`,
+            [projectId, limit],
+          );
+      return rows.map(toDomain);
+    },
+  };
+}
+
+/** The slugs of the projects that claim a name, in any state (at most `limit`), for the command line. */
+export function domainClaims(sql: SqlExecutor) {
+  return {
+    async projectsOf(hostname: string, limit = 10): Promise<string[]> {
+      const rows = await sql.all(
+        `SELECT p.slug FROM custom_domains d JOIN projects p ON p.id = d.project_id
+         WHERE d.hostname = $1 ORDER BY p.slug LIMIT $2`,
+        [hostname, limit],
+      );
+      return rows.map((row) => row.slug as string);
+    },
   };
 }

@@ -6,7 +6,7 @@ import {
   RELEASE_FAILED_AFTER_MS,
 } from './rules.ts';
 import { checkRecord, settleCheck, storeCheck } from './settle-check.ts';
-import { createDomainRepository, type CustomDomain } from './domain-repository.ts';
+import { createDomainRepository, type CustomDomain, domainPages } from './domain-repository.ts';
 import type { Project } from '../projects/project-repository.ts';
 import type { Store } from '../store.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
@@ -15,7 +15,6 @@ import { createAudited } from '../shared/audited.ts';
 import type { Page } from '../shared/cursor.ts';
 import { done, type Outcome, type Problem, Refusal, refused } from '../shared/outcome.ts';
 import { decodeDomainCursor, encodeDomainCursor } from './cursor.ts';
-import { domainPages } from './repository.ts';
 
 export const DOMAIN_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
 

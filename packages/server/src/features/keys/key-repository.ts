@@ -1,9 +1,18 @@
 import type { ApiKeyRecord, NewApiKey, Plan } from '../../storage/records.ts';
 import { KEY_SELECT, toApiKey } from '../../storage/rows.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
-import { keyRecords, type KeyUse } from './repository.ts';
 
-export type { KeyUse };
+/** A key to create, with the limits of its own that hold it below its project's. */
+export type NewKey = NewApiKey & Partial<Pick<ApiKeyRecord, 'ownPerMinute' | 'ownPerDay'>>;
+
+/** A key's last use, as key usage writes it in batches. */
+export interface KeyUse {
+  id: string;
+  at: number;
+}
+
+/** Key uses written by one statement (two parameters each: well under either dialect's limit). */
+const TOUCH_BATCH = 500;
 
 export interface KeyRepository {
   create(key: NewApiKey): Promise<ApiKeyRecord>;
@@ -39,8 +48,134 @@ export interface KeyPage {
 }
 
 /**
+ * Every write of the keys table, and the keys service's pages, written once for SQLite and PostgreSQL:
+ * the keys service's (create, revoke, roll) and the storage's own (the operator's plan and ban changes,
+ * the guard's bans, the batched "last used"), which run these same statements. Each `change` answers
+ * the number of rows it changed.
+ */
+export function keyRecords(sql: SqlExecutor) {
+  return {
+    async insert(key: NewKey): Promise<void> {
+      await sql.run(
+        `INSERT INTO api_keys (id, digest, project_id, prefix, plan, per_minute, per_day, label, environment,
+           created_at, expires_at, own_per_minute, own_per_day)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+        [
+          key.id,
+          key.digest,
+          key.projectId ?? null,
+          key.prefix ?? null,
+          key.plan,
+          key.perMinute,
+          key.perDay,
+          key.label,
+          key.environment,
+          key.createdAt,
+          key.expiresAt,
+          key.ownPerMinute ?? null,
+          key.ownPerDay ?? null,
+        ],
+      );
+    },
+    async get(id: string): Promise<ApiKeyRecord | undefined> {
+      const [row] = await sql.all(`${KEY_SELECT} WHERE k.id = $1`, [id]);
+      return row && toApiKey(row);
+    },
+    /** A project's keys in creation order, `limit` of them after the position given. */
+    async page(
+      projectId: string,
+      after: { at: number; id: string } | undefined,
+      limit: number,
+    ): Promise<ApiKeyRecord[]> {
+      const rows = after
+        ? await sql.all(
+            `${KEY_SELECT} WHERE k.project_id = $1 AND (k.created_at > $2 OR (k.created_at = $2 AND k.id > $3))
+             ORDER BY k.created_at, k.id LIMIT $4`,
+            [projectId, after.at, after.id, limit],
+          )
+        : await sql.all(`${KEY_SELECT} WHERE k.project_id = $1 ORDER BY k.created_at, k.id LIMIT $2`, [
+            projectId,
+            limit,
+          ]);
+      return rows.map(toApiKey);
+    },
+    /** The project's keys in use at `now`: neither revoked nor expired (what its plan caps). */
+    async countInUse(projectId: string, now: number): Promise<number> {
+      const [row] = await sql.all(
+        `SELECT count(*) AS n FROM api_keys
+         WHERE project_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`,
+        [projectId, now],
+      );
+      return Number(row!.n);
+    },
+    setLabel: (id: string, label: string | null): Promise<number> =>
+      sql.run('UPDATE api_keys SET label = $2 WHERE id = $1', [id, label]),
+    /** Whether the active key was revoked by this statement (not by an earlier one). */
+    async revoke(id: string, projectId: string, at: number): Promise<boolean> {
+      const changed = await sql.run(
+        'UPDATE api_keys SET revoked_at = $3 WHERE id = $1 AND project_id = $2 AND revoked_at IS NULL',
+        [id, projectId, at],
+      );
+      return changed > 0;
+    },
+    /**
+     * Marks the key rolled to `successor`, expiring at `until` at the latest; whether this statement
+     * did it. One statement with its condition: of two concurrent rolls, exactly one changes the row.
+     */
+    async roll(
+      id: string,
+      projectId: string,
+      successor: string,
+      at: number,
+      until: number,
+    ): Promise<boolean> {
+      const changed = await sql.run(
+        `UPDATE api_keys SET rolled_at = $3, rolled_to = $4,
+           expires_at = CASE WHEN expires_at IS NULL OR expires_at > $5 THEN $5 ELSE expires_at END
+         WHERE id = $1 AND project_id = $2 AND revoked_at IS NULL AND rolled_at IS NULL
+           AND (expires_at IS NULL OR expires_at > $3)`,
+        [id, projectId, at, successor, until],
+      );
+      return changed > 0;
+    },
+    /** Any key, project or not (the operator's `keys revoke` of a standalone key); keeps an earlier revocation's time. */
+    revokeAny: (id: string, at: number): Promise<number> =>
+      sql.run('UPDATE api_keys SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1', [id, at]),
+    setPlan: (id: string, plan: Plan, perMinute: number | null, perDay: number | null): Promise<number> =>
+      sql.run('UPDATE api_keys SET plan = $2, per_minute = $3, per_day = $4 WHERE id = $1', [
+        id,
+        plan,
+        perMinute,
+        perDay,
+      ]),
+    setOwnLimits: (id: string, perMinute: number | null, perDay: number | null): Promise<number> =>
+      sql.run('UPDATE api_keys SET own_per_minute = $2, own_per_day = $3 WHERE id = $1', [
+        id,
+        perMinute,
+        perDay,
+      ]),
+    ban: (id: string, until: number): Promise<number> =>
+      sql.run('UPDATE api_keys SET banned_until = $2 WHERE id = $1', [id, until]),
+    unban: (id: string, at: number): Promise<number> =>
+      sql.run('UPDATE api_keys SET banned_until = NULL, ban_lifted_at = $2 WHERE id = $1', [id, at]),
+    /** "Last used", a few hundred keys a statement, never moving a key's time backwards. */
+    async touch(uses: readonly KeyUse[]): Promise<void> {
+      for (let from = 0; from < uses.length; from += TOUCH_BATCH) {
+        const batch = uses.slice(from, from + TOUCH_BATCH);
+        const rows = batch.map((_, i) => `($${2 * i + 1}, CAST($${2 * i + 2} AS BIGINT))`).join(', ');
+        await sql.run(
+          `UPDATE api_keys SET last_used_at = v.column2 FROM (VALUES ${rows}) AS v
+           WHERE api_keys.id = v.column1 AND (api_keys.last_used_at IS NULL OR api_keys.last_used_at < v.column2)`,
+          batch.flatMap((use) => [use.id, use.at]),
+        );
+      }
+    },
+  };
+}
+
+/**
  * The storage's keys, one implementation for SQLite and PostgreSQL on the keys service's statements
- * (keyRecords). `changed` is told of every write that changed a key (caches of key records listen);
+ * (keyRecords above). `changed` is told of every write that changed a key (caches of key records listen);
  * `touch` is not one.
  */
 export function createKeyRepository(sql: SqlExecutor, changed: () => void): KeyRepository {
@@ -50,21 +185,17 @@ export function createKeyRepository(sql: SqlExecutor, changed: () => void): KeyR
     if (count > 0) changed();
     return count > 0;
   };
-  const get = async (id: string): Promise<ApiKeyRecord | undefined> => {
-    const [row] = await sql.all(`${KEY_SELECT} WHERE k.id = $1`, [id]);
-    return row && toApiKey(row);
-  };
   return {
     async create(key) {
       await records.insert(key);
       changed();
-      return (await get(key.id))!;
+      return (await records.get(key.id))!;
     },
     async findByDigest(digest) {
       const [row] = await sql.all(`${KEY_SELECT} WHERE k.digest = $1`, [digest], 'petstore_find_key');
       return row && toApiKey(row);
     },
-    get,
+    get: records.get,
     async list(projectId) {
       const rows =
         projectId === undefined

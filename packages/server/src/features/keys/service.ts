@@ -13,7 +13,7 @@ import { done, type Outcome, type Problem, Refusal, refused } from '../shared/ou
 import { labelProblem } from '../shared/text-rules.ts';
 import { keyStatus } from './state.ts';
 import { KEYS_PER_PLAN } from './caps.ts';
-import { keyRecords, type NewKey } from './repository.ts';
+import { keyRecords, type NewKey } from './key-repository.ts';
 
 /** How long a rolled key keeps working by default, and at most (Stripe's choices: up to 7 days). */
 export const ROLL_OVERLAP = { defaultSeconds: 86_400, maxSeconds: 7 * 86_400 } as const;
