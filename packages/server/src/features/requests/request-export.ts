@@ -6,7 +6,8 @@ import type { RequestLogQuery, RequestLogRecords, StoredRequest } from './reques
  * Rows read from the request log at a time while exporting (a full batch of the log): an export of any
  * length holds one page in memory, and each page is read, encoded and written in one turn of the event
  * loop of a few milliseconds. 500 rows a page doubled the other tenants' worst wait beside a 1M-row
- * export for no more rows a second (docs/benchmarks.md, "Exports").
+ * export for no more rows a second (docs/benchmarks-history.md, "Exports before and after reading page
+ * by page").
  */
 export const EXPORT_PAGE_ROWS = 256;
 
