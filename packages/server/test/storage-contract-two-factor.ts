@@ -80,6 +80,39 @@ export function twoFactorContract(fixture: () => StorageFixture): void {
     assert.equal(await accounts.removeTwoFactor('acc_1'), false);
   });
 
+  it('recovery codes → a passkey alone keeps them: replaced with it, kept when TOTP goes, dropped with the last second factor', async () => {
+    const accounts = await withAccount(fixture);
+    const key = (id: string) => ({
+      id,
+      accountId: 'acc_1',
+      publicKey: `pk-${id}`,
+      counter: 0,
+      transports: [],
+      name: id,
+      createdAt: T0,
+      lastUsedAt: null,
+    });
+    await accounts.addPasskey(key('k1'));
+    assert.equal(
+      await accounts.replaceRecoveryCodes('acc_1', ['p1', 'p2']),
+      true,
+      'a passkey is a second factor',
+    );
+    assert.equal(await accounts.dropRecoveryCodesWithoutSecondFactor('acc_1'), 0, 'the passkey remains');
+    await accounts.beginTwoFactor('acc_1', 'v1.s', T0);
+    await accounts.confirmTwoFactor('acc_1', 1, ['d1', 'd2', 'd3'], T0);
+    assert.equal(await accounts.removeTwoFactor('acc_1'), true);
+    assert.equal(await accounts.recoveryCodesLeft('acc_1'), 3, 'TOTP off, a passkey left: the codes stay');
+    assert.equal(await accounts.useRecoveryCode('acc_1', 'd1', T0), true);
+    await accounts.addPasskey(key('k2'));
+    await accounts.removePasskey('acc_1', 'k1');
+    assert.equal(await accounts.dropRecoveryCodesWithoutSecondFactor('acc_1'), 0, 'k2 remains');
+    await accounts.removePasskey('acc_1', 'k2');
+    assert.equal(await accounts.dropRecoveryCodesWithoutSecondFactor('acc_1'), 3, 'used ones too');
+    assert.equal(await accounts.recoveryCodesLeft('acc_1'), 0);
+    assert.equal(await accounts.replaceRecoveryCodes('acc_1', ['n1']), false, 'no second factor left');
+  });
+
   it('two-factor challenges → found until they expire; removed once; purged with expired sessions; gone with the account', async () => {
     const accounts = await withAccount(fixture);
     const challenge = { idDigest: 'c1', accountId: 'acc_1', next: '/dashboard', expiresAt: T0 + 1_000 };

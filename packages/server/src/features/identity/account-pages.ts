@@ -26,6 +26,7 @@ export function accountPages(context: DashboardContext): Record<string, RouteHan
       const { account, csrfToken } = context.signedIn(request);
       const flash = await flashes.take(request, ACCOUNT);
       const passkeys = await storage.accounts.passkeys(account.id);
+      const totp = await sessions.twoFactor.enabled(account.id);
       const main = accountView({
         account,
         csrfToken,
@@ -33,7 +34,8 @@ export function accountPages(context: DashboardContext): Record<string, RouteHan
         sessions: await storage.accounts.countSessions(account.id, clock.now()),
         flash,
         twoFactor: twoFactorSection({
-          enabled: await sessions.twoFactor.enabled(account.id),
+          enabled: totp,
+          passkeyOnly: !totp && passkeys.length > 0,
           recoveryCodesLeft: await sessions.twoFactor.recoveryCodesLeft(account.id),
           csrfToken,
           flash,

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { bindingOf, createPasskeys, parseCredential, type RelyingParty, relyingPartyOf } from './passkeys.ts';
-import { verifyPassword } from './passwords.ts';
-import { BUSY_RETRY_SECONDS, SESSION_TTL_MS, SIGN_IN_LIMITS } from './sessions.ts';
+import { confirmPassword } from './password-confirm.ts';
+import { SESSION_TTL_MS, SIGN_IN_LIMITS } from './sessions.ts';
 import { urlFor } from '../shared/urls.ts';
 import type { Account } from './account-repository.ts';
 import { field } from '../../web/form-body.ts';
@@ -67,25 +67,6 @@ export function passkeyPages(context: DashboardContext): Record<string, RouteHan
     return sendPage(request, reply, { title: 'Sign in', main, status });
   };
 
-  /**
-   * Adding a passkey gives a way in without the password, so the password is asked again first (a
-   * session left open is not enough): checked like the password form's current password, under its
-   * per-account throttle. 'ok', 'wrong', or the seconds to wait.
-   */
-  const confirmPassword = async (account: Account, password: string): Promise<'ok' | 'wrong' | number> => {
-    const wait = await throttle.waitSeconds('passwordChange', account.id);
-    if (wait > 0) return wait;
-    const checked = await sessions.gate.run({ lane: `account:${account.id}`, priority: true }, () =>
-      verifyPassword(password, account.passwordHash, sessions.passwordParams),
-    );
-    if (!checked.ran) return BUSY_RETRY_SECONDS;
-    if (!checked.value.ok) {
-      await throttle.failed('passwordChange', account.id);
-      return 'wrong';
-    }
-    return 'ok';
-  };
-
   /** The wait before a passkey-first sign-in from this address, in seconds (0: none). */
   const addressWait = async (address: string): Promise<number> => {
     const budget = await limiter.check({
@@ -99,7 +80,8 @@ export function passkeyPages(context: DashboardContext): Record<string, RouteHan
   return {
     async passkeyRegistrationOptions(request, reply) {
       const { account } = signedInOf(request);
-      const confirmed = await confirmPassword(account, field(request.body, 'password'));
+      // Adding a passkey gives a way in without the password, so the password is asked again first.
+      const confirmed = await confirmPassword(sessions, account, field(request.body, 'password'));
       if (confirmed !== 'ok') {
         if (typeof confirmed === 'number') reply.header('retry-after', String(confirmed));
         return json(reply, typeof confirmed === 'number' ? 429 : 400, {
@@ -131,7 +113,10 @@ export function passkeyPages(context: DashboardContext): Record<string, RouteHan
         request,
         ACCOUNT,
         outcome.kind === 'added'
-          ? { notice: `Passkey “${outcome.passkey.name}” added.` }
+          ? {
+              notice: `Passkey “${outcome.passkey.name}” added.`,
+              ...(outcome.recoveryCodes ? { recoveryCodes: outcome.recoveryCodes } : {}),
+            }
           : { passkeyProblem: outcome.problem },
       );
       return context.back(reply, ACCOUNT);

@@ -41,8 +41,8 @@ export function passkeySection(options: {
     <p>
       A passkey signs you in with this device’s screen lock or a security key: alone (“Sign in with a
       passkey”), or after the password (instead of the code from your app, if you use one). It is a second
-      factor: with one, the password alone no longer signs you in. A passkey has no recovery codes, so keep a
-      second one, or codes from an app as well.
+      factor: with one, the password alone no longer signs you in. Your first second factor comes with
+      recovery codes (shown once, under two-factor sign-in): keep them safe, or a second passkey.
     </p>
     ${problemOf({ problem: flash.passkeyProblem }, 'passkey-problem')}
     ${

@@ -13,7 +13,7 @@ import type { AccountRepository } from './account-repository.ts';
 import type { Passkey, PasskeyPurpose } from './passkey-records.ts';
 import type { Clock } from '../../time/clock.ts';
 import type { IdentityChanges } from './identity-changes.ts';
-import type { SelfActor } from './two-factor.ts';
+import { newRecoveryCodes, type SelfActor } from './two-factor.ts';
 
 /**
  * Passkeys (WebAuthn) through @simplewebauthn/server: registered from the account page, then used
@@ -46,7 +46,9 @@ export function relyingPartyOf(origin: string): RelyingParty {
   return { origin: url.origin, id: url.hostname };
 }
 
-export type Registered = { kind: 'added'; passkey: Passkey } | { kind: 'refused'; problem: string };
+export type Registered =
+  /** `recoveryCodes`: the passkey is the account's first second factor, and these are its codes (shown once). */
+  { kind: 'added'; passkey: Passkey; recoveryCodes?: string[] } | { kind: 'refused'; problem: string };
 export type Authenticated = { kind: 'ok'; accountId: string; passkey: Passkey } | { kind: 'refused' };
 
 export interface PasskeyDeps {
@@ -126,7 +128,10 @@ export function createPasskeys({ accounts, clock, identity }: PasskeyDeps) {
       });
     },
 
-    /** Verifies the browser's answer and stores the passkey with its audit record (one transaction). */
+    /**
+     * Verifies the browser's answer and stores the passkey with its audit record (one transaction).
+     * When it is the account's first second factor, its recovery codes are made in that transaction.
+     */
     async register(
       who: SelfActor,
       name: string,
@@ -167,20 +172,25 @@ export function createPasskeys({ accounts, clock, identity }: PasskeyDeps) {
         createdAt: clock.now(),
         lastUsedAt: null,
       };
-      const { value } = await identity.change<'full' | 'known' | 'added'>(who, async (records) => {
+      const fresh = newRecoveryCodes();
+      const { value } = await identity.change<'full' | 'known' | 'added' | 'first'>(who, async (records) => {
         if ((await records.accounts.passkeys(who.account.id)).length >= PASSKEYS_PER_ACCOUNT) {
           return { value: 'full', action: null, target: null };
         }
+        const first = !(await records.accounts.hasSecondFactor(who.account.id));
         if (!(await records.accounts.addPasskey(passkey))) {
           return { value: 'known', action: null, target: null };
         }
-        return { value: 'added', action: 'passkey_added', target: `“${label}”` };
+        if (first) await records.accounts.replaceRecoveryCodes(who.account.id, fresh.digests);
+        return { value: first ? 'first' : 'added', action: 'passkey_added', target: `“${label}”` };
       });
       if (value === 'full') {
         return { kind: 'refused', problem: `An account holds ${PASSKEYS_PER_ACCOUNT} passkeys at most.` };
       }
       if (value === 'known') return { kind: 'refused', problem: 'That passkey is registered already.' };
-      return { kind: 'added', passkey };
+      return value === 'first'
+        ? { kind: 'added', passkey, recoveryCodes: fresh.codes }
+        : { kind: 'added', passkey };
     },
 
     /** Options for a sign-in: any discoverable passkey, or the passkeys of `accountId` (second factor). */
@@ -239,10 +249,14 @@ export function createPasskeys({ accounts, clock, identity }: PasskeyDeps) {
       return used ? { kind: 'ok', accountId: passkey.accountId, passkey } : { kind: 'refused' };
     },
 
-    /** Removes one of the account's passkeys with its audit record; false when it has none with this id. */
+    /**
+     * Removes one of the account's passkeys with its audit record (and the recovery codes, when it was
+     * the last second factor); false when it has none with this id.
+     */
     async remove(who: SelfActor, id: string): Promise<boolean> {
       const { value } = await identity.change(who, async (records) => {
         const removed = await records.accounts.removePasskey(who.account.id, id);
+        if (removed) await records.accounts.dropRecoveryCodesWithoutSecondFactor(who.account.id);
         return removed
           ? { value: true, action: 'passkey_removed', target: `“${removed.name}”` }
           : { value: false, action: null, target: null };

@@ -10,6 +10,7 @@ import type { DashboardContext } from '../shared/dashboard-context.ts';
 import { sendPage } from '../shared/page.ts';
 import { setDeviceCookie, setSessionCookie, signedInOf, signInCsrfToken } from './session-cookie.ts';
 import { retryText } from './sign-in-pages.ts';
+import { confirmPassword } from './password-confirm.ts';
 import { revokedText } from './account-pages.ts';
 import { keptTokens } from '../access-tokens/revoke-choice.ts';
 import { clearTwoFactorCookie, twoFactorCookie } from './two-factor-cookie.ts';
@@ -21,6 +22,8 @@ const RESTART = 'Sign in with your email and password first: a sign-in waits 5 m
 const REUSED_CODE =
   'That code was used already: type the next one your app shows (a new one every 30 seconds).';
 const WRONG_CODE = 'That code is not right: type the code your app shows now, or a recovery code.';
+const WRONG_RECOVERY_CODE =
+  'That recovery code is not right, or was used already: use your passkey, or another code.';
 
 /** What turning two-factor off does to a member of projects that require it (their names). */
 export const lockedOutText = (projects: readonly { name: string }[]): string =>
@@ -106,6 +109,28 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
     return sendPage(request, reply, { title: totp ? 'Enter your code' : 'Use your passkey', main, status });
   };
 
+  /** New recovery codes when the second factor is a passkey (no TOTP code to type): the password again. */
+  const regenerateWithPassword = async (request: FastifyRequest, reply: FastifyReply) => {
+    const who = self(request);
+    const confirmed = await confirmPassword(sessions, who.account, field(request.body, 'password'));
+    const codes = confirmed === 'ok' ? await twoFactor.replaceRecoveryCodes(who) : undefined;
+    await flashes.put(
+      request,
+      ACCOUNT,
+      codes
+        ? { recoveryCodes: codes, recoveryCodesRenewed: true }
+        : {
+            twoFactorProblem:
+              typeof confirmed === 'number'
+                ? retryText(confirmed)
+                : confirmed === 'wrong'
+                  ? 'Your password is not right.'
+                  : 'Set up a second factor first: recovery codes come with it.',
+          },
+    );
+    return context.back(reply, ACCOUNT);
+  };
+
   return {
     twoFactorPage: (request, reply) => enrolPage(request, reply),
     async enableTwoFactor(request, reply) {
@@ -142,7 +167,9 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
       return context.back(reply, ACCOUNT);
     },
     async regenerateRecoveryCodes(request, reply) {
-      const outcome = await twoFactor.regenerateRecoveryCodes(self(request), field(request.body, 'code'));
+      const who = self(request);
+      if (!(await twoFactor.enabled(who.account.id))) return regenerateWithPassword(request, reply);
+      const outcome = await twoFactor.regenerateRecoveryCodes(who, field(request.body, 'code'));
       await flashes.put(
         request,
         ACCOUNT,
@@ -173,13 +200,13 @@ export function twoFactorPages(context: DashboardContext): Record<string, RouteH
           { event: 'sign_in.code_failed', ...line, reason: outcome.kind },
           'two-factor code refused',
         );
-        return signInStep(
-          request,
-          reply,
-          challenge.accountId,
-          outcome.kind === 'reused_code' ? REUSED_CODE : WRONG_CODE,
-          400,
-        );
+        const problem =
+          outcome.kind === 'reused_code'
+            ? REUSED_CODE
+            : (await twoFactor.enabled(challenge.accountId))
+              ? WRONG_CODE
+              : WRONG_RECOVERY_CODE;
+        return signInStep(request, reply, challenge.accountId, problem, 400);
       }
       const account = await storage.accounts.byId(challenge.accountId);
       if (!(await twoFactor.completeChallenge(token)) || !account) return restart(request, reply, 400);

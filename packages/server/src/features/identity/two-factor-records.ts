@@ -56,9 +56,17 @@ export interface TwoFactorRecords {
   /** Marks an unused recovery code used; false when there is none with this digest. */
   useRecoveryCode(accountId: string, digest: string, now: number): Promise<boolean>;
   recoveryCodesLeft(accountId: string): Promise<number>;
-  /** New recovery codes replace every old one (used or not); false when two-factor is not on. */
+  /**
+   * New recovery codes replace every old one (used or not); false when the account has no second
+   * factor (the codes belong to its two-factor as a whole: TOTP, passkeys, or both).
+   */
   replaceRecoveryCodes(accountId: string, recoveryDigests: string[]): Promise<boolean>;
-  /** Turns two-factor sign-in off: the secret and the recovery codes go; false when it was off. */
+  /** The recovery codes go when the account has no second factor left (one statement); how many went. */
+  dropRecoveryCodesWithoutSecondFactor(accountId: string): Promise<number>;
+  /**
+   * Turns TOTP off: the secret goes, and the recovery codes too unless a passkey remains; false when
+   * it was off.
+   */
   removeTwoFactor(accountId: string): Promise<boolean>;
   createTwoFactorChallenge(challenge: TwoFactorChallenge): Promise<void>;
   /** The unexpired challenge with this digest. */
@@ -77,6 +85,13 @@ export interface TwoFactorRecords {
 }
 
 export function createTwoFactorRecords(sql: SqlExecutor): TwoFactorRecords {
+  const hasSecondFactor = async (accountId: string, leftOut?: FactorLeftOut) => {
+    const params = leftOut && 'passkey' in leftOut ? [accountId, leftOut.passkey] : [accountId];
+    const [row] = await sql.all(`SELECT ${secondFactorSql(leftOut)} AS has`, params);
+    return row?.has === true || Number(row?.has) === 1;
+  };
+  const dropRecoveryCodesWithoutSecondFactor = (accountId: string) =>
+    sql.run(`DELETE FROM recovery_codes WHERE account_id = $1 AND NOT ${secondFactorSql()}`, [accountId]);
   return {
     async twoFactor(accountId) {
       const [row] = await sql.all(
@@ -92,11 +107,7 @@ export function createTwoFactorRecords(sql: SqlExecutor): TwoFactorRecords {
         }
       );
     },
-    async hasSecondFactor(accountId, leftOut) {
-      const params = leftOut && 'passkey' in leftOut ? [accountId, leftOut.passkey] : [accountId];
-      const [row] = await sql.all(`SELECT ${secondFactorSql(leftOut)} AS has`, params);
-      return row?.has === true || Number(row?.has) === 1;
-    },
+    hasSecondFactor,
     async beginTwoFactor(accountId, sealedSecret, now) {
       const changed = await sql.run(
         `INSERT INTO account_two_factor (account_id, sealed_secret, confirmed_at, last_step, created_at)
@@ -140,17 +151,15 @@ export function createTwoFactorRecords(sql: SqlExecutor): TwoFactorRecords {
       return Number(row!.n);
     },
     async replaceRecoveryCodes(accountId, recoveryDigests) {
-      const [on] = await sql.all(
-        'SELECT 1 AS one FROM account_two_factor WHERE account_id = $1 AND confirmed_at IS NOT NULL',
-        [accountId],
-      );
-      if (!on) return false;
+      if (!(await hasSecondFactor(accountId))) return false;
       await replaceCodes(sql, accountId, recoveryDigests);
       return true;
     },
+    dropRecoveryCodesWithoutSecondFactor,
     async removeTwoFactor(accountId) {
-      await sql.run('DELETE FROM recovery_codes WHERE account_id = $1', [accountId]);
-      return (await sql.run('DELETE FROM account_two_factor WHERE account_id = $1', [accountId])) > 0;
+      const removed = await sql.run('DELETE FROM account_two_factor WHERE account_id = $1', [accountId]);
+      await dropRecoveryCodesWithoutSecondFactor(accountId);
+      return removed > 0;
     },
     async createTwoFactorChallenge({ idDigest, accountId, next, expiresAt }) {
       await sql.run(

@@ -18,16 +18,32 @@ const codeInput = (invalid: Html | string) =>
     ${invalid}
   />`;
 
+/** New recovery codes, given `proof`: a code (TOTP on) or the password (a passkey only). */
+const regenerateForm = (csrfToken: string, proof: Html) =>
+  html`<h3>Recovery codes</h3>
+    <p>New codes replace every old one at once, used or not: they are shown once.</p>
+    <form class="stack" method="post" action="${urlFor('regenerateRecoveryCodes')}">
+      <input type="hidden" name="_csrf" value="${csrfToken}" />
+      ${proof}
+      <div><button type="submit">Generate new recovery codes</button></div>
+    </form>`;
+
+const codesLeft = (count: number) =>
+  html`<strong>${count}</strong> recovery code${count === 1 ? '' : 's'} left.`;
+
 /** The account page's section: on (with the recovery codes left) or off, and the way to change it. */
 export function twoFactorSection(options: {
+  /** TOTP is on. */
   enabled: boolean;
+  /** TOTP is off and the second factor is a passkey: the recovery codes are still the account's. */
+  passkeyOnly?: boolean;
   recoveryCodesLeft: number;
   csrfToken: string;
   flash: Flash;
   /** The account's projects that require two-factor sign-in: turning it off warns of them. */
   requiring: readonly Pick<Project, 'slug' | 'name'>[];
 }): Html {
-  const { enabled, recoveryCodesLeft, csrfToken, flash, requiring } = options;
+  const { enabled, passkeyOnly = false, recoveryCodesLeft, csrfToken, flash, requiring } = options;
   const back = flash.backTo;
   const codes = flash.recoveryCodes;
   const problem = flash.twoFactorProblem;
@@ -41,8 +57,8 @@ export function twoFactorSection(options: {
               <strong
                 >${flash.recoveryCodesRenewed ? 'New recovery codes: your old ones no longer work.' : 'Two-factor sign-in is on.'}</strong
               >
-              Keep these recovery codes somewhere safe: each signs in once without your phone, and they are
-              shown only now.
+              Keep these recovery codes somewhere safe: each signs in once without your phone or passkey, and
+              they are shown only now.
             </p>
             ${
               back
@@ -64,7 +80,7 @@ export function twoFactorSection(options: {
       enabled
         ? html`<p>
               On: signing in asks for a code from your authenticator app after the password.
-              <strong>${recoveryCodesLeft}</strong> recovery code${recoveryCodesLeft === 1 ? '' : 's'} left.
+              ${codesLeft(recoveryCodesLeft)}
             </p>
             <form class="stack" method="post" action="${urlFor('disableTwoFactor')}">
               <input type="hidden" name="_csrf" value="${csrfToken}" />
@@ -91,17 +107,29 @@ export function twoFactorSection(options: {
               }
               <div><button type="submit" class="danger">Turn two-factor sign-in off</button></div>
             </form>
-            <h3>Recovery codes</h3>
-            <p>New codes replace every old one at once, used or not: they are shown once.</p>
-            <form class="stack" method="post" action="${urlFor('regenerateRecoveryCodes')}">
-              <input type="hidden" name="_csrf" value="${csrfToken}" />
-              <label>Code from your app (or a recovery code) ${codeInput(invalid)}</label>
-              <div><button type="submit">Generate new recovery codes</button></div>
-            </form>`
-        : html`<p>
-              Off. With it on, signing in also asks for a code from an authenticator app on your phone.
-            </p>
-            <p><a class="button" href="${urlFor('twoFactorPage')}">Set up two-factor sign-in</a></p>`
+            ${regenerateForm(
+              csrfToken,
+              html`<label>Code from your app (or a recovery code) ${codeInput(invalid)}</label>`,
+            )}`
+        : passkeyOnly
+          ? html`<p>
+                On with your passkey: signing in asks for it after the password.
+                ${codesLeft(recoveryCodesLeft)}
+              </p>
+              ${regenerateForm(
+                csrfToken,
+                html`<label
+                  >Your password
+                  <input type="password" name="password" autocomplete="current-password" required ${invalid}
+                /></label>`,
+              )}
+              <p>
+                <a class="button secondary" href="${urlFor('twoFactorPage')}">Add an authenticator app too</a>
+              </p>`
+          : html`<p>
+                Off. With it on, signing in also asks for a code from an authenticator app on your phone.
+              </p>
+              <p><a class="button" href="${urlFor('twoFactorPage')}">Set up two-factor sign-in</a></p>`
     }
   </section>`;
 }
@@ -157,7 +185,10 @@ export function twoFactorEnrolView(options: {
     </section>`;
 }
 
-/** The second step of signing in: the code (TOTP on), a passkey (the account has one), or both. */
+/**
+ * The second step of signing in: the code (TOTP on), a passkey (the account has one), or both; a
+ * recovery code is accepted either way.
+ */
 export function twoFactorSignInView(options: {
   csrfToken: string;
   problem?: string;
@@ -177,6 +208,14 @@ export function twoFactorSignInView(options: {
       <p>This account signs in with a passkey after the password.</p>
       ${alert} ${passkeySecondFactorForm(csrfToken, 'Use your passkey')}
       <p class="muted small">Signing in with a passkey needs a browser with JavaScript and passkeys.</p>
+      <form class="stack" method="post" action="${urlFor('twoFactorSignIn')}">
+        <input type="hidden" name="_csrf" value="${csrfToken}" />
+        <label
+          >Lost your passkey? A recovery code
+          <input type="text" name="code" autocomplete="off" spellcheck="false" required maxlength="32"
+        /></label>
+        <div><button type="submit" class="secondary">Use a recovery code</button></div>
+      </form>
       <p class="muted small"><a href="${urlFor('signInPage')}">Start again</a></p>
     </div>`;
   }

@@ -13,7 +13,9 @@ import type { SecretBox } from './two-factor-secrets.ts';
  * every authenticator app reads from a QR code), 160-bit secrets. A code is accepted one step early
  * or late (clocks drift), and once: the step of the last code accepted is stored, and no code of that
  * step or an earlier one works again. Ten single-use recovery codes (80 random bits each, stored as
- * SHA-256 digests) stand in for a lost phone. Wrong codes are throttled per account like passwords.
+ * SHA-256 digests) stand in for a lost phone or passkey: they belong to the account's second factor
+ * as a whole (made with the first one, TOTP or a passkey; gone with the last). Wrong codes are
+ * throttled per account like passwords.
  */
 export const TOTP_SETTINGS = { algorithm: 'SHA1', digits: 6, period: 30 } as const;
 /** Steps either side of now that a code may belong to. */
@@ -56,11 +58,12 @@ export interface TwoFactor {
     code: string,
     keep?: readonly string[],
   ): Promise<CodeOutcome | { kind: 'confirmed'; recoveryCodes: string[]; revoked: TokenName[] }>;
-  /** Checks a code or a recovery code of an account with two-factor on, using it up. */
+  /** Checks a TOTP code (TOTP on) or a recovery code (any second factor), using it up. */
   verify(accountId: string, code: string): Promise<CodeOutcome>;
   /**
-   * Turns it off, given a code of the current secret (or a recovery code): the code used, the secret
-   * and the recovery codes removed and the record written in one transaction.
+   * Turns TOTP off, given a code of the current secret (or a recovery code): the code used, the secret
+   * removed (and the recovery codes, unless a passkey remains) and the record written in one
+   * transaction. A wrong code when TOTP is off.
    */
   disable(who: SelfActor, code: string): Promise<CodeOutcome>;
   /**
@@ -71,6 +74,12 @@ export interface TwoFactor {
     who: SelfActor,
     code: string,
   ): Promise<Exclude<CodeOutcome, { kind: 'ok' }> | { kind: 'regenerated'; recoveryCodes: string[] }>;
+  /**
+   * New recovery codes for an account whose second factor is a passkey (no TOTP code to type): the
+   * page confirmed its password first. Replaced with their record in one transaction; undefined when
+   * the account has no second factor.
+   */
+  replaceRecoveryCodes(who: SelfActor): Promise<string[] | undefined>;
   /** A sign-in waiting for its code; the token for the browser. */
   challenge(accountId: string, next: string): Promise<string>;
   challenged(token: string): Promise<TwoFactorChallenge | undefined>;
@@ -96,6 +105,12 @@ const recoveryDigest = (code: string) => digest(`petstore recovery ${compact(cod
 function newRecoveryCode(): string {
   const text = new Secret({ buffer: randomBytes(10).buffer }).base32.toLowerCase();
   return text.match(/.{4}/g)!.join('-');
+}
+
+/** A new set of recovery codes: the codes to show once, and the digests to store. */
+export function newRecoveryCodes(): { codes: string[]; digests: string[] } {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  return { codes, digests: codes.map(recoveryDigest) };
 }
 
 /** A typed code as what it proves: a recovery code's digest or a TOTP step; undefined when neither. */
@@ -129,12 +144,15 @@ export function createTwoFactor({ accounts, clock, throttle, box, identity }: Tw
     return { kind: 'checked', ok };
   };
 
-  /** What a typed code is for an account with two-factor on (read only: nothing is used up yet). */
+  /**
+   * What a typed code is (read only: nothing is used up yet): a recovery code (any second factor has
+   * them; an account without one has none to match), or a TOTP code when TOTP is on.
+   */
   const checkCode = async (accountId: string, typed: string): Promise<CheckedCode | undefined> => {
     const code = compact(typed);
+    if (/^[A-Z2-7]{16}$/.test(code)) return { recovery: true, digest: recoveryDigest(code) };
     const state = await accounts.twoFactor(accountId);
     if (!state || state.confirmedAt === null) return undefined;
-    if (/^[A-Z2-7]{16}$/.test(code)) return { recovery: true, digest: recoveryDigest(code) };
     const secret = await box.open(accountId, state.sealedSecret);
     const step = secret === undefined ? undefined : stepOf(secret, code);
     return step === undefined ? undefined : { recovery: false, step };
@@ -195,10 +213,15 @@ export function createTwoFactor({ accounts, clock, throttle, box, identity }: Tw
         const secret = await box.open(accountId, state.sealedSecret);
         const step = secret === undefined ? undefined : stepOf(secret, compact(typed));
         if (step === undefined) return false;
-        codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-        const digests = codes.map(recoveryDigest);
+        const fresh = newRecoveryCodes();
+        codes = fresh.codes;
         const changed = await identity.change(who, async (records) => {
-          const confirmed = await records.accounts.confirmTwoFactor(accountId, step, digests, clock.now());
+          const confirmed = await records.accounts.confirmTwoFactor(
+            accountId,
+            step,
+            fresh.digests,
+            clock.now(),
+          );
           if (!confirmed) return { value: false, action: null, target: null };
           return {
             value: true,
@@ -217,7 +240,8 @@ export function createTwoFactor({ accounts, clock, throttle, box, identity }: Tw
     disable: (who, typed) =>
       withCode(who.account.id, typed, async (checked) => {
         const { value } = await identity.change(who, async (records) => {
-          if (!(await useCode(records.accounts, who.account.id, checked))) {
+          const on = ((await records.accounts.twoFactor(who.account.id))?.confirmedAt ?? null) !== null;
+          if (!on || !(await useCode(records.accounts, who.account.id, checked))) {
             return { value: false, action: null, target: null };
           }
           await records.accounts.removeTwoFactor(who.account.id);
@@ -226,14 +250,11 @@ export function createTwoFactor({ accounts, clock, throttle, box, identity }: Tw
         return value;
       }),
     async regenerateRecoveryCodes(who, typed) {
-      const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+      const { codes, digests } = newRecoveryCodes();
       const outcome = await withCode(who.account.id, typed, async (checked) => {
         const { value } = await identity.change(who, async (records) => {
           const used = await useCode(records.accounts, who.account.id, checked);
-          if (
-            !used ||
-            !(await records.accounts.replaceRecoveryCodes(who.account.id, codes.map(recoveryDigest)))
-          ) {
+          if (!used || !(await records.accounts.replaceRecoveryCodes(who.account.id, digests))) {
             return { value: false, action: null, target: null };
           }
           return { value: true, action: 'recovery_codes_regenerated', target: null };
@@ -241,6 +262,15 @@ export function createTwoFactor({ accounts, clock, throttle, box, identity }: Tw
         return value;
       });
       return outcome.kind === 'ok' ? { kind: 'regenerated', recoveryCodes: codes } : outcome;
+    },
+    async replaceRecoveryCodes(who) {
+      const { codes, digests } = newRecoveryCodes();
+      const { value } = await identity.change(who, async (records) =>
+        (await records.accounts.replaceRecoveryCodes(who.account.id, digests))
+          ? { value: true, action: 'recovery_codes_regenerated', target: null }
+          : { value: false, action: null, target: null },
+      );
+      return value ? codes : undefined;
     },
     async challenge(accountId, next) {
       const token = randomBytes(32).toString('base64url');
