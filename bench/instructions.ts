@@ -16,7 +16,7 @@ const USAGE = `node bench/instructions.ts [--path /v1/pets/1] [--warmup 5000] [-
   valgrind) let V8 compile the hot paths, then each of \`--windows\` windows of \`--requests\` requests is
   counted alone (callgrind_control -i on once, then -d after each window). Instruction counts do not
   move with the other processes on the machine, as CPU time does; what moves them is the garbage
-  collector, whose work falls in one window or the next (hence several windows, and the median).`;
+  collector, whose work falls in one window or the next: compare means over several windows.`;
 
 const { values } = parseArgs({
   options: {
@@ -110,9 +110,10 @@ try {
     perRequest.push((await dump(window)) / answered);
   }
   const sorted = [...perRequest].sort((a, b) => a - b);
+  const mean = perRequest.reduce((sum, n) => sum + n, 0) / perRequest.length;
   const k = (n: number) => `${(n / 1000).toFixed(1)}k`;
   console.log(
-    `${values.path}: ${k(sorted[Math.floor(sorted.length / 2)]!)} instructions/request (median; windows ${perRequest.map(k).join(', ')})`,
+    `${values.path}: ${k(mean)} instructions/request (mean; median ${k(sorted[Math.floor(sorted.length / 2)]!)}; windows ${perRequest.map(k).join(', ')})`,
   );
 } finally {
   await stop(server, 60_000);
