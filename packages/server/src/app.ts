@@ -120,6 +120,8 @@ export interface AppDeps {
   httpLimits?: HttpLimits;
   /** The request log's buffer and batches (REQUEST_LOG_DEFAULTS when absent); false: nothing is logged. */
   requestLog?: false | Partial<Omit<RequestLogWriterOptions, 'store' | 'onError'>>;
+  /** The log line of one answer below 400 in this many (LOG_SAMPLE, default 1: every answer). */
+  logSample?: number;
   /** How often the change feed of projects and domains is read unasked (default CHANGE_POLL_MS). */
   changePollMs?: number;
   /** Where mails go (default: the log, one JSON line each); the outbox sends them off the request path. */
@@ -387,7 +389,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     cors: { allows: (origin) => configured.allows(origin) || sites.routing.originAllowed(origin) },
   });
   /** Metrics, the log line and the request-log row of every answered request, whoever answered it. */
-  const logRequest = requestLine(app.log);
+  const logRequest = requestLine(app.log, deps.logSample);
   const recordAnswer = (answer: AnsweredRequest) => {
     metrics.observeResponse(answer);
     logRequest(answer);

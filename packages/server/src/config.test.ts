@@ -110,6 +110,13 @@ describe('loadConfig', () => {
     }
   });
 
+  it('LOG_SAMPLE: every answer logged unless set; 0 or not a number → a ConfigError naming it', () => {
+    assert.equal(loadConfig({}).logSample, 1);
+    assert.equal(loadConfig({ LOG_SAMPLE: '100' }).logSample, 100);
+    assert.match(refused({ LOG_SAMPLE: '0' }), /^LOG_SAMPLE must be/);
+    assert.match(refused({ LOG_SAMPLE: 'some' }), /^LOG_SAMPLE must be/);
+  });
+
   it("PETSTORE_CHANGE_POLL_MS: the change feed's default unless set; below 10 ms → a ConfigError naming it", () => {
     assert.equal(loadConfig({}).changePollMs, undefined);
     assert.equal(loadConfig({ PETSTORE_CHANGE_POLL_MS: '50' }).changePollMs, 50);

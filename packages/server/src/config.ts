@@ -16,6 +16,8 @@ export interface Config {
   redisUrl: string | undefined;
   environment: Environment;
   logLevel: string;
+  /** The log line of one answer below 400 in this many (LOG_SAMPLE); 4xx and 5xx always have theirs. */
+  logSample: number;
   publicBaseUrl: string | undefined;
   /** false, true, or a comma list of proxy addresses/CIDRs whose X-Forwarded-For is trusted. */
   trustProxy: boolean | string;
@@ -287,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     ]),
     environment: oneOf('PETSTORE_ENV', env.PETSTORE_ENV, ENVIRONMENTS, 'development'),
     logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info'),
+    logSample: integer('LOG_SAMPLE', env.LOG_SAMPLE, 1, 1, 1_000_000),
     publicBaseUrl: url('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL, ['http:', 'https:']),
     trustProxy: trustProxy(env.TRUST_PROXY),
     banThreshold: integer('PETSTORE_BAN_THRESHOLD', env.PETSTORE_BAN_THRESHOLD, 30, 1, 1_000_000),

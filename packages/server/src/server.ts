@@ -204,6 +204,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     httpLimits: { ...config.http, maxConnections: connectionCap.allowed },
     minFreeDiskBytes: config.minFreeDiskBytes,
     requestLog: config.requestLog ? {} : false,
+    logSample: config.logSample,
     changePollMs: config.changePollMs,
     mailer,
     mailFrom: config.mail.from,

@@ -17,7 +17,7 @@ import { assertMatchesContract } from './openapi-validator.ts';
  * is configured here: what the app logs must be free of secrets by itself. getPet of id 500 throws, so
  * an unexpected failure (500) and its log line can be observed.
  */
-async function loggedApp(lines: string[]) {
+async function loggedApp(lines: string[], logSample?: number) {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-logging-'));
   const storage = await openStoreAt(join(dir, 'petstore.db'));
   await storage.migrate();
@@ -40,6 +40,7 @@ async function loggedApp(lines: string[]) {
     clock,
     keyEnvironment: 'test',
     logger: { level: 'trace', stream: { write: (line: string) => lines.push(line) } },
+    logSample,
   });
   await app.ready();
   const { secret, id, digest } = generateKey('test');
@@ -208,5 +209,25 @@ describe('request logging', () => {
     assert.equal(response.statusCode, 200);
     const record = lines.map((line) => JSON.parse(line)).find((r) => r.reqId === 'trace-me-42');
     assert.equal(record?.msg, 'request');
+  });
+});
+
+describe('request logging with LOG_SAMPLE', () => {
+  it('LOG_SAMPLE=2 → the line of every other answer below 400, and of every 4xx', async () => {
+    const lines: string[] = [];
+    const { app, secret, close } = await loggedApp(lines, 2);
+    try {
+      for (const url of ['/v1/pets', '/v1/pets', '/v1/pets/999999', '/v1/pets', '/v1/pets'])
+        await send(app, 'GET', url, `Bearer ${secret}`);
+      const requests = lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((record) => record.msg === 'request');
+      assert.deepEqual(
+        requests.map((record) => record.statusCode),
+        [200, 404, 200],
+      );
+    } finally {
+      await close();
+    }
   });
 });

@@ -295,6 +295,22 @@ export function requestLogContract(fixture: () => StorageFixture): void {
     assert.equal(await storage.requestLog.purge(day + 31 * DAY), 1);
   });
 
+  it('requestLog.purge → a request carrying its key’s plan expires by that plan, not by a lookup; without one, by its project’s', async () => {
+    const storage = await setUp();
+    const day = Math.floor(T0 / DAY) * DAY;
+    // prj_other is on Pro (7 days) in the database; the keys' records say otherwise.
+    await storage.requestLog.write([
+      logged({ requestId: 'as-free', projectId: 'prj_other', at: day + HOUR, plan: 'free' }),
+      logged({ requestId: 'as-business', projectId: 'prj_acme', at: day + HOUR, plan: 'business' }),
+      logged({ requestId: 'looked-up', projectId: 'prj_other', at: day + 2 * DAY + HOUR }),
+    ]);
+    assert.equal(await storage.requestLog.purge(day + 2 * DAY), 1, 'Free: gone after its day and one');
+    assert.equal(await storage.requestLog.purge(day + 10 * DAY - 1), 0, 'Pro, looked up: kept a week');
+    assert.equal(await storage.requestLog.purge(day + 10 * DAY), 1);
+    assert.equal(await storage.requestLog.purge(day + 31 * DAY - 1), 0, 'Business, though acme is Free');
+    assert.equal(await storage.requestLog.purge(day + 31 * DAY), 1);
+  });
+
   it('requestLog.purge → many expired batches go in slices, `slice` awaited between them, and stop when it answers false', async () => {
     const storage = await setUp();
     const day = Math.floor(T0 / DAY) * DAY;

@@ -54,3 +54,18 @@ test('the request line is not written when the level is above info', () => {
   } as AnsweredRequest);
   assert.deepEqual(lines, []);
 });
+
+test('with a sample of 3, the line of the first answer below 400 in every 3, and of every 4xx and 5xx', () => {
+  const lines: string[] = [];
+  const line = requestLine(captured(lines) as unknown as FastifyBaseLogger, 3);
+  const statuses = [200, 200, 404, 200, 201, 500, 200, 304, 429];
+  statuses.forEach((status, index) =>
+    line({ id: `r${index}`, method: 'GET', loggedUrl: '/', status, ms: 1 } as AnsweredRequest),
+  );
+  const logged = lines.map((text) => JSON.parse(text) as { reqId: string; statusCode: number });
+  assert.deepEqual(
+    logged.map((entry) => `${entry.reqId} ${entry.statusCode}`),
+    // Below 400: r0, r1, r3, r4, r6, r7; the first of each three written.
+    ['r0 200', 'r2 404', 'r4 201', 'r5 500', 'r8 429'],
+  );
+});

@@ -25,12 +25,27 @@ const INFO = 30;
 const { chindingsSym, endSym, lsCacheSym, messageKeySym, mixinSym, streamSym, timeSym } = pino.symbols;
 
 /**
+ * The request line of every answer, or with `sample` above 1 (LOG_SAMPLE) of one answer below 400 in
+ * `sample` (the first, then every sample-th) and of every 4xx and 5xx: the line costs several per cent
+ * of a request. The request log in the database keeps every request whatever this says.
+ */
+export function requestLine(log: FastifyBaseLogger, sample = 1): RequestLine {
+  const write = lineWriter(log);
+  if (sample <= 1) return write;
+  let answered = 0;
+  return (answer) => {
+    if (answer.status < 400 && answered++ % sample !== 0) return;
+    write(answer);
+  };
+}
+
+/**
  * The request line, written as pino would write `log.info(fields, 'request')` but without its generic
  * object walk (about half of the line's cost, which is several per cent of a request): the level,
  * time, bindings and end come from the logger itself, every value is JSON-encoded. Loggers this cannot
  * read (no pino stream, a mixin) take the ordinary call; test/logging.test.ts holds the two equal.
  */
-export function requestLine(log: FastifyBaseLogger): RequestLine {
+function lineWriter(log: FastifyBaseLogger): RequestLine {
   const logger = log as unknown as Record<symbol, unknown>;
   const stream = logger[streamSym] as { write(line: string): void } | undefined;
   const levelPrefix = (logger[lsCacheSym] as Record<number, string> | undefined)?.[INFO];

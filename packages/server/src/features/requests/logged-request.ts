@@ -24,5 +24,6 @@ export function loggedRequest(answer: AnsweredRequest, at: number): LoggedReques
     latencyMs: Math.round(answer.ms * 100) / 100,
     address: answer.address,
     message: answer.status >= 400 && answer.errorMessage ? redactText(answer.errorMessage) : null,
+    plan: key.plan,
   };
 }

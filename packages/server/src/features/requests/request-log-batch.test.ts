@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createRequestIds } from '../../http/request-ids.ts';
+import type { LoggedRequest } from './request-log-records.ts';
 import {
   type BatchSlot,
+  batchesOf,
   combinationPattern,
   decodeSlots,
   encodeSlots,
@@ -53,6 +55,30 @@ describe('request log batch summaries', () => {
     assert.deepEqual(uuidV7PrefixRange('019ab697-e8'), [0x019ab697e800, 0x019ab697e8ff]);
     for (const other of ['019ab69', '019AB697', '019ab697e', '019ab697-e87b-4', 'req-1-abcd', 'x'.repeat(37)])
       assert.equal(uuidV7PrefixRange(other), undefined, other);
+  });
+
+  it('batchesOf → a batch’s retention from its requests’ plans, the longest; none when one came without its plan', () => {
+    const row = (projectId: string, plan?: LoggedRequest['plan']): LoggedRequest => ({
+      ...{ projectId, at: 0, requestId: 'r', keyId: 'k', keyLabel: null, operation: 'getPet' },
+      ...{ method: 'GET', path: '/', status: 200, code: null, latencyMs: 1, address: '::1' },
+      ...(plan && { plan }),
+    });
+    const batches = batchesOf([
+      row('free', 'free'),
+      row('changed', 'pro'),
+      row('changed', 'business'),
+      row('changed', 'free'),
+      row('unknown', 'pro'),
+      row('unknown'),
+    ]);
+    assert.deepEqual(
+      batches.map((batch) => [batch.projectId, batch.retentionDays]),
+      [
+        ['free', 1],
+        ['changed', 30],
+        ['unknown', null],
+      ],
+    );
   });
 
   it('decodeSlots → a compact batch stored before messages were kept reads with a null message', () => {

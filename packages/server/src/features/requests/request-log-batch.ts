@@ -1,3 +1,4 @@
+import { REQUEST_LOG_RETENTION_DAYS } from './request-log-expiry.ts';
 import {
   type LoggedRequest,
   type RequestFields,
@@ -309,6 +310,11 @@ export interface NewBatch {
   day: number;
   slots: RequestFields[];
   encoded: EncodedBatch;
+  /**
+   * The retention of the batch's project from its write's requests' plans (the longest, should the
+   * plan have changed between them), or null when a request came without one: the write looks it up.
+   */
+  retentionDays: number | null;
 }
 
 /**
@@ -316,7 +322,7 @@ export interface NewBatch {
  * spans two days, so dropping a day's partition (PostgreSQL) removes no request of another day.
  */
 export function batchesOf(entries: readonly LoggedRequest[], withRows = true): NewBatch[] {
-  type Run = { projectId: string; day: number; slots: RequestFields[] };
+  type Run = { projectId: string; day: number; slots: RequestFields[]; retention: number };
   const runs = new Map<string, Map<number, Run>>();
   let last: Run | undefined;
   for (const entry of entries) {
@@ -326,15 +332,21 @@ export function batchesOf(entries: readonly LoggedRequest[], withRows = true): N
       let days = runs.get(entry.projectId);
       if (!days) runs.set(entry.projectId, (days = new Map()));
       last = days.get(day);
-      if (!last) days.set(day, (last = { projectId: entry.projectId, day, slots: [] }));
+      if (!last) days.set(day, (last = { projectId: entry.projectId, day, slots: [], retention: -Infinity }));
     }
     last.slots.push(requestFields(entry));
+    // NaN (a request without its plan) stays: the run's retention is then looked up.
+    last.retention = Math.max(
+      last.retention,
+      entry.plan ? REQUEST_LOG_RETENTION_DAYS[entry.plan] : Number.NaN,
+    );
   }
   const batches: NewBatch[] = [];
-  for (const { projectId, day, slots } of [...runs.values()].flatMap((days) => [...days.values()])) {
+  for (const { projectId, day, slots, retention } of [...runs.values()].flatMap((d) => [...d.values()])) {
+    const retentionDays = Number.isNaN(retention) ? null : retention;
     for (let start = 0; start < slots.length; start += BATCH_SLOTS) {
       const part = slots.slice(start, start + BATCH_SLOTS);
-      batches.push({ projectId, day, slots: part, encoded: encodeSlots(part, withRows) });
+      batches.push({ projectId, day, slots: part, encoded: encodeSlots(part, withRows), retentionDays });
     }
   }
   return batches;

@@ -17,7 +17,8 @@ export const LONGEST_RETENTION_DAYS = Math.max(...Object.values(REQUEST_LOG_RETE
 export const RETENTION_DAY_COUNTS = [...new Set(Object.values(REQUEST_LOG_RETENTION_DAYS))];
 
 /**
- * When a stored batch of one UTC day expires, fixed at its write from the project's plan then: the end
+ * When a stored batch of one UTC day expires, fixed at its write from the project's plan then (as its
+ * requests' key had it, kept current by the change feed; looked up for a request without it): the end
  * of its day plus the plan's retention. A request is kept its plan's retention at least and one day at
  * most beyond it, and expired batches go whole (a PostgreSQL partition, a SQLite slice) with no request
  * decoded. A later change of plan applies to the requests written after it.

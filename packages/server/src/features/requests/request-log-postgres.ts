@@ -77,11 +77,12 @@ ids AS (
   FROM (SELECT nextval('request_log_batch_id') AS id FROM generate_series(1, $1), settings) taken
 ),
 input AS (
-  SELECT ids.id, b.*, length(b.rows) AS rows_length, (b.first_at / ${DAY_MS} + 1 +
-      ${retentionDaysSql('(SELECT p.plan FROM projects p WHERE p.id = b.project_id)')}) * ${DAY_MS} AS expires_at
+  SELECT ids.id, b.*, length(b.rows) AS rows_length, (b.first_at / ${DAY_MS} + 1 + coalesce(b.retention_days,
+      ${retentionDaysSql('(SELECT p.plan FROM projects p WHERE p.id = b.project_id)')})) * ${DAY_MS} AS expires_at
   FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::int[], $8::text[],
-    string_to_array($9::text, chr(30)))
-    WITH ORDINALITY AS b(project_id, first_at, last_at, id_ms_min, id_ms_max, requests, combinations, rows, n)
+    string_to_array($9::text, chr(30)), $21::int[])
+    WITH ORDINALITY AS b(project_id, first_at, last_at, id_ms_min, id_ms_max, requests, combinations, rows,
+      retention_days, n)
   JOIN ids ON ids.n = b.n
 ),
 page_ids AS (
@@ -129,9 +130,9 @@ const NO_PARTITION = '23514';
 
 /**
  * The request log in PostgreSQL, as batches (request-log-batch.ts) partitioned by the day they expire
- * (request-log-expiry.ts; the write reads the project's plan itself): a write is one statement holding
- * its batches, their request-id entries and the rollups it adds to, after the expiry days it may need
- * have their partitions. Purging drops the partitions whose day has come, for every plan: its time grows
+ * (request-log-expiry.ts; by the plan the requests carry, else the write reads the project's): a write
+ * is one statement holding its batches, their request-id entries and the rollups it adds to, after the
+ * expiry days it may need have their partitions. Purging drops the partitions whose day has come, for every plan: its time grows
  * with the partitions it drops, and it reads no batch.
  */
 export function createPostgresRequestLog(access: PostgresAccess): PostgresRequestLog {
@@ -206,6 +207,7 @@ export function createPostgresRequestLog(access: PostgresAccess): PostgresReques
         cells.map((c) => c.statusClass),
         cells.map((c) => c.bucket),
         cells.map((c) => c.count),
+        batches.map((batch) => batch.retentionDays),
       ],
       'request_log_write',
     );

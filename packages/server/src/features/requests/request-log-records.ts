@@ -1,3 +1,4 @@
+import type { Plan } from '../../storage/records.ts';
 import type { UsageCell, UsageQuery, UsageRow } from './usage-records.ts';
 
 /** One API request made with a project's key, as the request log keeps it: never a header or a body. */
@@ -33,6 +34,12 @@ export interface LoggedRequest {
    * with the row; the usage rollups written with it count each key's own (usage-records.ts).
    */
   countsByKey?: Map<string, number>;
+  /**
+   * The project's plan as its key had it when the request was answered (the authenticator's record,
+   * kept current by the change feed): the batch's expiry is read from it with no lookup. Not stored;
+   * a row without it has its project's plan looked up at the write.
+   */
+  plan?: Plan;
 }
 
 export interface StoredRequest extends LoggedRequest {

@@ -16,7 +16,7 @@ const INSERT_BATCH = `INSERT INTO request_log_batches (project_id, first_at, las
 const INSERT_PAGE = `INSERT INTO request_log_pages (expires_at, requests, header_length, rows)
   VALUES (?, ?, ?, ?) RETURNING id`;
 
-/** The retention of each of a write's projects, by their plan now (request-log-expiry.ts). */
+/** The retention of some of a write's projects, by their plan now (request-log-expiry.ts). */
 const RETENTIONS = `SELECT value AS id, ${retentionDaysSql('(SELECT plan FROM projects WHERE id = value)')} AS days
   FROM json_each(?)`;
 
@@ -116,13 +116,16 @@ function storeBatches(
   batches: ReturnType<typeof batchesOf>,
   cells: ReturnType<typeof rollUp>,
 ): void {
-  const projects = [...new Set(batches.map((batch) => batch.projectId))];
+  // Requests carry their plan (the authenticator's record): only those without one need a lookup.
+  const unknown = [...new Set(batches.filter((b) => b.retentionDays === null).map((b) => b.projectId))];
   const retention = new Map(
-    db.all(RETENTIONS, JSON.stringify(projects)).map((row) => [row.id as string, Number(row.days)]),
+    unknown.length === 0
+      ? []
+      : db.all(RETENTIONS, JSON.stringify(unknown)).map((row) => [row.id as string, Number(row.days)]),
   );
   const pages = pagesOf(
     batches,
-    ({ projectId, day }) => batchExpiresAt(day, retention.get(projectId)!),
+    ({ projectId, day, retentionDays }) => batchExpiresAt(day, retentionDays ?? retention.get(projectId)!),
     true,
   );
   for (const page of pages) {
