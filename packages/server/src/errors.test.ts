@@ -36,3 +36,12 @@ test('errorBody → message and param without control, direction or lone surroga
   assert.equal(printable('tab\there'), 'tab\\u0009here');
   assert.equal(printable('plain é 🐈'), 'plain é 🐈');
 });
+
+test('ApiError → a refusal captures no stack (an answer, not a fault), an internal error keeps its own', () => {
+  const limit = Error.stackTraceLimit;
+  const refusal = new ApiError('rate_limited', 'too many requests');
+  assert.equal(refusal.stack?.split('\n').filter((line) => line.trimStart().startsWith('at ')).length, 0);
+  const fault = new ApiError('internal_error', 'something broke');
+  assert.ok(fault.stack?.includes('errors.test.ts'), fault.stack);
+  assert.equal(Error.stackTraceLimit, limit, 'the process-wide limit is left as it was');
+});

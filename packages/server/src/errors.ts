@@ -52,7 +52,13 @@ export class ApiError extends Error {
   readonly headers: Record<string, string> | undefined;
 
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
+    // A refusal (4xx, 503) is an answer, not a fault: nothing reads its stack, and capturing one costs
+    // 10-20 µs under a framework's call depth, paid on every 401, 404 and 429 an attacker asks for.
+    // An internal error keeps its stack for the log.
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (code !== 'internal_error') Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'ApiError';
     this.code = code;
     this.status = ERROR_STATUS[code];
