@@ -7,6 +7,8 @@ import { PET_COLUMNS, type Row, toIdempotency, toPet } from '../../storage/rows.
 
 type Query = (sql: string, params: unknown[], name: string) => Promise<Row[]>;
 
+const INSERT_PET = `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${PET_COLUMNS}`;
+
 /**
  * Plain creates, each statement a transaction of its own (autocommit): a batch is one INSERT over
  * arrays, so one round trip and one commit whatever its size. Named, so each pool connection parses
@@ -29,7 +31,7 @@ export function petWriter(query: Query): PetBatchWriter {
       ).map(toPet),
     insertOne: async (pet) => {
       const [row] = await query(
-        CREATE_WITH_KEY.insertPet,
+        INSERT_PET,
         [pet.name, pet.categoryId, pet.status ?? null],
         'petstore_insert_pet',
       );
@@ -54,11 +56,7 @@ export async function insertPetWithKey(
     idempotency.key,
     idempotency.createdAt,
   ]);
-  const inserted = await client.query(CREATE_WITH_KEY.insertPet, [
-    pet.name,
-    pet.categoryId,
-    pet.status ?? null,
-  ]);
+  const inserted = await client.query(INSERT_PET, [pet.name, pet.categoryId, pet.status ?? null]);
   const created = toPet(inserted.rows[0]);
   const stored = await client.query(CREATE_WITH_KEY.storeKey, [...storeKeyValues(idempotency, created.id)]);
   if (stored.rowCount === 1) return { kind: 'created', pet: created };
