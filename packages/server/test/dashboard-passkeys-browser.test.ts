@@ -126,7 +126,8 @@ test(
     });
 
     await t.test('with two-factor on, the code step takes the passkey instead of a code', async () => {
-      await page.getByRole('link', { name: 'Set up two-factor sign-in' }).click();
+      // The passkey is the account's second factor already: the app comes on top of it.
+      await page.getByRole('link', { name: 'Add an authenticator app too' }).click();
       const secret = ((await page.locator('#two-factor-secret').textContent()) ?? '').replace(/ /g, '');
       const code = TOTP.generate({
         ...TOTP_SETTINGS,

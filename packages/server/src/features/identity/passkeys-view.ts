@@ -42,7 +42,7 @@ export function passkeySection(options: {
       A passkey signs you in with this device’s screen lock or a security key: alone (“Sign in with a
       passkey”), or after the password (instead of the code from your app, if you use one). It is a second
       factor: with one, the password alone no longer signs you in. Your first second factor comes with
-      recovery codes (shown once, under two-factor sign-in): keep them safe, or a second passkey.
+      recovery codes (shown once, under two‑factor sign‑in): keep them safe, or a second passkey.
     </p>
     ${problemOf({ problem: flash.passkeyProblem }, 'passkey-problem')}
     ${
