@@ -105,38 +105,53 @@ export function passkeySection(options: {
   </section>`;
 }
 
-/** "Sign in with a passkey", under the password form: no email, the authenticator offers its own. */
-export function passkeySignInForm(options: { csrfToken: string; next?: string }): Html {
-  const { csrfToken, next } = options;
-  return html`${scriptProblem('passkey-sign-in-problem')}
+/**
+ * A form the page's script completes with an assertion of the authenticator (`data-passkey="get"`):
+ * the options from `optionsRoute`, the credential posted to `route`, behind its problem line.
+ */
+function passkeyGetForm(options: {
+  problemId: string;
+  route: string;
+  optionsRoute: string;
+  csrfToken: string;
+  next?: string;
+  label: string;
+}): Html {
+  const { problemId, route, optionsRoute, csrfToken, next, label } = options;
+  return html`${scriptProblem(problemId)}
     <form
       method="post"
-      action="${urlFor('passkeySignIn')}"
+      action="${urlFor(route)}"
       data-passkey="get"
-      data-options="${urlFor('passkeySignInOptions')}"
+      data-options="${urlFor(optionsRoute)}"
       hidden
     >
       <input type="hidden" name="_csrf" value="${csrfToken}" />
       <input type="hidden" name="credential" value="" />
       ${next ? html`<input type="hidden" name="next" value="${next}" />` : ''}
-      <button type="submit" class="secondary">Sign in with a passkey</button>
+      <button type="submit" class="secondary">${label}</button>
     </form>
     ${passkeyScript()}`;
 }
 
+/** "Sign in with a passkey", under the password form: no email, the authenticator offers its own. */
+export function passkeySignInForm(options: { csrfToken: string; next?: string }): Html {
+  return passkeyGetForm({
+    problemId: 'passkey-sign-in-problem',
+    route: 'passkeySignIn',
+    optionsRoute: 'passkeySignInOptions',
+    label: 'Sign in with a passkey',
+    ...options,
+  });
+}
+
 /** At the code step: a passkey of the account instead of the code. */
 export function passkeySecondFactorForm(csrfToken: string, label = 'Use a passkey instead'): Html {
-  return html`${scriptProblem('passkey-code-problem')}
-    <form
-      method="post"
-      action="${urlFor('twoFactorPasskeySignIn')}"
-      data-passkey="get"
-      data-options="${urlFor('twoFactorPasskeyOptions')}"
-      hidden
-    >
-      <input type="hidden" name="_csrf" value="${csrfToken}" />
-      <input type="hidden" name="credential" value="" />
-      <button type="submit" class="secondary">${label}</button>
-    </form>
-    ${passkeyScript()}`;
+  return passkeyGetForm({
+    problemId: 'passkey-code-problem',
+    route: 'twoFactorPasskeySignIn',
+    optionsRoute: 'twoFactorPasskeyOptions',
+    csrfToken,
+    label,
+  });
 }
