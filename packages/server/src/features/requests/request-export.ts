@@ -1,3 +1,4 @@
+import { requestJson } from './json.ts';
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RequestLogQuery, RequestLogRecords, StoredRequest } from './request-log-records.ts';
@@ -54,22 +55,8 @@ export const EXPORT_COLUMNS = [
 
 type Exported = Record<(typeof EXPORT_COLUMNS)[number], string | number | null>;
 
-const exported = (row: StoredRequest): Exported => ({
-  id: row.id,
-  at: new Date(row.at).toISOString(),
-  requestId: row.requestId,
-  keyId: row.keyId,
-  keyLabel: row.keyLabel,
-  operation: row.operation,
-  method: row.method,
-  path: row.path,
-  status: row.status,
-  code: row.code,
-  message: row.message,
-  count: row.count ?? 1,
-  latencyMs: row.latencyMs,
-  address: row.address,
-});
+/** A row as the management API shows it (requestJson), its fields in EXPORT_COLUMNS' order. */
+const exported: (row: StoredRequest) => Exported = requestJson;
 
 /**
  * A CSV cell: quoted when it holds a comma, a quote or a line break. A text starting with `=`, `+`, `-`,
