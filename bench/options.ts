@@ -13,6 +13,8 @@ export const SCENARIOS = [
   'postgres',
   'request-log',
   'attack',
+  'export',
+  'flood',
   'tenants',
   'purge',
 ] as const;
@@ -73,6 +75,8 @@ Scenarios (--scenario, comma-separated; default: all of them):
              Then 200,000 pipelined GET /healthz on one connection that never reads, closed after
              10 s, while the tenant's GET /v1/pets is probed every 250 ms (SQLite, and PostgreSQL at
              --postgres-url with _flood appended to its database name): p99 < 50 ms, RSS growth ≤ 50 MB
+  export     the attack scenario's 1M-row export alone
+  flood      the attack scenario's pipelining flood alone
   tenants    --tenants projects and verified custom domains, --tenant-keys keys vs one tenant: start-up,
              idle CPU and RSS, get and list, a docs-site request on the last domain, the TLS ask, 50k
              keys in rotation vs one, keys list --limit 20 (SQLite; with --tenants-postgres N also

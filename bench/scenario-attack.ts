@@ -180,7 +180,6 @@ async function passwordAttack(harness: Harness): Promise<Row[]> {
     .join(', ');
   const name = `attack (other tenant's GET /v1/pets, ${TENANT_CONNECTIONS} connections)`;
   const figures = (run: LoadResult) => ({ rps: run.rps, p50Ms: run.p50Ms, p99Ms: run.p99Ms });
-  const exported = await exportAttack(harness);
   return [
     { scenario: name, server: 'no attack', ...figures(without), note: 'median p99 of the rounds' },
     {
@@ -192,6 +191,5 @@ async function passwordAttack(harness: Harness): Promise<Row[]> {
       met: under.p99Ms < P99_LIMIT_MS && under.non2xx + under.errors === 0,
       note: `× is p99 to no attack; ${posts} attack posts (${answered}), median post ${median(attacks.map((a) => a.postP50Ms)).toFixed(0)} ms`,
     },
-    ...exported,
   ];
 }

@@ -13,6 +13,8 @@ import {
 import type { Harness, Measured } from './harness.ts';
 import type { ScenarioName } from './options.ts';
 import { attackScenario } from './scenario-attack.ts';
+import { exportAttack } from './scenario-export.ts';
+import { floodScenario } from './scenario-flood.ts';
 import { pagingScenario } from './scenario-paging.ts';
 import { purgeScenario } from './scenario-purge.ts';
 import { requestLogScenario } from './scenario-request-log.ts';
@@ -220,6 +222,8 @@ export const SCENARIO_RUNNERS: Record<ScenarioName, (harness: Harness) => Promis
   postgres,
   'request-log': requestLogScenario,
   attack: attackScenario,
+  export: exportAttack,
+  flood: floodScenario,
   tenants: tenantsScenario,
   purge: purgeScenario,
 };

@@ -3,7 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import net, { type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { MAX_WAITING_REQUESTS } from '../src/http/limits.ts';
+import { MAX_WAITING_REQUESTS, READ_SLICE_BYTES } from '../src/http/limits.ts';
 import { turnsOf } from '../src/http/turns.ts';
 import { closePair, type EdgePair, listeningPair } from './edge-pair.ts';
 import { eventually } from './eventually.ts';
@@ -16,13 +16,13 @@ import { rawExchange } from './raw-http.ts';
  * reading; other clients are answered meanwhile; closing it drops what waited; the timeouts still end it.
  */
 
-/** One read of a socket brings Node at most 64 KiB (libuv's buffer): those requests are queued at once. */
+/** One read of a socket brings Node at most 64 KiB (libuv's buffer); the parser gets a slice at a time. */
 const READ_BYTES = 64 * 1024;
 const CONTRACT = 'GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n';
 const HEALTHZ = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n';
-/** The most that may ever wait on one connection: the bound, and what the read that reached it brought. */
+/** The most that may ever wait on one connection: the bound, and what the slice that reached it held. */
 const mostWaiting = (request: string) =>
-  MAX_WAITING_REQUESTS + Math.ceil(READ_BYTES / Buffer.byteLength(request));
+  MAX_WAITING_REQUESTS + Math.ceil(READ_SLICE_BYTES / Buffer.byteLength(request));
 
 const listing = (key: string) =>
   `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`;
@@ -92,7 +92,7 @@ describe('HTTP/1.1 edge over raw sockets: pipelining floods, with and without th
   after(() => closePair(pair));
 
   for (const path of ['lane', 'framework'] as const) {
-    it(`${path}: 20,000 pipelined GET /v1/openapi.json on a connection that never reads → it is no longer read, never more than ${MAX_WAITING_REQUESTS} + one read's requests wait; another client is answered; closing it frees it`, async () => {
+    it(`${path}: 20,000 pipelined GET /v1/openapi.json on a connection that never reads → it is no longer read, never more than ${MAX_WAITING_REQUESTS} + one slice's requests wait; another client is answered; closing it frees it`, async () => {
       const port = pair.ports[path];
       const total = 20_000;
       const client = await flood(port, Buffer.from(CONTRACT.repeat(total), 'latin1'), [READ_BYTES]);
@@ -115,7 +115,7 @@ describe('HTTP/1.1 edge over raw sockets: pipelining floods, with and without th
       assert.equal(again.answers[0]?.status, 200);
     });
 
-    it(`${path}: GET /healthz pipelined by a client that never reads, in any chunking → never more than ${MAX_WAITING_REQUESTS} + one read's requests wait`, async () => {
+    it(`${path}: GET /healthz pipelined by a client that never reads, in any chunking → never more than ${MAX_WAITING_REQUESTS} + one slice's requests wait`, async () => {
       const port = pair.ports[path];
       await fc.assert(
         fc.asyncProperty(pieces, fc.integer({ min: 1, max: 4_000 }), async (sizes, count) => {
@@ -135,7 +135,7 @@ describe('HTTP/1.1 edge over raw sockets: pipelining floods, with and without th
       );
     });
 
-    it(`${path}: GET /healthz pipelined by a client that never reads → the requests waiting for their turn share the edge's listeners and come with their bodies ended (no function or stream event of their own: one read queues some 1,500)`, async () => {
+    it(`${path}: GET /healthz pipelined by a client that never reads → the requests waiting for their turn share the edge's listeners and come with their bodies ended (no function or stream event of their own)`, async () => {
       const client = await flood(pair.ports[path], Buffer.from(HEALTHZ.repeat(4_000), 'latin1'), [
         READ_BYTES,
       ]);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { READ_SLICE_BYTES } from '../src/http/limits.ts';
 import { closePair, type EdgePair, listeningPair } from './edge-pair.ts';
 import { assertMatchesContract } from './openapi-validator.ts';
 import { type RawAnswer, rawExchange } from './raw-http.ts';
@@ -169,6 +171,54 @@ describe('HTTP/1.1 edge over raw sockets: what runs on a connection, with and wi
       assert.deepEqual(
         answers.map((answer) => answer.status),
         Array(30).fill(200),
+      );
+    });
+
+    it(`${path}: lists pipelined past a read slice (${READ_SLICE_BYTES} bytes) in one write, some asking to upgrade → every one 200, in order`, async () => {
+      const port = pair.ports[path];
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.boolean(), { minLength: 30, maxLength: 90 }), async (upgrades) => {
+          const { secret } = await pair.lane.createKey('business');
+          const upgrade = 'Upgrade: websocket\r\nConnection: Upgrade\r\n';
+          const bytes = upgrades.map((asks) => list(secret, asks ? upgrade : '')).join('');
+          const { answers } = await rawExchange({ port, parts: [bytes] });
+          assert.deepEqual(
+            answers.map((answer) => answer.status),
+            Array(upgrades.length).fill(200),
+          );
+        }),
+        { numRuns: 6 },
+      );
+    });
+
+    it(`${path}: lists some of which ask to upgrade, pipelined in any chunking by a client that half-closes after the last → every one 200, in order`, async () => {
+      const port = pair.ports[path];
+      const requests = fc.array(fc.boolean(), { minLength: 1, maxLength: 60 });
+      const pieces = fc.array(fc.integer({ min: 1, max: 3 * READ_SLICE_BYTES }), {
+        minLength: 1,
+        maxLength: 8,
+      });
+      await fc.assert(
+        fc.asyncProperty(requests, pieces, async (upgrades, sizes) => {
+          const { secret } = await pair.lane.createKey('business');
+          const upgrade = 'Upgrade: websocket\r\nConnection: Upgrade\r\n';
+          const bytes = Buffer.from(
+            upgrades.map((asks) => list(secret, asks ? upgrade : '')).join(''),
+            'latin1',
+          );
+          const parts: Buffer[] = [];
+          for (let offset = 0, i = 0; offset < bytes.length; i++) {
+            const size = sizes[Math.min(i, sizes.length - 1)]!;
+            parts.push(bytes.subarray(offset, offset + size));
+            offset += size;
+          }
+          const { answers } = await rawExchange({ port, parts });
+          assert.deepEqual(
+            answers.map((answer) => answer.status),
+            Array(upgrades.length).fill(200),
+          );
+        }),
+        { numRuns: 6 },
       );
     });
 

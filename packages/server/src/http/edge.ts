@@ -10,7 +10,8 @@ import { type HttpLimits, MAX_HEADER_FIELDS } from './limits.ts';
 import { endAndLinger, rawErrorResponse } from './socket-answer.ts';
 import { ignoreUpgrades } from './ignored-upgrade.ts';
 import { checkHalfOpen, checkNodeClosing } from './node-behaviour.ts';
-import { pendingAnswer } from './turns.ts';
+import { sliceReads } from './read-slices.ts';
+import { mayRead, pendingAnswer } from './turns.ts';
 
 export interface EdgeOptions {
   limits: HttpLimits;
@@ -62,5 +63,8 @@ export function installEdge(app: FastifyInstance, options: EdgeOptions): Connect
       'request',
     );
   });
-  return gateConnections(server, { limits: options.limits, exempt: options.exempt, log: options.log });
+  const gate = gateConnections(server, { limits: options.limits, exempt: options.exempt, log: options.log });
+  // After the gate and Node's own handling: only an admitted connection has a parser to feed.
+  server.on('connection', (socket: Socket) => sliceReads(socket, mayRead));
+  return gate;
 }

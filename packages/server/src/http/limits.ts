@@ -39,6 +39,12 @@ export const LINGER_MS = 5_000;
 /**
  * Requests read on one connection and waiting for their turn (http/turns.ts) at most; with this many
  * waiting, or any waiting while the client does not read its answers, the connection is no longer read
- * until turns free. What one read already brought (up to 64 KiB) is still queued behind them.
+ * until turns free. Reads reach the parser READ_SLICE_BYTES at a time, so at most one slice's requests
+ * more are queued behind them.
  */
 export const MAX_WAITING_REQUESTS = 16;
+/**
+ * Bytes of a connection's read given to the HTTP parser at once (http/read-slices.ts): a read may bring
+ * 64 KiB, some 1,500 pipelined requests, which Node would build and queue in one turn.
+ */
+export const READ_SLICE_BYTES = 4 * 1024;

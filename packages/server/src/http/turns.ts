@@ -13,6 +13,8 @@ interface Connection {
   mostWaiting: number;
   /** Whether the edge stopped reading the connection. */
   held: boolean;
+  /** Whether it is not to be read whatever its turns (handOver). */
+  handedOver: boolean;
 }
 
 const connections = new WeakMap<Socket, Connection>();
@@ -20,7 +22,7 @@ const connections = new WeakMap<Socket, Connection>();
 function connectionOf(socket: Socket): Connection {
   let connection = connections.get(socket);
   if (connection === undefined) {
-    connection = { last: undefined, waiting: 0, mostWaiting: 0, held: false };
+    connection = { last: undefined, waiting: 0, mostWaiting: 0, held: false, handedOver: false };
     connections.set(socket, connection);
     watch(socket, connection);
   }
@@ -41,14 +43,42 @@ function watch(socket: Socket, connection: Connection): void {
  * Node's own server stops reading a connection whose answers pile up unsent, until they drain; here
  * answers are not written before their turn, so the edge does it: with MAX_WAITING_REQUESTS waiting
  * for their turn, or while the client does not read the answers already written, the connection is
- * not read until that changes. (What one read already brought, up to 64 KiB, is queued all the same.)
+ * not read until that changes; what it already read waits unparsed (read-slices.ts).
  */
 function pace(socket: Socket, connection: Connection): void {
-  const hold = connection.waiting >= MAX_WAITING_REQUESTS || socket.writableNeedDrain;
+  const hold = mustHold(socket, connection);
   if (hold === connection.held) return;
   connection.held = hold;
   if (hold) socket.pause();
   else socket.resume();
+}
+
+function mustHold(socket: Socket, connection: Connection): boolean {
+  return connection.handedOver || connection.waiting >= MAX_WAITING_REQUESTS || socket.writableNeedDrain;
+}
+
+/**
+ * Stops reading the connection, whatever its turns, until the function returned is called: what the
+ * client sends meanwhile, its end included, waits in the socket (an ignored upgrade: ignored-upgrade.ts).
+ */
+export function handOver(socket: Socket): () => void {
+  const connection = connectionOf(socket);
+  connection.handedOver = true;
+  // Paused even when held already: Node leaves an upgraded socket's flow undecided, which a read ends.
+  connection.held = true;
+  socket.pause();
+  return () => {
+    connection.handedOver = false;
+    pace(socket, connection);
+  };
+}
+
+/** Whether more of the connection's requests may be parsed now; if not, it is held (paused) until they may. */
+export function mayRead(socket: Socket): boolean {
+  const connection = connections.get(socket);
+  if (connection === undefined) return true;
+  pace(socket, connection);
+  return !connection.held;
 }
 
 /** What a connection's turns stand at: requests waiting, the most that ever waited, whether it is read. */
