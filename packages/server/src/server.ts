@@ -176,7 +176,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     }
   }
   const limiter = await createLimiterFromConfig(config, clock);
-  const exportSlots = await createExportSlotsFromConfig(config, clock);
+  const exportSlots = await createExportSlotsFromConfig(config, clock, limiter.redis);
   const metrics = createMetrics({ storage, limiter: limiter.limiter });
   const connectionCap = connectionsWithinFileLimit(config.http.maxConnections);
   const cluster = workerSlot === undefined ? undefined : workerMetrics(workerSlot, metrics.families);
@@ -248,8 +248,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         clearInterval(reaper);
       }
       cluster?.close();
-      await limiter.limiter.close();
+      // The slots give their leases back on the limiter's Redis client: closed before it.
       await exportSlots.close();
+      await limiter.close();
       await storage.close();
       log.close();
     })();

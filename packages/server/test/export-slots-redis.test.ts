@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import type { Redis } from 'ioredis';
 import { createExportSlotsFromConfig } from '../src/features/requests/export-slots-from-config.ts';
 import { createRedisSlotStore } from '../src/features/requests/export-slots-redis.ts';
+import { createLimiterFromConfig } from '../src/ratelimit/from-config.ts';
 import { createRedisClient, whenReady } from '../src/ratelimit/redis-store.ts';
 import { FakeClock } from '../src/time/clock.ts';
 import { runExportSlotContract } from './export-slots-contract.ts';
@@ -81,5 +82,32 @@ describe('export slots on the configured Redis', { skip }, () => {
       cap: 'project',
     });
     assert.deepEqual(warnings, []);
+  });
+
+  test('on the limiter’s Redis client → counted across instances on it; closing the slots leaves it to the limiter', async (t) => {
+    const clock = new FakeClock();
+    const settings = { redisUrl: url, banThreshold: 1_000, banDurationMs: 60_000 };
+    const limiters = [
+      await createLimiterFromConfig(settings, clock),
+      await createLimiterFromConfig(settings, clock),
+    ];
+    const [one, two] = await Promise.all(
+      limiters.map((limiter) => createExportSlotsFromConfig({ redisUrl: url }, clock, limiter.redis)),
+    );
+    const projectId = `prj_${crypto.randomUUID()}`;
+    const holder = (name: string) => `token:${name}-${projectId}`;
+    const first = await one!.slots.take({ projectId, holder: holder('a') });
+    const second = await two!.slots.take({ projectId, holder: holder('b') });
+    assert.ok(first.ok && second.ok);
+    assert.deepEqual(await two!.slots.take({ projectId, holder: holder('c') }), {
+      ok: false,
+      cap: 'project',
+    });
+    if (first.ok) first.release();
+    if (second.ok) second.release();
+    await Promise.all([one!.close(), two!.close()]);
+    t.after(() => Promise.all(limiters.map((limiter) => limiter.close())));
+    assert.equal(limiters[0]!.redis!.status, 'ready', 'the limiter’s client is still open');
+    assert.equal(await limiters[0]!.redis!.ping(), 'PONG');
   });
 });

@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { Clock } from '../time/clock.ts';
 import { createRateLimiter, type RateLimiter } from './limiter.ts';
 import { createMemoryStore } from './memory-store.ts';
@@ -9,8 +10,12 @@ export interface LimiterLogger {
 
 export interface ConfiguredLimiter {
   limiter: RateLimiter;
+  /** The Redis client of the limits, when configured: other state shared by the instances may use it. */
+  redis: Redis | undefined;
   /** Store failures are logged to the console until the app's logger exists. */
   attachLogger(log: LimiterLogger): void;
+  /** Closes the limiter, then its Redis client. */
+  close(): Promise<void>;
 }
 
 /** What the limiter is built from (config.ts reads them from the environment and flags). */
@@ -27,9 +32,9 @@ export async function createLimiterFromConfig(
 ): Promise<ConfiguredLimiter> {
   let log: LimiterLogger | undefined;
   // Loaded on demand: a single process without Redis never pays for the client at start-up.
-  const store = config.redisUrl
-    ? (await import('./redis-store.ts')).createRedisStore({ url: config.redisUrl })
-    : createMemoryStore();
+  const redisStore = config.redisUrl ? await import('./redis-store.ts') : undefined;
+  const redis = config.redisUrl ? redisStore!.createRedisClient(config.redisUrl) : undefined;
+  const store = redis ? redisStore!.createRedisStore({ client: redis }) : createMemoryStore();
   const limiter = createRateLimiter({
     store,
     clock,
@@ -44,8 +49,13 @@ export async function createLimiterFromConfig(
   });
   return {
     limiter,
+    redis,
     attachLogger: (logger) => {
       log = logger;
+    },
+    async close() {
+      await limiter.close();
+      redis?.disconnect();
     },
   };
 }
