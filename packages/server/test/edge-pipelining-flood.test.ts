@@ -4,6 +4,7 @@ import net, { type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { MAX_WAITING_REQUESTS, READ_SLICE_BYTES } from '../src/http/limits.ts';
+import { readsDirectly } from '../src/http/read-slices.ts';
 import { turnsOf } from '../src/http/turns.ts';
 import { closePair, type EdgePair, listeningPair } from './edge-pair.ts';
 import { eventually } from './eventually.ts';
@@ -218,5 +219,81 @@ describe('HTTP/1.1 edge over raw sockets: a held connection still times out, wit
         client.destroy();
       });
     }
+  }
+});
+
+/**
+ * Connects and sends `count` GET /healthz one at a time, each once the answer before it came (a 200,
+ * or a 429 once floods from this address drew the anonymous limit).
+ */
+async function oneAtATime(port: number, count: number): Promise<Socket> {
+  const client = net.connect({ host: '127.0.0.1', port });
+  await new Promise((resolve) => client.once('connect', resolve));
+  let received = '';
+  client.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+  client.on('error', () => {});
+  for (let i = 1; i <= count; i++) {
+    client.write(HEALTHZ);
+    await eventually(async () => received.split('HTTP/1.1 ').length - 1 === i);
+  }
+  return client;
+}
+
+describe('HTTP/1.1 edge over raw sockets: a connection read Node’s direct way until it pipelines', () => {
+  let pair: EdgePair;
+  let watched: Record<'lane' | 'framework', ReturnType<typeof watchServer>>;
+
+  before(async () => {
+    pair = await listeningPair();
+    watched = {
+      lane: watchServer(pair.lane.app.server),
+      framework: watchServer(pair.framework.app.server),
+    };
+  });
+  after(() => closePair(pair));
+
+  for (const path of ['lane', 'framework'] as const) {
+    it(`${path}: requests one at a time → read directly; then a flood that never reads → held, one read's requests at most waiting, and read in slices again`, async () => {
+      const client = await oneAtATime(pair.ports[path], 6);
+      const socket = await watched[path].of(client);
+      assert.equal(readsDirectly(socket), true, 'read directly after requests one at a time');
+      client.pause();
+      client.write(Buffer.from(HEALTHZ.repeat(20_000), 'latin1'));
+      await eventually(async () => turnsOf(socket).held && socket.writableLength > 0);
+      assert.equal(readsDirectly(socket), false, 'read in slices once a request waited');
+      const mostWaiting = MAX_WAITING_REQUESTS + Math.ceil(READ_BYTES / Buffer.byteLength(HEALTHZ));
+      assert.ok(turnsOf(socket).mostWaiting <= mostWaiting, JSON.stringify(turnsOf(socket)));
+      client.destroy();
+      await closed(socket);
+    });
+
+    it(`${path}: requests one at a time, then GET /v1/pets pipelined ${MAX_WAITING_REQUESTS * 20} times by a client that reads, in any chunking → every one answered 200`, async () => {
+      const port = pair.ports[path];
+      const count = MAX_WAITING_REQUESTS * 20;
+      await fc.assert(
+        fc.asyncProperty(pieces, fc.integer({ min: 0, max: 8 }), async (sizes, first) => {
+          const { secret } = await pair.lane.createKey('business');
+          const client = await oneAtATime(port, first);
+          let received = Buffer.alloc(0);
+          client.on('data', (chunk: Buffer) => (received = Buffer.concat([received, chunk])));
+          const bytes = Buffer.from(listing(secret).repeat(count), 'latin1');
+          for (let offset = 0, i = 0; offset < bytes.length; i++) {
+            const size = sizes[Math.min(i, sizes.length - 1)]!;
+            client.write(bytes.subarray(offset, offset + size));
+            offset += size;
+          }
+          client.end();
+          await new Promise((resolve) => client.once('close', resolve));
+          const answers = received.toString('latin1').split('HTTP/1.1 ').slice(1);
+          const statuses = answers.map((answer) => Number(answer.slice(0, 3)));
+          assert.equal(statuses.length, count);
+          assert.ok(
+            statuses.every((status) => status === 200),
+            String(statuses.filter((s) => s !== 200)),
+          );
+        }),
+        { numRuns: 4 },
+      );
+    });
   }
 });

@@ -11,7 +11,7 @@ import { endAndLinger, rawErrorResponse } from './socket-answer.ts';
 import { ignoreUpgrades } from './ignored-upgrade.ts';
 import { checkHalfOpen, checkNodeClosing } from './node-behaviour.ts';
 import { sliceReads } from './read-slices.ts';
-import { mayRead, pendingAnswer } from './turns.ts';
+import { pendingAnswer, turnsForReading } from './turns.ts';
 
 export interface EdgeOptions {
   limits: HttpLimits;
@@ -65,6 +65,6 @@ export function installEdge(app: FastifyInstance, options: EdgeOptions): Connect
   });
   const gate = gateConnections(server, { limits: options.limits, exempt: options.exempt, log: options.log });
   // After the gate and Node's own handling: only an admitted connection has a parser to feed.
-  server.on('connection', (socket: Socket) => sliceReads(socket, mayRead));
+  server.on('connection', (socket: Socket) => sliceReads(socket, turnsForReading));
   return gate;
 }

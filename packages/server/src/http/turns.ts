@@ -1,6 +1,7 @@
 import type { RequestListener, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { MAX_WAITING_REQUESTS } from './limits.ts';
+import { sliceAgain, type Turns } from './read-slices.ts';
 import { endAndLinger } from './socket-answer.ts';
 
 /** What the edge knows of one connection: all of it learnt from the requests Node emitted on it. */
@@ -73,13 +74,16 @@ export function handOver(socket: Socket): () => void {
   };
 }
 
-/** Whether more of the connection's requests may be parsed now; if not, it is held (paused) until they may. */
-export function mayRead(socket: Socket): boolean {
-  const connection = connections.get(socket);
-  if (connection === undefined) return true;
-  pace(socket, connection);
-  return !connection.held;
-}
+/** What reading a connection in slices needs of its turns (read-slices.ts). */
+export const turnsForReading: Turns = {
+  mayParse(socket) {
+    const connection = connections.get(socket);
+    if (connection === undefined) return true;
+    pace(socket, connection);
+    return !connection.held;
+  },
+  pipelines: (socket) => (connections.get(socket)?.mostWaiting ?? 0) > 0,
+};
 
 /** What a connection's turns stand at: requests waiting, the most that ever waited, whether it is read. */
 export function turnsOf(socket: Socket): { waiting: number; mostWaiting: number; held: boolean } {
@@ -134,6 +138,7 @@ export function inTurn(listener: RequestListener): RequestListener {
     // A connection closed with requests waiting costs nothing more per request: each waits on its
     // answer's 'socket' (emitted once), which a closed connection never gives. Only an answer whose
     // turn came can be sent, so 'finish' is listened for from then on.
+    if (connection.mostWaiting === 0) sliceAgain(socket);
     connection.waiting++;
     if (connection.waiting > connection.mostWaiting) connection.mostWaiting = connection.waiting;
     pace(socket, connection);
