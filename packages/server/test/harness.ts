@@ -1,8 +1,7 @@
 import { inject } from 'light-my-request';
 import { request as httpRequest } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +15,7 @@ import { createMemoryStore } from '../src/ratelimit/memory-store.ts';
 import { openStoreAt, type Store } from '../src/features/store.ts';
 import type { Plan } from '../src/storage/records.ts';
 import { FakeClock } from '../src/time/clock.ts';
+import { copyMigratedSqlite } from './migrated-sqlite.ts';
 import { assertMatchesContract } from './openapi-validator.ts';
 import { type InternalListener, listenInternal } from '../src/http/internal-listener.ts';
 
@@ -87,26 +87,6 @@ export const concretePath = (url: string): string =>
     .replace(':keyId', 'key_0000000000000000')
     .replace('*', 'anything');
 
-let migrated: Promise<string> | undefined;
-
-/**
- * A freshly migrated SQLite file, made once per process: a test app starts on a copy of it, which
- * costs a millisecond where migrating costs about a hundred (most of them waiting for the disk).
- */
-function migratedTemplate(): Promise<string> {
-  migrated ??= (async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'petstore-template-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    const path = join(dir, 'petstore.db');
-    const storage = await openStoreAt(path);
-    await storage.migrate();
-    // Closing the last connection checkpoints the WAL into the file and removes it: the file is whole.
-    await storage.close();
-    return path;
-  })();
-  return migrated;
-}
-
 /** The app in-process on a fresh SQLite file, an in-memory limiter and a fake clock. */
 export async function makeTestApp(
   options: {
@@ -148,7 +128,7 @@ export async function makeTestApp(
   const dir = await mkdtemp(join(tmpdir(), 'petstore-test-'));
   let storage = options.storage;
   if (storage === undefined) {
-    await copyFile(await migratedTemplate(), join(dir, 'petstore.db'));
+    await copyMigratedSqlite(join(dir, 'petstore.db'));
     storage = await openStoreAt(join(dir, 'petstore.db'));
   }
   await storage.migrate();
