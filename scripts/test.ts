@@ -48,7 +48,7 @@ const FULL_ONLY: Record<string, string> = {
  * Only for spreading the suites evenly over the processes: a stale figure costs time, never a result.
  */
 const SLOW: Record<string, number> = {
-  'packages/server/test/storage-postgres.test.ts': 20,
+  'packages/server/test/storage-postgres.test.ts': 14,
   'packages/server/test/tenant-isolation.test.ts': 2.5,
   'packages/server/test/domains-http.test.ts': 2,
   'packages/server/test/domains-dns-failures.test.ts': 8,
