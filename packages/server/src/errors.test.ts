@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { binaryString } from '../test/text-arbitraries.ts';
 import { ApiError, errorBody, printable, quoted, QUOTED_MAX_LENGTH } from './errors.ts';
 
 /** What the contract's Error.message and Error.param patterns refuse, and what else printable escapes. */
 // eslint-disable-next-line no-control-regex
 const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]|\p{Cs}/u;
 
-const anyText = fc.string({ unit: 'binary', maxLength: 300 });
+const anyText = binaryString({ maxLength: 300 });
 
 test('quoted → a JSON string literal of the text (so it reads back exactly) with nothing hidden in it', () => {
   fc.assert(

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { binaryString } from './text-arbitraries.ts';
 import {
   ALLOWED_REQUEST_HEADERS,
   ANY_ORIGIN,
@@ -247,7 +248,7 @@ const originLike = fc.oneof(
     .webUrl({ authoritySettings: { withIPv4: true, withIPv6: true, withPort: true } })
     .map((url) => new URL(url).origin),
   fc.string({ maxLength: 120 }),
-  fc.string({ unit: 'binary', maxLength: 120 }),
+  binaryString({ maxLength: 120 }),
 );
 
 describe('generated Origin values', () => {

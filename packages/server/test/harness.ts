@@ -2,12 +2,11 @@ import { inject } from 'light-my-request';
 import { request as httpRequest } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { getPriority, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { type AppDeps, buildApp } from '../src/app.ts';
 import { generateKey } from '../src/auth/keys.ts';
-import { createStrengthPool, STRENGTH_LIMITS } from '../src/features/identity/strength-pool.ts';
 import type { CorsPolicy } from '../src/http/cors.ts';
 import { parseJson, stringifyJson as toJson } from '@petstore/json';
 import { createRateLimiter, type RateLimiter } from '../src/ratelimit/limiter.ts';
@@ -15,6 +14,8 @@ import { createMemoryStore } from '../src/ratelimit/memory-store.ts';
 import { openStoreAt, type Store } from '../src/features/store.ts';
 import type { Plan } from '../src/storage/records.ts';
 import { FakeClock } from '../src/time/clock.ts';
+import { copyMigratedSqlite } from './migrated-sqlite.ts';
+import { TEST_PASSWORD_PARAMS, TEST_PASSWORD_STRENGTH } from './password-settings.ts';
 import { assertMatchesContract } from './openapi-validator.ts';
 import { type InternalListener, listenInternal } from '../src/http/internal-listener.ts';
 
@@ -65,15 +66,7 @@ export interface SignedIn {
   csrfToken: string;
 }
 
-/** Password hashing cost for tests: the real code path, a fraction of production's memory and time. */
-export const TEST_PASSWORD_PARAMS = { N: 2 ** 10, r: 8, p: 1 };
-
-/**
- * The strength check of the test apps: production's worker (zxcvbn-ts) and limits, one for the
- * process as in production, but at the process's own priority rather than the lowest, so that a busy
- * machine does not starve it (password-bounds.test.ts checks production's priority).
- */
-export const TEST_PASSWORD_STRENGTH = createStrengthPool(STRENGTH_LIMITS, getPriority());
+export { TEST_PASSWORD_PARAMS, TEST_PASSWORD_STRENGTH } from './password-settings.ts';
 
 export { stringifyJson as toJson } from '@petstore/json';
 
@@ -125,7 +118,11 @@ export async function makeTestApp(
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-test-'));
-  const storage = options.storage ?? (await openStoreAt(join(dir, 'petstore.db')));
+  let storage = options.storage;
+  if (storage === undefined) {
+    await copyMigratedSqlite(join(dir, 'petstore.db'));
+    storage = await openStoreAt(join(dir, 'petstore.db'));
+  }
   await storage.migrate();
   const clock = options.clock ?? new FakeClock(Date.UTC(2026, 10, 22, 12, 0, 0));
   const limiter = createRateLimiter({

@@ -76,16 +76,18 @@ describe('postgres storage', { skip }, () => {
     }
   });
 
-  it('migrate → an instance starting while another holds the migration lock past the statement and read timeouts (5 s, 6 s) waits, then migrates', async () => {
+  it('migrate → an instance starting while another holds the migration lock past the statement and read timeouts waits, then migrates', async () => {
     const schema = `petstore_test_${randomBytes(6).toString('hex')}`;
-    const storage = openStore(new PostgresStorage({ url, schema, poolSize: 2 }));
+    // Production's timeouts (5 s, 6 s) scaled down: the wait outlasts both all the same.
+    const timeouts = { statementMs: 250, queryMs: 300 };
+    const storage = openStore(new PostgresStorage({ url, schema, poolSize: 2, timeouts }));
     const holder = await admin.connect();
     try {
       await holder.query('BEGIN');
       await holder.query("SELECT pg_advisory_xact_lock(hashtext('petstore.migrate:' || $1))", [schema]);
       let settled = false;
       const migrating = storage.migrate().finally(() => (settled = true));
-      await new Promise((resolve) => setTimeout(resolve, 6_500));
+      await new Promise((resolve) => setTimeout(resolve, timeouts.queryMs + 500));
       assert.equal(settled, false, 'still waiting for the lock');
       await holder.query('COMMIT');
       assert.deepEqual(

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { StorageUnavailableError } from '../src/storage/errors.ts';
@@ -15,12 +15,18 @@ import {
 import { sqlitePlaceholders } from '../src/storage/sql-executor.ts';
 import { runStorageContract, type StorageFixture } from './storage-contract.ts';
 import { create } from './storage-contract-pets.ts';
+import { copyMigratedSqlite } from './migrated-sqlite.ts';
 
-async function sqliteFixture(): Promise<
+/** `migrated`: the database starts as a copy of a migrated one, else migrating creates it (and its directory). */
+async function sqliteFixture({ migrated = false } = {}): Promise<
   StorageFixture & { path: string; open(options?: SqliteOptions): Promise<ReversibleStore> }
 > {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-storage-'));
   const path = join(dir, 'nested', 'petstore.db');
+  if (migrated) {
+    await mkdir(dirname(path));
+    await copyMigratedSqlite(path);
+  }
   const opened: ReversibleStore[] = [];
   const open = async (options?: SqliteOptions) => {
     const storage = openStore(new SqliteStorage(path, options));
@@ -39,7 +45,7 @@ async function sqliteFixture(): Promise<
   };
 }
 
-runStorageContract('sqlite', sqliteFixture);
+runStorageContract('sqlite', () => sqliteFixture({ migrated: true }));
 
 describe('sqlite storage', () => {
   let fixture: Awaited<ReturnType<typeof sqliteFixture>>;

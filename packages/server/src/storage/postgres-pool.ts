@@ -9,7 +9,11 @@ export interface PoolSettings {
   schema?: string;
   /** Shown in pg_stat_activity (default `petstore`). */
   applicationName?: string;
+  /** The server's limit on each statement (default 5 s) and the client's wait for its reply (default 6 s). */
+  timeouts?: { statementMs: number; queryMs: number };
 }
+
+const TIMEOUTS = { statementMs: 5_000, queryMs: 6_000 };
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
 
@@ -21,7 +25,13 @@ const types: CustomTypesConfig = {
       : pg.types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
 };
 
-export function createPool({ url, poolSize = 10, schema, applicationName = 'petstore' }: PoolSettings): Pool {
+export function createPool({
+  url,
+  poolSize = 10,
+  schema,
+  applicationName = 'petstore',
+  timeouts = TIMEOUTS,
+}: PoolSettings): Pool {
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
     throw new Error(`invalid schema name ${JSON.stringify(schema)}: use lower-case letters, digits and _`);
   }
@@ -30,8 +40,8 @@ export function createPool({ url, poolSize = 10, schema, applicationName = 'pets
     max: poolSize,
     // An outage fails fast instead of queueing requests behind a hanging connect or query.
     connectionTimeoutMillis: 2_000,
-    statement_timeout: 5_000,
-    query_timeout: 6_000,
+    statement_timeout: timeouts.statementMs,
+    query_timeout: timeouts.queryMs,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
     application_name: applicationName,

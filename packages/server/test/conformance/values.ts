@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { binaryString } from '../text-arbitraries.ts';
 import { integerBounds, type Schema, satisfies, typesOf } from './schema-oracle.ts';
 
 /**
@@ -41,7 +42,7 @@ const hugeText = fc.constantFrom(10_000, 70_000).map((length) => 'x'.repeat(leng
 export const anyText = fc.oneof(
   { weight: 3, arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }) },
   { weight: 2, arbitrary: fc.constantFrom(...ODD_TEXT) },
-  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 8 }) },
+  { weight: 1, arbitrary: binaryString({ maxLength: 8 }) },
 );
 
 function fromPattern(schema: Schema): fc.Arbitrary<string> | undefined {

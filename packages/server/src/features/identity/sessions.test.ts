@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { getPriority, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createRateLimiter } from '../../ratelimit/limiter.ts';
@@ -12,9 +12,9 @@ import { createIdentityChanges } from './identity-changes.ts';
 import { changePassword } from './password-change.ts';
 import { hashPassword } from './passwords.ts';
 import { createSessions, SESSION_TTL_MS, SIGN_IN_LIMITS } from './sessions.ts';
-import { createStrengthPool, STRENGTH_LIMITS } from './strength-pool.ts';
 import { THROTTLE_POLICIES, waitAfter } from './sign-in-throttle.ts';
 import { openStoreAt } from '../store.ts';
+import { TEST_PASSWORD_STRENGTH } from '../../../test/password-settings.ts';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -26,15 +26,13 @@ describe('sessions', () => {
   let email: string;
   let n = 0;
   const clock = new FakeClock(Date.UTC(2026, 10, 23, 12));
-  // Production's strength worker at the process's priority: at the lowest, a busy machine starves it.
-  const strength = createStrengthPool(STRENGTH_LIMITS, getPriority());
   const make = (hashingGate?: HashingGate) =>
     createSessions({
       accounts: storage.accounts,
       limiter: createRateLimiter({ store: createMemoryStore(), clock }),
       clock,
       passwordParams: FAST,
-      passwordStrength: strength,
+      passwordStrength: TEST_PASSWORD_STRENGTH,
       hashingGate,
       identity: createIdentityChanges({ storage, clock }),
     });
@@ -62,7 +60,6 @@ describe('sessions', () => {
     });
   });
   after(async () => {
-    await strength.close();
     await storage.close();
     await rm(dir, { recursive: true, force: true });
   });

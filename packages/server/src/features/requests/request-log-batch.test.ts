@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { binaryString } from '../../../test/text-arbitraries.ts';
 import { createRequestIds } from '../../http/request-ids.ts';
 import type { LoggedRequest } from './request-log-records.ts';
 import {
@@ -113,12 +114,12 @@ describe('request log batch summaries', () => {
           fc.maxSafeInteger(),
           fc.double({ noNaN: true, noDefaultInfinity: true }),
         ),
-        fc.oneof(fc.uuid(), fc.string({ unit: 'binary' })),
+        fc.oneof(fc.uuid(), binaryString()),
         fc.constantFrom('key_a', 'key_b', 'key_"\\'),
-        fc.option(fc.string({ unit: 'binary', maxLength: 8 })),
+        fc.option(binaryString({ maxLength: 8 })),
         fc.constantFrom('getPet', 'listPets', 'createPet'),
         fc.constantFrom('GET', 'POST'),
-        fc.string({ unit: 'binary' }),
+        binaryString(),
         fc.integer({ min: 100, max: 599 }),
         fc.option(fc.constantFrom('not_found', 'rate_limited', '\u0000')),
         fc.oneof(
@@ -126,7 +127,7 @@ describe('request log batch summaries', () => {
           fc.double({ min: 0, max: 1e6, noNaN: true }),
         ),
         fc.constantFrom('127.0.0.1', '::1', '203.0.113.7'),
-        fc.option(fc.string({ unit: 'binary', maxLength: 20 })),
+        fc.option(binaryString({ maxLength: 20 })),
       )
       .map((fields) => fields as unknown as NonNullable<BatchSlot>),
     { freq: 8 },
