@@ -193,6 +193,10 @@ export async function buildDependencies(outdir: string): Promise<DependencyManif
       platform: 'node',
       target: 'node24',
       chunkNames: 'chunk-[hash]',
+      // Licence comments go to a .LEGAL.txt file beside each module: one non-ASCII character among them
+      // (Fastify's module holds one) makes Node.js decode the whole file as UTF-8 into a two-byte string,
+      // a fifth of the CPU time of Fastify's import. The rest is ASCII (esbuild's charset).
+      legalComments: 'external',
       // Bundled CommonJS packages call require(): an ES module has none of its own.
       banner: {
         js: "import { createRequire as __petstoreRequire } from 'node:module';\nconst require = __petstoreRequire(import.meta.url);",

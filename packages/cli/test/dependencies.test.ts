@@ -4,6 +4,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -84,6 +85,21 @@ describe('the dependency bundle', () => {
     }
     for (const name of ['pino', 'minisearch', '@zxcvbn-ts/core'])
       assert.ok(manifest.external.includes(name), name);
+  });
+
+  it('the modules a start imports are ASCII, which Node.js reads as one-byte strings (licences beside them)', () => {
+    const startModules = ['fastify', 'find-my-way', 'fastify-plugin', '@fastify/proxy-addr', 'lru-cache'];
+    const files = [
+      ...startModules.map((specifier) => manifest.modules[specifier]!),
+      ...readdirSync(dist()).filter((name) => /^chunk-.*\.js$/.test(name)),
+    ];
+    for (const file of files) {
+      assert.ok(
+        readFileSync(join(dist(), file)).every((byte) => byte < 0x80),
+        file,
+      );
+    }
+    assert.match(readFileSync(join(dist(), 'fastify.js.LEGAL.txt'), 'utf8'), /Jimmy Wärting/);
   });
 
   it('migrate, projects create, keys create and admin create (the password check) run with it', async () => {

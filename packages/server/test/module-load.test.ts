@@ -22,6 +22,24 @@ function topLevelAwaits(file: string, text: string): number[] {
   return lines;
 }
 
+/**
+ * The lines of the regular expressions with the `v` flag a module creates in its own body: V8 builds
+ * their sets of strings (`\\p{RGI_Emoji}`: every emoji sequence) when the expression is created.
+ */
+function topLevelSetRegExps(file: string, text: string): number[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const lines: number[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) || ts.isClassStaticBlockDeclaration(node)) return;
+    if (ts.isRegularExpressionLiteral(node) && /\/[a-z]*v[a-z]*$/.test(node.text)) {
+      lines.push(source.getLineAndCharacterOfPosition(node.getStart()).line + 1);
+    }
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(source, visit);
+  return lines;
+}
+
 describe('importing a server module does no work a build or a first request can do', () => {
   it('no server source awaits at its top level (an import would wait on I/O)', () => {
     const found = sources().flatMap((file) =>
@@ -36,6 +54,16 @@ describe('importing a server module does no work a build or a first request can 
     assert.equal(probe('if (ready) {\n  for await (const x of y) {}\n}'), 1);
     assert.equal(probe('export const c = { v: await load() };'), 1);
     assert.equal(probe('async function f() { await g(); }\nconst h = async () => await g();'), 0);
+  });
+
+  it('no server source creates a regular expression with the v flag at its top level (made on first use)', () => {
+    const found = sources().flatMap((file) =>
+      topLevelSetRegExps(file, readFileSync(path.join(SRC, file), 'utf8')).map((line) => `${file}:${line}`),
+    );
+    assert.deepEqual(found, []);
+    const probe = (text: string) => topLevelSetRegExps('probe.ts', text).length;
+    assert.equal(probe('const EMOJI = /\\p{RGI_Emoji}/gv;'), 1);
+    assert.equal(probe('const PLAIN = /^[a-z]v$/u;\nconst f = () => /\\p{RGI_Emoji}/v;'), 0);
   });
 
   it('no server source parses YAML: the contracts are emitted as JSON by the build', () => {
