@@ -30,15 +30,17 @@ describe('request log purge in SQLite', () => {
       await storage.migrate();
       await storage.projects.create(project('full', { plan: 'free' }));
       const day = Math.floor(T0 / DAY) * DAY;
-      // 20 full batches of one project (20 pages), then 100 writes spread over 100 projects of one
-      // request each (100 small batches of projects no longer there: 30 days, after the full ones).
+      // 20 full batches of one project, each alone in its write (no page: the batch keeps its own
+      // rows), then 50 writes of two projects' one request each (100 small batches of projects no
+      // longer there: 30 days, after the full ones; a page a write, 50 pages).
       for (let w = 0; w < 20; w++)
         await storage.requestLog.write(
           Array.from({ length: 256 }, (_, i) => request('prj_full', w * 256 + i, day + w * 256 + i, i)),
         );
-      await storage.requestLog.write(
-        Array.from({ length: 100 }, (_, i) => request(`prj_gone_${i}`, 9_000 + i, day + i, i)),
-      );
+      for (let w = 0; w < 50; w++)
+        await storage.requestLog.write(
+          [2 * w, 2 * w + 1].map((i) => request(`prj_gone_${i}`, 9_000 + i, day + i, i)),
+        );
       // Stopped after its first slice: 16 full batches.
       const first = await storage.requestLog.purge(day + 40 * DAY, async () => false);
       assert.equal(first, PURGE_SLICE_REQUESTS);
@@ -48,11 +50,11 @@ describe('request log purge in SQLite', () => {
         return true;
       });
       assert.equal(first + rest, 20 * 256 + 100);
-      // Then 4 full batches and 28 small ones (32 rows), 32, 32 and the last 8 small ones, and the 21
-      // pages (the 20 and the spread write's) 16 at a time: 6 slices, the loop turning between them.
+      // Then 4 full batches and 28 small ones (32 rows), 32, 32 and the last 8 small ones, and the 50
+      // pages 16 at a time (16, 16, 16, 2): 8 slices, the loop turning between them.
       assert.equal(PURGE_SLICE_BATCHES, 32);
       assert.equal(PURGE_SLICE_PAGES, 16);
-      assert.equal(turns + 1, 6);
+      assert.equal(turns + 1, 8);
       assert.deepEqual(await storage.requestLog.list({ projectId: 'prj_full', limit: 5 }), []);
     } finally {
       await storage.close();

@@ -34,7 +34,8 @@ const exportReads =
   };
 
 /**
- * A batch's requests: its own `rows` (written before migration 135), or its project's part of the page
+ * A batch's requests: its own `rows` (written before migration 135, or alone in its page on SQLite), or
+ * its project's part of the page
  * of its write after the page's header (request-log-pages.ts), cut out by position: no other project's
  * requests are read.
  */

@@ -3,7 +3,8 @@ import { compactBase, compactEncoder, type NewBatch } from './request-log-batch.
 /**
  * A write's batches that expire together, stored as one page: a write spread over many projects stores
  * one row of requests per expiry day, not one per project. Each batch keeps its own row (its project,
- * times, combinations: what listings find it by) with where its requests lie in the page's text.
+ * times, combinations: what listings find it by) with where its requests lie in the page's text. On
+ * SQLite a page of one batch is not stored: the batch keeps that text in its own row (wholeText).
  * A read takes `substr(rows, 1, header_length) || substr(rows, rows_from, rows_length) || '}'` (the
  * closing brace only after a header): a whole compact batch (request-log-batch.ts) holding its project's
  * requests alone, and never decodes another project's requests.
@@ -58,6 +59,12 @@ function pageOf(expiresAt: number, batches: readonly NewBatch[], shared: boolean
     parts,
   };
 }
+
+/**
+ * The text of a page's only batch as a read of its part gives it (header, part, closing brace): what the
+ * batch stores in its own row instead of the page.
+ */
+export const wholeText = (page: NewPage): string => (page.headerLength > 0 ? `${page.rows}}` : page.rows);
 
 /** The batches grouped by expiry into pages, in the order their first batch comes. */
 export function pagesOf(

@@ -1,17 +1,20 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { batchReads } from './request-log-batch-reads.ts';
-import { BATCH_SLOTS, batchesOf } from './request-log-batch.ts';
+import { BATCH_SLOTS, batchesOf, type NewBatch } from './request-log-batch.ts';
 import { batchExpiresAt, retentionDaysSql } from './request-log-expiry.ts';
-import { pagesOf } from './request-log-pages.ts';
+import { pagesOf, wholeText } from './request-log-pages.ts';
 import type { RequestLogRecords } from './request-log-records.ts';
 import type { SqliteConnection } from '../../storage/sqlite-connection.ts';
 import type { SqliteDatabase } from '../../storage/sqlite-database.ts';
 import { rollUp, UPSERT_USAGE_CONFLICT, type UsageCell, usageReads } from './usage-records.ts';
 
-/** A batch: its requests are in its page, from `rows_from` (request-log-pages.ts). */
+/**
+ * A batch: its requests are in its page, from `rows_from` (request-log-pages.ts), or, alone in its page,
+ * in its own `rows` (page_id null).
+ */
 const INSERT_BATCH = `INSERT INTO request_log_batches (project_id, first_at, last_at, id_ms_min, id_ms_max,
   combinations, rows, requests, expires_at, page_id, rows_from, rows_length)
-  VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?) RETURNING id`;
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`;
 
 const INSERT_PAGE = `INSERT INTO request_log_pages (expires_at, requests, header_length, rows)
   VALUES (?, ?, ?, ?) RETURNING id`;
@@ -129,29 +132,47 @@ function storeBatches(
     true,
   );
   for (const page of pages) {
-    const { id: pageId } = db.get(INSERT_PAGE, page.expiresAt, page.requests, page.headerLength, page.rows)!;
-    for (const { batch, from, length } of page.parts) {
-      const { projectId, slots, encoded } = batch;
-      const { id } = db.get(
-        INSERT_BATCH,
-        projectId,
-        encoded.firstAt,
-        encoded.lastAt,
-        encoded.idMsMin,
-        encoded.idMsMax,
-        encoded.combinations,
-        encoded.requests,
-        page.expiresAt,
-        pageId as bigint,
-        from,
-        length,
-      )!;
-      const base = Number(id) * BATCH_SLOTS;
-      for (const position of encoded.otherIds)
-        db.run(INSERT_REQUEST_ID, projectId, slots[position]![1], base + position);
+    // A batch alone in its page (one project's write, the usual case) keeps its whole text in its own
+    // row: one row and one statement, where a page would add a second row and its index entry.
+    if (page.parts.length === 1) {
+      storeBatch(db, page.parts[0]!.batch, page.expiresAt, wholeText(page), null, null, null);
+      continue;
     }
+    const { id: pageId } = db.get(INSERT_PAGE, page.expiresAt, page.requests, page.headerLength, page.rows)!;
+    for (const { batch, from, length } of page.parts)
+      storeBatch(db, batch, page.expiresAt, '', pageId as bigint, from, length);
   }
   storeUsage(db, cells);
+}
+
+/** A batch's row, and an entry for each of its request ids that is not a UUIDv7. */
+function storeBatch(
+  db: SqliteDatabase,
+  { projectId, slots, encoded }: NewBatch,
+  expiresAt: number,
+  rows: string,
+  pageId: bigint | null,
+  from: number | null,
+  length: number | null,
+): void {
+  const { id } = db.get(
+    INSERT_BATCH,
+    projectId,
+    encoded.firstAt,
+    encoded.lastAt,
+    encoded.idMsMin,
+    encoded.idMsMax,
+    encoded.combinations,
+    rows,
+    encoded.requests,
+    expiresAt,
+    pageId,
+    from,
+    length,
+  )!;
+  const base = Number(id) * BATCH_SLOTS;
+  for (const position of encoded.otherIds)
+    db.run(INSERT_REQUEST_ID, projectId, slots[position]![1], base + position);
 }
 
 function storeUsage(db: SqliteDatabase, cells: readonly UsageCell[]): void {
