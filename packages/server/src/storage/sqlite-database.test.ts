@@ -87,3 +87,15 @@ test('a statement read before a column was added reads the new column after', ()
   assert.deepEqual(db.get('SELECT * FROM t'), { a: 1n, b: 'x' });
   db.close();
 });
+
+test('a LIMIT given as a parameter limits the rows, whatever its value at each run', () => {
+  const db = new SqliteDatabase(join(dir, 'limit.db'), 1_000);
+  db.exec('CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (1), (2), (3)');
+  const values = (limit: number | bigint) =>
+    db.all('SELECT v FROM t ORDER BY v LIMIT ?1', limit).map((row) => row.v);
+  assert.deepEqual(values(2), [1n, 2n]);
+  assert.deepEqual(values(1n), [1n]);
+  assert.deepEqual(values(-1), [1n, 2n, 3n]);
+  assert.deepEqual(db.all('SELECT v FROM t ORDER BY v limit ?', 1), [{ v: 1n }]);
+  db.close();
+});

@@ -65,8 +65,15 @@ function readColumns(prepared: Pick<Prepared, 'statement'> & Partial<Prepared>):
   return Object.assign(prepared, { row: rowMaker(names), width: names.length });
 }
 
+/**
+ * `LIMIT ?` is written `LIMIT +?`: SQLite (3.53, node:sqlite's) plans with the value of a LIMIT that is a
+ * bare parameter, so it prepares such a statement again at every run, which cost more than the rest of
+ * a page of keys or of the audit trail; an expression of it is read at run time like any other value.
+ */
+const planOnceLimit = (sql: string) => sql.replace(/\bLIMIT \?(\d*)/gi, 'LIMIT +?$1');
+
 function prepare(db: DatabaseSync, sql: string): Prepared {
-  const statement = db.prepare(sql);
+  const statement = db.prepare(planOnceLimit(sql));
   statement.setReadBigInts(true);
   statement.setReturnArrays(true);
   return readColumns({ statement });
