@@ -1,37 +1,44 @@
 // The management API's reads under load (docs/benchmarks.md, "Management API"): a server on a SQLite
-// file with one project of 200 keys and 2,000 audit events, and autocannon at 64 connections against
-// GET /manage/v1/projects, …/keys (a page of 20) and …/audit (a page of 50), one after the other.
+// file with one project of 200 keys and 20,000 audit events (beside 20,000 of other projects), pinned
+// to one core, and autocannon pinned to the other at 64 connections against GET /manage/v1/projects,
+// …/keys (a page of 20) and …/audit (a page of 50), one after the other, each after a warm-up.
 // The server runs in a child process of this script (`--serve`), so the load generator does not
-// share its event loop. Usage: npm run bench:manage -- [--seconds 10] [--connections 64]
+// share its event loop. Usage: npm run bench:manage -- --help
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
+import { DatabaseSync } from 'node:sqlite';
 import { parseArgs } from 'node:util';
+import { runLoad } from './load.ts';
 import { cpuSeconds } from './processes.ts';
 
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-}
-const autocannon = createRequire(import.meta.url)('autocannon') as (
-  options: Record<string, unknown>,
-) => Promise<AutocannonResult>;
+const READS = {
+  projects: '/manage/v1/projects',
+  keys: '/manage/v1/projects/bench/keys',
+  audit: '/manage/v1/projects/bench/audit',
+} as const;
 
-const HELP = `npm run bench:manage -- [--seconds 10] [--connections 64]
+const HELP = `npm run bench:manage -- [--seconds 10] [--warmup 2] [--connections 64] [--reads projects,keys,audit]
+                          [--server-core 0] [--load-core 1]
 
 The management API's reads under load: a server (a child process) on a temporary SQLite file with one
-project of 200 keys and 2,000 audit events; autocannon with --connections against GET /manage/v1/projects,
-…/keys (a page of 20) and …/audit (a page of 50), --seconds each. Prints req/s, p50, p99 and the
-server's CPU time per request of each.`;
+project of 200 keys and 20,000 audit events (and 20,000 events of 20 other projects in the same table),
+pinned to --server-core; autocannon, pinned to --load-core, with --connections against
+GET /manage/v1/projects, …/keys (a page of 20) and …/audit (a page of 50): --warmup seconds unmeasured,
+then --seconds measured, each read in turn. A core of "none" leaves that process unpinned. Prints
+req/s, p50, p99 and the server's CPU time per request of each (what the code costs, whatever else the
+machine runs); BENCH_SERVER_FLAGS passes node flags to the server (e.g. --cpu-prof --cpu-prof-dir=DIR).`;
 
 const { values } = parseArgs({
   options: {
     serve: { type: 'string' },
     seconds: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '64' },
+    reads: { type: 'string', default: Object.keys(READS).join(',') },
+    'server-core': { type: 'string', default: '0' },
+    'load-core': { type: 'string', default: '1' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -75,18 +82,7 @@ async function serve(dir: string): Promise<void> {
   };
   const keys = createKeyService({ storage, clock, keyEnvironment: 'test' });
   for (let i = 0; i < 200; i++) await keys.create(actor, 'bench', { label: `key ${i}` });
-  for (let i = 0; i < 1_800; i++) {
-    await storage.audit.record({
-      at: now + i,
-      projectId: 'prj_bench',
-      actorAccountId: 'acc_bench',
-      actor: 'bench@example.com',
-      action: 'plan_changed',
-      target: 'free → business',
-      address: '127.0.0.1',
-      via: 'dashboard',
-    });
-  }
+  seedAuditTrail(join(dir, 'bench.db'), now);
   const limiter = createRateLimiter({ store: createMemoryStore(), clock });
   const app = buildApp({
     storage,
@@ -111,13 +107,54 @@ async function serve(dir: string): Promise<void> {
   process.stdout.write(`${JSON.stringify({ address, token: token.value.secret })}\n`);
 }
 
+/**
+ * A long trail, written in one transaction on a second connection (one commit, not 40,000): the
+ * bench project's 20,000 events over the past days, of several actions and actors, and as many of 20
+ * other projects (events only, no projects rows: the page query must pick the project's by its index).
+ */
+function seedAuditTrail(file: string, now: number): void {
+  const db = new DatabaseSync(file);
+  const insert = db.prepare(
+    `INSERT INTO audit_log (at, project_id, actor_account_id, actor, action, target, address, via)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const shapes = [
+    ['key_created', 'key 7 (ps_test_aB3dE…)', 'dashboard'],
+    ['key_revoked', 'key 12 (ps_test_x9YzW…)', 'token:tok_1'],
+    ['plan_changed', 'free → business', 'dashboard'],
+    ['member_added', 'someone@example.com as developer (invitation)', 'dashboard'],
+    ['domain_added', 'api.example.com', 'cli'],
+  ] as const;
+  db.exec('BEGIN');
+  for (let i = 0; i < 40_000; i++) {
+    const project = i % 2 === 0 ? 'prj_bench' : `prj_other_${i % 20}`;
+    const [action, target, via] = shapes[i % shapes.length]!;
+    // Older than the events the server wrote, one every 10 s.
+    insert.run(
+      now - 1 - (40_000 - i) * 5_000,
+      project,
+      'acc_bench',
+      'bench@example.com',
+      action,
+      target,
+      '203.0.113.7',
+      via,
+    );
+  }
+  db.exec('COMMIT');
+  db.close();
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-manage-'));
   // BENCH_SERVER_FLAGS: node flags of the server's process, e.g. --cpu-prof --cpu-prof-dir=DIR.
   const flags = process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...flags, import.meta.filename, '--serve', dir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const core = (name: 'server-core' | 'load-core') => (values[name] === 'none' ? undefined : values[name]);
+  const serverCore = core('server-core');
+  const command = [process.execPath, ...flags, import.meta.filename, '--serve', dir];
+  // taskset execs the server, so the child's pid is the server's own (its CPU time is read by pid).
+  const [file, ...args] = serverCore === undefined ? command : ['taskset', '-c', serverCore, ...command];
+  const child = spawn(file!, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const { address, token } = await new Promise<{ address: string; token: string }>((resolve, reject) => {
       child.stdout.setEncoding('utf8');
@@ -125,25 +162,35 @@ async function main(): Promise<void> {
       child.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
     });
     const rows: string[] = [
-      '| read | requests/s | p50 ms | p99 ms | server CPU µs/request | non-2xx |',
+      '| read | requests/s | p50 ms | p99 ms | server CPU µs/request | non-2xx or errors |',
       '|---|---:|---:|---:|---:|---:|',
     ];
-    for (const path of [
-      '/manage/v1/projects',
-      '/manage/v1/projects/bench/keys',
-      '/manage/v1/projects/bench/audit',
-    ]) {
+    for (const read of values.reads.split(',')) {
+      const path = READS[read as keyof typeof READS];
+      if (path === undefined)
+        throw new Error(`--reads: no read named ${read} (${Object.keys(READS).join(', ')})`);
+      const load = (durationSeconds: number) =>
+        runLoad(
+          'autocannon',
+          {
+            origin: address,
+            method: 'GET',
+            path,
+            headers: { authorization: `Bearer ${token}` },
+            connections: Number(values.connections),
+            durationSeconds,
+          },
+          core('load-core'),
+          dir,
+        );
+      // Unmeasured: the area's first request loads its modules, and V8 compiles the hot paths.
+      if (Number(values.warmup) > 0) await load(Number(values.warmup));
       const cpuBefore = cpuSeconds(child.pid!);
-      const result = await autocannon({
-        url: `${address}${path}`,
-        connections: Number(values.connections),
-        duration: Number(values.seconds),
-        headers: { authorization: `Bearer ${token}` },
-      });
+      const result = await load(Number(values.seconds));
       // The server's own CPU time per answer: what the code costs, whatever else the machine runs.
-      const cpuMicros = ((cpuSeconds(child.pid!) - cpuBefore) * 1e6) / result.requests.total;
+      const cpuMicros = ((cpuSeconds(child.pid!) - cpuBefore) * 1e6) / result.requests;
       rows.push(
-        `| \`GET ${path}\` | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${Math.round(cpuMicros)} | ${result.non2xx} |`,
+        `| \`GET ${path}\` | ${Math.round(result.rps)} | ${result.p50Ms} | ${result.p99Ms} | ${Math.round(cpuMicros)} | ${result.non2xx + result.errors} |`,
       );
     }
     console.log(rows.join('\n'));

@@ -50,3 +50,52 @@ test('a commit checkpoints once the WAL holds WAL_AUTOCHECKPOINT_PAGES pages, so
   assert.ok(walPages >= WAL_AUTOCHECKPOINT_PAGES - 10, `WAL of ${Math.round(walPages)} pages`);
   db.close();
 });
+
+test('a row is an object of its columns by name, integers as bigint, a later column of a name winning', () => {
+  const db = new SqliteDatabase(join(dir, 'rows.db'), 1_000);
+  db.exec(
+    "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, data BLOB, score REAL); INSERT INTO t VALUES (9007199254740993, 'a', x'01', 1.5), (2, NULL, NULL, NULL)",
+  );
+  assert.deepEqual(db.all('SELECT * FROM t ORDER BY id'), [
+    { id: 2n, name: null, data: null, score: null },
+    { id: 9007199254740993n, name: 'a', data: new Uint8Array([1]), score: 1.5 },
+  ]);
+  assert.deepEqual(db.get('SELECT id, name, 7 AS name FROM t WHERE id = ?', 2), { id: 2n, name: 7n });
+  assert.equal(db.get('SELECT id FROM t WHERE id = ?', 3), undefined);
+  assert.deepEqual(db.all('SELECT id FROM t WHERE id = ?', 3), []);
+  db.close();
+});
+
+test('a column named __proto__ is a property of the row, not its prototype', () => {
+  const db = new SqliteDatabase(join(dir, 'proto.db'), 1_000);
+  const row = db.get('SELECT 1 AS "__proto__", 2 AS constructor')!;
+  assert.equal(Object.getPrototypeOf(row), Object.prototype);
+  assert.deepEqual(Object.entries(row), [
+    ['__proto__', 1n],
+    ['constructor', 2n],
+  ]);
+  db.close();
+});
+
+test('a statement read before a column was added reads the new column after', () => {
+  const db = new SqliteDatabase(join(dir, 'schema.db'), 1_000);
+  db.exec('CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1)');
+  assert.deepEqual(db.all('SELECT * FROM t'), [{ a: 1n }]);
+  db.exec('ALTER TABLE t ADD COLUMN b TEXT');
+  db.run("UPDATE t SET b = 'x'");
+  assert.deepEqual(db.all('SELECT * FROM t'), [{ a: 1n, b: 'x' }]);
+  assert.deepEqual(db.get('SELECT * FROM t'), { a: 1n, b: 'x' });
+  db.close();
+});
+
+test('a LIMIT given as a parameter limits the rows, whatever its value at each run', () => {
+  const db = new SqliteDatabase(join(dir, 'limit.db'), 1_000);
+  db.exec('CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (1), (2), (3)');
+  const values = (limit: number | bigint) =>
+    db.all('SELECT v FROM t ORDER BY v LIMIT ?1', limit).map((row) => row.v);
+  assert.deepEqual(values(2), [1n, 2n]);
+  assert.deepEqual(values(1n), [1n]);
+  assert.deepEqual(values(-1), [1n, 2n, 3n]);
+  assert.deepEqual(db.all('SELECT v FROM t ORDER BY v limit ?', 1), [{ v: 1n }]);
+  db.close();
+});

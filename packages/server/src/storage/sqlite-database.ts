@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSync } from 'node:sqlite';
 import { StorageUnavailableError } from './errors.ts';
 import type { Row } from './rows.ts';
 
@@ -37,6 +37,48 @@ export function mapSqliteError(error: unknown): unknown {
   return error;
 }
 
+type Values = SQLOutputValue[];
+
+/** A statement, whose rows come as arrays of values, and how one becomes a row object. */
+interface Prepared {
+  readonly statement: StatementSync;
+  row: (values: Values) => Row;
+  width: number;
+}
+
+/**
+ * A statement's row object from its values, as one object literal of its columns (a later column of a
+ * name wins, as in node:sqlite's own rows). node:sqlite makes each row a null-prototype object, which V8
+ * keeps as a dictionary: building and reading those cost about twice what values arrays and an object
+ * literal do (docs/benchmarks.md, "Management API"), for every row of every query.
+ */
+function rowMaker(names: readonly string[]): (values: Values) => Row {
+  // A computed key, so that a column named __proto__ is a property and not the prototype.
+  const key = (name: string) => (name === '__proto__' ? '["__proto__"]' : JSON.stringify(name));
+  const fields = names.map((name, i) => `${key(name)}: v[${i}]`).join(', ');
+  return new Function('v', `return { ${fields} };`) as (values: Values) => Row;
+}
+
+/** Reads the statement's columns (again, after a schema change) into its row maker. */
+function readColumns(prepared: Pick<Prepared, 'statement'> & Partial<Prepared>): Prepared {
+  const names = prepared.statement.columns().map((column) => column.name);
+  return Object.assign(prepared, { row: rowMaker(names), width: names.length });
+}
+
+/**
+ * `LIMIT ?` is written `LIMIT +?`: SQLite (3.53, node:sqlite's) plans with the value of a LIMIT that is a
+ * bare parameter, so it prepares such a statement again at every run, which cost more than the rest of
+ * a page of keys or of the audit trail; an expression of it is read at run time like any other value.
+ */
+const planOnceLimit = (sql: string) => sql.replace(/\bLIMIT \?(\d*)/gi, 'LIMIT +?$1');
+
+function prepare(db: DatabaseSync, sql: string): Prepared {
+  const statement = db.prepare(planOnceLimit(sql));
+  statement.setReadBigInts(true);
+  statement.setReturnArrays(true);
+  return readColumns({ statement });
+}
+
 /**
  * One `node:sqlite` connection in WAL mode with `synchronous=FULL` (a commit is on disk when it
  * returns). Statements are prepared once and read every integer as bigint so int64 stays lossless;
@@ -50,7 +92,7 @@ export const WAL_AUTOCHECKPOINT_PAGES = 300;
 export class SqliteDatabase {
   readonly #path: string;
   readonly #busyTimeoutMs: number;
-  readonly #statements = new Map<string, StatementSync>();
+  readonly #statements = new Map<string, Prepared>();
   #db: DatabaseSync | undefined;
   /** Why the last open failed, thrown until an open succeeds. */
   #openFailure: StorageUnavailableError | undefined;
@@ -82,21 +124,29 @@ export class SqliteDatabase {
   }
 
   get(sql: string, ...params: SQLInputValue[]): Row | undefined {
-    return this.#guard(() => this.#statement(sql).get(...params));
+    return this.#guard(() => {
+      const prepared = this.#statement(sql);
+      const values = prepared.statement.get(...params) as Values | undefined;
+      return values && this.#rowMaker(prepared, values)(values);
+    });
   }
 
   all(sql: string, ...params: SQLInputValue[]): Row[] {
-    return this.#guard(() => this.#statement(sql).all(...params));
+    return this.#guard(() => {
+      const prepared = this.#statement(sql);
+      const rows = prepared.statement.all(...params) as unknown as Values[];
+      return rows.length === 0 ? [] : rows.map(this.#rowMaker(prepared, rows[0]!));
+    });
   }
 
   /** Runs an INSERT of one row and returns the row's id (its INTEGER PRIMARY KEY). */
   insert(sql: string, ...params: SQLInputValue[]): bigint {
-    return this.#guard(() => BigInt(this.#statement(sql).run(...params).lastInsertRowid));
+    return this.#guard(() => BigInt(this.#statement(sql).statement.run(...params).lastInsertRowid));
   }
 
   /** Runs a write and returns how many rows it changed. */
   run(sql: string, ...params: SQLInputValue[]): number {
-    return this.#guard(() => Number(this.#statement(sql).run(...params).changes));
+    return this.#guard(() => Number(this.#statement(sql).statement.run(...params).changes));
   }
 
   /** Runs `work` in a write transaction, committing on success and rolling back on any error. */
@@ -209,14 +259,21 @@ export class SqliteDatabase {
     }
   }
 
-  #statement(sql: string): StatementSync {
+  #statement(sql: string): Prepared {
     const db = this.#connection();
-    let statement = this.#statements.get(sql);
-    if (!statement) {
-      statement = db.prepare(sql);
-      statement.setReadBigInts(true);
-      this.#statements.set(sql, statement);
+    let prepared = this.#statements.get(sql);
+    if (!prepared) {
+      prepared = prepare(db, sql);
+      this.#statements.set(sql, prepared);
     }
-    return statement;
+    return prepared;
+  }
+
+  /**
+   * The statement's row maker, made again when its rows have another width than when it was prepared:
+   * SQLite prepares a statement again after a schema change, and `*` may then name other columns.
+   */
+  #rowMaker(prepared: Prepared, values: Values): (values: Values) => Row {
+    return values.length === prepared.width ? prepared.row : readColumns(prepared).row;
   }
 }
