@@ -55,6 +55,16 @@ function watchServer(server: Server) {
   };
 }
 
+/** A pair of listening servers, with and without the lane, each watched. */
+async function watchedPair(options?: Parameters<typeof listeningPair>[0]) {
+  const pair = await listeningPair(options);
+  const watched = {
+    lane: watchServer(pair.lane.app.server),
+    framework: watchServer(pair.framework.app.server),
+  };
+  return { pair, watched };
+}
+
 /** Connects, writes `bytes` in pieces of the sizes given (the last one repeated), and never reads. */
 function flood(port: number, bytes: Buffer, pieces: number[]): Promise<Socket> {
   return new Promise((resolve, reject) => {
@@ -84,11 +94,7 @@ describe('HTTP/1.1 edge over raw sockets: pipelining floods, with and without th
   let watched: Record<'lane' | 'framework', ReturnType<typeof watchServer>>;
 
   before(async () => {
-    pair = await listeningPair();
-    watched = {
-      lane: watchServer(pair.lane.app.server),
-      framework: watchServer(pair.framework.app.server),
-    };
+    ({ pair, watched } = await watchedPair());
   });
   after(() => closePair(pair));
 
@@ -189,7 +195,7 @@ describe('HTTP/1.1 edge over raw sockets: a held connection still times out, wit
   let watched: Record<'lane' | 'framework', ReturnType<typeof watchServer>>;
 
   before(async () => {
-    pair = await listeningPair({
+    ({ pair, watched } = await watchedPair({
       httpLimits: {
         headersTimeoutMs: 1_000,
         requestTimeoutMs: 1_000,
@@ -197,11 +203,7 @@ describe('HTTP/1.1 edge over raw sockets: a held connection still times out, wit
         maxConnections: 100,
         maxConnectionsPerAddress: 100,
       },
-    });
-    watched = {
-      lane: watchServer(pair.lane.app.server),
-      framework: watchServer(pair.framework.app.server),
-    };
+    }));
   });
   after(() => closePair(pair));
 
@@ -244,11 +246,7 @@ describe('HTTP/1.1 edge over raw sockets: a connection read Node’s direct way 
   let watched: Record<'lane' | 'framework', ReturnType<typeof watchServer>>;
 
   before(async () => {
-    pair = await listeningPair();
-    watched = {
-      lane: watchServer(pair.lane.app.server),
-      framework: watchServer(pair.framework.app.server),
-    };
+    ({ pair, watched } = await watchedPair());
   });
   after(() => closePair(pair));
 
