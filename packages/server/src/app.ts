@@ -65,6 +65,7 @@ import { DEFAULT_MAIL_FROM } from './mail/settings.ts';
 import { createExportSlots, type ExportSlots } from './features/requests/export-slots.ts';
 import type { Clock } from './time/clock.ts';
 import { sendErrorAsPage } from './web/error-page.ts';
+import { named } from './http/plugin-name.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -439,7 +440,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       Object.assign({}, ...areas.map((area) => area.others)),
     ),
   };
-  for (const area of areas) app.register(area.plugin, { table, otherMethods });
+  for (const [index, area] of areas.entries()) {
+    app.register(named(`area ${index}`, area.plugin), { table, otherMethods });
+  }
   const registered: RouteSpec[] = [...table.operations, ...NON_CONTRACT_ROUTES];
   let routeTable: RouteSpec[] | undefined;
   app.decorate('routeTable', { getter: () => (routeTable ??= [...registered, ...manage.specs()]) });

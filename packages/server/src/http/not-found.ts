@@ -3,6 +3,7 @@ import { ApiError } from '../errors.ts';
 import { hostLookupFailure, type HostRules, requestHostKind } from './host-kind.ts';
 import type { OtherMethods } from './other-methods.ts';
 import { type RouteConfig, routeConfig } from './route-config.ts';
+import { named } from './plugin-name.ts';
 
 /**
  * Paths no route matches, and methods a known path does not answer (405 with `Allow`, guarded and
@@ -68,9 +69,9 @@ export function installNotFound(
   };
   app.setNotFoundHandler(withConfig(elsewhere), notFound);
   app.register(
-    async (v1) => {
+    named('404 under /v1', async (v1: FastifyInstance) => {
       v1.setNotFoundHandler(withConfig(underV1), notFound);
-    },
+    }),
     { prefix: '/v1' },
   );
   return elsewhere;

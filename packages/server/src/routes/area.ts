@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyPluginCallback } from 'fastify';
 import type { OtherMethods } from '../http/other-methods.ts';
 import { installFormBody } from '../web/form-body.ts';
 import { type OperationHandlers, type RouteDefinition, registerRoutes } from './table.ts';
+import { named } from '../http/plugin-name.ts';
 
 /** Every route, as app.ts builds it from all the areas' handlers: the contract's, then the others. */
 export interface RouteTable {
@@ -46,8 +47,10 @@ export function registerAreaRoutes(
   if (operations.length > 0) registerRoutes(app, operations, otherMethods);
   const others = routesOf(table.others, area.others);
   if (others.length === 0) return;
-  app.register(async (scope) => {
-    installFormBody(scope);
-    registerRoutes(scope, others, otherMethods);
-  });
+  app.register(
+    named('area routes with forms', async (scope: FastifyInstance) => {
+      installFormBody(scope);
+      registerRoutes(scope, others, otherMethods);
+    }),
+  );
 }
