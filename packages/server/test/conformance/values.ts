@@ -45,13 +45,24 @@ export const anyText = fc.oneof(
   { weight: 1, arbitrary: binaryString({ maxLength: 8 }) },
 );
 
+/**
+ * Arbitraries of the patterns met so far, by pattern and length: fc.stringMatching takes tens of ms to
+ * build one (it splits fast-check's odd strings against each character class), and the same patterns
+ * (slugs, ids) come back for every operation. An arbitrary holds no state: one serves every draw.
+ */
+const patternArbitraries = new Map<string, fc.Arbitrary<string> | undefined>();
+
 function fromPattern(schema: Schema): fc.Arbitrary<string> | undefined {
   if (schema.pattern === undefined) return undefined;
+  const max = schema.maxLength ?? 40;
+  const key = `${max} ${schema.pattern}`;
+  if (!patternArbitraries.has(key)) patternArbitraries.set(key, patternArbitrary(schema.pattern, max));
+  return patternArbitraries.get(key);
+}
+
+function patternArbitrary(pattern: string, max: number): fc.Arbitrary<string> | undefined {
   try {
-    const max = schema.maxLength ?? 40;
-    return fc
-      .stringMatching(new RegExp(schema.pattern, 'u'), { size: 'small' })
-      .map((text) => text.slice(0, max));
+    return fc.stringMatching(new RegExp(pattern, 'u'), { size: 'small' }).map((text) => text.slice(0, max));
   } catch {
     return undefined;
   }
