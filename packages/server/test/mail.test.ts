@@ -7,7 +7,14 @@ import { after, before, describe, it } from 'node:test';
 import { createLogMailer } from '../src/mail/log-mailer.ts';
 import { type Mail, type Mailer, PermanentMailError } from '../src/mail/mailer.ts';
 import { invitationMail } from '../src/mail/messages.ts';
-import { createOutbox, MAIL_CLAIM_MS, type OutboxLog, type OutboxOptions } from '../src/mail/outbox.ts';
+import fc from 'fast-check';
+import {
+  createOutbox,
+  MAIL_CLAIM_MS,
+  MAX_SENDING_MAILS,
+  type OutboxLog,
+  type OutboxOptions,
+} from '../src/mail/outbox.ts';
 import { createOutboxRecords, OutboxFullError } from '../src/mail/outbox-records.ts';
 import { eventually } from './eventually.ts';
 import { FakeClock } from '../src/time/clock.ts';
@@ -360,6 +367,58 @@ describe('outbox: rows of the database, delivered off the request path, with bou
     } finally {
       await box.close();
     }
+  });
+
+  it('property: never more than MAX_SENDING_MAILS sends at once, whatever the wakes and the order sends end in; each mail sent once', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 7 }),
+        fc.nat(3),
+        fc.array(fc.nat(), { minLength: 7, maxLength: 7 }),
+        async (count, wakesPerMail, releaseOrder) => {
+          const sending: { to: string; end: () => void }[] = [];
+          const sent: string[] = [];
+          let most = 0;
+          const held: Mailer = {
+            describe: 'held',
+            send: (mail) =>
+              new Promise<void>((resolve) => {
+                sending.push({ to: mail.to, end: resolve });
+                most = Math.max(most, sending.length);
+              }),
+            close: async () => {},
+          };
+          const box = await outboxOn({ mailer: held, pollMs: 5 });
+          try {
+            box.outbox.start();
+            for (let n = 0; n < count; n++) {
+              await box.queue(sample(`m${n}@example.test`));
+              for (let wake = 0; wake < wakesPerMail; wake++) box.outbox.wake();
+            }
+            while (sent.length < count) {
+              await eventually(async () => sending.length > 0);
+              const at = releaseOrder[sent.length % releaseOrder.length]! % sending.length;
+              const [send] = sending.splice(at, 1);
+              sent.push(send!.to);
+              send!.end();
+            }
+            await box.outbox.idle();
+            assert.ok(most <= MAX_SENDING_MAILS, `${most} sends at once`);
+            assert.deepEqual(
+              sent.toSorted(),
+              Array.from({ length: count }, (_, n) => `m${n}@example.test`).toSorted(),
+            );
+            assert.deepEqual(
+              (await box.rows()).map((row) => row.state),
+              Array(count).fill('sent'),
+            );
+          } finally {
+            await box.close();
+          }
+        },
+      ),
+      { numRuns: 12 },
+    );
   });
 
   it('close leaves what is queued in the table, and logs no mail as lost', async () => {
