@@ -42,6 +42,7 @@ export interface BenchOptions {
   tenantKeys: number;
   /** Projects and domains (and as many keys) of the tenants scenario on PostgreSQL; 0: SQLite only. */
   tenantsPostgres: number;
+  tenantKeysPostgres: number;
   postgresUrl: string;
   /** Rate-limit store for the postgres scenario (the scale-out setup); empty string: none. */
   redisUrl: string;
@@ -107,6 +108,7 @@ Options:
   --tenant-keys N      keys seeded by the tenants scenario (default: --tenants)
   --tenants-postgres N projects, domains and keys of the tenants scenario on PostgreSQL, in databases
                        named after --postgres-url's with _tenants_one/_tenants_many (default 0: none)
+  --tenant-keys-postgres N  keys of the tenants scenario on PostgreSQL (default: --tenants-postgres)
   --postgres-url URL   database for the postgres scenario; it is dropped and re-created
                        (default postgres://postgres@127.0.0.1:5432/petstore_bench)
   --redis-url URL      rate-limit store for the postgres scenario (default redis://127.0.0.1:6379;
@@ -165,6 +167,7 @@ export function readOptions(args: string[]): BenchOptions | undefined {
       'purge-rows': { type: 'string' },
       'tenant-keys': { type: 'string' },
       'tenants-postgres': { type: 'string' },
+      'tenant-keys-postgres': { type: 'string' },
       'postgres-url': { type: 'string' },
       'redis-url': { type: 'string' },
       keep: { type: 'boolean' },
@@ -201,6 +204,14 @@ export function readOptions(args: string[]): BenchOptions | undefined {
       positive('tenant-keys', values['tenant-keys'], positive('tenants', values.tenants, 100_000)),
     ),
     tenantsPostgres: Math.round(positive('tenants-postgres', values['tenants-postgres'], 0, true)),
+    tenantKeysPostgres: Math.round(
+      positive(
+        'tenant-keys-postgres',
+        values['tenant-keys-postgres'],
+        positive('tenants-postgres', values['tenants-postgres'], 0, true),
+        true,
+      ),
+    ),
     postgresUrl: values['postgres-url'] ?? 'postgres://postgres@127.0.0.1:5432/petstore_bench',
     redisUrl: values['redis-url'] ?? 'redis://127.0.0.1:6379',
     keep: values.keep ?? false,

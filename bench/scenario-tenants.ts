@@ -47,7 +47,7 @@ async function postgresDatabase(harness: Harness, suffix: string): Promise<Datab
 }
 
 async function sidesOf(harness: Harness): Promise<Side[]> {
-  const { tenants, tenantKeys, tenantsPostgres } = harness.options;
+  const { tenants, tenantKeys, tenantsPostgres, tenantKeysPostgres } = harness.options;
   const big = (projects: number, keys: number): TenantSizes => ({
     projects,
     keys,
@@ -67,9 +67,9 @@ async function sidesOf(harness: Harness): Promise<Side[]> {
     for (const [name, suffix, sizes] of [
       ['PostgreSQL, one tenant', 'tenants_one', one],
       [
-        `PostgreSQL, ${count(tenantsPostgres)} tenants and keys`,
+        `PostgreSQL, ${count(tenantsPostgres)} tenants, ${count(tenantKeysPostgres)} keys`,
         'tenants_many',
-        big(tenantsPostgres, tenantsPostgres),
+        big(tenantsPostgres, tenantKeysPostgres),
       ],
     ] as const) {
       const db = await postgresDatabase(harness, suffix);

@@ -118,6 +118,7 @@ function harnessOptions(options: Options): BenchOptions {
     purgeRows: [],
     tenantKeys: 1,
     tenantsPostgres: 0,
+    tenantKeysPostgres: 0,
     postgresUrl: '',
     redisUrl: '',
     keep: options.keep,
