@@ -1,7 +1,7 @@
 import { inject } from 'light-my-request';
 import { request as httpRequest } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -79,11 +79,16 @@ export const concretePath = (url: string): string =>
     .replace(':keyId', 'key_0000000000000000')
     .replace('*', 'anything');
 
+/** When the fake clock of a test app starts unless told. */
+export const TEST_START = Date.UTC(2026, 10, 22, 12, 0, 0);
+
 /** The app in-process on a fresh SQLite file, an in-memory limiter and a fake clock. */
 export async function makeTestApp(
   options: {
     clock?: FakeClock;
     storage?: Store;
+    /** A SQLite file the app's database starts as a copy of (default: a freshly migrated one). */
+    copyOf?: string;
     banThreshold?: number;
     trustProxy?: boolean;
     hosts?: AppDeps['hosts'];
@@ -120,11 +125,12 @@ export async function makeTestApp(
   const dir = await mkdtemp(join(tmpdir(), 'petstore-test-'));
   let storage = options.storage;
   if (storage === undefined) {
-    await copyMigratedSqlite(join(dir, 'petstore.db'));
+    if (options.copyOf) await copyFile(options.copyOf, join(dir, 'petstore.db'));
+    else await copyMigratedSqlite(join(dir, 'petstore.db'));
     storage = await openStoreAt(join(dir, 'petstore.db'));
   }
   await storage.migrate();
-  const clock = options.clock ?? new FakeClock(Date.UTC(2026, 10, 22, 12, 0, 0));
+  const clock = options.clock ?? new FakeClock(TEST_START);
   const limiter = createRateLimiter({
     store: createMemoryStore(),
     clock,

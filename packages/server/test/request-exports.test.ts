@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { type IncomingMessage, request as httpRequest } from 'node:http';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { afterEach, describe, it } from 'node:test';
 import { EXPORT_RETRY_AFTER_SECONDS, EXPORTS_PER_PROJECT } from '../src/features/requests/export-slots.ts';
 import { EXPORT_PAGE_ROWS } from '../src/features/requests/request-export.ts';
 import { eventually } from './eventually.ts';
 import { makeTestApp, type SignedIn, type TestApp } from './harness.ts';
 import { tokenHolder, type TokenHolder } from './manage-support.ts';
-import { logged } from './storage-contract-request-log.ts';
+import { seededRequestLog } from './seeded-request-log.ts';
 
 const NDJSON = { accept: 'application/x-ndjson' };
 
@@ -24,8 +24,9 @@ describe('exports of the request log: paced, following the client, capped', () =
   let origin = '';
   const streams: IncomingMessage[] = [];
 
-  beforeEach(async () => {
-    t = await makeTestApp();
+  /** A fresh app whose log holds `rows` requests of project acme, and a viewer's token for acme. */
+  const start = async (rows: number) => {
+    t = await makeTestApp({ copyOf: await seededRequestLog(rows) });
     viewer = await tokenHolder(t, ['acme'], { role: 'viewer', scope: 'read' });
     pagesRead = 0;
     const log = t.storage.requestLog;
@@ -37,23 +38,11 @@ describe('exports of the request log: paced, following the client, capped', () =
       }
     };
     origin = '';
-  });
+  };
   afterEach(async () => {
     for (const stream of streams.splice(0)) stream.destroy();
     await t.close();
   });
-
-  const seed = async (rows: number) => {
-    const now = t.clock.now();
-    for (let start = 0; start < rows; start += 10_000) {
-      const count = Math.min(10_000, rows - start);
-      await t.storage.requestLog.write(
-        Array.from({ length: count }, (_, i) =>
-          logged({ projectId: 'prj_acme', at: now - rows + start + i, requestId: `req-${start + i}` }),
-        ),
-      );
-    }
-  };
 
   /** An export over a real socket whose client reads nothing until told: the response, paused. */
   const stalledExport = async (path: string, headers: Record<string, string>) => {
@@ -80,7 +69,7 @@ describe('exports of the request log: paced, following the client, capped', () =
 
   it('an export of many pages → another request is answered while it streams, before its last page is read', async () => {
     const pages = 40;
-    await seed(pages * EXPORT_PAGE_ROWS);
+    await start(pages * EXPORT_PAGE_ROWS);
     const exporting = t.request({
       url: '/manage/v1/projects/acme/requests',
       key: viewer.token,
@@ -102,7 +91,7 @@ describe('exports of the request log: paced, following the client, capped', () =
   });
 
   it('a client that stops reading → the export stops reading pages; once it reads again, every row comes', async () => {
-    await seed(MANY_ROWS);
+    await start(MANY_ROWS);
     const total = Math.ceil(MANY_ROWS / EXPORT_PAGE_ROWS);
     const response = await stalledExport('/manage/v1/projects/acme/requests', {
       authorization: `Bearer ${viewer.token}`,
@@ -122,7 +111,7 @@ describe('exports of the request log: paced, following the client, capped', () =
   });
 
   it('a client gone mid-export → no page read after it, and its token may export again', async () => {
-    await seed(MANY_ROWS);
+    await start(MANY_ROWS);
     const headers = { authorization: `Bearer ${viewer.token}`, ...NDJSON };
     const response = await stalledExport('/manage/v1/projects/acme/requests', headers);
     await settled();
@@ -144,7 +133,7 @@ describe('exports of the request log: paced, following the client, capped', () =
   });
 
   it('one export per token, EXPORTS_PER_PROJECT per project (API and dashboard together) → one more is 429 too_many_exports with Retry-After', async () => {
-    await seed(MANY_ROWS);
+    await start(MANY_ROWS);
     assert.equal(EXPORTS_PER_PROJECT, 2);
     const path = '/manage/v1/projects/acme/requests';
     const first = await stalledExport(path, { authorization: `Bearer ${viewer.token}`, ...NDJSON });
