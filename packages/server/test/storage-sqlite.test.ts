@@ -51,7 +51,7 @@ describe('sqlite storage', () => {
   let fixture: Awaited<ReturnType<typeof sqliteFixture>>;
   let raw: DatabaseSync | undefined;
   beforeEach(async () => {
-    fixture = await sqliteFixture();
+    fixture = await sqliteFixture({ migrated: true });
   });
   afterEach(async () => {
     raw?.close();
@@ -231,8 +231,15 @@ describe('sqlite storage', () => {
     );
   });
 
-  it('open → WAL journal and the file in a directory created on demand', () => {
-    raw = new DatabaseSync(fixture.path);
-    assert.equal(raw.prepare('PRAGMA journal_mode').get()!.journal_mode, 'wal');
+  it('open → WAL journal and the file in a directory created on demand', async () => {
+    const created = await sqliteFixture();
+    try {
+      raw = new DatabaseSync(created.path);
+      assert.equal(raw.prepare('PRAGMA journal_mode').get()!.journal_mode, 'wal');
+    } finally {
+      raw?.close();
+      raw = undefined;
+      await created.dispose();
+    }
   });
 });
