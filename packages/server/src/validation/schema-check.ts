@@ -1,6 +1,7 @@
 import { quoted } from '../errors.ts';
 import { INT64_MAX, INT64_MIN } from '../json/int64.ts';
 import { parseDateTime } from './date-time.ts';
+import { unseenCharacter } from '../text/unseen.ts';
 
 /** The subset of JSON Schema the contract uses for request input (`$ref`s already resolved). */
 export interface Schema {
@@ -144,6 +145,10 @@ export function compileSchema(schema: Schema): (value: unknown) => SchemaViolati
           return { path, message: `${label} must be an RFC 3339 date-time, e.g. 2030-01-31T00:00:00Z` };
         }
         if (node.pattern && !patternFor(node.pattern).test(value)) {
+          // Names and labels refuse what a reader cannot see: say which character, as the services do.
+          const unseen = unseenCharacter(value);
+          if (unseen)
+            return { path, message: `${label} must not contain ${unseen.codePoint} (${unseen.kind})` };
           return {
             path,
             message: `${label} has an invalid format${node.description ? `: ${node.description}` : ''}`,
