@@ -56,10 +56,13 @@ function wrkScript(spec: LoadSpec): string {
   if (spec.keysFile !== undefined) {
     lines.push(
       'local keys, next = {}, 0',
-      // Each key's header table holds the script's other headers too: wrk.format sends only the table it is given.
+      // Each key's header table holds the script's other headers too: wrk.format sends only the table it is
+      // given. Not another Authorization, in any case: wrk would send both, and the server refuses two.
       `for line in io.lines(${luaString(spec.keysFile)}) do`,
       '  local headers = {}',
-      '  for name, value in pairs(wrk.headers) do headers[name] = value end',
+      '  for name, value in pairs(wrk.headers) do',
+      "    if string.lower(name) ~= 'authorization' then headers[name] = value end",
+      '  end',
       "  headers['Authorization'] = 'Bearer ' .. line",
       '  keys[#keys + 1] = headers',
       'end',
