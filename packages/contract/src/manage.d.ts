@@ -552,11 +552,11 @@ export interface components {
         NewProject: {
             /** @description Lower-case letters, digits and dashes, neither first nor last a dash. */
             slug: string;
-            /** @description A name for people, 1 to 100 characters and not only spaces: no control characters, and no character a reader cannot see or that reorders what is shown (`400 invalid_body`). */
+            /** @description A name for people, 1 to 100 characters and not only spaces: no control characters, and no character a reader cannot see or that reorders what is shown (`400 invalid_body` naming it), as `NewKey`'s label. */
             name: string;
         };
         ProjectChange: {
-            /** @description A name for people, 1 to 100 characters and not only spaces: no control characters, and no character a reader cannot see or that reorders what is shown (`400 invalid_body`). */
+            /** @description A name for people, 1 to 100 characters and not only spaces: no control characters, and no character a reader cannot see or that reorders what is shown (`400 invalid_body` naming it), as `NewKey`'s label. */
             name?: string;
             twoFactorRequired?: boolean;
             plan?: components["schemas"]["Plan"];
@@ -591,7 +591,7 @@ export interface components {
             bannedUntil: components["schemas"]["Instant"] | null;
         };
         NewKey: {
-            /** @description A name for people: no control characters (C0, DEL or C1), and no character a reader cannot see or that reorders what is shown (a zero-width space, U+202E, …; `400 invalid_body`). Emoji are fine. */
+            /** @description A name for people: no control characters (C0, DEL or C1), and no character a reader cannot see or that reorders what is shown (a zero-width space, U+202E, …; `400 invalid_body` naming it). Emoji are fine. The pattern holds every such character up to U+FFFF but the zero-width joiner and U+FE0F, which the server takes only inside an emoji sequence; invisible characters beyond U+FFFF (tags outside a flag, …) are refused by the server too. */
             label?: string;
             expiresAt?: components["schemas"]["Instant"];
             /**
