@@ -5,7 +5,9 @@ import { seedTenantsPostgres, seedTenantsSqlite } from './seed-tenants.ts';
 /**
  * Seeds a SQLite file (or, with --postgres URL, that database, dropped and re-created) as the tenants
  * scenario does, and keeps it, for timing single commands against:
- * `node bench/seed-tenants-file.ts --file /tmp/t.db --tenants 1000000 --tenant-keys 10000000`.
+ * `node bench/seed-tenants-file.ts --file /tmp/t.db --tenants 1000000 --tenant-keys 10000000`; with
+ * `--rotation N`, N of the keys belong to the bench project and their secrets are written, one a line,
+ * to `<file>.keys` (PostgreSQL: `--keys-file`), for wrk to rotate over.
  */
 const { values } = parseArgs({
   options: {
@@ -14,6 +16,8 @@ const { values } = parseArgs({
     tenants: { type: 'string', default: '100000' },
     'tenant-keys': { type: 'string' },
     pets: { type: 'string', default: '1000' },
+    rotation: { type: 'string', default: '0' },
+    'keys-file': { type: 'string' },
   },
 });
 const target = values.postgres ?? values.file;
@@ -21,11 +25,13 @@ if (!target) throw new Error('--file or --postgres is required');
 const sizes = {
   projects: Number(values.tenants),
   keys: Number(values['tenant-keys'] ?? values.tenants),
-  rotation: 0,
+  rotation: Number(values.rotation),
 };
 if (values.postgres) await seedPostgres(values.postgres, Number(values.pets));
 else await seedSqlite(target, Number(values.pets));
 const key = createKey(target);
-if (values.postgres) await seedTenantsPostgres(values.postgres, sizes, key, '/dev/null');
+const keysFile = values.postgres ? (values['keys-file'] ?? '/dev/null') : `${target}.keys`;
+if (values.postgres) await seedTenantsPostgres(values.postgres, sizes, key, keysFile);
 else seedTenantsSqlite(target, sizes, key);
 console.log(`${target}: ${sizes.projects} projects, ${sizes.keys + 1} keys; bench key ${key}`);
+if (sizes.rotation > 0) console.log(`${sizes.rotation} of them, in the bench project, listed in ${keysFile}`);

@@ -44,8 +44,8 @@ describe('last used: written in batches, off the request path, once a minute per
     }
     release();
     const lastUsed = async () =>
-      (await app.storage.sql.all('SELECT last_used_at FROM api_keys WHERE id = $1', [keys[1]!.id]))[0]!
-        .last_used_at;
+      (await app.storage.sql.all('SELECT last_used_at FROM api_key_uses WHERE key_id = $1', [keys[1]!.id]))[0]
+        ?.last_used_at;
     await eventually(async () => Number(await lastUsed()) === t0);
     app.clock.advance(30_000);
     assert.equal((await app.request({ url: '/v1/pets', key: keys[1]!.secret })).status, 200);

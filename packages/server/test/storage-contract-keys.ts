@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { it } from 'node:test';
 import type { NewApiKey } from '../src/storage/records.ts';
+import { undoThrough } from './request-log-migration-checks.ts';
 import type { StorageFixture } from './storage-contract.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -150,5 +151,62 @@ export function keyContract(fixture: () => StorageFixture): void {
     for (const id of many.slice(0, 3)) await storage.keys.create(newKey(id));
     await storage.keys.touch(many.map((id, n) => ({ id, at: T0 + n })));
     assert.equal((await storage.keys.get(many[2]!))!.lastUsedAt, T0 + 2);
+  });
+
+  it('keys.touch beside an earlier version writing api_keys.last_used_at (a rolling upgrade) → the later use wins, everywhere a key is read', async () => {
+    const { storage } = fixture();
+    const key = await storage.keys.create(newKey('key_1'));
+    await storage.keys.create(newKey('key_2'));
+    await storage.keys.touch([{ id: 'key_1', at: T0 + 60_000 }]);
+    await storage.sql.run('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', ['key_1', T0 + 90_000]);
+    await storage.sql.run('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', ['key_2', T0 + 5]);
+    const lastUses = async () => ({
+      get: (await storage.keys.get('key_1'))!.lastUsedAt,
+      digest: (await storage.keys.findByDigest(key.digest))!.lastUsedAt,
+      list: (await storage.keys.list()).map((k) => [k.id, k.lastUsedAt]),
+    });
+    assert.deepEqual(await lastUses(), {
+      get: T0 + 90_000,
+      digest: T0 + 90_000,
+      list: [
+        ['key_1', T0 + 90_000],
+        ['key_2', T0 + 5],
+      ],
+    });
+    await storage.keys.touch([
+      { id: 'key_1', at: T0 + 120_000 },
+      { id: 'key_2', at: T0 + 1 },
+    ]);
+    assert.deepEqual((await lastUses()).list, [
+      ['key_1', T0 + 120_000],
+      ['key_2', T0 + 5],
+    ]);
+  });
+
+  it('migration 230 → each key keeps its last use, moved to api_key_uses; undone → back in api_keys', async () => {
+    const { storage } = fixture();
+    await storage.keys.create(newKey('key_1'));
+    await storage.keys.create(newKey('key_2'));
+    await storage.keys.touch([{ id: 'key_1', at: T0 + 60_000 }]);
+    await undoThrough(storage, '230_key_uses');
+    const column = async () =>
+      (await storage.sql.all('SELECT id, last_used_at FROM api_keys ORDER BY id')).map((row) => [
+        row.id,
+        row.last_used_at === null ? null : Number(row.last_used_at),
+      ]);
+    assert.deepEqual(await column(), [
+      ['key_1', T0 + 60_000],
+      ['key_2', null],
+    ]);
+    await storage.migrate();
+    assert.equal((await storage.keys.get('key_1'))!.lastUsedAt, T0 + 60_000);
+    assert.equal((await storage.keys.get('key_2'))!.lastUsedAt, null);
+    assert.deepEqual(
+      (await storage.sql.all('SELECT key_id, last_used_at FROM api_key_uses')).map((row) => [
+        row.key_id,
+        Number(row.last_used_at),
+      ]),
+      [['key_1', T0 + 60_000]],
+    );
   });
 }

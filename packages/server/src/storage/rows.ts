@@ -7,13 +7,19 @@ import type { ApiKeyRecord, IdempotencyRecord, Pet, PetStatus, Plan } from './re
 export type Row = Record<string, unknown>;
 
 export const PET_COLUMNS = 'id, name, category_id, status';
-/** A key with the limits it is held to: its project's when it has one, else its own. */
+/**
+ * A key with the limits it is held to (its project's when it has one, else its own) and its last use:
+ * the later of api_key_uses' (migration 230) and the column an earlier version writes.
+ */
 export const KEY_SELECT = `SELECT k.id, k.digest, k.project_id, k.prefix, coalesce(p.plan, k.plan) AS plan,
   CASE WHEN p.id IS NULL THEN k.per_minute ELSE p.per_minute END AS per_minute,
   CASE WHEN p.id IS NULL THEN k.per_day ELSE p.per_day END AS per_day,
   k.own_per_minute, k.own_per_day, k.label, k.environment, k.created_at, k.revoked_at, k.expires_at,
-  k.banned_until, k.ban_lifted_at, k.last_used_at, k.rolled_at, k.rolled_to
-  FROM api_keys k LEFT JOIN projects p ON p.id = k.project_id`;
+  k.banned_until, k.ban_lifted_at,
+  CASE WHEN u.last_used_at IS NULL OR k.last_used_at > u.last_used_at THEN k.last_used_at
+    ELSE u.last_used_at END AS last_used_at,
+  k.rolled_at, k.rolled_to
+  FROM api_keys k LEFT JOIN projects p ON p.id = k.project_id LEFT JOIN api_key_uses u ON u.key_id = k.id`;
 export const IDEMPOTENCY_COLUMNS = 'api_key_id, key, request_hash, pet_id, created_at, expires_at';
 
 function nullableNumber(value: unknown): number | null {

@@ -158,14 +158,23 @@ export function keyRecords(sql: SqlExecutor) {
       sql.run('UPDATE api_keys SET banned_until = $2 WHERE id = $1', [id, until]),
     unban: (id: string, at: number): Promise<number> =>
       sql.run('UPDATE api_keys SET banned_until = NULL, ban_lifted_at = $2 WHERE id = $1', [id, at]),
-    /** "Last used", a few hundred keys a statement, never moving a key's time backwards. */
+    /**
+     * "Last used", a few hundred keys a statement in key order (migration 230: adjacent rows, and the
+     * order every instance locks them in), never moving a key's time backwards; a key that does not
+     * exist is skipped.
+     */
     async touch(uses: readonly KeyUse[]): Promise<void> {
-      for (let from = 0; from < uses.length; from += TOUCH_BATCH) {
-        const batch = uses.slice(from, from + TOUCH_BATCH);
+      const ordered = [...uses].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      for (let from = 0; from < ordered.length; from += TOUCH_BATCH) {
+        const batch = ordered.slice(from, from + TOUCH_BATCH);
         const rows = batch.map((_, i) => `($${2 * i + 1}, CAST($${2 * i + 2} AS BIGINT))`).join(', ');
+        // The WHERE (not JOIN … ON) keeps SQLite from reading the upsert's ON as the join's.
         await sql.run(
-          `UPDATE api_keys SET last_used_at = v.column2 FROM (VALUES ${rows}) AS v
-           WHERE api_keys.id = v.column1 AND (api_keys.last_used_at IS NULL OR api_keys.last_used_at < v.column2)`,
+          `INSERT INTO api_key_uses (key_id, last_used_at)
+           SELECT v.column1, v.column2 FROM (VALUES ${rows}) AS v, api_keys k WHERE k.id = v.column1
+           ORDER BY v.column1
+           ON CONFLICT (key_id) DO UPDATE SET last_used_at = excluded.last_used_at
+           WHERE api_key_uses.last_used_at < excluded.last_used_at`,
           batch.flatMap((use) => [use.id, use.at]),
         );
       }
