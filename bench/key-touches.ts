@@ -99,7 +99,9 @@ for (let round = 0; round < rounds; round++) {
 }
 const [b, a] = [median(before), median(after)];
 const ms = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
-console.log(`${values.database}: ${used.toLocaleString('en-US')} keys' last uses among ${keys.toLocaleString('en-US')} keys`);
+console.log(
+  `${values.database}: ${used.toLocaleString('en-US')} keys' last uses among ${keys.toLocaleString('en-US')} keys`,
+);
 console.log(`  keys' own rows (before migration 230): median ${b.toFixed(0)} ms (${ms(before)})`);
 console.log(`  api_key_uses (the repository):         median ${a.toFixed(0)} ms (${ms(after)})`);
 console.log(`  ${(b / a).toFixed(1)}x less time; ${((a * 1000) / used).toFixed(1)} µs a key`);
