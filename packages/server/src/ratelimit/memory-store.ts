@@ -13,6 +13,9 @@ interface Entry {
   expiresAt: number;
 }
 
+/** The entry of a subject without windows or a ban: `step` reads it and never writes it. */
+const NOTHING_HELD: Entry = Object.freeze({ windows: new Map(), ban: null, expiresAt: 0 }) as Entry;
+
 export interface MemoryStore extends RateLimitStore {
   /** Number of subjects held (for tests and metrics). */
   size(): number;
@@ -54,10 +57,14 @@ export function createMemoryStore(options: { sweepIntervalMs?: number } = {}): M
     name: 'memory',
     async consume(input) {
       sweep(input.now);
-      const entry = entryOf(input.bucket);
+      // A subject without windows of its own (a project key held to its project's limits alone) is
+      // never counted or banned here: unless it holds a ban from before, it needs no entry, and 50,000
+      // such keys in use hold none.
+      const entry =
+        input.windows.length === 0 ? (entries.get(input.bucket) ?? NOTHING_HELD) : entryOf(input.bucket);
       const group = input.group && entryOf(input.group.bucket);
       const outcome = step(entry, group, input);
-      settleExpiry(entry);
+      if (entry !== NOTHING_HELD) settleExpiry(entry);
       if (group) settleExpiry(group);
       return outcome;
     },
