@@ -51,18 +51,21 @@ export function keySubject(key: ApiKeyRecord): LimitSubject {
 
 const subjects = new WeakMap<ApiKeyRecord, LimitSubject>();
 
+/** Every object as one literal, its properties in the object itself (no spread, no property array). */
 function subjectOf(key: ApiKeyRecord): LimitSubject {
-  const ban = { banLiftedAt: key.banLiftedAt, bannedUntil: key.bannedUntil };
-  if (key.projectId === null) return { bucket: `key:${key.id}`, ...limitsFor(key), ...ban };
+  const bucket = `key:${key.id}`;
+  if (key.projectId === null) {
+    const { perMinute, perDay } = limitsFor(key);
+    return { bucket, perMinute, perDay, banLiftedAt: key.banLiftedAt, bannedUntil: key.bannedUntil };
+  }
+  // The project's plan alone: a key's own limits are its own windows, never the project's.
+  const plan = limitsFor({ plan: key.plan, perMinute: key.perMinute, perDay: key.perDay });
   return {
-    bucket: `key:${key.id}`,
+    bucket,
     perMinute: key.ownPerMinute ?? Infinity,
     perDay: key.ownPerDay ?? Infinity,
-    // The project's plan alone: a key's own limits are its own windows, never the project's.
-    group: {
-      bucket: `project:${key.projectId}`,
-      ...limitsFor({ ...key, ownPerMinute: null, ownPerDay: null }),
-    },
-    ...ban,
+    group: { bucket: `project:${key.projectId}`, perMinute: plan.perMinute, perDay: plan.perDay },
+    banLiftedAt: key.banLiftedAt,
+    bannedUntil: key.bannedUntil,
   };
 }
