@@ -8,6 +8,7 @@ import { openStore, type ReversibleStore } from '../src/features/store.ts';
 import { PostgresStorage } from '../src/storage/postgres.ts';
 import { service } from './services.ts';
 import { reusableSchema, type ReusableSchema } from './postgres-schema.ts';
+import { newKey } from './storage-contract-keys.ts';
 import { project } from './storage-contract-projects.ts';
 import { logged } from './storage-contract-request-log.ts';
 import {
@@ -122,6 +123,25 @@ describe('postgres storage', { skip }, () => {
         await storage.close();
       }
     } finally {
+      holder.release();
+      await fixture.dispose();
+    }
+  });
+
+  it('a key found by its digest while api_key_uses is locked → found at once: authentication never reads the table of last uses', async () => {
+    const fixture = await postgresFixture();
+    const holder = await admin.connect();
+    try {
+      const key = await fixture.storage.keys.create(newKey('key_1'));
+      await holder.query('BEGIN');
+      await holder.query(`LOCK TABLE ${fixture.schema}.api_key_uses IN ACCESS EXCLUSIVE MODE`);
+      const found = await Promise.race([
+        fixture.storage.keys.findByDigest(key.digest),
+        new Promise((resolve) => setTimeout(resolve, 2_000, 'waited for the lock')),
+      ]);
+      assert.equal((found as { id?: string }).id, 'key_1');
+    } finally {
+      await holder.query('ROLLBACK');
       holder.release();
       await fixture.dispose();
     }

@@ -1,12 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import { boundedLru } from '../cache/bounded-lru.ts';
 import { type ChangeBatch, type ChangeFeed, feedFollower } from '../changes/feed.ts';
-import type { ApiKeyRecord } from '../storage/records.ts';
+import type { AuthenticatedKey } from '../storage/records.ts';
 import type { Clock } from '../time/clock.ts';
 import { bearerToken, digestKey, type KeyEnvironment, keyEnvironment } from './keys.ts';
 
 export interface AuthenticatorOptions {
-  keys: { findByDigest(digest: string): Promise<ApiKeyRecord | undefined> };
+  keys: { findByDigest(digest: string): Promise<AuthenticatedKey | undefined> };
   clock: Clock;
   /** Keys of the other environment are refused (a test key never works in production). */
   environment: KeyEnvironment;
@@ -39,13 +39,13 @@ export const MAX_CACHED_KEYS = 100_000;
 export const FOLLOWED_TTL_MS = 10 * 60_000;
 
 interface CacheEntry {
-  record: ApiKeyRecord | undefined;
+  record: AuthenticatedKey | undefined;
   loadedAt: number;
 }
 
 export interface Authenticator {
   /** The active key record for an Authorization header, or undefined: one answer for every failure. */
-  authenticate(header: string | undefined): Promise<ApiKeyRecord | undefined>;
+  authenticate(header: string | undefined): Promise<AuthenticatedKey | undefined>;
   /** Drops the cached record of one key after this process changed it (a ban, for instance). */
   forget(keyId: string): void;
 }
@@ -107,7 +107,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   };
 
   /** Cached by the presented token, so a hit costs a Map lookup rather than a SHA-256. */
-  const lookup = async (secret: string, now: number): Promise<ApiKeyRecord | undefined> => {
+  const lookup = async (secret: string, now: number): Promise<AuthenticatedKey | undefined> => {
     // An unreadable feed is not waited for: records are then trusted for ttlMs only (fresh).
     const pending = follow();
     if (pending) await pending;

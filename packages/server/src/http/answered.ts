@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type RouteConfig, routeConfig } from './route-config.ts';
-import type { ApiKeyRecord } from '../storage/records.ts';
+import type { AuthenticatedKey } from '../storage/records.ts';
 import { redactUrl } from './redact.ts';
 
 /**
@@ -15,7 +15,7 @@ export interface AnsweredRequest {
   status: number;
   ms: number;
   /** The key that was used, once authenticated. */
-  key: ApiKeyRecord | undefined;
+  key: AuthenticatedKey | undefined;
   config: RouteConfig;
   /** The Error body's `code` of a failure. */
   errorCode: string | undefined;

@@ -8,7 +8,7 @@ import { ADDRESS_BUDGETS } from '../ratelimit/address-budgets.ts';
 import { keySubject } from '../ratelimit/plans.ts';
 import type { LimitSubject, RateLimitDecision, RateLimiter } from '../ratelimit/limiter.ts';
 import { matchRoute, type RouteConfig, routeConfig } from './route-config.ts';
-import type { ApiKeyRecord } from '../storage/records.ts';
+import type { AuthenticatedKey } from '../storage/records.ts';
 import type { Clock } from '../time/clock.ts';
 import { requestShapeProblem } from './request-shape.ts';
 import { HSTS } from './scheme.ts';
@@ -16,7 +16,7 @@ import { handoffOf } from './lane-handoff.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    apiKey?: ApiKeyRecord;
+    apiKey?: AuthenticatedKey;
   }
 }
 
@@ -119,7 +119,7 @@ function onRequest(
 }
 
 /** The key of an `apiKey` route: the guard has authenticated it before any handler runs. */
-export function apiKeyOf(request: FastifyRequest): ApiKeyRecord {
+export function apiKeyOf(request: FastifyRequest): AuthenticatedKey {
   if (!request.apiKey) throw new Error('an API key route ran without the guard’s key check');
   return request.apiKey;
 }
@@ -129,7 +129,7 @@ export interface Admittable {
   headers: IncomingHttpHeaders;
   /** The client address (after trusted proxies). */
   ip: string;
-  apiKey?: ApiKeyRecord;
+  apiKey?: AuthenticatedKey;
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
 }
 
@@ -146,7 +146,7 @@ export async function admit(
   config: RouteConfig,
 ): Promise<void> {
   const { authenticator, limiter } = deps;
-  let key: ApiKeyRecord | undefined;
+  let key: AuthenticatedKey | undefined;
   if (config.access === 'apiKey') {
     try {
       key = await authenticator.authenticate(request.headers.authorization);

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { ApiKeyRecord } from '../storage/records.ts';
+import type { AuthenticatedKey } from '../storage/records.ts';
 
 /**
  * What the API's lane (features/pets/lane.ts) had decided when it met an error: the framework answers
@@ -10,7 +10,7 @@ export interface LaneHandoff {
   error: unknown;
   /** Headers the lane set (the rate-limit headers; `Connection: close` after a body refused), to carry on the error answer. */
   headers: Record<string, string>;
-  apiKey: ApiKeyRecord | undefined;
+  apiKey: AuthenticatedKey | undefined;
 }
 
 const HANDOFF = Symbol('petstore.laneHandoff');

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, Plan } from '../storage/records.ts';
+import type { AuthenticatedKey, Plan } from '../storage/records.ts';
 import type { LimitSubject } from './limiter.ts';
 
 export interface Limits {
@@ -41,7 +41,7 @@ export function limitsFor(key: {
  * is held to its project's plan, counted for all the project's keys together (on every instance), and
  * to its own lower limits when it has them; a ban is the key's alone.
  */
-export function keySubject(key: ApiKeyRecord): LimitSubject {
+export function keySubject(key: AuthenticatedKey): LimitSubject {
   // Built once per record (records are never changed: a changed key is a new record), so the limiter
   // finds the subject's policies by identity on every request.
   let subject = subjects.get(key);
@@ -49,10 +49,10 @@ export function keySubject(key: ApiKeyRecord): LimitSubject {
   return subject;
 }
 
-const subjects = new WeakMap<ApiKeyRecord, LimitSubject>();
+const subjects = new WeakMap<AuthenticatedKey, LimitSubject>();
 
 /** Every object as one literal, its properties in the object itself (no spread, no property array). */
-function subjectOf(key: ApiKeyRecord): LimitSubject {
+function subjectOf(key: AuthenticatedKey): LimitSubject {
   const bucket = `key:${key.id}`;
   if (key.projectId === null) {
     const { perMinute, perDay } = limitsFor(key);

@@ -51,6 +51,12 @@ export interface ApiKeyRecord {
 }
 
 /**
+ * A key as authentication reads it: everything but its last use, which lives in a table of its own
+ * (migration 230) that the lookup on every new key's first request does not join.
+ */
+export type AuthenticatedKey = Omit<ApiKeyRecord, 'lastUsedAt'>;
+
+/**
  * A key to create: the record's own fields, without what only its life sets (revocation, bans, use).
  * `projectId` and `prefix` default to null; a project key's limits are its project's, and the plan
  * stored with it is only a record of creation.

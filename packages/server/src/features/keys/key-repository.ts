@@ -1,5 +1,5 @@
-import type { ApiKeyRecord, NewApiKey, Plan } from '../../storage/records.ts';
-import { KEY_SELECT, toApiKey } from '../../storage/rows.ts';
+import type { ApiKeyRecord, AuthenticatedKey, NewApiKey, Plan } from '../../storage/records.ts';
+import { AUTHENTICATED_KEY_SELECT, KEY_SELECT, toApiKey, toAuthenticatedKey } from '../../storage/rows.ts';
 import type { SqlExecutor } from '../../storage/sql-executor.ts';
 
 /** A key to create, with the limits of its own that hold it below its project's. */
@@ -16,7 +16,8 @@ const TOUCH_BATCH = 500;
 
 export interface KeyRepository {
   create(key: NewApiKey): Promise<ApiKeyRecord>;
-  findByDigest(digest: string): Promise<ApiKeyRecord | undefined>;
+  /** The key for authentication: its last use is not read (AuthenticatedKey). */
+  findByDigest(digest: string): Promise<AuthenticatedKey | undefined>;
   get(id: string): Promise<ApiKeyRecord | undefined>;
   /** Every key in creation order, or only a project's. */
   list(projectId?: string): Promise<ApiKeyRecord[]>;
@@ -201,8 +202,12 @@ export function createKeyRepository(sql: SqlExecutor, changed: () => void): KeyR
       return (await records.get(key.id))!;
     },
     async findByDigest(digest) {
-      const [row] = await sql.all(`${KEY_SELECT} WHERE k.digest = $1`, [digest], 'petstore_find_key');
-      return row && toApiKey(row);
+      const [row] = await sql.all(
+        `${AUTHENTICATED_KEY_SELECT} WHERE k.digest = $1`,
+        [digest],
+        'petstore_find_key',
+      );
+      return row && toAuthenticatedKey(row);
     },
     get: records.get,
     async list(projectId) {
